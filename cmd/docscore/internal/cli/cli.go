@@ -1,0 +1,198 @@
+// Package cli is the docscore command as a library: every subcommand is a
+// cobra command built from an Env, so tests can run the whole command line
+// in-process with their own standard streams and environment.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/docscore/docscore/scoring/inputerr"
+)
+
+// Exit codes shared by every subcommand.
+const (
+	ExitOK        = 0 // success
+	ExitFailure   = 1 // anything else: I/O failures, bugs, interrupted work
+	ExitInput     = 2 // input error: a file, flag or value the user gave is wrong
+	ExitThreshold = 3 // a --fail-under threshold (or --fail-on verdict) was not met
+)
+
+// exitCodesHelp is appended to every command's help text.
+const exitCodesHelp = `
+Exit codes:
+  0  ok
+  1  anything else (I/O failure, interrupted work, internal error)
+  2  input error: the message names the file, line and what was expected
+  3  a --fail-under threshold (or --fail-on verdict) was not met
+`
+
+// Env is what a command may touch of the process: its streams, its
+// environment variables and its working context. Secrets are read only
+// through Getenv.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+	// Context is cancelled when the process is asked to stop (Ctrl-C).
+	Context context.Context
+	// IsTerminal reports whether Stderr is an interactive terminal.
+	IsTerminal bool
+}
+
+// OSEnv returns the Env of the running process.
+func OSEnv() Env {
+	isTerm := false
+	if fi, err := os.Stderr.Stat(); err == nil {
+		isTerm = fi.Mode()&os.ModeCharDevice != 0
+	}
+	return Env{
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		Getenv: os.Getenv, Context: context.Background(), IsTerminal: isTerm,
+	}
+}
+
+// ExitError carries a specific exit code up to Main.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string { return e.Err.Error() }
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// usageError marks a bad flag or argument: exit 2.
+func usageError(format string, args ...any) error {
+	return &ExitError{Code: ExitInput, Err: fmt.Errorf(format, args...)}
+}
+
+// commandSpec is one registered subcommand: its parent path ("" for the
+// root, "score" for "docscore score …") and its builder.
+type commandSpec struct {
+	parent string
+	build  func(env *Env) *cobra.Command
+}
+
+var registry []commandSpec
+
+// groups are the intermediate commands that only hold subcommands.
+var groups = map[string]string{
+	"score":  "Score model output against ground truth",
+	"rules":  "Work with EQUIVALENCES.md rule files",
+	"pilot":  "Run and report model pilots against a model server or a local command",
+	"review": "Advisory model-assisted review of scored output",
+}
+
+// register adds a subcommand under parent; each command's file calls it
+// from init, so commands never edit a shared list.
+func register(parent string, build func(env *Env) *cobra.Command) {
+	registry = append(registry, commandSpec{parent: parent, build: build})
+}
+
+// NewRoot builds the whole command tree for env.
+func NewRoot(env *Env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "docscore",
+		Short: "Score what OCR, extraction and vision-language models read from documents",
+		Long: `docscore scores model output against ground truth:
+  tabular extraction (per-record fields, name matching, rule files),
+  receipt OCR against CORD-v2 (ROUGE-L, numeric-string recall),
+  and multi-stage document pipelines (the evaluation harness).
+Scores are deterministic: the same input gives the same bytes out.` + "\n" + exitCodesHelp,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
+	root.SetIn(env.Stdin)
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &ExitError{Code: ExitInput, Err: fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
+	})
+
+	parents := map[string]*cobra.Command{"": root}
+	names := make([]string, 0, len(groups))
+	for name := range groups {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		g := &cobra.Command{
+			Use:   name,
+			Short: groups[name],
+			Args:  cobra.NoArgs,
+			RunE: func(c *cobra.Command, args []string) error {
+				return c.Help()
+			},
+		}
+		parents[name] = g
+	}
+	used := map[string]bool{}
+	for _, spec := range registry {
+		p, ok := parents[spec.parent]
+		if !ok {
+			panic("cli: unknown parent command " + spec.parent)
+		}
+		c := spec.build(env)
+		c.Long = strings.TrimRight(firstNonEmpty(c.Long, c.Short), "\n") + "\n" + exitCodesHelp
+		p.AddCommand(c)
+		used[spec.parent] = true
+	}
+	for _, name := range names {
+		if used[name] {
+			root.AddCommand(parents[name])
+		}
+	}
+	return root
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// Main runs the command line args in env and returns the exit code.
+func Main(args []string, env Env) int {
+	if env.Context == nil {
+		env.Context = context.Background()
+	}
+	if env.Getenv == nil {
+		env.Getenv = func(string) string { return "" }
+	}
+	root := NewRoot(&env)
+	root.SetArgs(args)
+	err := root.ExecuteContext(env.Context)
+	if err == nil {
+		return ExitOK
+	}
+	fmt.Fprintln(env.Stderr, "docscore: "+err.Error())
+	return exitCode(err)
+}
+
+// exitCode maps an error onto the documented exit codes.
+func exitCode(err error) int {
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		return ee.Code
+	}
+	if _, ok := inputerr.As(err); ok {
+		return ExitInput
+	}
+	if strings.HasPrefix(err.Error(), "unknown command") || strings.HasPrefix(err.Error(), "unknown flag") ||
+		strings.Contains(err.Error(), "accepts ") || strings.HasPrefix(err.Error(), "required flag") {
+		return ExitInput
+	}
+	return ExitFailure
+}

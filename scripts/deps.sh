@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# deps.sh — install what `make test` needs when it is missing. Idempotent:
+# a second run installs nothing. Needs root (or sudo) for apt-get; when it
+# cannot install, it says exactly what to install and fails.
+set -euo pipefail
+need_apt=()
+command -v tesseract >/dev/null 2>&1 || need_apt+=(tesseract-ocr)
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+      echo "deps: missing ${need_apt[*]}; install them with: apt-get install -y ${need_apt[*]}" >&2
+      exit 1
+    fi
+  fi
+  echo "deps: installing ${need_apt[*]} with apt-get"
+  if ! { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need_apt[@]}" >/dev/null; }; then
+    echo "deps: could not install ${need_apt[*]}; install them with: apt-get install -y ${need_apt[*]}" >&2
+    exit 1
+  fi
+fi
+# npm packages live in folders of their own, each with a committed lockfile.
+for dir in $(git ls-files '*package-lock.json' 2>/dev/null | xargs -r -n1 dirname); do
+  if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    echo "deps: npm ci in $dir"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+done
+echo "deps: ok (tesseract: $(command -v tesseract), chromium: $(command -v chromium))"
