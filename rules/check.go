@@ -1,0 +1,231 @@
+package rules
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/schema"
+)
+
+// Check validates the rows of f against a schema: every field exists and is
+// one rules can apply to (the key column for ignore rows, text columns for
+// both kinds), and no form maps to two canonicals for one field. When gt is
+// not nil it maps column names to that column's ground-truth values, and a
+// model-side ignore whose form appears in those values is an error (it would
+// split identical pairs). Settled and OPEN rows alike are checked. Errors
+// name the file, line and row.
+func Check(f *File, s *schema.Schema, gt map[string][]string) inputerr.List {
+	var errs inputerr.List
+	bad := func(r Row, format string, args ...any) {
+		errs = append(errs, inputerr.New(f.Name, r.Line, "%s (row: %s)", fmt.Sprintf(format, args...), r))
+	}
+	type mapping struct {
+		canonical string
+		line      int
+	}
+	seen := map[string]map[string]mapping{} // field → normalized form → canonical
+	for _, r := range f.Rows {
+		fields, err := resolveFields(r, s)
+		if err != "" {
+			bad(r, "%s", err)
+			continue
+		}
+		for _, fld := range fields {
+			kind := fieldKind(s, fld)
+			if r.Kind == Equivalence {
+				canon := strings.Join(formTokens(r.Canonical, kind), " ")
+				if canon == "" {
+					bad(r, "canonical %q is empty after normalization", r.Canonical)
+					continue
+				}
+				if seen[fld] == nil {
+					seen[fld] = map[string]mapping{}
+				}
+				for _, form := range r.Forms {
+					key := strings.Join(formTokens(form, kind), " ")
+					if key == "" {
+						bad(r, "form %q is empty after normalization", form)
+						continue
+					}
+					if prev, ok := seen[fld][key]; ok && prev.canonical != canon {
+						bad(r, "form %q of field %s maps to %q here and to %q at line %d", form, fld, canon, prev.canonical, prev.line)
+						continue
+					}
+					if _, ok := seen[fld][key]; !ok {
+						seen[fld][key] = mapping{canon, r.Line}
+					}
+				}
+				continue
+			}
+			for _, form := range r.Forms {
+				toks := formTokens(form, kind)
+				if len(toks) == 0 {
+					bad(r, "token %q is empty after normalization", form)
+					continue
+				}
+				if r.Side != ModelSide || gt == nil {
+					continue
+				}
+				for _, v := range gt[fld] {
+					if containsSeq(valueTokens(v, kind), toks) {
+						bad(r, "model-side ignore %q of field %s appears in the ground truth (%q): it would split identical pairs", form, fld, v)
+						break
+					}
+				}
+			}
+		}
+	}
+	return errs
+}
+
+// resolveFields expands a row's field list against the schema, or explains
+// why it cannot.
+func resolveFields(r Row, s *schema.Schema) ([]string, string) {
+	var out []string
+	for _, fld := range r.Fields {
+		if fld == "*" {
+			out = append(out, s.TextColumns()...)
+			continue
+		}
+		if fld == s.Key {
+			if r.Kind == Equivalence {
+				return nil, fmt.Sprintf("equivalences do not apply to the key field %s (only ignore rows do)", fld)
+			}
+			out = append(out, fld)
+			continue
+		}
+		i := s.Index(fld)
+		if i < 0 {
+			return nil, fmt.Sprintf("unknown field %q (expected %s, %s or *)", fld, s.Key, strings.Join(columnNames(s), ", "))
+		}
+		if !s.Columns[i].Kind.IsText() {
+			return nil, fmt.Sprintf("field %s is a %s column; rules apply only to text, date and place columns and to %s", fld, s.Columns[i].Kind, s.Key)
+		}
+		out = append(out, fld)
+	}
+	return dedupe(out), ""
+}
+
+func columnNames(s *schema.Schema) []string {
+	out := make([]string, len(s.Columns))
+	for i, c := range s.Columns {
+		out[i] = c.Name
+	}
+	return out
+}
+
+func dedupe(in []string) []string {
+	out := in[:0]
+	seen := map[string]bool{}
+	for _, v := range in {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// keyKind marks the key column in fieldKind.
+const keyKind schema.Kind = "key"
+
+func fieldKind(s *schema.Schema, fld string) schema.Kind {
+	if fld == s.Key {
+		return keyKind
+	}
+	if i := s.Index(fld); i >= 0 {
+		return s.Columns[i].Kind
+	}
+	return schema.Text
+}
+
+func containsSeq(hay, needle []string) bool {
+	for i := 0; i+len(needle) <= len(hay); i++ {
+		if equalSeq(hay[i:i+len(needle)], needle) {
+			return true
+		}
+	}
+	return false
+}
+
+func equalSeq(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Selection chooses the OPEN rows a preview switches on.
+type Selection struct {
+	All   bool  // every OPEN row
+	Lines []int // the OPEN rows at these lines
+}
+
+// IsZero reports whether the selection switches nothing on.
+func (s Selection) IsZero() bool { return !s.All && len(s.Lines) == 0 }
+
+// ParseSelection reads a --preview value: "open" (or "all") for every OPEN
+// row, or a comma-separated list of the rows' line numbers.
+func ParseSelection(v string) (Selection, error) {
+	v = strings.TrimSpace(v)
+	switch strings.ToLower(v) {
+	case "":
+		return Selection{}, nil
+	case "open", "all":
+		return Selection{All: true}, nil
+	}
+	var sel Selection
+	for _, part := range strings.Split(v, ",") {
+		part = strings.TrimPrefix(strings.TrimSpace(part), "L")
+		n, err := strconv.Atoi(part)
+		if err != nil || n <= 0 {
+			return Selection{}, fmt.Errorf("preview %q: expected \"open\" or a comma-separated list of OPEN rows' line numbers", v)
+		}
+		sel.Lines = append(sel.Lines, n)
+	}
+	sort.Ints(sel.Lines)
+	return sel, nil
+}
+
+// Active returns the rows that apply under sel: every settled row, plus
+// the OPEN rows sel switches on (returned also as previewed, in file
+// order). Choosing a line that holds no OPEN row is an error.
+func (f *File) Active(sel Selection) (active, previewed []Row, err error) {
+	chosen := map[int]bool{}
+	for _, l := range sel.Lines {
+		chosen[l] = true
+	}
+	for _, r := range f.Rows {
+		switch {
+		case r.Status == Settled:
+			active = append(active, r)
+		case sel.All || chosen[r.Line]:
+			active = append(active, r)
+			previewed = append(previewed, r)
+			delete(chosen, r.Line)
+		}
+	}
+	if len(chosen) > 0 {
+		lines := make([]int, 0, len(chosen))
+		for l := range chosen {
+			lines = append(lines, l)
+		}
+		sort.Ints(lines)
+		var open []string
+		for _, r := range f.Rows {
+			if r.Status == Open {
+				open = append(open, strconv.Itoa(r.Line))
+			}
+		}
+		return nil, nil, inputerr.New(f.Name, lines[0], "no OPEN row at line %d to preview (OPEN rows are at lines %s)", lines[0], strings.Join(open, ", "))
+	}
+	return active, previewed, nil
+}

@@ -1,0 +1,11 @@
+// Package tabular scores per-record tabular extraction (SPEC A): a model
+// reads a page and returns one record per person; records are paired with
+// ground-truth rows by name (a similarity gate and a global greedy
+// pairing), identification is scored by precision, recall and F1, name
+// reading by character error rate, and every other column by per-field
+// accuracy on the matched pairs. Scores pool per (model, phase) cell.
+//
+// The package is pure: readers take bytes, Score takes values, and the
+// report encoders write to an io.Writer, so the command line, the browser
+// and the Worker produce the same bytes from the same input.
+package tabular

@@ -1,0 +1,85 @@
+package tabular
+
+import (
+	"fmt"
+
+	"github.com/docscore/docscore/rules"
+	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/schema"
+)
+
+// File is one input file: its name (used in errors and for page ids) and
+// its bytes.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// Request is a scoring job as every host receives it: files and options.
+type Request struct {
+	GT     []File // ground-truth CSVs
+	Runs   File   // the runs JSONL
+	Rules  *File  // EQUIVALENCES.md, optional
+	Schema *File  // a schema file, optional (default: the register schema)
+	// Gate is the name-similarity gate; 0 means DefaultGate.
+	Gate float64
+	// Preview is "" (none), "open" (every OPEN row) or a comma-separated
+	// list of OPEN rows' line numbers.
+	Preview string
+	// SkipBadLines reports and skips malformed runs lines.
+	SkipBadLines bool
+}
+
+// Load parses the files of a request into an Input.
+func Load(req Request) (Input, error) {
+	in := Input{Gate: req.Gate}
+	s := schema.Default()
+	if req.Schema != nil {
+		var err error
+		if s, err = schema.Parse(req.Schema.Name, req.Schema.Data); err != nil {
+			return Input{}, err
+		}
+	}
+	in.Schema = s
+	if len(req.GT) == 0 {
+		return Input{}, inputerr.New("", 0, "no ground-truth CSV given (expected gt_page_NN.csv files)")
+	}
+	var sets [][]*GTPage
+	for _, f := range req.GT {
+		pages, err := ReadGT(f.Name, f.Data, s)
+		if err != nil {
+			return Input{}, err
+		}
+		sets = append(sets, pages)
+	}
+	pages, err := MergePages(sets...)
+	if err != nil {
+		return Input{}, err
+	}
+	in.Pages = pages
+	if in.Runs, err = ReadRuns(req.Runs.Name, req.Runs.Data, s, RunsOptions{SkipBadLines: req.SkipBadLines}); err != nil {
+		return Input{}, err
+	}
+	if req.Rules != nil {
+		if in.Rules, err = rules.Parse(req.Rules.Name, req.Rules.Data); err != nil {
+			return Input{}, err
+		}
+	}
+	if in.Preview, err = rules.ParseSelection(req.Preview); err != nil {
+		return Input{}, inputerr.New("", 0, "%v", err)
+	}
+	return in, nil
+}
+
+// ScoreRequest loads and scores a request.
+func ScoreRequest(req Request) (*Report, error) {
+	in, err := Load(req)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := Score(in)
+	if err != nil {
+		return nil, fmt.Errorf("%w", err)
+	}
+	return rep, nil
+}

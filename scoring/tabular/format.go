@@ -1,0 +1,271 @@
+package tabular
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// WriteJSON writes the report as indented JSON with a final newline. The
+// bytes depend only on the report: keys keep their declared order and
+// floats use Go's shortest round-trip formatting.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// formatFloat renders a score for CSV and Markdown cells: the shortest
+// representation that round-trips, like the JSON.
+func formatFloat(v float64) string {
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+func formatOpt(p *float64) string {
+	if p == nil {
+		return ""
+	}
+	return formatFloat(*p)
+}
+
+// WriteCSV writes one CSV table: a row per image (table "image") followed
+// by a row per cell (table "cell"). The first column names the table, so
+// tools can filter on it; columns that do not apply to a row are empty.
+func (r *Report) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	header := []string{"table", "model", "phase", "run", "page", "status", "line", "failure",
+		"images_ok", "images_failed", "matched", "n_model", "n_gt", "precision", "recall", "f1",
+		"name_cer", "name_cer_edits", "name_ref_chars"}
+	for _, f := range r.Fields {
+		header = append(header, f+"_accuracy", f+"_scored")
+	}
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	for _, im := range r.Images {
+		row := []string{"image", im.Model, im.Phase, runText(im.Run), im.Page, im.Status, strconv.Itoa(im.Line), im.Failure, "", ""}
+		if im.Status != "ok" {
+			row = append(row, make([]string, len(header)-len(row))...)
+			if err := cw.Write(row); err != nil {
+				return err
+			}
+			continue
+		}
+		var cer string
+		if im.NameRefChars > 0 {
+			cer = formatFloat(float64(im.NameEdits) / float64(im.NameRefChars))
+		}
+		row = append(row, strconv.Itoa(im.Matched), strconv.Itoa(im.NModel), strconv.Itoa(im.NGT),
+			formatFloat(im.Precision), formatFloat(im.Recall), formatFloat(im.F1),
+			cer, strconv.Itoa(im.NameEdits), strconv.Itoa(im.NameRefChars))
+		for _, f := range im.Fields {
+			acc := ""
+			if f.Scored > 0 {
+				acc = formatFloat(f.Sum / float64(f.Scored))
+			}
+			row = append(row, acc, strconv.Itoa(f.Scored))
+		}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	for _, c := range r.Cells {
+		row := []string{"cell", c.Model, c.Phase, "", "", "", "", "",
+			strconv.Itoa(c.ImagesOK), strconv.Itoa(c.ImagesFailed),
+			strconv.Itoa(c.Matched), strconv.Itoa(c.NModel), strconv.Itoa(c.NGT),
+			formatFloat(c.Precision), formatFloat(c.Recall), formatFloat(c.F1),
+			formatOpt(c.NameCER), strconv.Itoa(c.NameEdits), strconv.Itoa(c.NameRefChars)}
+		for _, f := range c.Fields {
+			row = append(row, formatOpt(f.Accuracy), strconv.Itoa(f.Scored))
+		}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// runText renders a run id: strings without their quotes.
+func runText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
+}
+
+// WriteMarkdown writes the cells table, the per-page comparison (F1 per
+// page and cell, pooled over runs) and, for a preview, the deltas.
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# Tabular extraction scores\n\n")
+	fmt.Fprintf(&b, "Gate %s (name CER is computed on the pairs that cleared it).", formatFloat(r.Gate))
+	if r.Rules.SHA256 != nil {
+		fmt.Fprintf(&b, " Rules: `%s`, %d settled, %d OPEN, sha256 `%s`.", r.Rules.File, r.Rules.Settled, r.Rules.Open, (*r.Rules.SHA256)[:12])
+	} else {
+		fmt.Fprintf(&b, " No rule file: built-in normalization only.")
+	}
+	if r.Preview != nil {
+		fmt.Fprintf(&b, " **Preview**: %d OPEN row(s) switched on; the tables show the preview scores.", len(r.Preview.Rows))
+	}
+	b.WriteString("\n\n## Cells\n\n")
+	head := []string{"model", "phase", "images ok", "failed", "F1", "precision", "recall", "name CER"}
+	head = append(head, r.Fields...)
+	writeRow(&b, head)
+	writeRule(&b, len(head))
+	for _, c := range r.Cells {
+		row := []string{c.Model, c.Phase, strconv.Itoa(c.ImagesOK), strconv.Itoa(c.ImagesFailed),
+			fmt4(c.F1), fmt4(c.Precision), fmt4(c.Recall), fmtOpt4(c.NameCER)}
+		for _, f := range c.Fields {
+			row = append(row, fmtOpt4(f.Accuracy))
+		}
+		writeRow(&b, row)
+	}
+
+	b.WriteString("\n## Per-page F1\n\nF1 of each page, pooled over the runs of each cell.\n\n")
+	type key struct{ model, phase, page string }
+	type counts struct{ matched, nModel, nGT int }
+	perPage := map[key]*counts{}
+	pageSet := map[string]bool{}
+	for _, im := range r.Images {
+		if im.Status != "ok" {
+			continue
+		}
+		k := key{im.Model, im.Phase, im.Page}
+		if perPage[k] == nil {
+			perPage[k] = &counts{}
+		}
+		perPage[k].matched += im.Matched
+		perPage[k].nModel += im.NModel
+		perPage[k].nGT += im.NGT
+		pageSet[im.Page] = true
+	}
+	pages := make([]string, 0, len(pageSet))
+	for p := range pageSet {
+		pages = append(pages, p)
+	}
+	sort.Slice(pages, func(i, j int) bool { return pageLess(pages[i], pages[j]) })
+	head = []string{"page"}
+	for _, c := range r.Cells {
+		head = append(head, c.Model+" / "+c.Phase)
+	}
+	writeRow(&b, head)
+	writeRule(&b, len(head))
+	for _, p := range pages {
+		row := []string{p}
+		for _, c := range r.Cells {
+			n := perPage[key{c.Model, c.Phase, p}]
+			if n == nil {
+				row = append(row, "–")
+				continue
+			}
+			_, _, f1 := prf(n.matched, n.nModel, n.nGT)
+			row = append(row, fmt4(f1))
+		}
+		writeRow(&b, row)
+	}
+
+	var failed []*ImageScore
+	for _, im := range r.Images {
+		if im.Status != "ok" {
+			failed = append(failed, im)
+		}
+	}
+	if len(failed) > 0 {
+		b.WriteString("\n## Failed images\n\nCounted, and excluded from every score.\n\n")
+		writeRow(&b, []string{"line", "model", "phase", "run", "page", "why"})
+		writeRule(&b, 6)
+		for _, im := range failed {
+			writeRow(&b, []string{strconv.Itoa(im.Line), im.Model, im.Phase, runText(im.Run), im.Page, im.Failure})
+		}
+	}
+
+	if r.Preview != nil {
+		b.WriteString("\n## Preview: settled → preview (delta)\n\nRows switched on:\n\n")
+		for _, row := range r.Preview.Rows {
+			fmt.Fprintf(&b, "- line %d (%s): %s\n", row.Line, row.Kind, row.String())
+		}
+		b.WriteString("\n")
+		head = []string{"model", "phase", "F1", "name CER"}
+		head = append(head, r.Fields...)
+		writeRow(&b, head)
+		writeRule(&b, len(head))
+		for _, c := range r.Preview.Cells {
+			row := []string{c.Model, c.Phase, fmtDelta(c.F1), fmtDelta(c.NameCER)}
+			for _, f := range c.Fields {
+				row = append(row, fmtDelta(f.Delta))
+			}
+			writeRow(&b, row)
+		}
+	}
+	if len(r.Warnings) > 0 {
+		b.WriteString("\n## Warnings\n\n")
+		for _, wn := range r.Warnings {
+			fmt.Fprintf(&b, "- %s\n", mdEscape(wn))
+		}
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func fmt4(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
+
+func fmtOpt4(p *float64) string {
+	if p == nil {
+		return "–"
+	}
+	return fmt4(*p)
+}
+
+func fmtDelta(d Delta) string {
+	if d.Settled == nil || d.Preview == nil {
+		return fmtOpt4(d.Settled) + " → " + fmtOpt4(d.Preview)
+	}
+	s := fmt4(*d.Settled) + " → " + fmt4(*d.Preview)
+	switch {
+	case *d.Delta > 0:
+		s += " (+" + fmt4(*d.Delta) + ")"
+	case *d.Delta < 0:
+		s += " (" + fmt4(*d.Delta) + ")"
+	}
+	return s
+}
+
+func writeRow(b *bytes.Buffer, cells []string) {
+	b.WriteString("|")
+	for _, c := range cells {
+		b.WriteString(" ")
+		b.WriteString(mdEscape(c))
+		b.WriteString(" |")
+	}
+	b.WriteString("\n")
+}
+
+func writeRule(b *bytes.Buffer, n int) {
+	b.WriteString("|")
+	for i := 0; i < n; i++ {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+}
+
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
+
+// pageLess orders page ids numerically when both are integers.
+func pageLess(a, b string) bool {
+	na, okA := pageKey(a)
+	nb, okB := pageKey(b)
+	if okA && okB && na != nb {
+		return na < nb
+	}
+	return a < b
+}

@@ -1,0 +1,200 @@
+package tabular
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/schema"
+	"github.com/docscore/docscore/scoring/text"
+)
+
+// GTRow is one ground-truth row.
+type GTRow struct {
+	Line   int      // 1-based line in its file
+	Key    string   // the key column (a name), as written
+	Values []string // the scored columns, in schema order
+}
+
+// GTPage is the ground truth of one page.
+type GTPage struct {
+	ID   string // page id, from the file name or the page column
+	File string // the file it came from
+	Rows []GTRow
+}
+
+var gtPageName = regexp.MustCompile(`(?i)^gt_page_(.+)\.csv$`)
+
+// PageIDFromName returns the page id a ground-truth file name carries:
+// "NN" for gt_page_NN.csv, else the name without its extension.
+func PageIDFromName(name string) string {
+	base := path.Base(strings.ReplaceAll(name, "\\", "/"))
+	if m := gtPageName.FindStringSubmatch(base); m != nil {
+		return m[1]
+	}
+	return strings.TrimSuffix(base, path.Ext(base))
+}
+
+// ReadGT reads one ground-truth CSV (UTF-8, optional BOM, RFC 4180, a
+// header row) for schema s. name is used for errors and for the page id; a
+// non-blank page cell assigns its row to that page, so one file may hold
+// several pages. Rows whose cells are all blank are skipped. Two rows of a
+// page may not share a name.
+func ReadGT(name string, data []byte, s *schema.Schema) ([]*GTPage, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if !utf8.Valid(data) {
+		line := 1 + bytes.Count(data[:invalidUTF8Offset(data)], []byte("\n"))
+		return nil, inputerr.New(name, line, "expected UTF-8 text")
+	}
+	r := csv.NewReader(bytes.NewReader(data))
+	r.FieldsPerRecord = -1
+	header, err := r.Read()
+	if err == io.EOF {
+		return nil, inputerr.New(name, 1, "expected a header row with the columns %s, %s", s.Key, strings.Join(columnNames(s), ", "))
+	}
+	if err != nil {
+		return nil, csvError(name, err)
+	}
+	colIndex := map[string]int{}
+	for i, h := range header {
+		h = strings.ToLower(strings.TrimSpace(h))
+		if _, dup := colIndex[h]; dup && h != "" {
+			return nil, inputerr.New(name, 1, "column %q appears twice in the header", h)
+		}
+		colIndex[h] = i
+	}
+	var missing []string
+	keyCol, ok := colIndex[s.Key]
+	if !ok {
+		missing = append(missing, s.Key)
+	}
+	cols := make([]int, len(s.Columns))
+	for i, c := range s.Columns {
+		j, ok := colIndex[c.Name]
+		if !ok {
+			missing = append(missing, c.Name)
+		}
+		cols[i] = j
+	}
+	if len(missing) > 0 {
+		return nil, inputerr.New(name, 1, "header lacks the column(s) %s (expected %s, %s)", strings.Join(missing, ", "), s.Key, strings.Join(columnNames(s), ", "))
+	}
+	pageCol, hasPage := colIndex["page"]
+	defaultID := PageIDFromName(name)
+
+	pages := map[string]*GTPage{}
+	var order []string
+	seen := map[string]map[string]int{} // page → normalized name → line
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvError(name, err)
+		}
+		line, _ := r.FieldPos(0)
+		if allBlank(rec) {
+			continue
+		}
+		if len(rec) != len(header) {
+			return nil, inputerr.New(name, line, "expected %d cells as in the header, found %d", len(header), len(rec))
+		}
+		id := defaultID
+		if hasPage && !text.IsBlank(rec[pageCol]) {
+			id = strings.TrimSpace(rec[pageCol])
+		}
+		p := pages[id]
+		if p == nil {
+			p = &GTPage{ID: id, File: name}
+			pages[id] = p
+			order = append(order, id)
+			seen[id] = map[string]int{}
+		}
+		row := GTRow{Line: line, Key: rec[keyCol], Values: make([]string, len(cols))}
+		for i, j := range cols {
+			row.Values[i] = rec[j]
+		}
+		if norm := text.NormalizeName(row.Key); norm != "" {
+			if prev, dup := seen[id][norm]; dup {
+				return nil, inputerr.New(name, line, "name %q repeats the row at line %d on page %s (no two ground-truth rows of a page may share a name)", row.Key, prev, id)
+			}
+			seen[id][norm] = line
+		}
+		p.Rows = append(p.Rows, row)
+	}
+	out := make([]*GTPage, len(order))
+	for i, id := range order {
+		out[i] = pages[id]
+	}
+	return out, nil
+}
+
+func columnNames(s *schema.Schema) []string {
+	out := make([]string, len(s.Columns))
+	for i, c := range s.Columns {
+		out[i] = c.Name
+	}
+	return out
+}
+
+func allBlank(rec []string) bool {
+	for _, c := range rec {
+		if !text.IsBlank(c) {
+			return false
+		}
+	}
+	return true
+}
+
+func csvError(name string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return &inputerr.Error{File: name, Line: pe.Line, Column: pe.Column,
+			Msg: fmt.Sprintf("expected RFC 4180 CSV: %v", pe.Err)}
+	}
+	return inputerr.New(name, 0, "expected CSV: %v", err)
+}
+
+func invalidUTF8Offset(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return len(b)
+}
+
+// MergePages combines the pages of several files; a page id given by two
+// files is an error.
+func MergePages(sets ...[]*GTPage) ([]*GTPage, error) {
+	byID := map[string]*GTPage{}
+	var out []*GTPage
+	for _, set := range sets {
+		for _, p := range set {
+			if prev, ok := byID[p.ID]; ok {
+				return nil, inputerr.New(p.File, 0, "page %s is also given by %s", p.ID, prev.File)
+			}
+			byID[p.ID] = p
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// pageKey returns the integer form of a page id when it has one, so that
+// "7" and "07" name the same page.
+func pageKey(id string) (int64, bool) {
+	n, err := strconv.ParseInt(strings.TrimSpace(id), 10, 64)
+	return n, err == nil
+}

@@ -1,0 +1,196 @@
+package tabular
+
+import (
+	"strings"
+
+	"github.com/docscore/docscore/rules"
+	"github.com/docscore/docscore/scoring/schema"
+	"github.com/docscore/docscore/scoring/text"
+)
+
+// normalizeField applies base normalization (SPEC A.3 steps 1–7) to one
+// text value of a column of the given kind, with the column's compiled
+// rules (nil for none), plus place splitting for places and the day
+// zero-strip for dates. gtSide selects the ground-truth steps: the trailing
+// '?' strip, and only ignore rows whose side is "both".
+func normalizeField(v string, kind schema.Kind, fr *rules.FieldRules, gtSide bool) string {
+	toks := text.BaseTokens(v, gtSide)
+	if kind == schema.Place {
+		toks = text.SplitElisions(toks)
+	}
+	if fr != nil {
+		toks = applySingle(toks, fr.Single)
+		for _, rep := range fr.Multi {
+			toks = replaceSeq(toks, rep.Form, rep.Canonical)
+		}
+		for _, ig := range fr.Ignores {
+			if gtSide && ig.Side == rules.ModelSide {
+				continue
+			}
+			toks = applyIgnore(toks, ig)
+		}
+	}
+	if kind == schema.Date {
+		text.StripDayZero(toks)
+	}
+	return strings.Join(toks, " ")
+}
+
+// applySingle replaces every token that is a single-token form by its
+// canonical tokens (step 5), one lookup per token.
+func applySingle(toks []string, single map[string][]string) []string {
+	if len(single) == 0 {
+		return toks
+	}
+	var out []string
+	for i, t := range toks {
+		canon, ok := single[t]
+		if !ok {
+			if out != nil {
+				out = append(out, t)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]string, 0, len(toks)+len(canon)), toks[:i]...)
+		}
+		out = append(out, canon...)
+	}
+	if out == nil {
+		return toks
+	}
+	return out
+}
+
+// replaceSeq replaces every occurrence of form in toks, left to right and
+// without overlap, by canon (step 6).
+func replaceSeq(toks, form, canon []string) []string {
+	if len(form) == 0 || len(form) > len(toks) {
+		return toks
+	}
+	var out []string
+	i := 0
+	for i < len(toks) {
+		if i+len(form) <= len(toks) && equalTokens(toks[i:i+len(form)], form) {
+			if out == nil {
+				out = append(make([]string, 0, len(toks)), toks[:i]...)
+			}
+			out = append(out, canon...)
+			i += len(form)
+			continue
+		}
+		if out != nil {
+			out = append(out, toks[i])
+		}
+		i++
+	}
+	if out == nil {
+		return toks
+	}
+	return out
+}
+
+// applyIgnore applies one ignore row once (step 7): leading and trailing
+// remove the first listed form found at that end; anywhere removes every
+// occurrence of every form.
+func applyIgnore(toks []string, ig rules.IgnoreRule) []string {
+	switch ig.Position {
+	case rules.Leading:
+		for _, f := range ig.Forms {
+			if hasPrefix(toks, f) {
+				return toks[len(f):]
+			}
+		}
+	case rules.Trailing:
+		for _, f := range ig.Forms {
+			if hasSuffix(toks, f) {
+				return toks[:len(toks)-len(f)]
+			}
+		}
+	case rules.Anywhere:
+		for _, f := range ig.Forms {
+			toks = replaceSeq(toks, f, nil)
+		}
+	}
+	return toks
+}
+
+func hasPrefix(toks, f []string) bool {
+	return len(f) > 0 && len(f) <= len(toks) && equalTokens(toks[:len(f)], f)
+}
+
+func hasSuffix(toks, f []string) bool {
+	return len(f) > 0 && len(f) <= len(toks) && equalTokens(toks[len(toks)-len(f):], f)
+}
+
+func equalTokens(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// maxReadings bounds the readings of one model name (SPEC A.2 step 2).
+const maxReadings = 64
+
+// Readings returns the readings of a normalized model name under the key
+// column's ignore rules (SPEC A.6): reading 0 is the name itself; rules are
+// applied repeatedly, breadth first, rules in file order, forms in listed
+// order, occurrences left to right, with the position test made on the
+// current reading. Duplicates and empty readings are dropped; at most 64
+// readings are returned.
+func Readings(name []string, ignores []rules.IgnoreRule) [][]string {
+	if len(name) == 0 {
+		return nil
+	}
+	out := [][]string{name}
+	if len(ignores) == 0 {
+		return out
+	}
+	seen := map[string]bool{strings.Join(name, " "): true}
+	add := func(r []string) bool {
+		if len(r) == 0 {
+			return true
+		}
+		key := strings.Join(r, " ")
+		if seen[key] {
+			return true
+		}
+		seen[key] = true
+		out = append(out, r)
+		return len(out) < maxReadings
+	}
+	for q := 0; q < len(out); q++ {
+		cur := out[q]
+		for _, ig := range ignores {
+			for _, f := range ig.Forms {
+				switch ig.Position {
+				case rules.Leading:
+					if hasPrefix(cur, f) && !add(cur[len(f):]) {
+						return out
+					}
+				case rules.Trailing:
+					if hasSuffix(cur, f) && !add(cur[:len(cur)-len(f)]) {
+						return out
+					}
+				case rules.Anywhere:
+					for i := 0; i+len(f) <= len(cur); i++ {
+						if !equalTokens(cur[i:i+len(f)], f) {
+							continue
+						}
+						r := append(append(make([]string, 0, len(cur)-len(f)), cur[:i]...), cur[i+len(f):]...)
+						if !add(r) {
+							return out
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,222 @@
+package tabular
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/docscore/docscore/rules"
+)
+
+// Report is the result of scoring a runs file (SPEC A.4). Its JSON form is
+// the contract shared by the command line, the browser and the Worker.
+type Report struct {
+	Kind     string        `json:"kind"` // always "tabular"
+	Gate     float64       `json:"gate"`
+	Key      string        `json:"key"`    // the matching column
+	Fields   []string      `json:"fields"` // the scored columns, in order
+	Rules    RulesSummary  `json:"rules"`
+	Warnings []string      `json:"warnings"`
+	Cells    []*Cell       `json:"cells"`
+	Images   []*ImageScore `json:"images"`
+	Preview  *Preview      `json:"preview,omitempty"`
+}
+
+// RulesSummary says which rule file scored the report.
+type RulesSummary struct {
+	File    string  `json:"file"` // empty without a rule file
+	Settled int     `json:"settled"`
+	Open    int     `json:"open"`
+	SHA256  *string `json:"sha256"` // null without a rule file
+	Preview bool    `json:"preview"`
+}
+
+// Cell is the pooled score of one (model, phase).
+type Cell struct {
+	Model        string      `json:"model"`
+	Phase        string      `json:"phase"`
+	ImagesOK     int         `json:"images_ok"`
+	ImagesFailed int         `json:"images_failed"`
+	Matched      int         `json:"matched"`
+	NModel       int         `json:"n_model"`
+	NGT          int         `json:"n_gt"`
+	Precision    float64     `json:"precision"`
+	Recall       float64     `json:"recall"`
+	F1           float64     `json:"f1"`
+	NameCER      *float64    `json:"name_cer"` // null when no name was matched
+	NameEdits    int         `json:"name_cer_edits"`
+	NameRefChars int         `json:"name_ref_chars"`
+	Fields       FieldTotals `json:"fields"`
+}
+
+// FieldTotal is a field's pooled accuracy.
+type FieldTotal struct {
+	Name     string   `json:"-"`
+	Accuracy *float64 `json:"accuracy"` // null when nothing was scorable
+	Scored   int      `json:"scored"`
+	Sum      float64  `json:"sum"`
+}
+
+// FieldTotals marshal as one object keyed by field name, in schema order.
+type FieldTotals []FieldTotal
+
+// MarshalJSON writes the totals in schema order.
+func (ft FieldTotals) MarshalJSON() ([]byte, error) {
+	return marshalOrdered(len(ft), func(i int) (string, any) { return ft[i].Name, ft[i] })
+}
+
+// Get returns the named field's total.
+func (ft FieldTotals) Get(name string) (FieldTotal, bool) {
+	for _, f := range ft {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return FieldTotal{}, false
+}
+
+// ImageScore is the score of one image (one line of the runs file).
+type ImageScore struct {
+	Model        string          `json:"model"`
+	Phase        string          `json:"phase"`
+	Run          json.RawMessage `json:"run"`
+	Page         string          `json:"page"`
+	Status       string          `json:"status"` // "ok" or "failed"
+	Line         int             `json:"line"`
+	Failure      string          `json:"failure,omitempty"`
+	Matched      int             `json:"matched"`
+	NModel       int             `json:"n_model"`
+	NGT          int             `json:"n_gt"`
+	Precision    float64         `json:"precision"`
+	Recall       float64         `json:"recall"`
+	F1           float64         `json:"f1"`
+	NameEdits    int             `json:"name_cer_edits"`
+	NameRefChars int             `json:"name_ref_chars"`
+	Fields       FieldSums       `json:"fields"`
+	Pairs        []*Pair         `json:"pairs"`
+	// UnmatchedModel are the names of model records paired with no GT row
+	// (extras); UnmatchedGT the GT names no record was paired with (misses).
+	UnmatchedModel []string `json:"unmatched_model"`
+	UnmatchedGT    []string `json:"unmatched_gt"`
+}
+
+// FieldSum is one field's sum of scores and count of scorable pairs.
+type FieldSum struct {
+	Name   string  `json:"-"`
+	Sum    float64 `json:"sum"`
+	Scored int     `json:"scored"`
+}
+
+// FieldSums marshal as one object keyed by field name, in schema order.
+type FieldSums []FieldSum
+
+// MarshalJSON writes the sums in schema order.
+func (fs FieldSums) MarshalJSON() ([]byte, error) {
+	return marshalOrdered(len(fs), func(i int) (string, any) { return fs[i].Name, fs[i] })
+}
+
+// Pair is one matched (GT row, model record) pair.
+type Pair struct {
+	GT         string  `json:"gt"`
+	Model      string  `json:"model"`
+	GTIndex    int     `json:"gt_index"`
+	ModelIndex int     `json:"model_index"`
+	GTLine     int     `json:"gt_line"`
+	Similarity float64 `json:"similarity"`
+	// SimilarityGT says which ground truth gave the similarity: "resolved"
+	// (illegible glyphs resolved against the reading) or "written".
+	SimilarityGT string      `json:"similarity_gt"`
+	GTResolved   string      `json:"gt_resolved"`
+	ModelReading string      `json:"model_reading"`
+	NameEdits    int         `json:"name_cer_edits"`
+	NameRefChars int         `json:"name_ref_chars"`
+	Fields       PairFields  `json:"fields"`
+	Extra        ExtraFields `json:"extra,omitempty"`
+}
+
+// PairField is one field's score on a pair; Score is nil when unscorable.
+type PairField struct {
+	Name  string
+	Score *float64
+}
+
+// PairFields marshal as one object keyed by field name, in schema order,
+// with null for unscorable fields.
+type PairFields []PairField
+
+// MarshalJSON writes the scores in schema order.
+func (pf PairFields) MarshalJSON() ([]byte, error) {
+	return marshalOrdered(len(pf), func(i int) (string, any) { return pf[i].Name, pf[i].Score })
+}
+
+// ExtraFields are a record's unscored keys, in input order.
+type ExtraFields []Field
+
+// MarshalJSON writes the keys in input order with their values compacted.
+func (ef ExtraFields) MarshalJSON() ([]byte, error) {
+	return marshalOrdered(len(ef), func(i int) (string, any) { return ef[i].Key, ef[i].Value })
+}
+
+// Preview reports what switching OPEN rows on changes.
+type Preview struct {
+	Rows  []rules.Row    `json:"rows"`
+	Cells []*PreviewCell `json:"cells"`
+}
+
+// Delta is a metric with the settled rules, with the previewed rows on, and
+// the difference (null when either side is null).
+type Delta struct {
+	Settled *float64 `json:"settled"`
+	Preview *float64 `json:"preview"`
+	Delta   *float64 `json:"delta"`
+}
+
+// PreviewCell holds the deltas of one cell.
+type PreviewCell struct {
+	Model     string      `json:"model"`
+	Phase     string      `json:"phase"`
+	Precision Delta       `json:"precision"`
+	Recall    Delta       `json:"recall"`
+	F1        Delta       `json:"f1"`
+	NameCER   Delta       `json:"name_cer"`
+	Fields    FieldDeltas `json:"fields"`
+}
+
+// FieldDelta is one field's accuracy delta.
+type FieldDelta struct {
+	Name string
+	Delta
+}
+
+// FieldDeltas marshal as one object keyed by field name, in schema order.
+type FieldDeltas []FieldDelta
+
+// MarshalJSON writes the deltas in schema order.
+func (fd FieldDeltas) MarshalJSON() ([]byte, error) {
+	return marshalOrdered(len(fd), func(i int) (string, any) { return fd[i].Name, fd[i].Delta })
+}
+
+// marshalOrdered writes a JSON object whose n members come from member, in
+// order.
+func marshalOrdered(n int, member func(int) (string, any)) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		k, v := member(i)
+		kb, err := json.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(kb)
+		buf.WriteByte(':')
+		vb, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(vb)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,307 @@
+package tabular
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/schema"
+)
+
+// Field is one key of a record, kept in input order for keys the schema
+// does not score.
+type Field struct {
+	Key   string
+	Value json.RawMessage
+}
+
+// Record is one record a model returned.
+type Record struct {
+	Key    Value   // the key column (the name)
+	Values []Value // the scored columns, in schema order
+	Extra  []Field // keys the schema does not know, in input order
+}
+
+// Image is one line of a runs file: one model's reading of one page in one
+// run and phase.
+type Image struct {
+	Line    int
+	Model   string
+	Phase   string
+	Run     json.RawMessage // as given: a number or a string
+	Page    string
+	Status  string // "ok", or why the image failed
+	Failure string // set when the image is a failed run
+	Records []Record
+}
+
+// Failed reports whether the image is a failed run, excluded from scores.
+func (im *Image) Failed() bool { return im.Failure != "" }
+
+// Runs is a parsed runs file.
+type Runs struct {
+	File   string
+	Images []*Image
+	// Skipped are the bad lines left out under SkipBadLines.
+	Skipped []*inputerr.Error
+}
+
+// RunsOptions tune ReadRuns.
+type RunsOptions struct {
+	// SkipBadLines reports a malformed line in Skipped and goes on, instead
+	// of failing the whole file.
+	SkipBadLines bool
+}
+
+// maxLine bounds one line of a runs file (64 MiB).
+const maxLine = 64 << 20
+
+// ReadRuns reads a runs JSONL file for schema s: one JSON object per line
+// with model, phase, run, page, status and records (or response). Blank
+// lines are skipped. A malformed line is an error naming the line, unless
+// opts.SkipBadLines.
+func ReadRuns(name string, data []byte, s *schema.Schema, opts RunsOptions) (*Runs, error) {
+	runs := &Runs{File: name}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	type imageKey struct{ model, phase, run, page string }
+	seen := map[imageKey]int{}
+	lineNo := 0
+	for sc.Scan() {
+		lineNo++
+		line := bytes.TrimSpace(sc.Bytes())
+		if lineNo == 1 {
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+		}
+		if len(line) == 0 {
+			continue
+		}
+		im, err := parseImage(name, lineNo, line, s)
+		if err == nil {
+			k := imageKey{im.Model, im.Phase, string(im.Run), im.Page}
+			if prev, dup := seen[k]; dup {
+				err = inputerr.New(name, lineNo, "model %q phase %q run %s page %s was already given at line %d", im.Model, im.Phase, im.Run, im.Page, prev)
+			} else {
+				seen[k] = lineNo
+			}
+		}
+		if err != nil {
+			if !opts.SkipBadLines {
+				return nil, err
+			}
+			runs.Skipped = append(runs.Skipped, err)
+			continue
+		}
+		runs.Images = append(runs.Images, im)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, inputerr.New(name, lineNo+1, "cannot read the line: %v (lines are limited to %d MiB)", err, maxLine>>20)
+	}
+	return runs, nil
+}
+
+// parseImage reads one line.
+func parseImage(file string, lineNo int, line []byte, s *schema.Schema) (*Image, *inputerr.Error) {
+	bad := func(format string, args ...any) (*Image, *inputerr.Error) {
+		return nil, inputerr.New(file, lineNo, format, args...)
+	}
+	if !utf8.Valid(line) {
+		return bad("expected UTF-8 text")
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(line, &obj); err != nil || obj == nil {
+		return bad("expected one JSON object per line: %s", jsonProblem(line, err))
+	}
+	im := &Image{Line: lineNo}
+	var err error
+	if im.Model, err = requiredString(obj, "model"); err != nil {
+		return bad("%v", err)
+	}
+	if im.Phase, err = optionalString(obj, "phase"); err != nil {
+		return bad("%v", err)
+	}
+	run := bytes.TrimSpace(obj["run"])
+	switch {
+	case len(run) == 0 || string(run) == "null":
+		im.Run = json.RawMessage("null")
+	case run[0] == '"' || (run[0] >= '0' && run[0] <= '9') || run[0] == '-':
+		var buf bytes.Buffer
+		if json.Compact(&buf, run) != nil {
+			return bad(`expected "run" to be a number or a string`)
+		}
+		im.Run = buf.Bytes()
+	default:
+		return bad(`expected "run" to be a number or a string, found %s`, abbreviate(string(run)))
+	}
+	page := bytes.TrimSpace(obj["page"])
+	switch {
+	case len(page) == 0 || string(page) == "null":
+		return bad(`expected a "page" naming the ground-truth page (a string or a number)`)
+	case page[0] == '"':
+		var p string
+		_ = json.Unmarshal(page, &p)
+		im.Page = strings.TrimSpace(p)
+	case (page[0] >= '0' && page[0] <= '9') || page[0] == '-':
+		im.Page = string(page)
+	default:
+		return bad(`expected "page" to be a string or a number, found %s`, abbreviate(string(page)))
+	}
+	if im.Page == "" {
+		return bad(`expected a non-empty "page"`)
+	}
+	status := "ok"
+	if raw, ok := obj["status"]; ok && string(bytes.TrimSpace(raw)) != "null" {
+		if err := json.Unmarshal(raw, &status); err != nil {
+			return bad(`expected "status" to be a string, found %s`, abbreviate(string(raw)))
+		}
+	}
+	im.Status = status
+	if status != "ok" {
+		im.Failure = fmt.Sprintf("status %q", status)
+		return im, nil
+	}
+	switch {
+	case obj["records"] != nil:
+		recs, ok := recordList(obj["records"])
+		if !ok {
+			im.Failure = "records is not a list of objects"
+			return im, nil
+		}
+		im.Records = convertRecords(recs, s)
+	case obj["response"] != nil:
+		var resp string
+		if err := json.Unmarshal(obj["response"], &resp); err != nil {
+			im.Failure = "response is not a string"
+			return im, nil
+		}
+		recs, ok := ExtractRecords(resp)
+		if !ok {
+			im.Failure = "no JSON array of objects in response"
+			return im, nil
+		}
+		im.Records = convertRecords(recs, s)
+	default:
+		im.Failure = "no records or response"
+	}
+	return im, nil
+}
+
+func requiredString(obj map[string]json.RawMessage, key string) (string, error) {
+	raw, ok := obj[key]
+	if !ok || string(bytes.TrimSpace(raw)) == "null" {
+		return "", fmt.Errorf("expected a %q string", key)
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", fmt.Errorf("expected %q to be a string, found %s", key, abbreviate(string(raw)))
+	}
+	if strings.TrimSpace(s) == "" {
+		return "", fmt.Errorf("expected a non-empty %q", key)
+	}
+	return s, nil
+}
+
+func optionalString(obj map[string]json.RawMessage, key string) (string, error) {
+	raw, ok := obj[key]
+	if !ok || string(bytes.TrimSpace(raw)) == "null" {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", fmt.Errorf("expected %q to be a string, found %s", key, abbreviate(string(raw)))
+	}
+	return s, nil
+}
+
+// recordList splits a JSON array into its elements when every element is
+// an object.
+func recordList(raw json.RawMessage) ([]json.RawMessage, bool) {
+	var elems []json.RawMessage
+	if json.Unmarshal(raw, &elems) != nil || elems == nil && string(bytes.TrimSpace(raw)) != "[]" {
+		return nil, false
+	}
+	for _, e := range elems {
+		e = bytes.TrimSpace(e)
+		if len(e) == 0 || e[0] != '{' {
+			return nil, false
+		}
+	}
+	return elems, true
+}
+
+// convertRecords turns JSON objects into records for schema s.
+func convertRecords(objs []json.RawMessage, s *schema.Schema) []Record {
+	out := make([]Record, len(objs))
+	for i, raw := range objs {
+		fields := orderedFields(raw)
+		rec := Record{Values: make([]Value, len(s.Columns))}
+		for _, f := range fields {
+			key := strings.ToLower(strings.TrimSpace(f.Key))
+			switch {
+			case key == s.Key:
+				rec.Key = valueFromJSON(f.Value)
+			case s.Index(key) >= 0:
+				rec.Values[s.Index(key)] = valueFromJSON(f.Value)
+			default:
+				rec.Extra = append(rec.Extra, f)
+			}
+		}
+		out[i] = rec
+	}
+	return out
+}
+
+// orderedFields returns the members of a JSON object in input order. When
+// a key repeats, the last value wins (as in encoding/json) at the first
+// key's place.
+func orderedFields(raw json.RawMessage) []Field {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	var out []Field
+	index := map[string]int{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return out
+		}
+		key, _ := tok.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return out
+		}
+		if i, ok := index[key]; ok {
+			out[i].Value = v
+			continue
+		}
+		index[key] = len(out)
+		out = append(out, Field{Key: key, Value: v})
+	}
+	return out
+}
+
+// jsonProblem describes why a line is not a JSON object, with its column.
+func jsonProblem(line []byte, err error) string {
+	var se *json.SyntaxError
+	if e, ok := err.(*json.SyntaxError); ok {
+		se = e
+		return fmt.Sprintf("%v at column %d", se, se.Offset)
+	}
+	if err == nil {
+		return "found null"
+	}
+	return err.Error()
+}
+
+func abbreviate(s string) string {
+	const n = 40
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}

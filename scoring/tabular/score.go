@@ -1,0 +1,530 @@
+package tabular
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/docscore/docscore/rules"
+	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/schema"
+	"github.com/docscore/docscore/scoring/text"
+)
+
+// DefaultGate is the similarity a name pair needs to be a candidate.
+const DefaultGate = 0.7
+
+// Input is everything a tabular scoring needs, already parsed.
+type Input struct {
+	Schema *schema.Schema // nil means schema.Default()
+	Pages  []*GTPage
+	Runs   *Runs
+	Rules  *rules.File // nil without a rule file
+	// Gate is the name-similarity gate; 0 means DefaultGate.
+	Gate float64
+	// Preview switches OPEN rows on; the zero value previews nothing.
+	Preview rules.Selection
+}
+
+// Score scores every image of in.Runs against the ground truth and pools
+// the results per (model, phase). With a preview selection, cells and
+// images hold the scores with the chosen OPEN rows on, and Preview holds
+// the settled value, the preview value and the delta of every metric.
+func Score(in Input) (*Report, error) {
+	s := in.Schema
+	if s == nil {
+		s = schema.Default()
+	}
+	gate := in.Gate
+	if gate == 0 {
+		gate = DefaultGate
+	}
+	if gate < 0 || gate > 1 {
+		return nil, fmt.Errorf("gate %v: expected a similarity between 0 and 1", gate)
+	}
+	if in.Runs == nil {
+		return nil, fmt.Errorf("tabular: no runs to score")
+	}
+	pages, err := indexPages(in.Pages)
+	if err != nil {
+		return nil, err
+	}
+	for _, im := range in.Runs.Images {
+		if pages.find(im.Page) == nil {
+			return nil, inputerr.New(in.Runs.File, im.Line, "page %s has no ground-truth file (expected gt_page_%s.csv or a row with page %s; pages given: %s)",
+				im.Page, im.Page, im.Page, strings.Join(pages.ids(), ", "))
+		}
+	}
+
+	rep := &Report{Kind: "tabular", Gate: gate, Key: s.Key, Warnings: []string{}}
+	for _, c := range s.Columns {
+		rep.Fields = append(rep.Fields, c.Name)
+	}
+	var settledRows, previewRows, previewed []rules.Row
+	if in.Rules != nil {
+		if errs := rules.Check(in.Rules, s, nil); len(errs) > 0 {
+			return nil, errs
+		}
+		sum := in.Rules.SHA256
+		rep.Rules = RulesSummary{File: in.Rules.Name, Settled: in.Rules.Count(rules.Settled), Open: in.Rules.Count(rules.Open), SHA256: &sum}
+		for _, w := range in.Rules.Warnings {
+			rep.Warnings = append(rep.Warnings, w.Error())
+		}
+		if settledRows, _, err = in.Rules.Active(rules.Selection{}); err != nil {
+			return nil, err
+		}
+		if !in.Preview.IsZero() {
+			if previewRows, previewed, err = in.Rules.Active(in.Preview); err != nil {
+				return nil, err
+			}
+		}
+	} else if !in.Preview.IsZero() {
+		return nil, inputerr.New("", 0, "a preview needs a rule file with OPEN rows (--rules)")
+	}
+	for _, sk := range in.Runs.Skipped {
+		rep.Warnings = append(rep.Warnings, "skipped: "+sk.Error())
+	}
+
+	settled := newScorer(s, rules.Compile(settledRows, s), gate, pages)
+	images := settled.scoreAll(in.Runs.Images)
+	cells := poolCells(s, images)
+	if in.Preview.IsZero() {
+		rep.Images, rep.Cells = images, cells
+		return rep, nil
+	}
+	pv := newScorer(s, rules.Compile(previewRows, s), gate, pages)
+	rep.Images = pv.scoreAll(in.Runs.Images)
+	rep.Cells = poolCells(s, rep.Images)
+	rep.Rules.Preview = true
+	rep.Preview = &Preview{Rows: previewed, Cells: previewCells(cells, rep.Cells)}
+	return rep, nil
+}
+
+// pageIndex finds ground-truth pages by id, as strings first and then as
+// integers ("7" = "07").
+type pageIndex struct {
+	byID  map[string]*GTPage
+	byInt map[int64]*GTPage
+	order []*GTPage
+}
+
+func indexPages(pages []*GTPage) (*pageIndex, error) {
+	idx := &pageIndex{byID: map[string]*GTPage{}, byInt: map[int64]*GTPage{}}
+	for _, p := range pages {
+		if prev, ok := idx.byID[p.ID]; ok {
+			return nil, inputerr.New(p.File, 0, "page %s is also given by %s", p.ID, prev.File)
+		}
+		idx.byID[p.ID] = p
+		if n, ok := pageKey(p.ID); ok {
+			if _, dup := idx.byInt[n]; !dup {
+				idx.byInt[n] = p
+			}
+		}
+		idx.order = append(idx.order, p)
+	}
+	return idx, nil
+}
+
+func (idx *pageIndex) find(id string) *GTPage {
+	if p, ok := idx.byID[id]; ok {
+		return p
+	}
+	if n, ok := pageKey(id); ok {
+		return idx.byInt[n]
+	}
+	return nil
+}
+
+func (idx *pageIndex) ids() []string {
+	out := make([]string, len(idx.order))
+	for i, p := range idx.order {
+		out[i] = p.ID
+	}
+	return out
+}
+
+// nameForm is a normalized name ready for comparison.
+type nameForm struct {
+	runes []rune
+	toks  []string
+	wild  bool // holds an illegible-glyph marker
+}
+
+func newNameForm(toks []string) nameForm {
+	s := strings.Join(toks, " ")
+	r := []rune(s)
+	wild := false
+	for _, c := range r {
+		if c == text.Wildcard {
+			wild = true
+			break
+		}
+	}
+	return nameForm{runes: r, toks: toks, wild: wild}
+}
+
+// preparedPage is a ground-truth page normalized under one rule set.
+type preparedPage struct {
+	page   *GTPage
+	names  []nameForm
+	values [][]string // [row][column] normalized text values ("" for non-text columns)
+}
+
+// scorer scores images under one compiled rule set. It is not safe for
+// concurrent use.
+type scorer struct {
+	s        *schema.Schema
+	compiled *rules.Compiled
+	colRules []*rules.FieldRules
+	gate     float64
+	pages    *pageIndex
+	prepared map[*GTPage]*preparedPage
+	matcher  text.Matcher
+	aligner  text.WildcardAligner
+	cands    []candidate
+}
+
+func newScorer(s *schema.Schema, c *rules.Compiled, gate float64, pages *pageIndex) *scorer {
+	sc := &scorer{s: s, compiled: c, gate: gate, pages: pages, prepared: map[*GTPage]*preparedPage{}}
+	sc.colRules = make([]*rules.FieldRules, len(s.Columns))
+	for i, col := range s.Columns {
+		sc.colRules[i] = c.Fields[col.Name]
+	}
+	return sc
+}
+
+func (sc *scorer) prepare(p *GTPage) *preparedPage {
+	if pp, ok := sc.prepared[p]; ok {
+		return pp
+	}
+	pp := &preparedPage{page: p, names: make([]nameForm, len(p.Rows)), values: make([][]string, len(p.Rows))}
+	for i, row := range p.Rows {
+		pp.names[i] = newNameForm(text.NameTokens(row.Key))
+		vals := make([]string, len(sc.s.Columns))
+		for j, col := range sc.s.Columns {
+			if col.Kind.IsText() && !text.IsBlank(row.Values[j]) {
+				vals[j] = normalizeField(row.Values[j], col.Kind, sc.colRules[j], true)
+			}
+		}
+		pp.values[i] = vals
+	}
+	sc.prepared[p] = pp
+	return pp
+}
+
+func (sc *scorer) scoreAll(images []*Image) []*ImageScore {
+	out := make([]*ImageScore, len(images))
+	for i, im := range images {
+		out[i] = sc.scoreImage(im)
+	}
+	return out
+}
+
+// candidate is a (model record, GT row) pair that cleared the gate.
+type candidate struct {
+	model, gt int
+	sim       float64
+	reading   int
+	written   bool // the similarity came from the GT as written
+}
+
+// modelName holds the readings of one model record's name.
+type modelName struct {
+	readings []nameForm
+}
+
+func (sc *scorer) scoreImage(im *Image) *ImageScore {
+	res := &ImageScore{Model: im.Model, Phase: im.Phase, Run: im.Run, Page: im.Page, Status: "ok", Line: im.Line}
+	if im.Failed() {
+		res.Status, res.Failure = "failed", im.Failure
+		return res
+	}
+	pp := sc.prepare(sc.pages.find(im.Page))
+	names := make([]modelName, len(im.Records))
+	for i, rec := range im.Records {
+		if rec.Key.Blank() {
+			continue
+		}
+		readings := Readings(text.NameTokens(rec.Key.Text), sc.compiled.Key)
+		names[i].readings = make([]nameForm, len(readings))
+		for k, r := range readings {
+			names[i].readings[k] = newNameForm(r)
+		}
+	}
+
+	// Candidates: every pair whose similarity clears the gate.
+	sc.cands = sc.cands[:0]
+	for mi := range names {
+		if len(names[mi].readings) == 0 {
+			continue
+		}
+		for gi := range pp.names {
+			if len(pp.names[gi].runes) == 0 {
+				continue
+			}
+			if c, ok := sc.similarity(&pp.names[gi], names[mi].readings); ok {
+				c.model, c.gt = mi, gi
+				sc.cands = append(sc.cands, c)
+			}
+		}
+	}
+	sort.SliceStable(sc.cands, func(a, b int) bool {
+		ca, cb := sc.cands[a], sc.cands[b]
+		if ca.sim != cb.sim {
+			return ca.sim > cb.sim
+		}
+		if ca.model != cb.model {
+			return ca.model < cb.model
+		}
+		return ca.gt < cb.gt
+	})
+	modelTaken := make([]bool, len(im.Records))
+	gtTaken := make([]bool, len(pp.names))
+	var accepted []candidate
+	for _, c := range sc.cands {
+		if modelTaken[c.model] || gtTaken[c.gt] {
+			continue
+		}
+		modelTaken[c.model], gtTaken[c.gt] = true, true
+		accepted = append(accepted, c)
+	}
+
+	res.NModel, res.NGT, res.Matched = len(im.Records), len(pp.names), len(accepted)
+	res.Precision, res.Recall, res.F1 = prf(res.Matched, res.NModel, res.NGT)
+	res.Fields = make(FieldSums, len(sc.s.Columns))
+	for j, col := range sc.s.Columns {
+		res.Fields[j].Name = col.Name
+	}
+	// Pairs are reported in ground-truth row order.
+	sort.Slice(accepted, func(a, b int) bool { return accepted[a].gt < accepted[b].gt })
+	res.Pairs = make([]*Pair, 0, len(accepted))
+	for _, c := range accepted {
+		res.Pairs = append(res.Pairs, sc.pair(im, pp, names, c, res))
+	}
+	res.UnmatchedModel, res.UnmatchedGT = []string{}, []string{}
+	for i, taken := range modelTaken {
+		if !taken {
+			res.UnmatchedModel = append(res.UnmatchedModel, im.Records[i].Key.Text)
+		}
+	}
+	for i, taken := range gtTaken {
+		if !taken {
+			res.UnmatchedGT = append(res.UnmatchedGT, pp.page.Rows[i].Key)
+		}
+	}
+	return res
+}
+
+// pair builds the report of one accepted pair and adds its name edits and
+// field scores to the image totals.
+func (sc *scorer) pair(im *Image, pp *preparedPage, names []modelName, c candidate, res *ImageScore) *Pair {
+	g := &pp.names[c.gt]
+	r := &names[c.model].readings[c.reading]
+	resolved := sc.aligner.Resolve(g.runes, r.runes)
+	resolvedStr := string(resolved)
+	edits := sc.aligner.Distance(resolved, r.runes)
+	rec := &im.Records[c.model]
+	row := &pp.page.Rows[c.gt]
+	p := &Pair{
+		GT: row.Key, Model: rec.Key.Text, GTIndex: c.gt, ModelIndex: c.model, GTLine: row.Line,
+		Similarity: c.sim, SimilarityGT: "resolved", GTResolved: resolvedStr, ModelReading: string(r.runes),
+		NameEdits: edits, NameRefChars: len(resolved), Extra: ExtraFields(rec.Extra),
+		Fields: make(PairFields, len(sc.s.Columns)),
+	}
+	if c.written {
+		p.SimilarityGT = "written"
+	}
+	res.NameEdits += edits
+	res.NameRefChars += len(resolved)
+	for j, col := range sc.s.Columns {
+		p.Fields[j].Name = col.Name
+		score, ok := sc.fieldScore(j, col, row.Values[j], pp.values[c.gt][j], rec.Values[j])
+		if !ok {
+			continue
+		}
+		p.Fields[j].Score = &score
+		res.Fields[j].Sum += score
+		res.Fields[j].Scored++
+	}
+	return p
+}
+
+// fieldScore scores one field of a matched pair; ok is false when the field
+// is unscorable. gtNorm is the normalized GT value of text columns.
+func (sc *scorer) fieldScore(j int, col schema.Column, gtRaw, gtNorm string, model Value) (float64, bool) {
+	if text.IsBlank(gtRaw) {
+		if col.BlankGT != schema.Scored {
+			return 0, false
+		}
+		if model.Blank() {
+			return 1, true
+		}
+		return 0, true
+	}
+	switch col.Kind {
+	case schema.YesNo:
+		return boolScore(strings.ToUpper(strings.TrimSpace(gtRaw)) == strings.ToUpper(strings.TrimSpace(model.Text))), true
+	case schema.Integer:
+		if g, ok := integerValue(Value{Text: gtRaw}); ok {
+			m, ok := integerValue(model)
+			return boolScore(ok && m == g), true
+		}
+		return boolScore(strings.TrimSpace(gtRaw) == strings.TrimSpace(model.Text)), true
+	default:
+		m := ""
+		if !model.Blank() {
+			m = normalizeField(model.Text, col.Kind, sc.colRules[j], false)
+		}
+		return text.CharAccuracy(gtNorm, m), true
+	}
+}
+
+func boolScore(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// similarity returns the best reading's similarity with the GT name when
+// it clears the gate (SPEC A.2 steps 3–4, A.6). For each reading the
+// similarity is the larger of the similarities with the GT resolved and
+// with the GT as written, each the larger of the Ratcliff–Obershelp ratio
+// and the token-set overlap. The first reading with the highest similarity
+// wins. Readings whose cheap upper bound is under the gate are skipped:
+// they can neither clear the gate nor beat a reading that does.
+func (sc *scorer) similarity(g *nameForm, readings []nameForm) (candidate, bool) {
+	best := candidate{sim: -1}
+	for ri := range readings {
+		r := &readings[ri]
+		if !g.wild {
+			overlap := text.TokenSetOverlap(g.toks, r.toks)
+			if overlap < sc.gate && sc.matcher.QuickRatio(g.runes, r.runes) < sc.gate {
+				continue
+			}
+			s := max(overlap, sc.matcher.Ratio(g.runes, r.runes))
+			if s > best.sim {
+				best = candidate{sim: s, reading: ri}
+			}
+			continue
+		}
+		resolved := sc.aligner.Resolve(g.runes, r.runes)
+		sR := max(sc.matcher.Ratio(resolved, r.runes), text.TokenSetOverlap(text.Fields(string(resolved)), r.toks))
+		sW := max(sc.matcher.Ratio(g.runes, r.runes), text.TokenSetOverlap(g.toks, r.toks))
+		s, written := sR, false
+		if sW > sR {
+			s, written = sW, true
+		}
+		if s > best.sim {
+			best = candidate{sim: s, reading: ri, written: written}
+		}
+	}
+	return best, best.sim >= sc.gate
+}
+
+// prf computes precision, recall and F1 in the order of SPEC A.6.
+func prf(matched, nModel, nGT int) (p, r, f1 float64) {
+	if nModel > 0 {
+		p = float64(matched) / float64(nModel)
+	}
+	if nGT > 0 {
+		r = float64(matched) / float64(nGT)
+	}
+	if p+r > 0 {
+		f1 = 2 * p * r / (p + r)
+	}
+	return p, r, f1
+}
+
+// poolCells pools image scores per (model, phase), sorted by model then
+// phase in code-point order.
+func poolCells(s *schema.Schema, images []*ImageScore) []*Cell {
+	type key struct{ model, phase string }
+	byKey := map[key]*Cell{}
+	var cells []*Cell
+	for _, im := range images {
+		k := key{im.Model, im.Phase}
+		c := byKey[k]
+		if c == nil {
+			c = &Cell{Model: im.Model, Phase: im.Phase, Fields: make(FieldTotals, len(s.Columns))}
+			for j, col := range s.Columns {
+				c.Fields[j].Name = col.Name
+			}
+			byKey[k] = c
+			cells = append(cells, c)
+		}
+		if im.Status != "ok" {
+			c.ImagesFailed++
+			continue
+		}
+		c.ImagesOK++
+		c.Matched += im.Matched
+		c.NModel += im.NModel
+		c.NGT += im.NGT
+		c.NameEdits += im.NameEdits
+		c.NameRefChars += im.NameRefChars
+		for j := range im.Fields {
+			c.Fields[j].Sum += im.Fields[j].Sum
+			c.Fields[j].Scored += im.Fields[j].Scored
+		}
+	}
+	for _, c := range cells {
+		c.Precision, c.Recall, c.F1 = prf(c.Matched, c.NModel, c.NGT)
+		if c.NameRefChars > 0 {
+			v := float64(c.NameEdits) / float64(c.NameRefChars)
+			c.NameCER = &v
+		}
+		for j := range c.Fields {
+			if c.Fields[j].Scored > 0 {
+				v := c.Fields[j].Sum / float64(c.Fields[j].Scored)
+				c.Fields[j].Accuracy = &v
+			}
+		}
+	}
+	sort.Slice(cells, func(a, b int) bool {
+		if cells[a].Model != cells[b].Model {
+			return cells[a].Model < cells[b].Model
+		}
+		return cells[a].Phase < cells[b].Phase
+	})
+	return cells
+}
+
+// previewCells pairs the settled and preview cells (same images, so the
+// same cells in the same order) into deltas.
+func previewCells(settled, preview []*Cell) []*PreviewCell {
+	out := make([]*PreviewCell, len(settled))
+	for i, s := range settled {
+		p := preview[i]
+		pc := &PreviewCell{
+			Model: s.Model, Phase: s.Phase,
+			Precision: delta(&s.Precision, &p.Precision),
+			Recall:    delta(&s.Recall, &p.Recall),
+			F1:        delta(&s.F1, &p.F1),
+			NameCER:   delta(s.NameCER, p.NameCER),
+			Fields:    make(FieldDeltas, len(s.Fields)),
+		}
+		for j := range s.Fields {
+			pc.Fields[j] = FieldDelta{Name: s.Fields[j].Name, Delta: delta(s.Fields[j].Accuracy, p.Fields[j].Accuracy)}
+		}
+		out[i] = pc
+	}
+	return out
+}
+
+func delta(settled, preview *float64) Delta {
+	d := Delta{Settled: copyFloat(settled), Preview: copyFloat(preview)}
+	if settled != nil && preview != nil {
+		v := *preview - *settled
+		d.Delta = &v
+	}
+	return d
+}
+
+func copyFloat(p *float64) *float64 {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
