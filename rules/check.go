@@ -14,8 +14,10 @@ import (
 // one rules can apply to (the key column for ignore rows, text columns for
 // both kinds), and no form maps to two canonicals for one field. When gt is
 // not nil it maps column names to that column's ground-truth values, and a
-// model-side ignore whose form appears in those values is an error (it would
-// split identical pairs). Settled and OPEN rows alike are checked. Errors
+// model-side ignore that would remove something from one of those values is
+// an error: a model value identical to it would be changed, splitting an
+// identical pair. The test honours the row's position ("in" leading does
+// not fire on "Casa di … in Ghetto"). Settled and OPEN rows alike are checked. Errors
 // name the file, line and row.
 func Check(f *File, s *schema.Schema, gt map[string][]string) inputerr.List {
 	var errs inputerr.List
@@ -70,8 +72,8 @@ func Check(f *File, s *schema.Schema, gt map[string][]string) inputerr.List {
 					continue
 				}
 				for _, v := range gt[fld] {
-					if containsSeq(valueTokens(v, kind), toks) {
-						bad(r, "model-side ignore %q of field %s appears in the ground truth (%q): it would split identical pairs", form, fld, v)
+					if firesOn(valueTokens(v, kind), toks, r.Position) {
+						bad(r, "model-side ignore %q (%s) of field %s matches the ground truth %q: it would split identical pairs", form, r.Position, fld, v)
 						break
 					}
 				}
@@ -140,6 +142,19 @@ func fieldKind(s *schema.Schema, fld string) schema.Kind {
 		return s.Columns[i].Kind
 	}
 	return schema.Text
+}
+
+// firesOn reports whether an ignore of form at position would remove
+// something from toks: then a model value identical to this ground truth
+// would be changed and the pair split.
+func firesOn(toks, form []string, pos Position) bool {
+	switch pos {
+	case Leading:
+		return len(form) <= len(toks) && equalSeq(toks[:len(form)], form)
+	case Trailing:
+		return len(form) <= len(toks) && equalSeq(toks[len(toks)-len(form):], form)
+	}
+	return containsSeq(toks, form)
 }
 
 func containsSeq(hay, needle []string) bool {

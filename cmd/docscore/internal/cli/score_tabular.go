@@ -1,0 +1,288 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/docscore/docscore/sample"
+	"github.com/docscore/docscore/scoring/tabular"
+)
+
+func init() { register("score", newScoreTabular) }
+
+func newScoreTabular(env *Env) *cobra.Command {
+	var (
+		gtArgs       []string
+		runsPath     string
+		rulesPath    string
+		schemaPath   string
+		gate         float64
+		preview      string
+		format       string
+		outPath      string
+		failUnder    string
+		skipBadLines bool
+		useSample    bool
+	)
+	c := &cobra.Command{
+		Use:   "tabular --gt DIR|FILES… --runs FILE.jsonl [flags]",
+		Short: "Score per-record tabular extraction (names, F1, name CER, per-field accuracy)",
+		Long: `Score per-record tabular extraction against ground truth (SPEC A).
+
+Model records are paired with ground-truth rows by name: a similarity gate
+(Ratcliff–Obershelp ratio or token-set overlap, best reading under the rule
+file's name ignore rules) and a global greedy pairing. Identification is
+scored by precision, recall and F1; name reading by character error rate
+(reported with the gate it was computed under); every other column by
+per-field accuracy on the matched pairs. Scores pool per (model, phase).
+
+Inputs:
+  --gt      ground-truth CSVs: a directory (every *.csv in it) or files;
+            the page id comes from gt_page_NN.csv or a "page" column
+  --runs    the model outputs, one JSON object per image per line
+  --rules   EQUIVALENCES.md: settled rows apply, OPEN rows only in a preview
+  --schema  a JSON schema file to score a table other than the default
+            9-field traveler register
+  --sample  score the bundled synthetic sample (no other input needed)
+
+A preview (--preview open, or --preview 32,33 for the OPEN rows at those
+lines of the rule file) scores with those rows switched on: cells and images
+hold the preview scores, and "preview" lists settled, preview and delta.
+
+Formats: json (complete, the contract shared with the browser and the
+Worker), csv (one row per image, then one per cell), md (cells table,
+per-page comparison, preview deltas).
+
+--fail-under f1=0.9,title=0.8 exits 3 when any cell's F1, precision,
+recall or a field's accuracy falls under its floor.`,
+		Example: `  docscore score tabular --sample --format md
+  docscore score tabular --gt gt/ --runs runs.jsonl --rules EQUIVALENCES.md
+  docscore score tabular --gt gt/*.csv --runs runs.jsonl --rules EQUIVALENCES.md --preview open --format md
+  docscore score tabular --gt gt/ --runs runs.jsonl --fail-under f1=0.95 --out report.json`,
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := checkFormat(format, "json", "csv", "md"); err != nil {
+				return err
+			}
+			thresholds, err := parseThresholds(failUnder)
+			if err != nil {
+				return err
+			}
+			req := tabular.Request{Gate: gate, Preview: preview, SkipBadLines: skipBadLines}
+			if c.Flags().Changed("gate") && (gate <= 0 || gate > 1) {
+				return usageError("--gate %v: expected a similarity in (0, 1]", gate)
+			}
+			gtArgs = append(gtArgs, args...)
+			if useSample {
+				if len(gtArgs) > 0 || runsPath != "" {
+					return usageError("--sample scores the bundled sample; leave out --gt and --runs")
+				}
+				if req, err = sampleRequest(req, rulesPath == ""); err != nil {
+					return err
+				}
+			} else {
+				if len(gtArgs) == 0 || runsPath == "" {
+					return usageError("expected --gt and --runs (or --sample); see 'docscore score tabular --help'")
+				}
+				if req.GT, err = readGTFiles(gtArgs); err != nil {
+					return err
+				}
+				if req.Runs, err = readFile(runsPath); err != nil {
+					return err
+				}
+			}
+			if rulesPath != "" {
+				f, err := readFile(rulesPath)
+				if err != nil {
+					return err
+				}
+				req.Rules = &f
+			}
+			if schemaPath != "" {
+				f, err := readFile(schemaPath)
+				if err != nil {
+					return err
+				}
+				req.Schema = &f
+			}
+			rep, err := tabular.ScoreRequest(req)
+			if err != nil {
+				return err
+			}
+			if err := checkTabularThresholds(rep, thresholds); err != nil && !isThresholdFailure(err) {
+				return err
+			}
+			var buf bytes.Buffer
+			switch format {
+			case "json":
+				err = rep.WriteJSON(&buf)
+			case "csv":
+				err = rep.WriteCSV(&buf)
+			case "md":
+				err = rep.WriteMarkdown(&buf)
+			}
+			if err != nil {
+				return err
+			}
+			if err := writeOutput(env, outPath, buf.Bytes()); err != nil {
+				return err
+			}
+			for _, w := range rep.Warnings {
+				fmt.Fprintln(env.Stderr, "warning: "+w)
+			}
+			return checkTabularThresholds(rep, thresholds)
+		},
+	}
+	f := c.Flags()
+	f.StringSliceVar(&gtArgs, "gt", nil, "ground-truth CSV directory or files (repeatable; comma-separated)")
+	f.StringVar(&runsPath, "runs", "", "model outputs, JSONL")
+	f.StringVar(&rulesPath, "rules", "", "EQUIVALENCES.md rule file")
+	f.StringVar(&schemaPath, "schema", "", "schema file for tables other than the default register")
+	f.Float64Var(&gate, "gate", tabular.DefaultGate, "name-similarity gate for a candidate pair")
+	f.StringVar(&preview, "preview", "", `switch OPEN rows on: "open" for all, or their line numbers "32,33"`)
+	f.StringVar(&format, "format", "json", "output format: json, csv or md")
+	f.StringVar(&outPath, "out", "", "write the report to this file instead of standard output")
+	f.StringVar(&failUnder, "fail-under", "", "exit 3 when a cell is under a floor, e.g. f1=0.9,title=0.8")
+	f.BoolVar(&skipBadLines, "skip-bad-lines", false, "report and skip malformed runs lines instead of failing")
+	f.BoolVar(&useSample, "sample", false, "score the bundled synthetic sample")
+	return c
+}
+
+// sampleRequest fills req with the bundled sample; withRules adds its
+// EQUIVALENCES.md.
+func sampleRequest(req tabular.Request, withRules bool) (tabular.Request, error) {
+	fsys := sample.Tabular
+	names, err := fs.Glob(fsys, "tabular/gt/*.csv")
+	if err != nil {
+		return req, err
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		b, err := fs.ReadFile(fsys, n)
+		if err != nil {
+			return req, err
+		}
+		req.GT = append(req.GT, tabular.File{Name: path.Join("sample", n), Data: b})
+	}
+	b, err := fs.ReadFile(fsys, "tabular/runs.jsonl")
+	if err != nil {
+		return req, err
+	}
+	req.Runs = tabular.File{Name: "sample/tabular/runs.jsonl", Data: b}
+	if withRules {
+		b, err := fs.ReadFile(fsys, "tabular/EQUIVALENCES.md")
+		if err != nil {
+			return req, err
+		}
+		req.Rules = &tabular.File{Name: "sample/tabular/EQUIVALENCES.md", Data: b}
+	}
+	return req, nil
+}
+
+// readGTFiles reads ground-truth CSVs from directories (every *.csv in
+// them, sorted) and files.
+func readGTFiles(args []string) ([]tabular.File, error) {
+	var files []tabular.File
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			return nil, inputError(a, err)
+		}
+		if !st.IsDir() {
+			f, err := readFile(a)
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, f)
+			continue
+		}
+		entries, err := os.ReadDir(a)
+		if err != nil {
+			return nil, inputError(a, err)
+		}
+		n := 0
+		for _, e := range entries {
+			if e.IsDir() || !strings.EqualFold(filepath.Ext(e.Name()), ".csv") {
+				continue
+			}
+			f, err := readFile(filepath.Join(a, e.Name()))
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, f)
+			n++
+		}
+		if n == 0 {
+			return nil, &ExitError{Code: ExitInput, Err: fmt.Errorf("%s: no *.csv ground-truth files in this directory", a)}
+		}
+	}
+	return files, nil
+}
+
+// readFile reads a whole input file; a missing or unreadable file is an
+// input error.
+func readFile(p string) (tabular.File, error) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return tabular.File{}, inputError(p, err)
+	}
+	return tabular.File{Name: p, Data: b}, nil
+}
+
+func inputError(p string, err error) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		err = pe.Err
+	}
+	return &ExitError{Code: ExitInput, Err: fmt.Errorf("%s: %v", p, err)}
+}
+
+// checkTabularThresholds applies --fail-under floors to every cell.
+func checkTabularThresholds(rep *tabular.Report, t Thresholds) error {
+	if len(t) == 0 {
+		return nil
+	}
+	var failures []string
+	for _, name := range t.Names() {
+		floor := t[name]
+		known := name == "f1" || name == "precision" || name == "recall"
+		for _, f := range rep.Fields {
+			known = known || f == name
+		}
+		if !known {
+			return usageError("--fail-under: unknown metric %q (expected f1, precision, recall or a field: %s)", name, strings.Join(rep.Fields, ", "))
+		}
+		for _, c := range rep.Cells {
+			var v *float64
+			switch name {
+			case "f1":
+				v = &c.F1
+			case "precision":
+				v = &c.Precision
+			case "recall":
+				v = &c.Recall
+			default:
+				ft, _ := c.Fields.Get(name)
+				v = ft.Accuracy
+			}
+			if v != nil && *v < floor {
+				failures = append(failures, fmt.Sprintf("%s / %s: %s %.4f < %g", c.Model, c.Phase, name, *v, floor))
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return thresholdFailure(failures)
+	}
+	return nil
+}
+
+func isThresholdFailure(err error) bool {
+	ee, ok := err.(*ExitError)
+	return ok && ee.Code == ExitThreshold
+}
