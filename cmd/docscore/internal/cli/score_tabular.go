@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -155,34 +153,14 @@ recall or a field's accuracy falls under its floor.`,
 	return c
 }
 
-// sampleRequest fills req with the bundled sample; withRules adds its
-// EQUIVALENCES.md.
+// sampleRequest fills req's files with the bundled sample; withRules adds
+// its EQUIVALENCES.md.
 func sampleRequest(req tabular.Request, withRules bool) (tabular.Request, error) {
-	fsys := sample.Tabular
-	names, err := fs.Glob(fsys, "tabular/gt/*.csv")
+	files, err := sample.TabularRequest(withRules)
 	if err != nil {
 		return req, err
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		b, err := fs.ReadFile(fsys, n)
-		if err != nil {
-			return req, err
-		}
-		req.GT = append(req.GT, tabular.File{Name: path.Join("sample", n), Data: b})
-	}
-	b, err := fs.ReadFile(fsys, "tabular/runs.jsonl")
-	if err != nil {
-		return req, err
-	}
-	req.Runs = tabular.File{Name: "sample/tabular/runs.jsonl", Data: b}
-	if withRules {
-		b, err := fs.ReadFile(fsys, "tabular/EQUIVALENCES.md")
-		if err != nil {
-			return req, err
-		}
-		req.Rules = &tabular.File{Name: "sample/tabular/EQUIVALENCES.md", Data: b}
-	}
+	req.GT, req.Runs, req.Rules = files.GT, files.Runs, files.Rules
 	return req, nil
 }
 
