@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/docscore/docscore/scoring/inputerr"
@@ -154,6 +155,8 @@ func jsonError(name string, data []byte, offset int64, err error) error {
 		offset = se.Offset
 	case asErr(err, &te):
 		offset = te.Offset
+	case err == io.ErrUnexpectedEOF:
+		offset = int64(len(data))
 	}
 	if offset > int64(len(data)) {
 		offset = int64(len(data))

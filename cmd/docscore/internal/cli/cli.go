@@ -128,6 +128,7 @@ Scores are deterministic: the same input gives the same bytes out.` + "\n" + exi
 		g := &cobra.Command{
 			Use:   name,
 			Short: groups[name],
+			Long:  groups[name] + ".\n" + exitCodesHelp,
 			Args:  cobra.NoArgs,
 			RunE: func(c *cobra.Command, args []string) error {
 				return c.Help()

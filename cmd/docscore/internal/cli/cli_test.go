@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// run executes the command line in-process and returns the exit code and
+// the captured streams.
+func run(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Main(args, Env{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader(""), Getenv: func(string) string { return "" }})
+	return code, out.String(), errb.String()
+}
+
+// writeFiles creates files under a temporary directory and returns it.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestHelpOnEveryCommand(t *testing.T) {
+	root := NewRoot(&Env{Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}})
+	var paths [][]string
+	for _, c := range root.Commands() {
+		if c.Name() == "help" {
+			continue
+		}
+		paths = append(paths, []string{c.Name()})
+		for _, sub := range c.Commands() {
+			paths = append(paths, []string{c.Name(), sub.Name()})
+		}
+	}
+	if len(paths) < 3 {
+		t.Fatalf("only %d commands registered", len(paths))
+	}
+	for _, p := range paths {
+		code, out, _ := run(t, append(p, "--help")...)
+		if code != 0 || !strings.Contains(out, "Exit codes:") || !strings.Contains(out, "Usage:") {
+			t.Errorf("docscore %s --help: exit %d, output lacks usage or exit codes:\n%s", strings.Join(p, " "), code, out)
+		}
+	}
+}
+
+func TestScoreTabularSampleMatchesLibraryGolden(t *testing.T) {
+	for _, format := range []string{"json", "csv", "md"} {
+		code, out, errOut := run(t, "score", "tabular", "--sample", "--format", format)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		want, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "scoring", "tabular", "testdata", "golden", "sample."+format))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out != string(want) {
+			t.Errorf("--format %s differs from the library's golden report", format)
+		}
+		if !strings.Contains(errOut, "EQUIVALENCES.md:46: settled row without a witness") {
+			t.Errorf("warning not on stderr: %q", errOut)
+		}
+	}
+}
+
+func TestScoreTabularFilesAndOut(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"gt/gt_page_01.csv": "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\nAnna Bon,,,,,,,,\n",
+		"runs.jsonl":        `{"model":"m","phase":"G","run":1,"page":"1","records":[{"name":"Anna Bon"}]}` + "\n",
+	})
+	out := filepath.Join(dir, "r.json")
+	code, stdout, errOut := run(t, "score", "tabular", "--gt", filepath.Join(dir, "gt"), "--runs", filepath.Join(dir, "runs.jsonl"), "--out", out)
+	if code != 0 || stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errOut)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || !strings.Contains(string(b), `"f1": 1`) {
+		t.Fatalf("report %s: %v", b, err)
+	}
+	// Files given one by one, the shell-glob way, work too.
+	code, _, errOut = run(t, "score", "tabular", "--runs", filepath.Join(dir, "runs.jsonl"), "--gt", filepath.Join(dir, "gt", "gt_page_01.csv"), filepath.Join(dir, "gt", "gt_page_01.csv"))
+	if code != ExitInput || !strings.Contains(errOut, "page 01 is also given by") {
+		t.Fatalf("same page twice: exit %d, %q", code, errOut)
+	}
+}
+
+func TestScoreTabularExitCodes(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"gt_page_1.csv": "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\nAnna Bon,,,,,,,,\nPiero Zen,,,,,,,,\n",
+		"good.jsonl":    `{"model":"m","phase":"G","run":1,"page":"1","records":[{"name":"Anna Bon"}]}` + "\n",
+		"bad.jsonl":     `{"model":"m","phase":"G","run":1,"page":"1","records":[]}` + "\n" + `{"model": "m", oops}` + "\n",
+		"nopage.jsonl":  `{"model":"m","phase":"G","run":1,"page":"9","records":[]}` + "\n",
+		"empty/x.txt":   "",
+	})
+	gt := filepath.Join(dir, "gt_page_1.csv")
+	tests := []struct {
+		name    string
+		args    []string
+		code    int
+		message string
+	}{
+		{"ok", []string{"--gt", gt, "--runs", filepath.Join(dir, "good.jsonl")}, 0, ""},
+		{"under floor", []string{"--gt", gt, "--runs", filepath.Join(dir, "good.jsonl"), "--fail-under", "f1=0.9"}, ExitThreshold, "m / G: f1 0.6667 < 0.9"},
+		{"above floor", []string{"--gt", gt, "--runs", filepath.Join(dir, "good.jsonl"), "--fail-under", "f1=0.6,precision=1"}, 0, ""},
+		{"unknown metric", []string{"--gt", gt, "--runs", filepath.Join(dir, "good.jsonl"), "--fail-under", "speed=0.9"}, ExitInput, `unknown metric "speed"`},
+		{"malformed line", []string{"--gt", gt, "--runs", filepath.Join(dir, "bad.jsonl")}, ExitInput, "bad.jsonl:2: expected one JSON object per line"},
+		{"skip bad lines", []string{"--gt", gt, "--runs", filepath.Join(dir, "bad.jsonl"), "--skip-bad-lines"}, 0, "warning: skipped: "},
+		{"page without GT", []string{"--gt", gt, "--runs", filepath.Join(dir, "nopage.jsonl")}, ExitInput, "nopage.jsonl:1: page 9 has no ground-truth file"},
+		{"missing runs", []string{"--gt", gt}, ExitInput, "expected --gt and --runs"},
+		{"missing file", []string{"--gt", gt, "--runs", filepath.Join(dir, "none.jsonl")}, ExitInput, "none.jsonl: no such file"},
+		{"no csv in dir", []string{"--gt", filepath.Join(dir, "empty"), "--runs", filepath.Join(dir, "good.jsonl")}, ExitInput, "no *.csv"},
+		{"bad format", []string{"--sample", "--format", "xml"}, ExitInput, `--format "xml"`},
+		{"bad gate", []string{"--sample", "--gate", "1.5"}, ExitInput, "--gate"},
+		{"bad flag", []string{"--sample", "--nope"}, ExitInput, "unknown flag"},
+		{"bad preview", []string{"--sample", "--preview", "12"}, ExitInput, "no OPEN row at line 12"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, errOut := run(t, append([]string{"score", "tabular"}, tt.args...)...)
+			if code != tt.code || !strings.Contains(errOut, tt.message) {
+				t.Fatalf("exit %d (want %d), stderr %q (want %q)", code, tt.code, errOut, tt.message)
+			}
+		})
+	}
+}
+
+func TestRulesCheck(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"ok.md":  "## 1. Ignore rules\n\n| field | token | position | side | status | witness |\n|---|---|---|---|---|---|\n| place_of_stay | in | leading | model | settled | seen |\n",
+		"bad.md": "## 1. Ignore rules\n\n| field | token | position | side | status | witness |\n|---|---|---|---|---|---|\n| place_of_stay | in | middle | model | settled | seen |\n| nome | x | leading | model | settled | seen |\n",
+		"gt/gt_page_1.csv": "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\nAnna,,,,in Ghetto,,,,\n",
+	})
+	code, out, _ := run(t, "rules", "check", "--rules", filepath.Join(dir, "ok.md"))
+	if code != 0 || !strings.Contains(out, "ok: 1 settled, 0 OPEN rows") {
+		t.Fatalf("valid file: exit %d, %q", code, out)
+	}
+	code, out, _ = run(t, "rules", "check", "--rules", filepath.Join(dir, "ok.md"), "--gt", filepath.Join(dir, "gt"))
+	if code != ExitInput || !strings.Contains(out, `ok.md:5: model-side ignore "in" (leading) of field place_of_stay matches the ground truth "in Ghetto"`) {
+		t.Fatalf("GT check: exit %d, %q", code, out)
+	}
+	code, out, _ = run(t, "rules", "check", "--rules", filepath.Join(dir, "bad.md"))
+	if code != ExitInput || !strings.Contains(out, `bad.md:5: unknown position "middle"`) {
+		t.Fatalf("invalid file: exit %d, %q", code, out)
+	}
+	code, out, _ = run(t, "rules", "check", "--rules", filepath.Join(dir, "ok.md"), "--format", "json")
+	if code != 0 || !strings.Contains(out, `"settled": 1`) || !strings.Contains(out, `"line": 5`) {
+		t.Fatalf("json: exit %d, %q", code, out)
+	}
+}

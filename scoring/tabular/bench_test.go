@@ -1,0 +1,65 @@
+package tabular_test
+
+import (
+	"testing"
+
+	"github.com/docscore/docscore/sample"
+	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabulartest"
+)
+
+// benchInput parses the benchmark corpus with the sample's rule file.
+func benchInput(b *testing.B) tabular.Input {
+	gt, runs := tabulartest.Generate(tabulartest.Benchmark)
+	s, err := sample.TabularRequest(true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	in, err := tabular.Load(tabular.Request{GT: gt, Runs: runs, Rules: s.Rules})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return in
+}
+
+// BenchmarkScoreTabular scores the whole benchmark corpus (450 image
+// scorings) from parsed input; it reports the time per image and per name
+// pair considered. Target: under 100 ms per op on one core.
+func BenchmarkScoreTabular(b *testing.B) {
+	in := benchInput(b)
+	pairs := 0
+	for _, im := range in.Runs.Images {
+		n := 0
+		for _, p := range in.Pages {
+			if p.ID == im.Page {
+				n = len(p.Rows)
+			}
+		}
+		pairs += n * len(im.Records)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := tabular.Score(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+	perOp := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	b.ReportMetric(perOp/float64(len(in.Runs.Images)), "ns/image")
+	b.ReportMetric(perOp/float64(pairs), "ns/pair")
+	b.ReportMetric(float64(len(in.Runs.Images)), "images")
+}
+
+// BenchmarkScoreRequest adds parsing of the files to the scoring.
+func BenchmarkScoreRequest(b *testing.B) {
+	gt, runs := tabulartest.Generate(tabulartest.Benchmark)
+	s, _ := sample.TabularRequest(true)
+	req := tabular.Request{GT: gt, Runs: runs, Rules: s.Rules}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := tabular.ScoreRequest(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
