@@ -138,8 +138,8 @@ func TestScoreTabularExitCodes(t *testing.T) {
 
 func TestRulesCheck(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
-		"ok.md":  "## 1. Ignore rules\n\n| field | token | position | side | status | witness |\n|---|---|---|---|---|---|\n| place_of_stay | in | leading | model | settled | seen |\n",
-		"bad.md": "## 1. Ignore rules\n\n| field | token | position | side | status | witness |\n|---|---|---|---|---|---|\n| place_of_stay | in | middle | model | settled | seen |\n| nome | x | leading | model | settled | seen |\n",
+		"ok.md":            "## 1. Ignore rules\n\n| field | token | position | side | status | witness |\n|---|---|---|---|---|---|\n| place_of_stay | in | leading | model | settled | seen |\n",
+		"bad.md":           "## 1. Ignore rules\n\n| field | token | position | side | status | witness |\n|---|---|---|---|---|---|\n| place_of_stay | in | middle | model | settled | seen |\n| nome | x | leading | model | settled | seen |\n",
 		"gt/gt_page_1.csv": "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\nAnna,,,,in Ghetto,,,,\n",
 	})
 	code, out, _ := run(t, "rules", "check", "--rules", filepath.Join(dir, "ok.md"))
