@@ -1,0 +1,200 @@
+// Package api is the one entry point every host calls: the command line's
+// server, the browser bridge and the Cloudflare Worker decode their
+// requests into these types, call these functions and send back the bytes
+// they return, so the same input gives the same bytes everywhere.
+//
+// Files travel as {"name", "text"} objects: the name is kept for page ids
+// and error messages, the text is the file's UTF-8 content.
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/docscore/docscore/rules"
+	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/schema"
+	"github.com/docscore/docscore/scoring/tabular"
+)
+
+// File is one input file.
+type File struct {
+	Name string `json:"name"`
+	Text string `json:"text"`
+}
+
+func (f File) tabular() tabular.File { return tabular.File{Name: f.Name, Data: []byte(f.Text)} }
+
+func optFile(f *File) *tabular.File {
+	if f == nil {
+		return nil
+	}
+	t := f.tabular()
+	return &t
+}
+
+// TabularRequest asks for a tabular scoring (SPEC A).
+type TabularRequest struct {
+	GT           []File  `json:"gt"`
+	Runs         File    `json:"runs"`
+	Rules        *File   `json:"rules,omitempty"`
+	Schema       *File   `json:"schema,omitempty"`
+	Gate         float64 `json:"gate,omitempty"`    // 0: the default 0.7
+	Preview      string  `json:"preview,omitempty"` // "", "open" or "32,33"
+	SkipBadLines bool    `json:"skip_bad_lines,omitempty"`
+	Format       string  `json:"format,omitempty"` // json (default), csv or md
+}
+
+// ScoreTabular scores a request and returns the report in its format:
+// exactly the bytes "docscore score tabular --format F" writes.
+func ScoreTabular(req TabularRequest) ([]byte, error) {
+	treq := tabular.Request{Runs: req.Runs.tabular(), Rules: optFile(req.Rules), Schema: optFile(req.Schema),
+		Gate: req.Gate, Preview: req.Preview, SkipBadLines: req.SkipBadLines}
+	for _, f := range req.GT {
+		treq.GT = append(treq.GT, f.tabular())
+	}
+	rep, err := tabular.ScoreRequest(treq)
+	if err != nil {
+		return nil, err
+	}
+	return EncodeTabular(rep, req.Format)
+}
+
+// EncodeTabular writes a tabular report in a format: json (also ""), csv
+// or md.
+func EncodeTabular(rep *tabular.Report, format string) ([]byte, error) {
+	var buf bytes.Buffer
+	var err error
+	switch format {
+	case "", "json":
+		err = rep.WriteJSON(&buf)
+	case "csv":
+		err = rep.WriteCSV(&buf)
+	case "md":
+		err = rep.WriteMarkdown(&buf)
+	default:
+		return nil, inputerr.New("", 0, "format %q: expected json, csv or md", format)
+	}
+	return buf.Bytes(), err
+}
+
+// RulesCheckRequest asks for the checks of a rule file, optionally against
+// ground-truth CSVs.
+type RulesCheckRequest struct {
+	Rules  File   `json:"rules"`
+	GT     []File `json:"gt,omitempty"`
+	Schema *File  `json:"schema,omitempty"`
+}
+
+// RulesCheckResult lists the parsed rows and every problem found.
+type RulesCheckResult struct {
+	File     string      `json:"file"`
+	SHA256   string      `json:"sha256"`
+	Settled  int         `json:"settled"`
+	Open     int         `json:"open"`
+	Errors   []Problem   `json:"errors"`
+	Warnings []Problem   `json:"warnings"`
+	Rows     []rules.Row `json:"rows"`
+}
+
+// Problem is one error or warning with its position.
+type Problem struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+	Text    string `json:"text"` // FILE:LINE: message
+}
+
+func problem(e *inputerr.Error) Problem {
+	return Problem{File: e.File, Line: e.Line, Message: e.Msg, Text: e.Error()}
+}
+
+// CheckRules parses and checks a rule file. Problems with the rule file are
+// reported in the result, not as an error; an error means another input
+// (the schema or a GT file) could not be read.
+func CheckRules(req RulesCheckRequest) (*RulesCheckResult, error) {
+	s := schema.Default()
+	if req.Schema != nil {
+		var err error
+		if s, err = schema.Parse(req.Schema.Name, []byte(req.Schema.Text)); err != nil {
+			return nil, err
+		}
+	}
+	var gt map[string][]string
+	if len(req.GT) > 0 {
+		gt = map[string][]string{}
+		for _, f := range req.GT {
+			pages, err := tabular.ReadGT(f.Name, []byte(f.Text), s)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range pages {
+				for _, r := range p.Rows {
+					gt[s.Key] = append(gt[s.Key], r.Key)
+					for i, c := range s.Columns {
+						gt[c.Name] = append(gt[c.Name], r.Values[i])
+					}
+				}
+			}
+		}
+	}
+	res := &RulesCheckResult{File: req.Rules.Name, Errors: []Problem{}, Warnings: []Problem{}, Rows: []rules.Row{}}
+	f, err := rules.Parse(req.Rules.Name, []byte(req.Rules.Text))
+	if err != nil {
+		list, ok := err.(inputerr.List)
+		if !ok {
+			return nil, err
+		}
+		for _, e := range list {
+			res.Errors = append(res.Errors, problem(e))
+		}
+		return res, nil
+	}
+	res.SHA256, res.Settled, res.Open = f.SHA256, f.Count(rules.Settled), f.Count(rules.Open)
+	if f.Rows != nil {
+		res.Rows = f.Rows
+	}
+	for _, e := range rules.Check(f, s, gt) {
+		res.Errors = append(res.Errors, problem(e))
+	}
+	for _, w := range f.Warnings {
+		res.Warnings = append(res.Warnings, problem(w))
+	}
+	return res, nil
+}
+
+// ErrorBody is the JSON error every host returns: {"error": {...}}.
+type ErrorBody struct {
+	Error ErrorDetail `json:"error"`
+}
+
+// ErrorDetail describes a failed call. Code is "input" for bad input (the
+// user's to fix) and "internal" otherwise; File and Line locate bad input.
+type ErrorDetail struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+}
+
+// DescribeError turns an error into its JSON description.
+func DescribeError(err error) ErrorDetail {
+	if e, ok := inputerr.As(err); ok {
+		return ErrorDetail{Code: "input", Message: err.Error(), File: e.File, Line: e.Line}
+	}
+	return ErrorDetail{Code: "internal", Message: err.Error()}
+}
+
+// MarshalJSON encodes v the way every host does: indented, HTML characters
+// left as they are, with a final newline.
+func MarshalJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("encoding the result: %w", err)
+	}
+	return buf.Bytes(), nil
+}
