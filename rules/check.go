@@ -240,7 +240,11 @@ func (f *File) Active(sel Selection) (active, previewed []Row, err error) {
 				open = append(open, strconv.Itoa(r.Line))
 			}
 		}
-		return nil, nil, inputerr.New(f.Name, lines[0], "no OPEN row at line %d to preview (OPEN rows are at lines %s)", lines[0], strings.Join(open, ", "))
+		where := "OPEN rows are at lines " + strings.Join(open, ", ")
+		if len(open) == 0 {
+			where = "the file has no OPEN rows"
+		}
+		return nil, nil, inputerr.New(f.Name, lines[0], "no OPEN row at line %d to preview (%s)", lines[0], where)
 	}
 	return active, previewed, nil
 }

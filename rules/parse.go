@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -122,12 +123,20 @@ func Parse(name string, src []byte) (*File, error) {
 	var errs inputerr.List
 	var section Kind
 	sectionLevel := 0
+	loc := newLocator(buf)
 	ast.WalkFunc(doc, func(node ast.Node, entering bool) ast.WalkStatus {
 		if !entering {
 			return ast.GoToNext
 		}
+		loc.seen(node)
 		switch n := node.(type) {
 		case *ast.Heading:
+			ast.WalkFunc(n, func(c ast.Node, entering bool) ast.WalkStatus {
+				if entering {
+					loc.seen(c)
+				}
+				return ast.GoToNext
+			})
 			title := strings.ToLower(nodeText(n))
 			kind := sectionKind(title)
 			switch {
@@ -141,9 +150,10 @@ func Parse(name string, src []byte) (*File, error) {
 			return ast.SkipChildren
 		case *ast.Table:
 			if section != "" {
-				f.readTable(buf, n, section, &errs)
+				f.readTable(loc, n, section, &errs)
 			}
-			return ast.SkipChildren
+			// The walk goes on into the table so that loc passes its lines.
+			return ast.GoToNext
 		}
 		return ast.GoToNext
 	})
@@ -165,7 +175,8 @@ func sectionKind(title string) Kind {
 }
 
 // readTable reads one table of a rule section.
-func (f *File) readTable(src []byte, t *ast.Table, kind Kind, errs *inputerr.List) {
+func (f *File) readTable(loc *locator, t *ast.Table, kind Kind, errs *inputerr.List) {
+	src := loc.src
 	var rows []*ast.TableRow
 	var headerRow *ast.TableRow
 	ast.WalkFunc(t, func(node ast.Node, entering bool) ast.WalkStatus {
@@ -183,6 +194,10 @@ func (f *File) readTable(src []byte, t *ast.Table, kind Kind, errs *inputerr.Lis
 		return
 	}
 	headerLine := nodeLine(src, headerRow)
+	if headerLine == 0 {
+		// A table in a block quote is parsed from a copy of its text.
+		headerLine = loc.search(headerRow)
+	}
 	cols := map[string]int{}
 	for i, c := range headerRow.Children {
 		h := strings.ToLower(strings.TrimSpace(nodeText(c)))
@@ -203,8 +218,9 @@ func (f *File) readTable(src []byte, t *ast.Table, kind Kind, errs *inputerr.Lis
 		// rule section are left alone (SPEC A.5).
 		return
 	}
+	// Pipe-table rows are one line each, right after the delimiter row.
+	loc.pass(headerLine + 1 + len(rows))
 	for k, r := range rows {
-		// Pipe-table rows are one line each, right after the delimiter row.
 		line := nodeLine(src, r)
 		if line == 0 && headerLine > 0 {
 			line = headerLine + 2 + k
@@ -310,6 +326,101 @@ func nodeText(n ast.Node) string {
 	return sb.String()
 }
 
+// locator finds the lines of tables the parser read from a copy of the
+// source (a block quote's text without its "> " markers), whose literals
+// are therefore not slices of it. It follows the walk, passing the lines of
+// every node it finds in the source, and searches for such a table's
+// header from the first line not yet passed.
+type locator struct {
+	src    []byte
+	starts []int // offset of the first byte of each line
+	passed int   // how many lines the walk has passed
+}
+
+func newLocator(src []byte) *locator {
+	l := &locator{src: src, starts: []int{0}}
+	for i, c := range src {
+		if c == '\n' {
+			l.starts = append(l.starts, i+1)
+		}
+	}
+	return l
+}
+
+// lineOf returns the 1-based line holding offset off.
+func (l *locator) lineOf(off int) int {
+	return sort.Search(len(l.starts), func(i int) bool { return l.starts[i] > off })
+}
+
+// pass records that the walk is past line n.
+func (l *locator) pass(n int) {
+	l.passed = max(l.passed, min(n, len(l.starts)))
+}
+
+// seen passes the lines of node. A literal that is a slice of the source is
+// placed exactly. A code block is parsed from a copy (a fenced block, or
+// one in a block quote); its last line is searched for from the first line
+// not yet passed, which can only place it at or before its real line.
+func (l *locator) seen(node ast.Node) {
+	leaf := node.AsLeaf()
+	if leaf == nil || len(leaf.Literal) == 0 {
+		return
+	}
+	if off, ok := offsetIn(l.src, leaf.Literal); ok {
+		l.pass(l.lineOf(off + len(leaf.Literal) - 1))
+		return
+	}
+	if _, ok := node.(*ast.CodeBlock); ok && l.passed < len(l.starts) {
+		lines := bytes.Split(bytes.TrimRight(leaf.Literal, "\n"), []byte("\n"))
+		last := lines[len(lines)-1]
+		from := l.starts[l.passed]
+		if i := bytes.Index(l.src[from:], last); i >= 0 {
+			l.pass(l.lineOf(from + i + len(last) - 1))
+		}
+	}
+}
+
+// search returns the 1-based line of the first line not yet passed that
+// holds the text and code literals of row in order, and passes it. When no
+// line does, it returns the last line passed: an approximation, but a line
+// of the file.
+func (l *locator) search(row ast.Node) int {
+	var lits [][]byte
+	ast.WalkFunc(row, func(node ast.Node, entering bool) ast.WalkStatus {
+		switch node.(type) {
+		case *ast.Text, *ast.Code:
+			if lit := node.AsLeaf().Literal; entering && len(lit) > 0 {
+				lits = append(lits, lit)
+			}
+		}
+		return ast.GoToNext
+	})
+	for i := l.passed; i < len(l.starts) && len(lits) > 0; i++ {
+		end := len(l.src)
+		if i+1 < len(l.starts) {
+			end = l.starts[i+1]
+		}
+		if holdsInOrder(l.src[l.starts[i]:end], lits) {
+			l.pass(i + 1)
+			return i + 1
+		}
+	}
+	return max(l.passed, 1)
+}
+
+// holdsInOrder reports whether every literal occurs in line, each after the
+// previous one.
+func holdsInOrder(line []byte, lits [][]byte) bool {
+	for _, lit := range lits {
+		i := bytes.Index(line, lit)
+		if i < 0 {
+			return false
+		}
+		line = line[i+len(lit):]
+	}
+	return true
+}
+
 // nodeLine finds the 1-based source line of n from the first text literal
 // under it that is a slice of src (the parser slices its input rather than
 // copying it). It returns 0 when no literal can be located.
@@ -332,13 +443,14 @@ func nodeLine(src []byte, n ast.Node) int {
 
 // offsetIn returns the offset of sub within src when sub is a subslice of
 // src, found from the slices' capacities (no unsafe pointer arithmetic) and
-// confirmed by comparing the bytes.
+// confirmed by comparing the addresses of the first bytes: a copy that
+// happens to hold the same bytes at that offset is not a match.
 func offsetIn(src, sub []byte) (int, bool) {
 	off := cap(src) - cap(sub)
-	if off < 0 || off+len(sub) > len(src) {
+	if len(sub) == 0 || off < 0 || off+len(sub) > len(src) {
 		return 0, false
 	}
-	if !bytes.Equal(src[off:off+len(sub)], sub) {
+	if &src[off] != &sub[0] {
 		return 0, false
 	}
 	return off, true

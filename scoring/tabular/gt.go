@@ -46,8 +46,9 @@ func PageIDFromName(name string) string {
 // ReadGT reads one ground-truth CSV (UTF-8, optional BOM, RFC 4180, a
 // header row) for schema s. name is used for errors and for the page id; a
 // non-blank page cell assigns its row to that page, so one file may hold
-// several pages. Rows whose cells are all blank are skipped. Two rows of a
-// page may not share a name.
+// several pages. Rows whose cells are all blank are skipped; a file with no
+// other rows gives its page with no rows. Two rows of a page may not share
+// a name.
 func ReadGT(name string, data []byte, s *schema.Schema) ([]*GTPage, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if !utf8.Valid(data) {
@@ -130,6 +131,10 @@ func ReadGT(name string, data []byte, s *schema.Schema) ([]*GTPage, error) {
 			seen[id][norm] = line
 		}
 		p.Rows = append(p.Rows, row)
+	}
+	if len(order) == 0 {
+		// A file with a header and no rows is a page with no records.
+		return []*GTPage{{ID: defaultID, File: name}}, nil
 	}
 	out := make([]*GTPage, len(order))
 	for i, id := range order {

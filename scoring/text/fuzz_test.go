@@ -1,0 +1,132 @@
+package text
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+// nameSeeds are names as registers and models write them.
+var nameSeeds = []string{
+	"Leon q.m. Iacob Tedesco", "Leon qm Iacob Tedesco", "Lazaro q Moisè Uzielli",
+	"Nicolò q(uonda)m Demetrio Romanò", "Zuanne q(uondam) Piero", "Kin?gsech", "Kinzgsech",
+	"Pavel (?)", "Nicolò\u2019 Valier", "  Karl   Müller ", "CONTE Nicolò VALIER, da Venezia.",
+	"\u0130stanbul \u212a \u1E9E", "Σίσυφος ς", "a\u00a0b\u2003c\u3000d\u0085e", "q. quondam, qm; q.m",
+	"(q)", "Leon (quondam) Iacob", "\xff\xfeLeon", "", "???", "«Marco»—da—Venezia",
+}
+
+// FuzzNormalizeName checks that NormalizeName returns valid UTF-8 tokens
+// joined by single spaces, with no punctuation but '?', already lower-case,
+// and that normalizing again changes nothing — except the one case SPEC
+// A.2's order allows: a quondam form that only stripping punctuation laid
+// bare ("(q)" → "q") collapses to "qm" on the second pass.
+func FuzzNormalizeName(f *testing.F) {
+	for _, s := range nameSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := NormalizeName(s)
+		if !utf8.ValidString(out) {
+			t.Fatalf("NormalizeName(%q) = %q: not valid UTF-8", s, out)
+		}
+		if strings.Contains(out, "  ") || strings.TrimSpace(out) != out {
+			t.Fatalf("NormalizeName(%q) = %q: double, leading or trailing space", s, out)
+		}
+		for _, r := range out {
+			if r != ' ' && unicode.IsSpace(r) {
+				t.Fatalf("NormalizeName(%q) = %q: holds white space %U", s, out, r)
+			}
+			if r != '?' && unicode.IsPunct(r) {
+				t.Fatalf("NormalizeName(%q) = %q: holds punctuation %U", s, out, r)
+			}
+		}
+		if Lower(out) != out {
+			t.Fatalf("NormalizeName(%q) = %q: not lower-case", s, out)
+		}
+		if got := strings.Join(NameTokens(s), " "); got != out {
+			t.Fatalf("NameTokens(%q) joined = %q, NormalizeName = %q", s, got, out)
+		}
+		again := NormalizeName(out)
+		toks := strings.Fields(out)
+		for i, tok := range toks {
+			if tok == "q" || tok == "quondam" {
+				toks[i] = "qm"
+			}
+		}
+		if want := strings.Join(toks, " "); again != want {
+			t.Fatalf("not idempotent: NormalizeName(%q) = %q, then %q (want %q)", s, out, again, want)
+		}
+		if NormalizeName(again) != again {
+			t.Fatalf("not idempotent after two passes: %q → %q → %q", s, out, again)
+		}
+	})
+}
+
+// levenshteinRef is the textbook edit distance over code points.
+func levenshteinRef(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j-1]+cost, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// FuzzCharAccuracy checks the metric properties of Levenshtein and the range
+// of CharAccuracy on three inputs.
+func FuzzCharAccuracy(f *testing.F) {
+	f.Add("February 9 1769", "February 09 1769", "Febr. 9 1769")
+	f.Add("san giovanni grisostomo", "san giouanni grisostomo", "s. giovanni")
+	f.Add("lubiana", "lubiano", "")
+	f.Add("", "", "")
+	f.Add("corfù", "corfu", "Corfù")
+	f.Add("abate", "", "capitano")
+	f.Add("\xff", "\xfe", "\u00e9")
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		ab, ba := Levenshtein(a, b), Levenshtein(b, a)
+		if ab != ba {
+			t.Fatalf("Levenshtein(%q, %q) = %d but reversed %d", a, b, ab, ba)
+		}
+		if ref := levenshteinRef(a, b); ab != ref {
+			t.Fatalf("Levenshtein(%q, %q) = %d, textbook %d", a, b, ab, ref)
+		}
+		la, lb := RuneCount(a), RuneCount(b)
+		if ab > max(la, lb) || ab < max(la-lb, lb-la) {
+			t.Fatalf("Levenshtein(%q, %q) = %d outside [|%d-%d|, max]", a, b, ab, la, lb)
+		}
+		if (ab == 0) != (string([]rune(a)) == string([]rune(b))) {
+			t.Fatalf("Levenshtein(%q, %q) = %d", a, b, ab)
+		}
+		if ac, bc := Levenshtein(a, c), Levenshtein(b, c); ac > ab+bc {
+			t.Fatalf("triangle: d(%q,%q)=%d > %d + %d", a, c, ac, ab, bc)
+		}
+		acc := CharAccuracy(a, b)
+		if math.IsNaN(acc) || acc < 0 || acc > 1 {
+			t.Fatalf("CharAccuracy(%q, %q) = %v outside [0, 1]", a, b, acc)
+		}
+		if CharAccuracy(a, a) != 1 {
+			t.Fatalf("CharAccuracy(%q, %q) = %v, want 1", a, a, CharAccuracy(a, a))
+		}
+		if la > 0 {
+			if want := math.Max(0, 1-float64(ab)/float64(la)); acc != want {
+				t.Fatalf("CharAccuracy(%q, %q) = %v, want %v", a, b, acc, want)
+			}
+		} else if want := map[bool]float64{true: 1, false: 0}[b == ""]; acc != want {
+			t.Fatalf("CharAccuracy(%q, %q) = %v, want %v for an empty GT", a, b, acc, want)
+		}
+	})
+}
