@@ -104,7 +104,7 @@ func resolveFields(r Row, s *schema.Schema) ([]string, string) {
 			return nil, fmt.Sprintf("unknown field %q (expected %s, %s or *)", fld, s.Key, strings.Join(columnNames(s), ", "))
 		}
 		if !s.Columns[i].Kind.IsText() {
-			return nil, fmt.Sprintf("field %s is a %s column; rules apply only to text, date and place columns and to %s", fld, s.Columns[i].Kind, s.Key)
+			return nil, fmt.Sprintf("field %s is of kind %s; rules apply only to text, date and place columns and to %s", fld, s.Columns[i].Kind, s.Key)
 		}
 		out = append(out, fld)
 	}

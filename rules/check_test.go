@@ -88,12 +88,12 @@ func TestCheck(t *testing.T) {
 		{
 			name: "rule on a yes/no column",
 			src:  ruleFile(equivHeader, "| with_spouse | si / yes | Y | settled | w |"),
-			want: []string{`check.md:4: field with_spouse is a yesno column; rules apply only to text, date and place columns and to name (row: with_spouse | si / yes | Y | settled)`},
+			want: []string{`check.md:4: field with_spouse is of kind yesno; rules apply only to text, date and place columns and to name (row: with_spouse | si / yes | Y | settled)`},
 		},
 		{
 			name: "rule on an integer column",
 			src:  ruleFile(ignoreHeader, "| title, children_count | circa | anywhere | both | settled | w |"),
-			want: []string{`check.md:4: field children_count is a integer column; rules apply only to text, date and place columns and to name (row: title, children_count | circa | anywhere | both | settled)`},
+			want: []string{`check.md:4: field children_count is of kind integer; rules apply only to text, date and place columns and to name (row: title, children_count | circa | anywhere | both | settled)`},
 		},
 		{
 			name: "a form mapped to two canonicals names both lines",
@@ -218,7 +218,7 @@ func TestCheckCustomSchema(t *testing.T) {
 		`check.md:5: model-side ignore "ltd" (trailing) of field vendor matches the ground truth "Acme Ltd.": it would split identical pairs (row: * | ltd | trailing | model | settled)`,
 		`check.md:5: model-side ignore "ltd" (trailing) of field city matches the ground truth "Ltd": it would split identical pairs (row: * | ltd | trailing | model | settled)`,
 		`check.md:6: unknown field "title" (expected item, vendor, city, qty or *) (row: title | ab. | leading | model | settled)`,
-		`check.md:7: field qty is a integer column; rules apply only to text, date and place columns and to item (row: qty | ca. | leading | model | settled)`,
+		`check.md:7: field qty is of kind integer; rules apply only to text, date and place columns and to item (row: qty | ca. | leading | model | settled)`,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Check errors:\n got %q\nwant %q", got, want)

@@ -215,7 +215,13 @@ func (f *File) readTable(loc *locator, t *ast.Table, kind Kind, errs *inputerr.L
 	}
 	if len(missing) > 0 {
 		// Only tables with the rule columns are rules; prose tables in a
-		// rule section are left alone (SPEC A.5).
+		// rule section are left alone (SPEC A.5). A table with some rule
+		// columns but not all is likely a mistake (an equivalence table
+		// under an ignore heading): say so.
+		if len(neededColumns[kind])-len(missing) >= 2 {
+			f.Warnings = append(f.Warnings, inputerr.New(f.Name, headerLine,
+				"table in an %s section lacks the column(s) %s; not read as rules", kind, strings.Join(missing, ", ")))
+		}
 		return
 	}
 	// Pipe-table rows are one line each, right after the delimiter row.

@@ -164,6 +164,9 @@ func parseImage(file string, lineNo int, line []byte, s *schema.Schema) (*Image,
 		im.Failure = fmt.Sprintf("status %q", status)
 		return im, nil
 	}
+	if isNull(obj["records"]) {
+		delete(obj, "records") // null is missing: the response, if any, is read
+	}
 	switch {
 	case obj["records"] != nil:
 		recs, ok := recordList(obj["records"])
@@ -188,6 +191,10 @@ func parseImage(file string, lineNo int, line []byte, s *schema.Schema) (*Image,
 		im.Failure = "no records or response"
 	}
 	return im, nil
+}
+
+func isNull(raw json.RawMessage) bool {
+	return raw != nil && string(bytes.TrimSpace(raw)) == "null"
 }
 
 func requiredString(obj map[string]json.RawMessage, key string) (string, error) {

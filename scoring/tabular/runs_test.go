@@ -59,7 +59,7 @@ func TestReadRunsRecordList(t *testing.T) {
 		{name: "status ok, no record list", line: head + `,"status":"ok"}`, failure: "no records or response"},
 		{name: "records win over response", line: head + `,"records":[{"name":"A"}],"response":"[{\"name\":\"B\"}]"}`, names: []string{"A"}},
 		{name: "bad records win over a good response", line: head + `,"records":"[{\"name\":\"A\"}]","response":"[{\"name\":\"B\"}]"}`, failure: "records is not a list of objects"},
-		{name: "null records are not a list", line: head + `,"records":null,"response":"[{\"name\":\"B\"}]"}`, failure: "records is not a list of objects"},
+		{name: "null records are missing: the response is read", line: head + `,"records":null,"response":"[{\"name\":\"B\"}]"}`, names: []string{"B"}},
 		{name: "records of numbers", line: head + `,"records":[1,2]}`, failure: "records is not a list of objects"},
 		{name: "records mixing objects and numbers", line: head + `,"records":[{"name":"A"},2]}`, failure: "records is not a list of objects"},
 		{name: "records with a null element", line: head + `,"records":[{"name":"A"},null]}`, failure: "records is not a list of objects"},
