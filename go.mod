@@ -2,7 +2,10 @@ module github.com/docscore/docscore
 
 go 1.26
 
-require github.com/spf13/cobra v1.10.2
+require (
+	github.com/expr-lang/expr v1.17.8
+	github.com/spf13/cobra v1.10.2
+)
 
 require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
