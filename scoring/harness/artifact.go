@@ -124,11 +124,15 @@ func ArtifactFromValue(value any, opts ArtifactOptions) (ReferenceArtifact, erro
 			return ReferenceArtifact{}, fmt.Errorf("artifact value: %w", err)
 		}
 	}
+	media := opts.MediaType
+	if media == "" {
+		media = defaultMediaType(kind)
+	}
 	a := ReferenceArtifact{
 		ArtifactID:     opts.ArtifactID,
 		Authority:      opts.Authority,
 		Kind:           kind,
-		MediaType:      opts.MediaType,
+		MediaType:      media,
 		ComparisonMode: opts.ComparisonMode,
 		SHA256:         sha256Hex(content),
 		Value:          v,
@@ -186,6 +190,13 @@ func ArtifactFromBytes(name string, data []byte, opts ArtifactOptions) (Referenc
 	}
 	a = a.withDefaults()
 	return a, a.validate()
+}
+
+// ParseJSONValue decodes one JSON document (a prediction file, a JSON
+// reference) with numbers kept exact as json.Number; a syntax error is an
+// input error naming name, the line and the column.
+func ParseJSONValue(data []byte, name string) (any, error) {
+	return parseJSONDocument(data, name)
 }
 
 // parseJSONDocument decodes one JSON document, numbers as json.Number,
@@ -270,6 +281,21 @@ func inferKind(name string) (ArtifactKind, string) {
 		return KindFile, "application/vnd.oasis.opendocument.graphics"
 	}
 	return KindFile, "application/octet-stream"
+}
+
+// defaultMediaType is the media type of an in-line value of a kind.
+func defaultMediaType(k ArtifactKind) string {
+	switch k {
+	case KindJSON:
+		return "application/json"
+	case KindCSV:
+		return "text/csv"
+	case KindMarkdown:
+		return "text/markdown"
+	case KindText:
+		return "text/plain"
+	}
+	return ""
 }
 
 func sha256Hex(b []byte) string {

@@ -188,11 +188,12 @@ func (m *ExpressionMetric) Evaluate(ctx context.Context, stage EvaluationCase) (
 		} else {
 			res.Verdict, res.Scores[score] = Fail, 0
 		}
+		res.Reason = fmt.Sprintf("expression is %v", v)
 	case string:
 		if !oneOf(v, verdicts) {
 			res.Verdict = Uncertain
 			res.Reason = fmt.Sprintf("expression returned the string %q, not a verdict", truncate(v, 80))
-			return res, nil
+			break
 		}
 		res.Verdict = Verdict(v)
 		res.Reason = "expression returned " + v
@@ -204,12 +205,12 @@ func (m *ExpressionMetric) Evaluate(ctx context.Context, stage EvaluationCase) (
 		if !ok {
 			res.Verdict = Uncertain
 			res.Reason = fmt.Sprintf("expression returned a %T, expected a bool, a number or a verdict", v)
-			return res, nil
+			break
 		}
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			res.Verdict = Uncertain
 			res.Reason = fmt.Sprintf("expression returned %v", f)
-			return res, nil
+			break
 		}
 		res.Scores[score] = f
 		res.Verdict = verdictFor(f, m.threshold())

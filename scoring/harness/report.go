@@ -201,7 +201,7 @@ func (r *Report) Markdown() []byte {
 	s := r.Summary
 	fmt.Fprintf(&b, "# Evaluation report\n\n")
 	if r.Source != "" {
-		fmt.Fprintf(&b, "Cases: `%s` · ", r.Source)
+		fmt.Fprintf(&b, "Source: `%s` · ", r.Source)
 	}
 	fmt.Fprintf(&b, "judge: %s · %d pipeline(s), %d case(s), %d stage(s): %d pass, %d fail, %d uncertain, %d not applicable\n\n",
 		r.Judge, s.Pipelines, s.Cases, s.Stages, s.Pass, s.Fail, s.Uncertain, s.NotApplicable)
