@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/docscore/docscore/scoring/inputerr"
 )
@@ -153,6 +154,13 @@ func jsonSyntaxError(name string, data []byte, err error, lineBase int) error {
 	case errors.As(err, &se):
 		off = se.Offset
 		msg = "invalid JSON: " + se.Error()
+		// Some decoder paths count the offending byte, some do not: point
+		// at the character the message names.
+		if i := strings.Index(msg, "invalid character '"); i >= 0 && off > 0 && off <= int64(len(data)) {
+			if c := msg[i+len("invalid character '"):]; len(c) > 0 && data[off-1] == c[0] && (off >= int64(len(data)) || data[off] != c[0]) {
+				off--
+			}
+		}
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 		off = int64(len(data))
 		msg = "invalid JSON: unexpected end of input"
