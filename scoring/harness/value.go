@@ -274,4 +274,3 @@ func numberKey(s string) string {
 	}
 	return "num:" + r.RatString()
 }
-
