@@ -250,13 +250,27 @@ func (e *PipelineEvaluator) selectMetrics(c EvaluationCase) ([]Metric, string, e
 	return nil, "none", nil
 }
 
-// fingerprintInput is what a stage fingerprint hashes.
+// fingerprintInput is what a stage fingerprint hashes: the serialized
+// stage, its metrics and its upstream stages' fingerprints. It leaves out
+// the checkpoint context, so every host reports the same fingerprint.
 type fingerprintInput struct {
 	Version  int            `json:"version"`
 	Case     EvaluationCase `json:"case"`
-	Context  any            `json:"context"`
 	Metrics  []string       `json:"metrics"`
 	Upstream []string       `json:"upstream"`
+}
+
+// checkpointFingerprint joins a stage fingerprint with the checkpoint
+// context: a checkpoint is reused only when both match.
+func checkpointFingerprint(stageFP string, context any) (string, error) {
+	b, err := canonicalJSON(struct {
+		Stage   string `json:"stage"`
+		Context any    `json:"context"`
+	}{stageFP, context})
+	if err != nil {
+		return "", fmt.Errorf("checkpoint context: %w", err)
+	}
+	return sha256Hex(b), nil
 }
 
 func (e *PipelineEvaluator) evaluateStage(ctx context.Context, key string, c EvaluationCase, upstreamFPs []string) (StageReport, error) {
@@ -287,16 +301,20 @@ func (e *PipelineEvaluator) evaluateStage(ctx context.Context, key string, c Eva
 		}
 		descr = append(descr, d)
 	}
-	fpBytes, err := canonicalJSON(fingerprintInput{Version: checkpointVersion, Case: c, Context: e.CheckpointContext, Metrics: descr, Upstream: upstreamFPs})
+	fpBytes, err := canonicalJSON(fingerprintInput{Version: checkpointVersion, Case: c, Metrics: descr, Upstream: upstreamFPs})
 	if err != nil {
 		return StageReport{}, fmt.Errorf("fingerprint: %w", err)
 	}
 	fp := sha256Hex(fpBytes)
+	cpFP, err := checkpointFingerprint(fp, e.CheckpointContext)
+	if err != nil {
+		return StageReport{}, err
+	}
 
 	var results []MetricResult
 	fromCheckpoint := false
 	if e.Checkpoints != nil {
-		results, fromCheckpoint, err = loadCheckpoint(e.Checkpoints, key, fp)
+		results, fromCheckpoint, err = loadCheckpoint(e.Checkpoints, key, cpFP)
 		if err != nil {
 			return StageReport{}, fmt.Errorf("checkpoint %s: %w", key, err)
 		}
@@ -320,7 +338,7 @@ func (e *PipelineEvaluator) evaluateStage(ctx context.Context, key string, c Eva
 			results = append(results, res)
 		}
 		if e.Checkpoints != nil {
-			if err := saveCheckpoint(e.Checkpoints, key, fp, results); err != nil {
+			if err := saveCheckpoint(e.Checkpoints, key, cpFP, results); err != nil {
 				return StageReport{}, fmt.Errorf("checkpoint %s: %w", key, err)
 			}
 		}

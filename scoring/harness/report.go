@@ -33,7 +33,9 @@ type StageReport struct {
 	Producer     *Producer           `json:"producer"`
 	References   []ReferenceEntry    `json:"references"`
 	Instructions []InstructionRecord `json:"instructions"`
-	// Fingerprint is the SHA-256 that decides checkpoint reuse.
+	// Fingerprint is the SHA-256 of the serialized stage, its metrics and
+	// its upstream stages' fingerprints; a checkpoint is reused only when it
+	// and the checkpoint context match.
 	Fingerprint    string   `json:"fingerprint"`
 	FromCheckpoint bool     `json:"from_checkpoint"`
 	Warnings       []string `json:"warnings"`
