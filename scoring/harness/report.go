@@ -373,7 +373,10 @@ func rerunAdvice(st StageReport) string {
 	upList := strings.Join(ups, ", ")
 	switch st.FailureContext {
 	case CurrentStage:
-		return "this stage failed on correct input: fix this stage (its action instruction or model) and rerun it."
+		if len(st.UpstreamVerdicts) == 0 {
+			return "this stage failed on its own input: fix it (its action instruction or model) and rerun it, then the stages that depend on it."
+		}
+		return "this stage failed while everything upstream of it passed: fix this stage (its action instruction or model) and rerun it."
 	case Upstream:
 		return fmt.Sprintf("this stage passed on the input it received; fix the failing upstream stage(s) %s and rerun them, then this stage.", upList)
 	case UpstreamOrCombined:

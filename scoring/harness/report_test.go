@@ -8,9 +8,10 @@ import (
 	"testing"
 )
 
-// TestPipelineExampleMarkdownGolden keeps the Markdown report of the
-// pipeline example as a golden file.
-func TestPipelineExampleMarkdownGolden(t *testing.T) {
+// TestPipelineExampleReportGolden keeps the JSON and Markdown reports of
+// the pipeline example as golden files; run under GOOS=js GOARCH=wasm too,
+// it shows the browser build writes the same bytes.
+func TestPipelineExampleReportGolden(t *testing.T) {
 	f := readExample(t, "pipeline/cases.json")
 	r, err := f.Evaluate(context.Background(), EvaluatorOptions{})
 	if err != nil {
@@ -24,6 +25,11 @@ func TestPipelineExampleMarkdownGolden(t *testing.T) {
 		}
 	}
 	golden(t, "testdata/pipeline-report.golden.md", md)
+	js, err := r.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "testdata/pipeline-report.golden.json", js)
 }
 
 // TestReportDeterministic runs the same file twice, and once more from
