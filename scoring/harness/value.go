@@ -16,8 +16,7 @@ import (
 // json.Number), so that metrics see one shape whether a case was read from
 // a file or built in Go.
 func normalizeValue(v any) (any, error) {
-	switch v.(type) {
-	case nil, string, bool, json.Number:
+	if isGeneric(v, 0) {
 		return v, nil
 	}
 	data, err := json.Marshal(v)
@@ -25,6 +24,33 @@ func normalizeValue(v any) (any, error) {
 		return nil, err
 	}
 	return decodeJSON(data)
+}
+
+// isGeneric reports whether v is already in the generic JSON form (as
+// values read from a file are), so normalizing it would change nothing.
+func isGeneric(v any, depth int) bool {
+	if depth > maxJSONDepth {
+		return false
+	}
+	switch x := v.(type) {
+	case nil, string, bool, json.Number:
+		return true
+	case map[string]any:
+		for _, e := range x {
+			if !isGeneric(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		for _, e := range x {
+			if !isGeneric(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // decodeJSON decodes one JSON value with numbers kept as json.Number.
