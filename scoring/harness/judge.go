@@ -63,6 +63,7 @@ type UnusableAnswerError struct {
 	Err error
 }
 
+// Error describes why the answer was unusable.
 func (e *UnusableAnswerError) Error() string { return "unusable judge answer: " + e.Err.Error() }
 
 // Unwrap returns the parse or validation error.

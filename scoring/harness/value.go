@@ -121,8 +121,8 @@ const (
 )
 
 // Leaf is one scalar of a flattened JSON value: its path, such as
-// $.items[0].code, and its value (a string, json.Number, bool, nil, or the
-// text "{}" or "[]" for an empty container).
+// $.items[0].code, and its value (a string, json.Number, bool, nil, or an
+// empty object or array, which marshals as {} or []).
 type Leaf struct {
 	Path  string `json:"path"`
 	Value any    `json:"value"`
