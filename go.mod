@@ -8,7 +8,11 @@ require (
 	github.com/spf13/cobra v1.10.2
 )
 
+require golang.org/x/text v0.14.0 // indirect
+
 require (
+	github.com/expr-lang/expr v1.17.8
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/pflag v1.0.9 // indirect
 )

@@ -1,0 +1,253 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
+	"github.com/docscore/docscore/scoring/harness"
+)
+
+// judgeProvider builds a judge for "docscore eval --judge NAME". The
+// provider adapters (OpenAI, Anthropic, a local command) register here;
+// until one is registered only deterministic metrics run.
+type judgeProvider struct {
+	name string
+	// available reports whether the provider can run in env (for --judge
+	// auto: its API key is set).
+	available func(env *Env) bool
+	build     func(env *Env, model string) (harness.Judge, error)
+}
+
+// judgeProviders lists the registered providers in --judge auto's order of
+// preference.
+var judgeProviders []judgeProvider
+
+// judgeNames lists the values --judge accepts.
+func judgeNames() []string {
+	names := []string{"auto", "none"}
+	for _, p := range judgeProviders {
+		names = append(names, p.name)
+	}
+	return names
+}
+
+// resolveJudge turns a --judge value into a judge (nil for none) and the
+// name reports record.
+func resolveJudge(env *Env, name string) (harness.Judge, string, error) {
+	switch name {
+	case "none":
+		return nil, "none", nil
+	case "auto":
+		for _, p := range judgeProviders {
+			if p.available(env) {
+				j, err := p.build(env, "")
+				return j, p.name, err
+			}
+		}
+		return nil, "none", nil
+	}
+	for _, p := range judgeProviders {
+		if p.name == name {
+			j, err := p.build(env, "")
+			return j, p.name, err
+		}
+	}
+	return nil, "", usageError("--judge %q: expected one of %s (model judges are not part of this build yet)", name, strings.Join(judgeNames(), ", "))
+}
+
+func init() {
+	register("", func(env *Env) *cobra.Command {
+		var (
+			casesFile, prediction, caseID, operation, rubric string
+			evidence, groundTruth, ctxPairs                  []string
+			output, markdown, checkpointDir, judge, failOn   string
+		)
+		c := &cobra.Command{
+			Use:   "eval",
+			Short: "Evaluate a multi-stage document pipeline (cases file) or one prediction against references",
+			Long: `eval runs the evaluation harness.
+
+With --cases it reads a JSON or JSONL cases file (docs/schema/cases.schema.json):
+cases and pipelines of stages, each with its prediction, input and references,
+and the metrics to select by stage id, operation or default. Reference paths
+are read relative to the cases file.
+
+With --prediction it evaluates one prediction (a JSON file) against the
+--evidence and --ground-truth files given (repeat the flags for several).
+
+Each stage gets a verdict (pass, fail, uncertain, not_applicable), the
+verdicts of its upstream stages and a failure context (current_stage,
+upstream, upstream_or_combined, indeterminate). The JSON report goes to
+--output (standard output by default), the Markdown summary to --markdown.
+
+--judge auto uses a configured model judge when one is available and
+otherwise (and with --judge none) runs deterministic metrics only.`,
+			Example: `  docscore eval --cases examples/harness/pipeline/cases.json --markdown report.md --output report.json
+  docscore eval --prediction output.json --ground-truth truth.csv --evidence source.pdf --judge none
+  docscore eval --cases cases.jsonl --checkpoint-dir runs/ckpt --checkpoint-context prompt=v3 --fail-on fail`,
+			Args: cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				if (casesFile == "") == (prediction == "") {
+					return usageError("give either --cases FILE or --prediction FILE")
+				}
+				if casesFile != "" && (len(evidence) > 0 || len(groundTruth) > 0 || caseID != "" || operation != "" || rubric != "") {
+					return usageError("--evidence, --ground-truth, --case-id, --operation and --rubric go with --prediction, not --cases")
+				}
+				if err := checkFormat(failOn, "none", "fail", "uncertain"); err != nil {
+					return usageError("--fail-on %q: expected none, fail or uncertain", failOn)
+				}
+				if markdown == "-" && output == "-" {
+					return usageError("--output and --markdown cannot both go to standard output")
+				}
+				ctxMap := map[string]string{}
+				for _, kv := range ctxPairs {
+					k, v, ok := strings.Cut(kv, "=")
+					if !ok || strings.TrimSpace(k) == "" {
+						return usageError("--checkpoint-context %q: expected KEY=VALUE", kv)
+					}
+					ctxMap[strings.TrimSpace(k)] = v
+				}
+				j, judgeName, err := resolveJudge(env, judge)
+				if err != nil {
+					return err
+				}
+				ctxMap["docscore.judge"] = judgeName
+
+				var f *harness.CaseFile
+				if casesFile != "" {
+					f, err = readCasesFile(env, casesFile)
+				} else {
+					f, err = directCase(prediction, caseID, operation, rubric, evidence, groundTruth)
+				}
+				if err != nil {
+					return err
+				}
+				opts := harness.EvaluatorOptions{Judge: j, JudgeName: judgeName, CheckpointContext: sortedContext(ctxMap)}
+				if checkpointDir != "" {
+					store, err := harnessio.NewFileCheckpointStore(checkpointDir)
+					if err != nil {
+						return err
+					}
+					opts.Checkpoints = store
+				}
+				report, err := f.Evaluate(env.Context, opts)
+				if err != nil {
+					return err
+				}
+				data, err := report.JSON()
+				if err != nil {
+					return err
+				}
+				if output != "" || markdown != "-" {
+					if err := writeOutput(env, output, data); err != nil {
+						return err
+					}
+				}
+				if markdown != "" {
+					if err := writeOutput(env, markdown, report.Markdown()); err != nil {
+						return err
+					}
+				}
+				switch {
+				case failOn == "fail" && report.HasVerdict(harness.Fail):
+					return &ExitError{Code: ExitThreshold, Err: fmt.Errorf("--fail-on fail: %d stage(s) failed", report.Summary.Fail)}
+				case failOn == "uncertain" && report.HasVerdict(harness.Fail, harness.Uncertain):
+					return &ExitError{Code: ExitThreshold, Err: fmt.Errorf("--fail-on uncertain: %d stage(s) failed, %d uncertain", report.Summary.Fail, report.Summary.Uncertain)}
+				}
+				return nil
+			},
+		}
+		fl := c.Flags()
+		fl.StringVar(&casesFile, "cases", "", "JSON or JSONL cases file (\"-\" for standard input)")
+		fl.StringVar(&prediction, "prediction", "", "a prediction JSON file to evaluate on its own")
+		fl.StringArrayVar(&evidence, "evidence", nil, "an evidence file (PDF, image, OCR text); repeat for several")
+		fl.StringArrayVar(&groundTruth, "ground-truth", nil, "a ground-truth file (JSON, path/value CSV, table, notes); repeat for several")
+		fl.StringVar(&caseID, "case-id", "", "case id with --prediction (default: the prediction file's name)")
+		fl.StringVar(&operation, "operation", "", "operation name with --prediction")
+		fl.StringVar(&rubric, "rubric", "", "success rule with --prediction")
+		fl.StringVar(&output, "output", "", "write the JSON report here (default: standard output)")
+		fl.StringVar(&markdown, "markdown", "", "write the Markdown summary here (\"-\" for standard output)")
+		fl.StringVar(&checkpointDir, "checkpoint-dir", "", "keep a checkpoint of every completed stage here and reuse matching ones")
+		fl.StringArrayVar(&ctxPairs, "checkpoint-context", nil, "KEY=VALUE that a checkpoint must match to be reused (judge model, prompt version); repeat for several")
+		fl.StringVar(&judge, "judge", "auto", "model judge: "+strings.Join(judgeNames(), ", ")+" (auto without a configured judge runs deterministic metrics only)")
+		fl.StringVar(&failOn, "fail-on", "none", "exit 3 when a stage's verdict is fail (fail) or fail or uncertain (uncertain)")
+		return c
+	})
+}
+
+func sortedContext(m map[string]string) map[string]string {
+	// encoding/json sorts map keys, so the context's fingerprint does not
+	// depend on flag order; a copy keeps the caller's map private.
+	out := make(map[string]string, len(m))
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		out[k] = m[k]
+	}
+	return out
+}
+
+func readCasesFile(env *Env, path string) (*harness.CaseFile, error) {
+	if path == "-" {
+		return harness.ReadCaseFile(env.Stdin, "<stdin>", harness.ReadOptions{Loader: harnessio.DirLoader(".")})
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, usageError("--cases: %v", err)
+	}
+	defer fh.Close()
+	return harness.ReadCaseFile(fh, path, harness.ReadOptions{Loader: harnessio.DirLoader(filepath.Dir(path))})
+}
+
+// directCase builds a one-case file from --prediction, --evidence and
+// --ground-truth.
+func directCase(prediction, caseID, operation, rubric string, evidence, groundTruth []string) (*harness.CaseFile, error) {
+	data, err := os.ReadFile(prediction)
+	if err != nil {
+		return nil, usageError("--prediction: %v", err)
+	}
+	pred, err := harness.ParseJSONValue(data, prediction)
+	if err != nil {
+		return nil, err
+	}
+	if caseID == "" {
+		caseID = strings.TrimSuffix(filepath.Base(prediction), filepath.Ext(prediction))
+	}
+	c := harness.EvaluationCase{CaseID: caseID, Operation: operation, Rubric: rubric, Prediction: pred}
+	ids := map[string]string{}
+	add := func(flag, path string, auth harness.Authority) error {
+		a, err := harnessio.ArtifactFromPath(path, harness.ArtifactOptions{Authority: auth})
+		if err != nil {
+			if os.IsNotExist(err) {
+				return usageError("--%s: %v", flag, err)
+			}
+			return err
+		}
+		if prev, dup := ids[a.ArtifactID]; dup {
+			return usageError("--%s %s: a reference named %q was already given (%s)", flag, path, a.ArtifactID, prev)
+		}
+		ids[a.ArtifactID] = path
+		c.References = append(c.References, a)
+		return nil
+	}
+	for _, p := range evidence {
+		if err := add("evidence", p, harness.AuthorityEvidence); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range groundTruth {
+		if err := add("ground-truth", p, harness.AuthorityGroundTruth); err != nil {
+			return nil, err
+		}
+	}
+	return &harness.CaseFile{Name: prediction, Cases: []harness.EvaluationCase{c}}, nil
+}

@@ -1,0 +1,24 @@
+// Package harness evaluates multi-stage document pipelines: an extraction
+// stage reads a document, later stages compute, classify or compare what it
+// read, and every stage is scored against references of known authority.
+//
+// The concepts follow the visual_evals library described in the project's
+// seed: an [EvaluationCase] is one stage (what it was asked, what it got,
+// what it answered, what it is judged against); a [PipelineCase] chains
+// stages through depends_on; a [ReferenceArtifact] carries an [Authority]
+// (evidence, generated or ground_truth) and a [ComparisonMode]. Metrics
+// ([ExactStructuredMetric], [FunctionMetric], [ExpressionMetric] and, through
+// the [Judge] interface, [LLMJudgeMetric]) give each stage a [Verdict]; the
+// [PipelineEvaluator] selects metrics by stage id, then operation, then
+// defaults, and attributes failures across the dependency graph
+// ([FailureContext]). Completed stages can be checkpointed through a
+// [CheckpointStore] and are reused only while their fingerprint matches.
+//
+// Cases are data: [ReadCaseFile] reads the JSON or JSONL cases file
+// documented by docs/schema/cases.schema.json, and [EvaluateCasesJSON] turns
+// the bytes of such a file into report bytes, so the command line, the
+// browser and the Worker produce the same report.
+//
+// The package is pure: it reads no files and opens no connections. Files
+// named by a cases file are read through a [Loader] supplied by the caller.
+package harness

@@ -1,0 +1,396 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/docscore/docscore/scoring/inputerr"
+)
+
+// FailureContext localizes a failure across a pipeline's dependency graph.
+// It is careful attribution, not proof of causality. The empty value means
+// nothing failed and is reported as JSON null.
+type FailureContext string
+
+// The failure contexts of the seed.
+const (
+	// CurrentStage: this stage failed while every upstream stage passed.
+	CurrentStage FailureContext = "current_stage"
+	// Upstream: this stage passed on the input it received, but an upstream
+	// stage failed.
+	Upstream FailureContext = "upstream"
+	// UpstreamOrCombined: this stage and an upstream stage both failed; the
+	// result must not be blamed on this stage alone.
+	UpstreamOrCombined FailureContext = "upstream_or_combined"
+	// Indeterminate: an uncertain or not-applicable verdict, here or
+	// upstream, prevents attribution.
+	Indeterminate FailureContext = "indeterminate"
+)
+
+// MarshalJSON writes the context, or null when nothing failed.
+func (f FailureContext) MarshalJSON() ([]byte, error) {
+	if f == "" {
+		return []byte("null"), nil
+	}
+	return json.Marshal(string(f))
+}
+
+// UnmarshalJSON reads a context or null.
+func (f *FailureContext) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*f = ""
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	*f = FailureContext(s)
+	return nil
+}
+
+// Attribute returns the failure context of a stage with verdict v whose
+// upstream stages (all of them, transitively) have the given verdicts:
+//
+//   - the stage is uncertain or not applicable: indeterminate;
+//   - it failed: upstream_or_combined when an upstream stage failed, else
+//     indeterminate when an upstream verdict is uncertain or not
+//     applicable, else current_stage;
+//   - it passed: upstream when an upstream stage failed, else
+//     indeterminate when an upstream verdict is uncertain or not
+//     applicable, else none ("").
+func Attribute(v Verdict, upstream []Verdict) FailureContext {
+	var upFail, upUnknown bool
+	for _, u := range upstream {
+		switch u {
+		case Fail:
+			upFail = true
+		case Pass:
+		default:
+			upUnknown = true
+		}
+	}
+	switch v {
+	case Fail:
+		switch {
+		case upFail:
+			return UpstreamOrCombined
+		case upUnknown:
+			return Indeterminate
+		}
+		return CurrentStage
+	case Pass:
+		switch {
+		case upFail:
+			return Upstream
+		case upUnknown:
+			return Indeterminate
+		}
+		return ""
+	}
+	return Indeterminate
+}
+
+// combineVerdicts folds metric (or stage) verdicts into one: any fail
+// fails; otherwise any uncertain is uncertain; otherwise any pass passes;
+// otherwise (nothing applied) not_applicable.
+func combineVerdicts(vs []Verdict) Verdict {
+	has := map[Verdict]bool{}
+	for _, v := range vs {
+		has[v] = true
+	}
+	switch {
+	case has[Fail]:
+		return Fail
+	case has[Uncertain]:
+		return Uncertain
+	case has[Pass]:
+		return Pass
+	}
+	return NotApplicable
+}
+
+// PipelineEvaluator evaluates pipelines and cases. For each stage it
+// selects metrics in this order, taking the first that has any: metrics
+// written on the stage itself (cases files), StageMetrics by stage id,
+// OperationMetrics by operation, then DefaultMetrics. A stage with no
+// metrics is not_applicable.
+type PipelineEvaluator struct {
+	StageMetrics     map[string][]Metric
+	OperationMetrics map[string][]Metric
+	DefaultMetrics   []Metric
+	// Registry resolves each stage's operation against its OperationSpec.
+	Registry *OperationRegistry
+	// MetricKinds builds the metrics written on stages; nil means
+	// DefaultMetricKinds.
+	MetricKinds MetricKinds
+	// Checkpoints, when set, keeps every completed stage; a stage is
+	// reused only while its fingerprint (the serialized stage, its
+	// metrics, its upstream stages' fingerprints and CheckpointContext) is
+	// unchanged.
+	Checkpoints CheckpointStore
+	// CheckpointContext holds every external setting that can change a
+	// result (judge provider, model, temperature, prompt version); it must
+	// marshal to JSON.
+	CheckpointContext any
+	// JudgeName is recorded in reports; empty means "none".
+	JudgeName string
+}
+
+// Evaluate evaluates one pipeline. A pipeline whose stage graph is invalid
+// (unknown dependency, cycle, duplicate id) is an input error.
+func (e *PipelineEvaluator) Evaluate(ctx context.Context, p PipelineCase) (PipelineReport, error) {
+	order, err := p.order()
+	if err != nil {
+		return PipelineReport{}, err
+	}
+	stages := make([]StageReport, len(p.Stages))
+	fps := map[string]string{}
+	verdictOf := map[string]Verdict{}
+	for _, i := range order {
+		c := p.Stages[i]
+		var upFPs []string
+		for _, d := range c.DependsOn {
+			upFPs = append(upFPs, fps[d])
+		}
+		sr, err := e.evaluateStage(ctx, checkpointKey(p.PipelineID, c.Stage()), c, upFPs)
+		if err != nil {
+			return PipelineReport{}, fmt.Errorf("pipeline %q stage %q: %w", p.PipelineID, c.Stage(), err)
+		}
+		fps[c.Stage()] = sr.Fingerprint
+		verdictOf[c.Stage()] = sr.Verdict
+		stages[i] = sr
+	}
+	var all []Verdict
+	for i := range stages {
+		up := p.upstream(i)
+		uv := map[string]Verdict{}
+		var list []Verdict
+		for _, id := range up {
+			uv[id] = verdictOf[id]
+			list = append(list, verdictOf[id])
+		}
+		stages[i].UpstreamVerdicts = uv
+		stages[i].FailureContext = Attribute(stages[i].Verdict, list)
+		all = append(all, stages[i].Verdict)
+	}
+	return PipelineReport{PipelineID: p.PipelineID, Verdict: combineVerdicts(all), Stages: stages}, nil
+}
+
+// EvaluateCase evaluates one case on its own (a pipeline of one stage
+// with no dependencies).
+func (e *PipelineEvaluator) EvaluateCase(ctx context.Context, c EvaluationCase) (StageReport, error) {
+	if len(c.DependsOn) > 0 {
+		return StageReport{}, inputerr.New("case "+c.CaseID, 0, "a case on its own cannot depend on other stages (depends_on %v): put it in a pipeline", c.DependsOn)
+	}
+	sr, err := e.evaluateStage(ctx, checkpointKey("case:"+c.CaseID, c.Stage()), c, nil)
+	if err != nil {
+		return StageReport{}, fmt.Errorf("case %q: %w", c.CaseID, err)
+	}
+	sr.UpstreamVerdicts = map[string]Verdict{}
+	sr.FailureContext = Attribute(sr.Verdict, nil)
+	return sr, nil
+}
+
+// Run evaluates pipelines and standalone cases into one report.
+func (e *PipelineEvaluator) Run(ctx context.Context, pipelines []PipelineCase, cases []EvaluationCase) (*Report, error) {
+	r := newReport(e.JudgeName)
+	seenP := map[string]bool{}
+	for _, p := range pipelines {
+		if seenP[p.PipelineID] {
+			return nil, inputerr.New("pipeline "+p.PipelineID, 0, "two pipelines have the id %q", p.PipelineID)
+		}
+		seenP[p.PipelineID] = true
+		pr, err := e.Evaluate(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		r.Pipelines = append(r.Pipelines, pr)
+	}
+	seenC := map[string]bool{}
+	for _, c := range cases {
+		if seenC[c.CaseID] {
+			return nil, inputerr.New("case "+c.CaseID, 0, "two cases have the id %q", c.CaseID)
+		}
+		seenC[c.CaseID] = true
+		sr, err := e.EvaluateCase(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		r.Cases = append(r.Cases, sr)
+	}
+	r.finish()
+	return r, nil
+}
+
+// selectMetrics picks the stage's metrics and says where they came from.
+func (e *PipelineEvaluator) selectMetrics(c EvaluationCase) ([]Metric, string, error) {
+	if len(c.Metrics) > 0 {
+		kinds := e.MetricKinds
+		if kinds == nil {
+			kinds = DefaultMetricKinds()
+		}
+		ms, err := kinds.Build(c.Metrics)
+		if err != nil {
+			return nil, "", inputerr.New("stage "+c.Stage(), 0, "%v", err)
+		}
+		return ms, "stage", nil
+	}
+	if ms := e.StageMetrics[c.Stage()]; len(ms) > 0 {
+		return ms, "stage_id", nil
+	}
+	if ms := e.OperationMetrics[c.Operation]; len(ms) > 0 && c.Operation != "" {
+		return ms, "operation", nil
+	}
+	if len(e.DefaultMetrics) > 0 {
+		return e.DefaultMetrics, "default", nil
+	}
+	return nil, "none", nil
+}
+
+// fingerprintInput is what a stage fingerprint hashes: the serialized
+// stage, its metrics and its upstream stages' fingerprints. It leaves out
+// the checkpoint context, so every host reports the same fingerprint.
+type fingerprintInput struct {
+	Version  int            `json:"version"`
+	Case     EvaluationCase `json:"case"`
+	Metrics  []string       `json:"metrics"`
+	Upstream []string       `json:"upstream"`
+}
+
+// checkpointFingerprint joins a stage fingerprint with the checkpoint
+// context: a checkpoint is reused only when both match.
+func checkpointFingerprint(stageFP string, context any) (string, error) {
+	b, err := canonicalJSON(struct {
+		Stage   string `json:"stage"`
+		Context any    `json:"context"`
+	}{stageFP, context})
+	if err != nil {
+		return "", fmt.Errorf("checkpoint context: %w", err)
+	}
+	return sha256Hex(b), nil
+}
+
+func (e *PipelineEvaluator) evaluateStage(ctx context.Context, key string, c EvaluationCase, upstreamFPs []string) (StageReport, error) {
+	if err := ctx.Err(); err != nil {
+		return StageReport{}, err
+	}
+	if e.Registry != nil {
+		c = e.Registry.Resolve(c)
+	}
+	c = applySpec(c)
+	if err := c.checkInstructionGuard(); err != nil {
+		return StageReport{}, inputerr.New("case "+c.CaseID, 0, "%v", err)
+	}
+	metrics, selection, err := e.selectMetrics(c)
+	if err != nil {
+		return StageReport{}, err
+	}
+	var descr []string
+	seen := map[string]bool{}
+	for _, m := range metrics {
+		if seen[m.Name()] {
+			return StageReport{}, inputerr.New("stage "+c.Stage(), 0, "two metrics are named %q", m.Name())
+		}
+		seen[m.Name()] = true
+		d := m.Name()
+		if f, ok := m.(Fingerprinter); ok {
+			d += "|" + f.Fingerprint()
+		}
+		descr = append(descr, d)
+	}
+	fpBytes, err := canonicalJSON(fingerprintInput{Version: checkpointVersion, Case: c, Metrics: descr, Upstream: upstreamFPs})
+	if err != nil {
+		return StageReport{}, fmt.Errorf("fingerprint: %w", err)
+	}
+	fp := sha256Hex(fpBytes)
+	cpFP, err := checkpointFingerprint(fp, e.CheckpointContext)
+	if err != nil {
+		return StageReport{}, err
+	}
+
+	var results []MetricResult
+	fromCheckpoint := false
+	if e.Checkpoints != nil {
+		results, fromCheckpoint, err = loadCheckpoint(e.Checkpoints, key, cpFP)
+		if err != nil {
+			return StageReport{}, fmt.Errorf("checkpoint %s: %w", key, err)
+		}
+	}
+	if !fromCheckpoint {
+		results = make([]MetricResult, 0, len(metrics))
+		for _, m := range metrics {
+			res, err := m.Evaluate(ctx, c)
+			if err != nil {
+				return StageReport{}, fmt.Errorf("metric %q: %w", m.Name(), err)
+			}
+			if res.Metric == "" {
+				res.Metric = m.Name()
+			}
+			if res.Scores == nil {
+				res.Scores = map[string]float64{}
+			}
+			if err := res.check(); err != nil {
+				return StageReport{}, err
+			}
+			results = append(results, res)
+		}
+		if e.Checkpoints != nil {
+			if err := saveCheckpoint(e.Checkpoints, key, cpFP, results); err != nil {
+				return StageReport{}, fmt.Errorf("checkpoint %s: %w", key, err)
+			}
+		}
+	}
+	var vs []Verdict
+	for _, r := range results {
+		vs = append(vs, r.Verdict)
+	}
+	instr, warnings := stageInstructions(c)
+	refs := []ReferenceEntry{}
+	for _, r := range c.References {
+		refs = append(refs, ReferenceEntry{ArtifactID: r.ArtifactID, Authority: r.Authority, Kind: r.Kind, MediaType: r.MediaType, ComparisonMode: r.ComparisonMode, SHA256: r.SHA256, Metadata: r.Metadata})
+	}
+	deps := c.DependsOn
+	if deps == nil {
+		deps = []string{}
+	}
+	if warnings == nil {
+		warnings = []string{}
+	}
+	return StageReport{
+		CaseID: c.CaseID, StageID: c.Stage(), Operation: c.Operation, DependsOn: deps,
+		Verdict: combineVerdicts(vs), Scores: stageScores(results), MetricSelection: selection,
+		Metrics: results, Producer: c.Producer, References: refs, Instructions: instr,
+		Fingerprint: fp, FromCheckpoint: fromCheckpoint, Warnings: warnings,
+	}, nil
+}
+
+// stageScores merges the metrics' scores: a score name reported by one
+// metric keeps its name; a name reported by several becomes
+// "<metric>/<score>" for each of them.
+func stageScores(results []MetricResult) map[string]float64 {
+	count := map[string]int{}
+	for _, r := range results {
+		for k := range r.Scores {
+			count[k]++
+		}
+	}
+	out := map[string]float64{}
+	for _, r := range results {
+		keys := make([]string, 0, len(r.Scores))
+		for k := range r.Scores {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if count[k] > 1 {
+				out[r.Metric+"/"+k] = r.Scores[k]
+			} else {
+				out[k] = r.Scores[k]
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,361 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/docscore/docscore/scoring/inputerr"
+)
+
+func TestAttribute(t *testing.T) {
+	tests := []struct {
+		v        Verdict
+		upstream []Verdict
+		want     FailureContext
+	}{
+		{Pass, nil, ""},
+		{Pass, []Verdict{Pass, Pass}, ""},
+		{Fail, nil, CurrentStage},
+		{Fail, []Verdict{Pass}, CurrentStage},
+		{Pass, []Verdict{Fail}, Upstream},
+		{Pass, []Verdict{Pass, Fail}, Upstream},
+		{Pass, []Verdict{Fail, Uncertain}, Upstream},
+		{Fail, []Verdict{Fail}, UpstreamOrCombined},
+		{Fail, []Verdict{Uncertain, Fail}, UpstreamOrCombined},
+		{Uncertain, nil, Indeterminate},
+		{Uncertain, []Verdict{Fail}, Indeterminate},
+		{NotApplicable, []Verdict{Pass}, Indeterminate},
+		{Fail, []Verdict{Uncertain}, Indeterminate},
+		{Fail, []Verdict{NotApplicable}, Indeterminate},
+		{Pass, []Verdict{NotApplicable}, Indeterminate},
+	}
+	for _, tt := range tests {
+		if got := Attribute(tt.v, tt.upstream); got != tt.want {
+			t.Errorf("Attribute(%s, %v) = %q, want %q", tt.v, tt.upstream, got, tt.want)
+		}
+	}
+}
+
+func TestCombineVerdicts(t *testing.T) {
+	tests := []struct {
+		in   []Verdict
+		want Verdict
+	}{
+		{nil, NotApplicable},
+		{[]Verdict{NotApplicable, NotApplicable}, NotApplicable},
+		{[]Verdict{Pass, NotApplicable}, Pass},
+		{[]Verdict{Pass, Uncertain}, Uncertain},
+		{[]Verdict{Uncertain, Fail, Pass}, Fail},
+	}
+	for _, tt := range tests {
+		if got := combineVerdicts(tt.in); got != tt.want {
+			t.Errorf("combineVerdicts(%v) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// constMetric returns a fixed verdict and counts its calls.
+type constMetric struct {
+	name    string
+	verdict Verdict
+	calls   *int64
+}
+
+func (m constMetric) Name() string { return m.name }
+func (m constMetric) Evaluate(_ context.Context, _ EvaluationCase) (MetricResult, error) {
+	if m.calls != nil {
+		atomic.AddInt64(m.calls, 1)
+	}
+	return MetricResult{Verdict: m.verdict, Scores: map[string]float64{"s": 1}}, nil
+}
+
+func stage(id string, deps ...string) EvaluationCase {
+	return EvaluationCase{CaseID: "doc", StageID: id, Operation: "op-" + id, Prediction: map[string]any{"v": id}, DependsOn: deps}
+}
+
+func TestPipelineGraphErrors(t *testing.T) {
+	tests := []struct {
+		name   string
+		stages []EvaluationCase
+		want   string
+	}{
+		{"unknown dependency", []EvaluationCase{stage("a"), stage("b", "nope")}, `stage "b" depends on "nope", which is not a stage of this pipeline`},
+		{"self dependency", []EvaluationCase{stage("a", "a")}, `stage "a" depends on itself`},
+		{"cycle", []EvaluationCase{stage("a", "c"), stage("b", "a"), stage("c", "b")}, "depends_on forms a cycle: a -> c -> b -> a"},
+		{"duplicate id", []EvaluationCase{stage("a"), stage("a")}, `two stages have the id "a"`},
+		{"no id", []EvaluationCase{{Prediction: 1}}, "neither stage_id nor case_id"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := &PipelineEvaluator{DefaultMetrics: []Metric{constMetric{"m", Pass, nil}}}
+			_, err := e.Evaluate(context.Background(), PipelineCase{PipelineID: "p", Stages: tt.stages})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want %q", err, tt.want)
+			}
+			if _, ok := inputerr.As(err); !ok {
+				t.Errorf("%v is not an input error", err)
+			}
+		})
+	}
+}
+
+// TestPipelineOrderAndUpstream evaluates a diamond listed out of order:
+// every stage sees all its transitive upstream verdicts.
+func TestPipelineOrderAndUpstream(t *testing.T) {
+	p := PipelineCase{PipelineID: "p", Stages: []EvaluationCase{stage("d", "b", "c"), stage("b", "a"), stage("c", "a"), stage("a")}}
+	var order []string
+	e := &PipelineEvaluator{DefaultMetrics: []Metric{&FunctionMetric{MetricName: "m", Func: func(_ context.Context, s EvaluationCase) (float64, error) {
+		order = append(order, s.Stage())
+		if s.Stage() == "b" {
+			return 0, nil
+		}
+		return 1, nil
+	}}}}
+	r, err := e.Evaluate(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(order, ","); got != "a,b,c,d" {
+		t.Errorf("evaluation order %s, want a,b,c,d", got)
+	}
+	d := r.Stages[0]
+	if d.StageID != "d" || len(d.UpstreamVerdicts) != 3 || d.UpstreamVerdicts["a"] != Pass || d.UpstreamVerdicts["b"] != Fail {
+		t.Errorf("stage d: %+v", d.UpstreamVerdicts)
+	}
+	if d.FailureContext != Upstream || r.Stages[1].FailureContext != CurrentStage || r.Stages[2].FailureContext != "" {
+		t.Errorf("contexts d=%q b=%q c=%q", d.FailureContext, r.Stages[1].FailureContext, r.Stages[2].FailureContext)
+	}
+	if r.Verdict != Fail {
+		t.Errorf("pipeline verdict %s", r.Verdict)
+	}
+}
+
+func TestMetricSelectionOrder(t *testing.T) {
+	pick := func(name string) []Metric { return []Metric{constMetric{name, Pass, nil}} }
+	e := &PipelineEvaluator{
+		StageMetrics:     map[string][]Metric{"by-stage": pick("stage-metric"), "both": pick("stage-metric")},
+		OperationMetrics: map[string][]Metric{"op-by-op": pick("op-metric"), "op-both": pick("op-metric")},
+		DefaultMetrics:   pick("default-metric"),
+	}
+	inline := stage("by-op")
+	inline.StageID = "inline"
+	inline.Metrics = []MetricSpec{{Name: "inline-metric", Expression: "true"}}
+	inline.Operation = "op-both"
+	tests := []struct {
+		c         EvaluationCase
+		metric    string
+		selection string
+	}{
+		{stage("by-stage"), "stage-metric", "stage_id"},
+		{stage("both"), "stage-metric", "stage_id"},
+		{stage("by-op"), "op-metric", "operation"},
+		{stage("other"), "default-metric", "default"},
+		{inline, "inline-metric", "stage"},
+	}
+	for _, tt := range tests {
+		sr, err := e.EvaluateCase(context.Background(), tt.c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(sr.Metrics) != 1 || sr.Metrics[0].Metric != tt.metric || sr.MetricSelection != tt.selection {
+			t.Errorf("stage %s: metrics %+v selection %s, want %s by %s", tt.c.Stage(), sr.Metrics, sr.MetricSelection, tt.metric, tt.selection)
+		}
+	}
+	none, err := (&PipelineEvaluator{}).EvaluateCase(context.Background(), stage("x"))
+	if err != nil || none.Verdict != NotApplicable || none.MetricSelection != "none" || none.FailureContext != Indeterminate {
+		t.Errorf("no metrics: %+v, %v", none, err)
+	}
+}
+
+func TestStageScoresMerge(t *testing.T) {
+	got := stageScores([]MetricResult{
+		{Metric: "exact", Scores: map[string]float64{"field_accuracy": 0.5, "x": 1}},
+		{Metric: "judge", Scores: map[string]float64{"f1": 0.8, "x": 0}},
+	})
+	want := map[string]float64{"field_accuracy": 0.5, "exact/x": 1, "f1": 0.8, "judge/x": 0}
+	if len(got) != len(want) {
+		t.Fatalf("%v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %v, want %v", k, got[k], v)
+		}
+	}
+}
+
+// TestFunctionMetricSeedExample is the seed's Python API example in Go: an
+// exact metric on the extraction and a Go function that recomputes the
+// total from the stage input.
+func TestFunctionMetricSeedExample(t *testing.T) {
+	items := map[string]any{"line_items": []any{
+		map[string]any{"quantity": 2, "unit_price": 4.25},
+		map[string]any{"quantity": 1, "unit_price": 3.00},
+	}}
+	gt, err := ArtifactFromValue(items, ArtifactOptions{Authority: AuthorityGroundTruth, ArtifactID: "human-transcription"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	totalMatches := func(s EvaluationCase) (bool, error) {
+		expected := 0.0
+		for _, row := range s.InputData.(map[string]any)["line_items"].([]any) {
+			r := row.(map[string]any)
+			q, _ := Number(r["quantity"])
+			p, _ := Number(r["unit_price"])
+			expected += q * p
+		}
+		got, ok := Number(s.Prediction.(map[string]any)["total"])
+		if !ok {
+			return false, ErrUndecided
+		}
+		return got == expected, nil
+	}
+	e := &PipelineEvaluator{OperationMetrics: map[string][]Metric{
+		"parse_line_items":              {&ExactStructuredMetric{}},
+		"sum_quantity_times_unit_price": {NewFunctionMetric("recalculate_total", "calculation_accuracy", totalMatches)},
+	}}
+	for _, tt := range []struct {
+		total any
+		want  Verdict
+	}{{11.50, Pass}, {12.0, Fail}, {"n/a", Uncertain}} {
+		p := PipelineCase{PipelineID: "document-processing", Stages: []EvaluationCase{
+			{CaseID: "document-001", StageID: "extract", Operation: "parse_line_items", Prediction: items, References: []ReferenceArtifact{gt}},
+			{CaseID: "document-001", StageID: "calculate-total", Operation: "sum_quantity_times_unit_price", InputData: items,
+				Prediction: map[string]any{"total": tt.total}, DependsOn: []string{"extract"}},
+		}}
+		r, err := e.Evaluate(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calc := r.Stages[1]
+		if calc.Verdict != tt.want {
+			t.Errorf("total %v: %s, want %s", tt.total, calc.Verdict, tt.want)
+		}
+		if tt.want != Uncertain && calc.Scores["calculation_accuracy"] != map[Verdict]float64{Pass: 1, Fail: 0}[tt.want] {
+			t.Errorf("total %v: scores %v", tt.total, calc.Scores)
+		}
+	}
+}
+
+func TestMetricErrorsStopTheRun(t *testing.T) {
+	boom := errors.New("provider down")
+	e := &PipelineEvaluator{DefaultMetrics: []Metric{&FunctionMetric{MetricName: "m", Func: func(context.Context, EvaluationCase) (float64, error) { return 0, boom }}}}
+	_, err := e.Evaluate(context.Background(), PipelineCase{PipelineID: "p", Stages: []EvaluationCase{stage("a")}})
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), `pipeline "p" stage "a": metric "m"`) {
+		t.Fatalf("error %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := e.Evaluate(ctx, PipelineCase{PipelineID: "p", Stages: []EvaluationCase{stage("a")}}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: %v", err)
+	}
+}
+
+func TestCheckpointReuse(t *testing.T) {
+	var calls int64
+	counting := constMetric{"counting", Pass, &calls}
+	store := NewMemoryCheckpointStore()
+	newEval := func(ctx any) *PipelineEvaluator {
+		return &PipelineEvaluator{DefaultMetrics: []Metric{counting}, Checkpoints: store, CheckpointContext: ctx}
+	}
+	p := PipelineCase{PipelineID: "p", Stages: []EvaluationCase{stage("a"), stage("b", "a"), stage("c")}}
+	run := func(e *PipelineEvaluator, p PipelineCase) PipelineReport {
+		t.Helper()
+		r, err := e.Evaluate(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	ctx1 := map[string]any{"judge_model": "m1"}
+	first := run(newEval(ctx1), p)
+	if calls != 3 {
+		t.Fatalf("first run: %d metric calls, want 3", calls)
+	}
+	second := run(newEval(ctx1), p)
+	if calls != 3 {
+		t.Fatalf("rerun called the metric %d more times, want 0", calls-3)
+	}
+	for i := range second.Stages {
+		if !second.Stages[i].FromCheckpoint || second.Stages[i].Fingerprint != first.Stages[i].Fingerprint {
+			t.Errorf("stage %s not reused", second.Stages[i].StageID)
+		}
+	}
+	// A changed context reruns everything.
+	run(newEval(map[string]any{"judge_model": "m2"}), p)
+	if calls != 6 {
+		t.Fatalf("changed context: %d calls, want 6", calls)
+	}
+	// A changed stage reruns it and the stages that depend on it, not the others.
+	changed := p
+	changed.Stages = append([]EvaluationCase{}, p.Stages...)
+	changed.Stages[0].Prediction = map[string]any{"v": "edited"}
+	r := run(newEval(map[string]any{"judge_model": "m2"}), changed)
+	if calls != 8 {
+		t.Fatalf("changed stage a: %d calls, want 8 (a and b rerun)", calls)
+	}
+	if r.Stages[0].FromCheckpoint || r.Stages[1].FromCheckpoint || !r.Stages[2].FromCheckpoint {
+		t.Errorf("from_checkpoint a=%v b=%v c=%v, want false false true", r.Stages[0].FromCheckpoint, r.Stages[1].FromCheckpoint, r.Stages[2].FromCheckpoint)
+	}
+	// A corrupt checkpoint is not trusted: the stage reruns.
+	store.Save(checkpointKey("p", "c"), []byte("{not json"))
+	run(newEval(map[string]any{"judge_model": "m2"}), changed)
+	if calls != 9 {
+		t.Fatalf("corrupt checkpoint: %d calls, want 9", calls)
+	}
+}
+
+func TestCheckpointChangedMetricReruns(t *testing.T) {
+	store := NewMemoryCheckpointStore()
+	eval := func(expr string) StageReport {
+		m, err := NewExpressionMetric(MetricSpec{Name: "m", Expression: expr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sr, err := (&PipelineEvaluator{DefaultMetrics: []Metric{m}, Checkpoints: store}).EvaluateCase(context.Background(), stage("a"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sr
+	}
+	if sr := eval("true"); sr.Verdict != Pass || sr.FromCheckpoint {
+		t.Fatalf("%+v", sr)
+	}
+	if sr := eval("false"); sr.Verdict != Fail || sr.FromCheckpoint {
+		t.Fatalf("a changed expression reused the checkpoint: %+v", sr)
+	}
+}
+
+func TestReplaceModeGuard(t *testing.T) {
+	c := stage("a")
+	c.JudgeInstruction = "Only check the currency."
+	c.JudgeInstructionMode = ModeReplace
+	e := &PipelineEvaluator{DefaultMetrics: []Metric{constMetric{"m", Pass, nil}}}
+	_, err := e.EvaluateCase(context.Background(), c)
+	if err == nil || !strings.Contains(err.Error(), "allow_unsafe_judge_override") {
+		t.Fatalf("replace without override: %v", err)
+	}
+	if _, ok := inputerr.As(err); !ok {
+		t.Errorf("not an input error: %v", err)
+	}
+	if _, err := BuildJudgeRequest(c); err == nil {
+		t.Error("BuildJudgeRequest accepted replace without the override")
+	}
+	c.AllowUnsafeJudgeOverride = true
+	r, err := e.Run(context.Background(), nil, []EvaluationCase{c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "replaces the protected judge instructions") {
+		t.Errorf("warnings %v", r.Warnings)
+	}
+	if !strings.Contains(string(r.Markdown()), "⚠ stage \"a\" replaces the protected judge instructions") {
+		t.Error("the Markdown report does not show the warning")
+	}
+	req, err := BuildJudgeRequest(c)
+	if err != nil || req.Instructions != "Only check the currency." || len(req.Warnings) != 1 {
+		t.Errorf("replace request: %q %v %v", req.Instructions, req.Warnings, err)
+	}
+}
