@@ -3,6 +3,7 @@ package receipts
 import (
 	"html"
 	"strings"
+	"unicode/utf8"
 )
 
 // Clean removes layout markup from a model's raw output, so that only the
@@ -193,10 +194,14 @@ func latexCommand(b *strings.Builder, s string, i int) int {
 	}
 	if !isASCIILetter(s[j]) {
 		// A control symbol. \\ ends a row and takes an optional [..]
-		// spacing argument; \%, \&, \_, \{ … lose the backslash.
+		// spacing argument; \%, \&, \_, \{ … are removed whole; before a
+		// non-ASCII character only the backslash goes.
 		b.WriteByte(' ')
 		if s[j] == '\\' {
 			return skipGroups(s, j+1, "[", 1, adjacent)
+		}
+		if s[j] >= utf8.RuneSelf {
+			return j // not LaTeX: keep the character, drop the backslash
 		}
 		return j + 1
 	}

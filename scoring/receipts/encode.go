@@ -146,7 +146,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	facts = append(facts, "run end status: "+end)
 	b.WriteString(strings.Join(facts, " · ") + "\n\n")
 	if r.Complete {
-		fmt.Fprintf(&b, "**Complete:** every one of the %d planned phase/sample pairs was recorded exactly once.\n\n", r.Planned)
+		fmt.Fprintf(&b, "**Complete:** each of the planned phase/sample pairs (%d) was recorded exactly once.\n\n", r.Planned)
 	} else {
 		fmt.Fprintf(&b, "**INCOMPLETE (scored with --allow-incomplete):** %d planned pairs, %d measured records, %d pages scored; %d missing, %d recorded more than once.\n\n",
 			r.Planned, r.CompletedRecords, r.ScoredRecords, len(r.Missing), len(r.Duplicated))
@@ -206,7 +206,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 
 	low := r.lowest(MarkdownLowest)
 	if len(low) > 0 {
-		fmt.Fprintf(&b, "## Lowest-scoring pages\n\nThe %d pages with the lowest ROUGE-L F1, all phases together.\n\n", len(low))
+		fmt.Fprintf(&b, "## Lowest-scoring pages\n\nPages by ROUGE-L F1, lowest first (at most %d, all phases together).\n\n", MarkdownLowest)
 		b.WriteString("| phase | sample | status | finish | flags | F1 | numeric | missing numbers |\n")
 		b.WriteString("|---|---|---|---|---|---:|---:|---|\n")
 		for _, p := range low {

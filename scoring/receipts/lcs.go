@@ -55,34 +55,52 @@ func tokenIDs(pred, ref []string) (p, r []int32, alphabet int) {
 //	U = V & M[c];  V = (V + U) | (V &^ U)
 //
 // where M[c] marks the reference positions holding c. The addition
-// carries from each word into the next, so the blocks are processed one
-// after another over all prediction tokens, keeping each row's carry out
-// of the previous block. Only the current block's masks exist at a time,
-// so memory stays O(len(pred) + alphabet) however long the pages are.
+// carries from each word into the next. The reference is processed in
+// groups of four words (256 positions): within a group the carry passes
+// from word to word in registers, and each row's carry out of the group
+// is kept for the next group. Only the current group's masks exist at a
+// time, so memory stays O(len(pred) + alphabet) however long the pages.
 func lcsBits(pred, ref []int32, alphabet int) int {
 	if len(pred) == 0 || len(ref) == 0 {
 		return 0
 	}
-	masks := make([]uint64, alphabet)
+	const group = 4
+	masks := make([]uint64, alphabet*group)
 	carries := make([]uint64, len(pred))
 	zeros := 0
-	for lo := 0; lo < len(ref); lo += 64 {
-		hi := min(lo+64, len(ref))
+	for lo := 0; lo < len(ref); lo += 64 * group {
+		hi := min(lo+64*group, len(ref))
 		for k := lo; k < hi; k++ {
-			masks[ref[k]] |= 1 << uint(k-lo)
+			off := k - lo
+			masks[int(ref[k])*group+off>>6] |= 1 << uint(off&63)
 		}
-		v := ^uint64(0)
+		v0, v1, v2, v3 := ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)
 		for i, c := range pred {
-			u := v & masks[c]
-			sum, carry := bits.Add64(v, u, carries[i])
-			carries[i] = carry
-			v = sum | (v &^ u)
+			m := masks[int(c)*group : int(c)*group+group : int(c)*group+group]
+			u0 := v0 & m[0]
+			s0, k0 := bits.Add64(v0, u0, carries[i])
+			v0 = s0 | (v0 &^ u0)
+			u1 := v1 & m[1]
+			s1, k1 := bits.Add64(v1, u1, k0)
+			v1 = s1 | (v1 &^ u1)
+			u2 := v2 & m[2]
+			s2, k2 := bits.Add64(v2, u2, k1)
+			v2 = s2 | (v2 &^ u2)
+			u3 := v3 & m[3]
+			s3, k3 := bits.Add64(v3, u3, k2)
+			v3 = s3 | (v3 &^ u3)
+			carries[i] = k3
 		}
-		width := hi - lo
-		valid := ^uint64(0) >> uint(64-width)
-		zeros += width - bits.OnesCount64(v&valid)
+		for w, v := range [group]uint64{v0, v1, v2, v3} {
+			width := min(max(hi-lo-64*w, 0), 64)
+			if width == 0 {
+				break
+			}
+			valid := ^uint64(0) >> uint(64-width)
+			zeros += width - bits.OnesCount64(v&valid)
+		}
 		for k := lo; k < hi; k++ {
-			masks[ref[k]] = 0
+			masks[int(ref[k])*group+(k-lo)>>6] = 0
 		}
 	}
 	return zeros
