@@ -87,6 +87,17 @@ func (run *Run) addLine(line []byte, lineNo int) *inputerr.Error {
 	if len(trimmed) == 0 {
 		return nil
 	}
+	if run.HeaderLine != 0 {
+		// Most lines are requests: try them in one decoding.
+		var req Request
+		if json.Unmarshal(trimmed, &req) == nil && req.Type == TypeRequest {
+			if e := checkRequest(name, lineNo, &req); e != nil {
+				return e
+			}
+			run.Requests = append(run.Requests, Record{Line: lineNo, Request: req})
+			return nil
+		}
+	}
 	var probe struct {
 		Type *string `json:"type"`
 	}

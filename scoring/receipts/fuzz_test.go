@@ -85,6 +85,15 @@ func FuzzParseCORD(f *testing.F) {
 		if err2 == nil && err1 != nil {
 			t.Fatalf("reading order parsed what annotation order refused: %v", err1)
 		}
+		// The one-pass decoding agrees with the careful parse.
+		for _, opts := range []ParseOptions{{}, {Order: ReadingOrder}} {
+			if fast, ok := parseCORDFast("refs/f.json", data, opts); ok {
+				careful, err := parseCORDCareful("refs/f.json", data, opts)
+				if err != nil || !reflect.DeepEqual(fast, careful) {
+					t.Fatalf("fast parse %+v, careful parse %+v, %v", fast, careful, err)
+				}
+			}
+		}
 	})
 }
 

@@ -101,13 +101,27 @@ func FileStem(name string) string {
 // an object or as a JSON string (as the Hugging Face parquet files do).
 // The sample id is a top-level "sample_id" string, or else the file stem.
 func ParseCORD(name string, data []byte, opts ParseOptions) (Reference, error) {
+	if ref, ok := parseCORDFast(name, data, opts); ok {
+		return ref, nil
+	}
+	return parseCORDCareful(name, data, opts)
+}
+
+// parseCORDCareful is the authoritative parse: it validates the file step
+// by step and positions the first problem it finds.
+func parseCORDCareful(name string, data []byte, opts ParseOptions) (Reference, error) {
 	doc := cordDoc{name: name, outer: data}
-	var top map[string]json.RawMessage
+	// Members are matched as encoding/json matches struct fields (exactly,
+	// else ignoring case), like the one-pass decoding.
+	var top struct {
+		SampleID    json.RawMessage `json:"sample_id"`
+		GroundTruth json.RawMessage `json:"ground_truth"`
+	}
 	if err := json.Unmarshal(data, &top); err != nil {
 		return Reference{}, doc.syntax(data, err, "a JSON object holding a CORD annotation")
 	}
 	ref := Reference{SampleID: FileStem(name), Source: name}
-	if raw, ok := top["sample_id"]; ok {
+	if raw := top.SampleID; raw != nil {
 		var id string
 		if err := json.Unmarshal(raw, &id); err != nil || strings.TrimSpace(id) == "" {
 			return Reference{}, doc.at(jsonPath{"sample_id"}, "expected a non-empty string")
@@ -115,8 +129,8 @@ func ParseCORD(name string, data []byte, opts ParseOptions) (Reference, error) {
 		ref.SampleID = id
 	}
 	gt := data
-	if raw, ok := top["ground_truth"]; ok {
-		raw = bytes.TrimSpace(raw)
+	if top.GroundTruth != nil {
+		raw := bytes.TrimSpace(top.GroundTruth)
 		switch {
 		case len(raw) > 0 && raw[0] == '"':
 			var s string
@@ -144,13 +158,17 @@ func ParseCORD(name string, data []byte, opts ParseOptions) (Reference, error) {
 // string column of row row (0-based) of the Hugging Face parquet file
 // file. Errors name the file and the row.
 func ParseGroundTruth(file string, row int, sampleID string, gt []byte, opts ParseOptions) (Reference, error) {
+	source := fmt.Sprintf("%s row %d", file, row)
+	if text, parse, ok := decodeGT(gt, opts); ok {
+		return Reference{SampleID: sampleID, Text: text, GTParse: parse, Source: source}, nil
+	}
 	label := fmt.Sprintf("row %d: ground_truth", row)
 	doc := cordDoc{name: file, inner: gt, innerLabel: label}
 	text, parse, err := doc.groundTruth(gt, opts)
 	if err != nil {
 		return Reference{}, err
 	}
-	return Reference{SampleID: sampleID, Text: text, GTParse: parse, Source: fmt.Sprintf("%s row %d", file, row)}, nil
+	return Reference{SampleID: sampleID, Text: text, GTParse: parse, Source: source}, nil
 }
 
 // cordDoc positions errors inside a CORD file: the ground truth is the
@@ -237,29 +255,26 @@ type cordWord struct {
 // groundTruth extracts the reference text and gt_parse of a CORD ground
 // truth object.
 func (d *cordDoc) groundTruth(gt []byte, opts ParseOptions) (string, json.RawMessage, error) {
-	var members map[string]json.RawMessage
+	var members struct {
+		ValidLine json.RawMessage `json:"valid_line"`
+		GTParse   json.RawMessage `json:"gt_parse"`
+	}
 	if err := json.Unmarshal(gt, &members); err != nil {
 		return "", nil, d.syntax(gt, err, "a CORD ground truth object")
 	}
 	var parse json.RawMessage
-	if raw, ok := members["gt_parse"]; ok && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+	if raw := members.GTParse; raw != nil && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		parse = raw
 	}
-	rawLines, ok := members["valid_line"]
-	if !ok {
+	rawLines := members.ValidLine
+	if rawLines == nil {
 		return "", nil, d.at(nil, "expected a CORD annotation with a \"valid_line\" array (or an object with a \"ground_truth\" member)")
 	}
 	var lines []json.RawMessage
 	if err := json.Unmarshal(rawLines, &lines); err != nil {
 		return "", nil, d.at(jsonPath{"valid_line"}, "expected an array of lines")
 	}
-	type placed struct {
-		text       string
-		row        float64
-		top, left  float64
-		annotation int
-	}
-	var words []placed
+	var words []placedWord
 	for i, rawLine := range lines {
 		var line struct {
 			Words *[]json.RawMessage `json:"words"`
@@ -276,8 +291,19 @@ func (d *cordDoc) groundTruth(gt []byte, opts ParseOptions) (string, json.RawMes
 		}
 		for j, rawWord := range *line.Words {
 			path := jsonPath{"valid_line", i, "words", j}
+			// Annotation order reads only the text; reading order also
+			// needs (and checks) the geometry.
 			var w cordWord
-			if err := json.Unmarshal(rawWord, &w); err != nil {
+			var target any = &w
+			var tw textWord
+			if opts.Order != ReadingOrder {
+				target = &tw
+			}
+			err := json.Unmarshal(rawWord, target)
+			if opts.Order != ReadingOrder {
+				w.Text = tw.Text
+			}
+			if err != nil {
 				var typ *json.UnmarshalTypeError
 				if errors.As(err, &typ) && typ.Field != "" {
 					p := append(path[:len(path):len(path)], splitField(typ.Field)...)
@@ -288,7 +314,7 @@ func (d *cordDoc) groundTruth(gt []byte, opts ParseOptions) (string, json.RawMes
 			if w.Text == nil {
 				return "", nil, d.at(path, "expected a \"text\" string")
 			}
-			p := placed{text: *w.Text, annotation: len(words)}
+			p := placedWord{text: *w.Text, annotation: len(words)}
 			if opts.Order == ReadingOrder {
 				q := w.Quad
 				if q == nil || q.X1 == nil || q.X2 == nil || q.X3 == nil || q.X4 == nil ||
@@ -309,8 +335,24 @@ func (d *cordDoc) groundTruth(gt []byte, opts ParseOptions) (string, json.RawMes
 			words = append(words, p)
 		}
 	}
-	if opts.Order == ReadingOrder {
-		// Rows by row_id; a row's top is its highest word's top.
+	return joinWords(words, opts.Order), parse, nil
+}
+
+// placedWord is one word of a CORD annotation with what reading order
+// needs: its row, the top and left edges of its quad, and its annotation
+// position.
+type placedWord struct {
+	text       string
+	row        float64
+	top, left  float64
+	annotation int
+}
+
+// joinWords returns the reference text: the words in annotation order, or
+// in reading order (rows by the top of their highest word, words by their
+// left edge, ties in annotation order), joined by single spaces.
+func joinWords(words []placedWord, order Order) string {
+	if order == ReadingOrder {
 		rowTop := map[float64]float64{}
 		rowFirst := map[float64]int{}
 		for _, w := range words {
@@ -321,7 +363,7 @@ func (d *cordDoc) groundTruth(gt []byte, opts ParseOptions) (string, json.RawMes
 				rowFirst[w.row] = w.annotation
 			}
 		}
-		slices.SortStableFunc(words, func(a, b placed) int {
+		slices.SortStableFunc(words, func(a, b placedWord) int {
 			if a.row != b.row {
 				if ta, tb := rowTop[a.row], rowTop[b.row]; ta != tb {
 					return cmpFloat(ta, tb)
@@ -338,7 +380,134 @@ func (d *cordDoc) groundTruth(gt []byte, opts ParseOptions) (string, json.RawMes
 	for i, w := range words {
 		texts[i] = w.text
 	}
-	return strings.Join(texts, " "), parse, nil
+	return strings.Join(texts, " ")
+}
+
+// fastGT is a CORD ground truth decoded in one pass. Any doubt (a null, a
+// missing member, a wrong type) sends the parser down the careful path,
+// which is authoritative and positions the error. W is cordWord for
+// reading order, textWord (which skips the geometry) otherwise.
+type fastGT[W any] struct {
+	ValidLine *[]*struct {
+		Words *[]*W `json:"words"`
+	} `json:"valid_line"`
+	GTParse json.RawMessage `json:"gt_parse"`
+}
+
+// textWord is a word without its geometry, for annotation order.
+type textWord struct {
+	Text *string `json:"text"`
+}
+
+// wordOf views either word type as a cordWord.
+func wordOf(w any) *cordWord {
+	switch x := w.(type) {
+	case *cordWord:
+		return x
+	case *textWord:
+		if x == nil {
+			return nil
+		}
+		return &cordWord{Text: x.Text}
+	}
+	return nil
+}
+
+// decodeGT decodes a ground truth in one pass and extracts its reference.
+func decodeGT(data []byte, opts ParseOptions) (text string, parse json.RawMessage, ok bool) {
+	if opts.Order == ReadingOrder {
+		var g fastGT[cordWord]
+		if json.Unmarshal(data, &g) != nil {
+			return "", nil, false
+		}
+		return g.reference(opts)
+	}
+	var g fastGT[textWord]
+	if json.Unmarshal(data, &g) != nil {
+		return "", nil, false
+	}
+	return g.reference(opts)
+}
+
+// reference returns the text and gt_parse, or ok false when anything is
+// not as expected.
+func (g *fastGT[W]) reference(opts ParseOptions) (text string, parse json.RawMessage, ok bool) {
+	if g.ValidLine == nil {
+		return "", nil, false
+	}
+	var words []placedWord
+	for _, line := range *g.ValidLine {
+		if line == nil || line.Words == nil {
+			return "", nil, false
+		}
+		for _, wp := range *line.Words {
+			w := wordOf(wp)
+			if w == nil || w.Text == nil {
+				return "", nil, false
+			}
+			p := placedWord{text: *w.Text, annotation: len(words)}
+			if opts.Order == ReadingOrder {
+				q := w.Quad
+				if q == nil || q.X1 == nil || q.X2 == nil || q.X3 == nil || q.X4 == nil ||
+					q.Y1 == nil || q.Y2 == nil || q.Y3 == nil || q.Y4 == nil || w.RowID == nil {
+					return "", nil, false
+				}
+				row, err := strconv.ParseFloat(string(*w.RowID), 64)
+				if err != nil {
+					return "", nil, false
+				}
+				p.row = row
+				p.top = min(*q.Y1, *q.Y2, *q.Y3, *q.Y4)
+				p.left = min(*q.X1, *q.X2, *q.X3, *q.X4)
+			}
+			words = append(words, p)
+		}
+	}
+	if len(g.GTParse) > 0 && !bytes.Equal(bytes.TrimSpace(g.GTParse), []byte("null")) {
+		parse = g.GTParse
+	}
+	return joinWords(words, opts.Order), parse, true
+}
+
+// parseCORDFast is ParseCORD's one-pass decoding of a well-formed file;
+// ok is false when the careful path must decide.
+func parseCORDFast(name string, data []byte, opts ParseOptions) (Reference, bool) {
+	var top struct {
+		SampleID    json.RawMessage `json:"sample_id"`
+		GroundTruth json.RawMessage `json:"ground_truth"`
+	}
+	if json.Unmarshal(data, &top) != nil {
+		return Reference{}, false
+	}
+	ref := Reference{SampleID: FileStem(name), Source: name}
+	if top.SampleID != nil {
+		var id string
+		if json.Unmarshal(top.SampleID, &id) != nil || strings.TrimSpace(id) == "" {
+			return Reference{}, false
+		}
+		ref.SampleID = id
+	}
+	gt := data
+	if raw := bytes.TrimSpace(top.GroundTruth); top.GroundTruth != nil {
+		switch {
+		case len(raw) > 0 && raw[0] == '"':
+			var s string
+			if json.Unmarshal(raw, &s) != nil {
+				return Reference{}, false
+			}
+			gt = []byte(s)
+		case len(raw) > 0 && raw[0] == '{':
+			gt = raw
+		default:
+			return Reference{}, false
+		}
+	}
+	text, parse, ok := decodeGT(gt, opts)
+	if !ok {
+		return Reference{}, false
+	}
+	ref.Text, ref.GTParse = text, parse
+	return ref, true
 }
 
 func cmpFloat(a, b float64) int {
