@@ -472,9 +472,19 @@ func (g *fastGT[W]) reference(opts ParseOptions) (text string, parse json.RawMes
 // parseCORDFast is ParseCORD's one-pass decoding of a well-formed file;
 // ok is false when the careful path must decide.
 func parseCORDFast(name string, data []byte, opts ParseOptions) (Reference, bool) {
+	if opts.Order == ReadingOrder {
+		return parseCORDFastAs[cordWord](name, data, opts)
+	}
+	return parseCORDFastAs[textWord](name, data, opts)
+}
+
+func parseCORDFastAs[W any](name string, data []byte, opts ParseOptions) (Reference, bool) {
+	// One decoding reads the top level and, for a file that is the
+	// ground truth itself, the annotation too.
 	var top struct {
 		SampleID    json.RawMessage `json:"sample_id"`
 		GroundTruth json.RawMessage `json:"ground_truth"`
+		fastGT[W]
 	}
 	if json.Unmarshal(data, &top) != nil {
 		return Reference{}, false
@@ -487,22 +497,24 @@ func parseCORDFast(name string, data []byte, opts ParseOptions) (Reference, bool
 		}
 		ref.SampleID = id
 	}
-	gt := data
-	if raw := bytes.TrimSpace(top.GroundTruth); top.GroundTruth != nil {
+	var text string
+	var parse json.RawMessage
+	var ok bool
+	if top.GroundTruth == nil {
+		text, parse, ok = top.fastGT.reference(opts)
+	} else {
+		raw := bytes.TrimSpace(top.GroundTruth)
 		switch {
 		case len(raw) > 0 && raw[0] == '"':
 			var s string
 			if json.Unmarshal(raw, &s) != nil {
 				return Reference{}, false
 			}
-			gt = []byte(s)
+			text, parse, ok = decodeGT([]byte(s), opts)
 		case len(raw) > 0 && raw[0] == '{':
-			gt = raw
-		default:
-			return Reference{}, false
+			text, parse, ok = decodeGT(raw, opts)
 		}
 	}
-	text, parse, ok := decodeGT(gt, opts)
 	if !ok {
 		return Reference{}, false
 	}
