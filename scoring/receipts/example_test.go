@@ -136,3 +136,26 @@ func ExampleReport_WriteMarkdown() {
 	// |---|---|---|---|---|---:|---:|---|
 	// | c1 | s1 | ok | stop |  | 0.4000 | 0 / 1 | `10` |
 }
+
+func ExampleLCS() {
+	pred := strings.Fields("cafe latte 2 60,000 total 60,000")
+	ref := strings.Fields("cafe latte 60,000 tax total 60,000")
+	fmt.Println(receipts.LCS(pred, ref), receipts.LCSDP(pred, ref))
+	// Output: 5 5
+}
+
+func ExampleParseCORD() {
+	file := `{"ground_truth": "{\"gt_parse\": {\"total\": {\"total_price\": \"60,000\"}}, \"valid_line\": [{\"words\": [{\"text\": \"TOTAL\"}, {\"text\": \"60,000\"}]}]}"}`
+	ref, err := receipts.ParseCORD("refs/cord-test-0004.json", []byte(file), receipts.ParseOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%s: %q, gt_parse %s\n", ref.SampleID, ref.Text, ref.GTParse)
+
+	_, err = receipts.ParseCORD("refs/bad.json", []byte(`{"valid_line": [{"words": [{"text": 5}]}]}`), receipts.ParseOptions{})
+	fmt.Println(err)
+	// Output:
+	// cord-test-0004: "TOTAL 60,000", gt_parse {"total": {"total_price": "60,000"}}
+	// refs/bad.json:1:37: valid_line[0].words[0].text: expected a string, got number
+}
