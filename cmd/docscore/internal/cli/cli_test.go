@@ -2,18 +2,27 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// run executes the command line in-process and returns the exit code and
-// the captured streams.
+// run executes the command line in-process with an empty environment and
+// returns the exit code and the captured streams.
 func run(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
+	return runEnv(t, "", nil, args...)
+}
+
+// runEnv executes the command line in-process with stdin and the given
+// environment variables.
+func runEnv(t *testing.T, stdin string, env map[string]string, args ...string) (int, string, string) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	code := Main(args, Env{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader(""), Getenv: func(string) string { return "" }})
+	code := Main(args, Env{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader(stdin),
+		Getenv: func(k string) string { return env[k] }, Context: context.Background()})
 	return code, out.String(), errb.String()
 }
 

@@ -14,18 +14,12 @@ import (
 
 const examples = "../../../../examples/harness"
 
-func runCLI(t *testing.T, env map[string]string, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := Main(args, Env{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader(""), Getenv: func(k string) string { return env[k] }, Context: context.Background()})
-	return code, out.String(), errb.String()
-}
 
 func TestEvalPipelineExample(t *testing.T) {
 	dir := t.TempDir()
 	cases := filepath.Join(examples, "pipeline", "cases.json")
 	jsonPath, mdPath := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.md")
-	code, out, errs := runCLI(t, nil, "eval", "--cases", cases, "--output", jsonPath, "--markdown", mdPath)
+	code, out, errs := runEnv(t, "", nil, "eval", "--cases", cases, "--output", jsonPath, "--markdown", mdPath)
 	if code != ExitOK || out != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %s", code, out, errs)
 	}
@@ -55,7 +49,7 @@ func TestEvalPipelineExample(t *testing.T) {
 		t.Error("docscore eval and EvaluateCasesJSON disagree")
 	}
 	// Standard output by default.
-	code, out, _ = runCLI(t, nil, "eval", "--cases", cases)
+	code, out, _ = runEnv(t, "", nil, "eval", "--cases", cases)
 	if code != ExitOK || out != string(data) {
 		t.Errorf("stdout report differs (exit %d)", code)
 	}
@@ -90,7 +84,7 @@ func TestEvalExitCodes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, _, errs := runCLI(t, nil, tt.args...)
+			code, _, errs := runEnv(t, "", nil, tt.args...)
 			if code != tt.code || !strings.Contains(errs, tt.err) {
 				t.Errorf("exit %d stderr %q; want %d and %q", code, errs, tt.code, tt.err)
 			}
@@ -102,7 +96,7 @@ func TestEvalExitCodes(t *testing.T) {
 // and a path/value table.
 func TestEvalDirect(t *testing.T) {
 	dir := filepath.Join(examples, "direct")
-	code, out, errs := runCLI(t, nil, "eval", "--prediction", filepath.Join(dir, "output.json"),
+	code, out, errs := runEnv(t, "", nil, "eval", "--prediction", filepath.Join(dir, "output.json"),
 		"--evidence", filepath.Join(dir, "source.pdf"), "--ground-truth", filepath.Join(dir, "truth.csv"), "--judge", "none")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -117,17 +111,17 @@ func TestEvalDirect(t *testing.T) {
 		t.Errorf("case %+v", c)
 	}
 	// Deterministic checks only: without ground truth nothing applies.
-	code, out, _ = runCLI(t, nil, "eval", "--prediction", filepath.Join(dir, "output.json"), "--evidence", filepath.Join(dir, "source.pdf"), "--markdown", "-")
+	code, out, _ = runEnv(t, "", nil, "eval", "--prediction", filepath.Join(dir, "output.json"), "--evidence", filepath.Join(dir, "source.pdf"), "--markdown", "-")
 	if code != ExitOK || !strings.Contains(out, "not applicable") {
 		t.Errorf("evidence only: exit %d\n%s", code, out)
 	}
 	bad := filepath.Join(t.TempDir(), "p.json")
 	os.WriteFile(bad, []byte("{\"a\": 1,}"), 0o644)
-	code, _, errs = runCLI(t, nil, "eval", "--prediction", bad)
+	code, _, errs = runEnv(t, "", nil, "eval", "--prediction", bad)
 	if code != ExitInput || !strings.Contains(errs, "p.json:1:9: invalid JSON") {
 		t.Errorf("malformed prediction: %d %s", code, errs)
 	}
-	code, _, errs = runCLI(t, nil, "eval", "--prediction", filepath.Join(dir, "output.json"), "--ground-truth", filepath.Join(dir, "missing.csv"))
+	code, _, errs = runEnv(t, "", nil, "eval", "--prediction", filepath.Join(dir, "output.json"), "--ground-truth", filepath.Join(dir, "missing.csv"))
 	if code != ExitInput || !strings.Contains(errs, "missing.csv") {
 		t.Errorf("missing ground truth: %d %s", code, errs)
 	}
@@ -136,7 +130,7 @@ func TestEvalDirect(t *testing.T) {
 // TestEvalJudgeAutoWithoutProviders: with keys in the environment but no
 // judge adapter built in, auto runs deterministic metrics and says so.
 func TestEvalJudgeAutoWithoutProviders(t *testing.T) {
-	code, out, errs := runCLI(t, map[string]string{"OPENAI_API_KEY": "sk-test-secret"}, "eval", "--cases", filepath.Join(examples, "vehicle", "cases.json"))
+	code, out, errs := runEnv(t, "", map[string]string{"OPENAI_API_KEY": "sk-test-secret"}, "eval", "--cases", filepath.Join(examples, "vehicle", "cases.json"))
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -150,19 +144,19 @@ func TestEvalCheckpointDir(t *testing.T) {
 	ck := filepath.Join(dir, "ckpt")
 	cases := filepath.Join(examples, "pipeline", "cases.json")
 	args := []string{"eval", "--cases", cases, "--checkpoint-dir", ck, "--checkpoint-context", "prompt=v1"}
-	_, first, _ := runCLI(t, nil, args...)
+	_, first, _ := runEnv(t, "", nil, args...)
 	entries, _ := os.ReadDir(ck)
 	if len(entries) != 10 {
 		t.Fatalf("%d checkpoint files, want 10", len(entries))
 	}
-	code, second, errs := runCLI(t, nil, args...)
+	code, second, errs := runEnv(t, "", nil, args...)
 	if code != ExitOK || strings.Count(second, `"from_checkpoint": true`) != 10 {
 		t.Fatalf("rerun: exit %d %s, %d reused", code, errs, strings.Count(second, `"from_checkpoint": true`))
 	}
 	if strings.ReplaceAll(second, `"from_checkpoint": true`, `"from_checkpoint": false`) != first {
 		t.Error("a reused report differs from the first beyond from_checkpoint")
 	}
-	_, third, _ := runCLI(t, nil, "eval", "--cases", cases, "--checkpoint-dir", ck, "--checkpoint-context", "prompt=v2")
+	_, third, _ := runEnv(t, "", nil, "eval", "--cases", cases, "--checkpoint-dir", ck, "--checkpoint-context", "prompt=v2")
 	if strings.Contains(third, `"from_checkpoint": true`) {
 		t.Error("a changed --checkpoint-context reused checkpoints")
 	}

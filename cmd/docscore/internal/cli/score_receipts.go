@@ -1,0 +1,195 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/docscore/docscore/cmd/docscore/internal/cord"
+	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/receipts"
+)
+
+// receiptsMetrics are the metric names --fail-under accepts for receipts,
+// each read from the primary phase.
+var receiptsMetrics = map[string]func(p *receipts.Phase) *float64{
+	"rougeL":  func(p *receipts.Phase) *float64 { return p.RougeLF1Mean },
+	"numeric": func(p *receipts.Phase) *float64 { return p.NumericRecall },
+}
+
+type scoreReceiptsOptions struct {
+	refs, run       string
+	allowIncomplete bool
+	readingOrder    bool
+	skipBadLines    bool
+	format, out     string
+	failUnder       string
+}
+
+func init() {
+	register("score", func(env *Env) *cobra.Command {
+		var o scoreReceiptsOptions
+		c := &cobra.Command{
+			Use:   "receipts --refs DIR|FILE --run RUN.jsonl",
+			Short: "Score receipt OCR against CORD-v2 references (ROUGE-L, numeric-string recall)",
+			Long: `Score a pilot run file against CORD-v2 references (SPEC section B).
+
+References (--refs): a CORD annotation JSON file (the ground_truth object, or
+an object with a ground_truth member as object or JSON string), a directory
+of them, a JSONL of {"sample_id", "reference"}, or the Hugging Face
+naver-clova-ix/cord-v2 parquet files (a file or a directory of them).
+
+Only requests with status ok and finish reason stop contribute their text;
+every other request is scored as an empty prediction. Warmups are never
+scored; phases are reported separately, c1 being the primary observation.
+A run whose planned phase/sample pairs are not each recorded exactly once is
+refused (exit 2) unless --allow-incomplete is given.
+
+--reading-order builds the reference text in reading order (rows by row_id,
+rows top to bottom, words left to right) instead of annotation order: a
+different protocol, whose scores are not comparable with the default's.
+
+--fail-under takes rougeL (mean page F1) and numeric (pooled numeric
+recall), checked on the primary phase c1 (on every phase when there is no c1).`,
+			Example: `  docscore score receipts --refs refs/ --run run.jsonl --format md
+  docscore score receipts --refs test-00000-of-00001.parquet --run run.jsonl --out report.json
+  docscore score receipts --refs refs.jsonl --run run.jsonl --allow-incomplete --fail-under rougeL=0.5,numeric=0.8`,
+			Args: cobra.NoArgs,
+			RunE: func(c *cobra.Command, args []string) error {
+				return runScoreReceipts(env, o)
+			},
+		}
+		f := c.Flags()
+		f.StringVar(&o.refs, "refs", "", "CORD references: a .json, .jsonl or .parquet file, or a directory of them (required)")
+		f.StringVar(&o.run, "run", "", "the pilot run file (JSONL), or - for standard input (required)")
+		f.BoolVar(&o.allowIncomplete, "allow-incomplete", false, "score an incomplete run and label the report incomplete")
+		f.BoolVar(&o.readingOrder, "reading-order", false, "reference text in reading order instead of annotation order (a different protocol)")
+		f.BoolVar(&o.skipBadLines, "skip-bad-lines", false, "report and skip malformed run lines instead of failing")
+		f.StringVar(&o.format, "format", "json", "output format: json, csv or md")
+		f.StringVar(&o.out, "out", "", "write the report to this file instead of standard output")
+		f.StringVar(&o.failUnder, "fail-under", "", "exit 3 when a primary-phase score is below its floor, e.g. rougeL=0.5,numeric=0.8")
+		_ = c.MarkFlagRequired("refs")
+		_ = c.MarkFlagRequired("run")
+		return c
+	})
+}
+
+func runScoreReceipts(env *Env, o scoreReceiptsOptions) error {
+	if err := checkFormat(o.format, "json", "csv", "md"); err != nil {
+		return err
+	}
+	thresholds, err := parseThresholds(o.failUnder)
+	if err != nil {
+		return err
+	}
+	for _, name := range thresholds.Names() {
+		if receiptsMetrics[name] == nil {
+			return usageError("--fail-under: unknown metric %q: expected rougeL or numeric", name)
+		}
+	}
+	opts := receipts.ParseOptions{}
+	if o.readingOrder {
+		opts.Order = receipts.ReadingOrder
+	}
+	refs, err := cord.Load(o.refs, opts)
+	if err != nil {
+		return err
+	}
+	run, err := readRun(env, o.run, o.skipBadLines)
+	if err != nil {
+		return err
+	}
+	for _, s := range run.Skipped {
+		fmt.Fprintf(env.Stderr, "docscore: warning: skipped %s\n", s)
+	}
+	rep, err := receipts.Score(refs, run, receipts.Options{AllowIncomplete: o.allowIncomplete, Order: opts.Order})
+	var incomplete *receipts.IncompleteError
+	if errors.As(err, &incomplete) {
+		return &ExitError{Code: ExitInput, Err: err}
+	}
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	switch o.format {
+	case "json":
+		err = rep.WriteJSON(&buf)
+	case "csv":
+		err = rep.WriteCSV(&buf)
+	case "md":
+		err = rep.WriteMarkdown(&buf)
+	}
+	if err != nil {
+		return err
+	}
+	if err := writeOutput(env, o.out, buf.Bytes()); err != nil {
+		return err
+	}
+	if rep.Incomplete {
+		fmt.Fprintf(env.Stderr, "docscore: warning: run %q is incomplete (%d missing, %d duplicated pairs); the report is labelled incomplete\n",
+			rep.RunID, len(rep.Missing), len(rep.Duplicated))
+	}
+	return checkReceiptsThresholds(rep, thresholds)
+}
+
+// readRun reads the run file, or standard input for "-".
+func readRun(env *Env, path string, skipBadLines bool) (*pilotrun.Run, error) {
+	var r io.Reader = env.Stdin
+	name := "<stdin>"
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, usageError("--run %s: %v", path, unwrapPathErr(err))
+		}
+		defer f.Close()
+		r, name = f, path
+	}
+	return pilotrun.Read(r, name, pilotrun.ReadOptions{SkipBadLines: skipBadLines})
+}
+
+func unwrapPathErr(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// checkReceiptsThresholds applies --fail-under to the primary phase, or to
+// every phase when the run has no primary phase.
+func checkReceiptsThresholds(rep *receipts.Report, t Thresholds) error {
+	if len(t) == 0 {
+		return nil
+	}
+	var phases []*receipts.Phase
+	for i := range rep.Phases {
+		if rep.Phases[i].Primary {
+			phases = append(phases, &rep.Phases[i])
+		}
+	}
+	if len(phases) == 0 {
+		for i := range rep.Phases {
+			phases = append(phases, &rep.Phases[i])
+		}
+	}
+	var failures []string
+	for _, p := range phases {
+		for _, name := range t.Names() {
+			v := receiptsMetrics[name](p)
+			switch {
+			case v == nil:
+				failures = append(failures, fmt.Sprintf("%s %s: no value (no page to score) < %g", p.Phase, name, t[name]))
+			case *v < t[name]:
+				failures = append(failures, fmt.Sprintf("%s %s = %.4f < %g", p.Phase, name, *v, t[name]))
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return thresholdFailure(failures)
+	}
+	return nil
+}

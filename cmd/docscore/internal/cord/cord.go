@@ -1,0 +1,207 @@
+// Package cord loads CORD references from the file system for the docscore
+// command: CORD annotation JSON files, directories of them, JSONL files of
+// {"sample_id", "reference"}, and the Hugging Face naver-clova-ix/cord-v2
+// parquet files as users download them. Parsing itself is done by the pure
+// package scoring/receipts; this package only reads files.
+package cord
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/receipts"
+)
+
+// Load reads the references at path: one file (.json, .jsonl or .parquet)
+// or a directory, whose .json, .jsonl and .parquet files are read in name
+// order (other files and subdirectories are left alone). Parquet rows get
+// the sample ids cord-<split>-<NNNN> (see LoadParquet), numbered across
+// the files of one split in name order.
+func Load(path string, opts receipts.ParseOptions) (receipts.References, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, inputerr.New(path, 0, "cannot read the references: %v", unwrapPathError(err))
+	}
+	files := []string{path}
+	if fi.IsDir() {
+		entries, err := os.ReadDir(path)
+		if err != nil {
+			return nil, err
+		}
+		files = files[:0]
+		for _, e := range entries {
+			if e.IsDir() || !isReferenceFile(e.Name()) {
+				continue
+			}
+			files = append(files, filepath.Join(path, e.Name()))
+		}
+		slices.Sort(files)
+		if len(files) == 0 {
+			return nil, inputerr.New(path, 0, "no reference files: expected .json CORD annotations, a .jsonl of {\"sample_id\", \"reference\"} or cord-v2 .parquet files")
+		}
+	}
+	var refs receipts.References
+	rows := map[string]int{} // next row number per split, across parquet files
+	for _, f := range files {
+		var got receipts.References
+		if strings.EqualFold(filepath.Ext(f), ".parquet") {
+			got, err = loadParquetFile(f, opts, rows)
+		} else {
+			var data []byte
+			data, err = os.ReadFile(f)
+			if err != nil {
+				return nil, inputerr.New(f, 0, "cannot read: %v", unwrapPathError(err))
+			}
+			got, err = receipts.ParseReferences(f, data, opts)
+		}
+		if err != nil {
+			return nil, err
+		}
+		refs = append(refs, got...)
+	}
+	return refs, nil
+}
+
+func isReferenceFile(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".json", ".jsonl", ".parquet":
+		return !strings.HasPrefix(name, ".")
+	}
+	return false
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func loadParquetFile(path string, opts receipts.ParseOptions, rows map[string]int) (receipts.References, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, inputerr.New(path, 0, "cannot read: %v", unwrapPathError(err))
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return LoadParquet(path, f, fi.Size(), opts, rows)
+}
+
+// LoadParquet reads the rows of a cord-v2 parquet file (name is used in
+// errors and sample ids): the ground_truth column holds each receipt's
+// CORD annotation as a JSON string, and the image column a struct whose
+// bytes member holds the image, whose SHA-256 is kept so that run records
+// made on another image are caught. Each row's sample id is
+// cord-<split>-<NNNN>, split being the annotation's meta.split (else the
+// file name up to its first "-", as in test-00000-of-00001.parquet) and
+// NNNN the row's 0-based position within the split; next holds the next
+// row number per split and is updated, so that sharded splits number on.
+func LoadParquet(name string, r io.ReaderAt, size int64, opts receipts.ParseOptions, next map[string]int) (refs receipts.References, err error) {
+	if next == nil {
+		next = map[string]int{}
+	}
+	pf, err := parquet.OpenFile(r, size)
+	if err != nil {
+		return nil, inputerr.New(name, 0, "not a readable parquet file (truncated or not parquet?): %v", err)
+	}
+	schema := pf.Schema()
+	gtCol, ok := schema.Lookup("ground_truth")
+	if !ok {
+		return nil, inputerr.New(name, 0, "no ground_truth column: expected a naver-clova-ix/cord-v2 parquet file with columns image and ground_truth (columns here: %s)", columnList(schema))
+	}
+	imgCol, hasImage := schema.Lookup("image", "bytes")
+	if !hasImage {
+		imgCol, hasImage = schema.Lookup("image")
+	}
+	defer func() {
+		// parquet-go panics on some malformed pages; report them as
+		// input errors rather than crashing.
+		if p := recover(); p != nil {
+			refs, err = nil, inputerr.New(name, 0, "corrupt parquet data: %v", p)
+		}
+	}()
+	reader := parquet.NewReader(pf)
+	defer reader.Close()
+	fallbackSplit := strings.SplitN(filepath.Base(name), "-", 2)[0]
+	fallbackSplit = strings.TrimSuffix(fallbackSplit, filepath.Ext(fallbackSplit))
+	buf := make([]parquet.Row, 8)
+	row := 0
+	for {
+		n, rerr := reader.ReadRows(buf)
+		for _, values := range buf[:n] {
+			var gt, img []byte
+			gtNull := true
+			for _, v := range values {
+				switch {
+				case v.Column() == gtCol.ColumnIndex:
+					gtNull = v.IsNull()
+					gt = v.ByteArray()
+				case hasImage && v.Column() == imgCol.ColumnIndex && !v.IsNull():
+					img = v.ByteArray()
+				}
+			}
+			if gtNull {
+				return nil, inputerr.New(name, 0, "row %d: ground_truth is null: expected the CORD annotation as a JSON string", row)
+			}
+			split := splitOf(gt)
+			if split == "" {
+				split = fallbackSplit
+			}
+			id := fmt.Sprintf("cord-%s-%04d", split, next[split])
+			next[split]++
+			ref, perr := receipts.ParseGroundTruth(name, row, id, gt, opts)
+			if perr != nil {
+				return nil, perr
+			}
+			if len(img) > 0 {
+				sum := sha256.Sum256(img)
+				ref.ImageSHA256 = hex.EncodeToString(sum[:])
+			}
+			refs = append(refs, ref)
+			row++
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return nil, inputerr.New(name, 0, "row %d: cannot read the parquet data (truncated or corrupt?): %v", row, rerr)
+		}
+	}
+	return refs, nil
+}
+
+// splitOf returns meta.split of a CORD ground truth, or "".
+func splitOf(gt []byte) string {
+	var v struct {
+		Meta struct {
+			Split string `json:"split"`
+		} `json:"meta"`
+	}
+	if json.Unmarshal(gt, &v) != nil {
+		return ""
+	}
+	return v.Meta.Split
+}
+
+func columnList(s *parquet.Schema) string {
+	var names []string
+	for _, c := range s.Columns() {
+		names = append(names, strings.Join(c, "."))
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,205 @@
+package cord
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/receipts"
+)
+
+// sampleDir is the repository's copy of the receipt sample.
+const sampleDir = "../../../../sample/receipts"
+
+// hfImage and hfRow mirror the schema of the Hugging Face cord-v2 parquet
+// files: an optional image struct {bytes, path} and an optional
+// ground_truth string.
+type hfImage struct {
+	Bytes []byte  `parquet:"bytes,optional"`
+	Path  *string `parquet:"path,optional"`
+}
+
+type hfRow struct {
+	Image       *hfImage `parquet:"image,optional"`
+	GroundTruth *string  `parquet:"ground_truth,optional"`
+}
+
+// writeFixture writes a parquet file of the first n sample annotations,
+// the first row carrying the real receipt photograph, and returns its
+// bytes.
+func writeFixture(t *testing.T, n int, mutate func(i int, r *hfRow)) []byte {
+	t.Helper()
+	photo, err := os.ReadFile(filepath.Join(sampleDir, "real", "cord_test_receipt_00004.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []hfRow
+	for i := 0; i < n; i++ {
+		gt, err := os.ReadFile(filepath.Join(sampleDir, "refs", "cord-test-000"+string(rune('0'+i))+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(gt)
+		img := []byte{0x89, 'P', 'N', 'G', byte(i)}
+		if i == 0 {
+			img = photo
+		}
+		r := hfRow{Image: &hfImage{Bytes: img}, GroundTruth: &s}
+		if mutate != nil {
+			mutate(i, &r)
+		}
+		rows = append(rows, r)
+	}
+	var buf bytes.Buffer
+	if err := parquet.Write(&buf, rows); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestLoadParquetFixture(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFixture(t, 5, nil)
+	path := filepath.Join(dir, "test-00000-of-00001.parquet")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(path, receipts.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Load(filepath.Join(sampleDir, "refs"), receipts.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 5 {
+		t.Fatalf("got %d references, want 5", len(got))
+	}
+	for i, r := range got {
+		if r.SampleID != want[i].SampleID || r.Text != want[i].Text || !bytes.Equal(r.GTParse, want[i].GTParse) {
+			t.Errorf("row %d: %q %q, want %q %q as from the JSON file", i, r.SampleID, r.Text, want[i].SampleID, want[i].Text)
+		}
+		if r.Source != path+" row "+string(rune('0'+i)) {
+			t.Errorf("row %d: Source = %q", i, r.Source)
+		}
+	}
+	// The real photograph's hash, as its README gives it.
+	if got[0].ImageSHA256 != "8f3eee7068c96e86cdb2e4b5c53085cb5e1439462edd55c373548cb1962801ad" {
+		t.Errorf("row 0 image SHA-256 = %s", got[0].ImageSHA256)
+	}
+	sum := sha256.Sum256([]byte{0x89, 'P', 'N', 'G', 3})
+	if got[3].ImageSHA256 != hex.EncodeToString(sum[:]) {
+		t.Errorf("row 3 image SHA-256 = %s", got[3].ImageSHA256)
+	}
+}
+
+func TestLoadParquetSplitNumbering(t *testing.T) {
+	dir := t.TempDir()
+	// Without meta.split the file name gives the split; two shards number on.
+	noMeta := func(i int, r *hfRow) {
+		s := `{"valid_line": [{"words": [{"text": "ROW` + string(rune('0'+i)) + `"}]}]}`
+		r.GroundTruth = &s
+		r.Image = nil
+	}
+	for _, name := range []string{"validation-00000-of-00002.parquet", "validation-00001-of-00002.parquet"} {
+		if err := os.WriteFile(filepath.Join(dir, name), writeFixture(t, 2, noMeta), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	refs, err := Load(dir, receipts.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, r := range refs {
+		ids = append(ids, r.SampleID+"="+r.Text)
+		if r.ImageSHA256 != "" {
+			t.Errorf("%s: a null image must leave ImageSHA256 empty", r.SampleID)
+		}
+	}
+	want := "cord-validation-0000=ROW0 cord-validation-0001=ROW1 cord-validation-0002=ROW0 cord-validation-0003=ROW1"
+	if strings.Join(ids, " ") != want {
+		t.Errorf("ids = %s, want %s", strings.Join(ids, " "), want)
+	}
+}
+
+func TestLoadParquetErrors(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFixture(t, 3, nil)
+	nullGT := writeFixture(t, 3, func(i int, r *hfRow) {
+		if i == 2 {
+			r.GroundTruth = nil
+		}
+	})
+	badGT := writeFixture(t, 2, func(i int, r *hfRow) {
+		if i == 1 {
+			s := `{"valid_line": [{"words": [{"text": 5}]}]}`
+			r.GroundTruth = &s
+		}
+	})
+	var noGT bytes.Buffer
+	if err := parquet.Write(&noGT, []struct {
+		Text string `parquet:"text"`
+	}{{"x"}}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		data     []byte
+		contains string
+	}{
+		{"truncated.parquet", good[:len(good)/2], "not a readable parquet file (truncated or not parquet?)"},
+		{"tail-cut.parquet", good[:len(good)-9], "not a readable parquet file"},
+		{"empty.parquet", nil, "not a readable parquet file"},
+		{"null.parquet", nullGT, "row 2: ground_truth is null"},
+		{"bad.parquet", badGT, "row 1: ground_truth (line 1, column 37 of the string): valid_line[0].words[0].text: expected a string, got number"},
+		{"other.parquet", noGT.Bytes(), "no ground_truth column"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, tc.name)
+			if err := os.WriteFile(path, tc.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load(path, receipts.ParseOptions{})
+			e, ok := inputerr.As(err)
+			if !ok || e.File != path || !strings.Contains(e.Msg, tc.contains) {
+				t.Errorf("err = %v, want an input error naming %s and containing %q", err, path, tc.contains)
+			}
+		})
+	}
+}
+
+func TestLoadFilesAndDirectories(t *testing.T) {
+	dir, err := Load(filepath.Join(sampleDir, "refs"), receipts.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jsonl, err := Load(filepath.Join(sampleDir, "refs.jsonl"), receipts.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := Load(filepath.Join(sampleDir, "refs", "cord-test-0007.json"), receipts.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dir) != 24 || len(jsonl) != 24 || len(one) != 1 || one[0].SampleID != "cord-test-0007" || one[0].Text != jsonl[7].Text {
+		t.Errorf("dir %d, jsonl %d, one %+v", len(dir), len(jsonl), one)
+	}
+	empty := t.TempDir()
+	os.WriteFile(filepath.Join(empty, "notes.txt"), []byte("x"), 0o644)
+	for _, p := range []string{empty, filepath.Join(empty, "missing.json")} {
+		if _, err := Load(p, receipts.ParseOptions{}); err == nil {
+			t.Errorf("Load(%s): no error", p)
+		} else if e, ok := inputerr.As(err); !ok || e.File != p {
+			t.Errorf("Load(%s): err = %v, want an input error naming it", p, err)
+		}
+	}
+}

@@ -1,0 +1,27 @@
+// Package receipts scores receipt OCR against CORD-v2 references (SPEC
+// section B): what a model read from a receipt image is compared with the
+// words of the receipt's CORD annotation.
+//
+// The path from input bytes to report bytes is pure and host-independent:
+//
+//	refs, _ := receipts.ParseReferences("refs.jsonl", refBytes, receipts.ParseOptions{})
+//	run, _ := pilotrun.Read(bytes.NewReader(runBytes), "run.jsonl", pilotrun.ReadOptions{})
+//	rep, _ := receipts.Score(refs, run, receipts.Options{})
+//	rep.WriteJSON(w) // or WriteCSV, WritePhasesCSV, WriteMarkdown
+//
+// Scoring a page: the raw output of a request whose status is ok and whose
+// finish reason is stop is cleaned of layout markup ([Clean]); every other
+// request is an empty prediction that stays in the denominators. Both
+// sides are case-folded and split into numeric strings and words
+// ([Tokenize]). ROUGE-L ([RougeL]) compares the token sequences through
+// their longest common subsequence ([LCS], bit-parallel; [LCSDP] is the
+// plain oracle); numeric-string recall ([NumericRecall]) compares the
+// numbers as exact strings. Pages are aggregated per phase; c1 is the
+// primary observation; warmups are never scored; a run whose planned
+// (phase, sample) pairs are not each recorded exactly once is refused
+// unless Options.AllowIncomplete is set ([IncompleteError]).
+//
+// When predictions are JSON parses in Donut's gt_parse shape, the
+// CORD-standard structured metrics of package donut (TED accuracy and
+// field F1) are added per page and per phase.
+package receipts

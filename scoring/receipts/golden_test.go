@@ -1,0 +1,90 @@
+package receipts_test
+
+import (
+	"bytes"
+	"flag"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/docscore/docscore/scoring/receipts"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+// sampleReport scores one of the sample run files against the CORD refs.
+func sampleReport(t testing.TB, runFile string, refs receipts.References) *receipts.Report {
+	t.Helper()
+	rep, err := receipts.Score(refs, loadSampleRun(t, runFile), receipts.Options{AllowIncomplete: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// encodings renders a report in every format.
+func encodings(t testing.TB, rep *receipts.Report) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for ext, write := range map[string]func(*bytes.Buffer) error{
+		".json":       func(b *bytes.Buffer) error { return rep.WriteJSON(b) },
+		".csv":        func(b *bytes.Buffer) error { return rep.WriteCSV(b) },
+		".phases.csv": func(b *bytes.Buffer) error { return rep.WritePhasesCSV(b) },
+		".md":         func(b *bytes.Buffer) error { return rep.WriteMarkdown(b) },
+	} {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			t.Fatal(err)
+		}
+		out[ext] = b.Bytes()
+	}
+	return out
+}
+
+// TestGolden compares the JSON, CSV and Markdown of the sample runs with
+// testdata/golden; go test -run TestGolden -update rewrites them.
+func TestGolden(t *testing.T) {
+	refs := loadSampleRefs(t, receipts.ParseOptions{})
+	for _, tc := range []struct{ run, golden string }{
+		{"run.jsonl", "receipts"},
+		{"run_incomplete.jsonl", "receipts_incomplete"},
+	} {
+		for ext, got := range encodings(t, sampleReport(t, tc.run, refs)) {
+			path := filepath.Join("testdata", "golden", tc.golden+ext)
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -run TestGolden -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s differs from the golden file; run go test -run TestGolden -update and review the diff", path)
+			}
+		}
+	}
+}
+
+// TestDeterministic: the same input twice, and the references in another
+// order, give identical bytes in every format.
+func TestDeterministic(t *testing.T) {
+	refs := loadSampleRefs(t, receipts.ParseOptions{})
+	first := encodings(t, sampleReport(t, "run_incomplete.jsonl", refs))
+	shuffled := append(receipts.References(nil), refs...)
+	rand.New(rand.NewPCG(5, 5)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	for round, r := range []receipts.References{refs, shuffled} {
+		again := encodings(t, sampleReport(t, "run_incomplete.jsonl", r))
+		for ext := range first {
+			if !bytes.Equal(first[ext], again[ext]) {
+				t.Errorf("round %d: %s output differs between two runs on the same input", round, ext)
+			}
+		}
+	}
+}

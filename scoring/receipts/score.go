@@ -1,0 +1,450 @@
+package receipts
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/receipts/donut"
+)
+
+// PrimaryPhase is the phase whose scores are the primary quality
+// observation: concurrency one.
+const PrimaryPhase = "c1"
+
+// Structured says when the Donut-style structured metrics are computed.
+type Structured int
+
+const (
+	// StructuredAuto computes them for a phase when at least one of its
+	// scored predictions is a JSON parse and its reference has a gt_parse.
+	StructuredAuto Structured = iota
+	// StructuredOff never computes them.
+	StructuredOff
+	// StructuredOn computes them for every phase with gt_parse references.
+	StructuredOn
+)
+
+// Options tune Score.
+type Options struct {
+	// AllowIncomplete scores a run whose planned pairs are not each
+	// recorded exactly once, and labels the report incomplete. Without it
+	// such a run is refused with an *IncompleteError.
+	AllowIncomplete bool
+	// Order is recorded in the report: the protocol the references were
+	// built with (the parsers apply it).
+	Order Order
+	// Structured says when to compute TED accuracy and field F1.
+	Structured Structured
+}
+
+// IncompleteError refuses the summary of a run whose planned pairs are not
+// each recorded exactly once (SPEC B.3 step 7). It is an input error: the
+// command line exits 2.
+type IncompleteError struct {
+	File       string
+	RunID      string
+	Planned    int
+	Missing    []Pair
+	Duplicated []Duplicate
+}
+
+// Error names every missing and duplicated phase/sample pair.
+func (e *IncompleteError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: run %q is incomplete: ", e.File, e.RunID)
+	var parts []string
+	if n := len(e.Missing); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d planned phase/sample pairs missing", n, e.Planned))
+	}
+	if n := len(e.Duplicated); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d pair%s recorded more than once", n, plural(n)))
+	}
+	b.WriteString(strings.Join(parts, ", "))
+	b.WriteString("; refusing a complete-run summary (--allow-incomplete scores what is there and labels the report incomplete)")
+	for _, m := range e.Missing {
+		fmt.Fprintf(&b, "\n  missing:    %s/%s", m.Phase, m.SampleID)
+	}
+	for _, d := range e.Duplicated {
+		lines := make([]string, len(d.Lines))
+		for i, l := range d.Lines {
+			lines[i] = fmt.Sprint(l)
+		}
+		fmt.Fprintf(&b, "\n  duplicated: %s/%s recorded %d times (lines %s)", d.Phase, d.SampleID, d.Count, strings.Join(lines, ", "))
+	}
+	return b.String()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// Score scores the measured requests of a run against the references
+// (SPEC B.3). Warmups are never scored. A request contributes its cleaned
+// text only when its status is ok and its finish reason stop; every other
+// request is scored as an empty prediction and stays in every
+// denominator. Each distinct (phase, sample) pair is scored once, from
+// its first record; pairs the header did not plan are listed and scored.
+//
+// Errors: a scored sample without a reference, two references for one
+// sample, or a run record whose image hash contradicts the reference image
+// are *inputerr.Error values; an incomplete run without AllowIncomplete is
+// an *IncompleteError.
+func Score(refs References, run *pilotrun.Run, opts Options) (*Report, error) {
+	if run == nil {
+		return nil, errors.New("receipts: no run")
+	}
+	index := make(map[string]*Reference, len(refs))
+	for i := range refs {
+		r := &refs[i]
+		if prev, dup := index[r.SampleID]; dup {
+			return nil, inputerr.New(r.Source, 0, "sample %q already has a reference from %s: expected one reference per sample", r.SampleID, prev.Source)
+		}
+		index[r.SampleID] = r
+	}
+
+	// The plan: measured phases × samples, warmups excluded.
+	var phases []string
+	planned := map[string]bool{}
+	for _, p := range run.Header.Planned.Phases {
+		if p == pilotrun.WarmupPhase || planned[p] {
+			continue
+		}
+		planned[p] = true
+		phases = append(phases, p)
+	}
+	plannedSample := map[string]bool{}
+	var samples []string
+	for _, s := range run.Header.Planned.SampleIDs {
+		if !plannedSample[s] {
+			plannedSample[s] = true
+			samples = append(samples, s)
+		}
+	}
+
+	rep := &Report{
+		Kind:           "receipts",
+		RunID:          run.Header.RunID,
+		Planned:        len(phases) * len(samples),
+		Missing:        []Pair{},
+		Duplicated:     []Duplicate{},
+		Unplanned:      []Unplanned{},
+		ReferenceOrder: opts.Order.String(),
+		Phases:         []Phase{},
+		Pages:          []Page{},
+	}
+	if run.Header.Model != nil {
+		rep.Model = run.Header.Model.Name
+	}
+	if run.End != nil {
+		s := run.End.Status
+		rep.EndStatus = &s
+	}
+	for _, e := range run.Skipped {
+		rep.SkippedLines = append(rep.SkippedLines, SkippedLine{Line: e.Line, Error: e.Msg})
+	}
+
+	// Group the measured records by pair, in file order.
+	byPair := map[Pair]*pairRecords{}
+	var order []Pair
+	for i := range run.Requests {
+		rec := &run.Requests[i]
+		if rec.Phase == pilotrun.WarmupPhase {
+			continue
+		}
+		rep.CompletedRecords++
+		key := Pair{Phase: rec.Phase, SampleID: rec.SampleID}
+		pr, ok := byPair[key]
+		if !ok {
+			pr = &pairRecords{}
+			byPair[key] = pr
+			order = append(order, key)
+			if !planned[key.Phase] {
+				planned[key.Phase] = false // remember the phase, unplanned
+				phases = append(phases, key.Phase)
+			}
+		}
+		pr.records = append(pr.records, rec)
+	}
+
+	// Every scored sample needs a reference; a known image must match.
+	for _, key := range order {
+		rec := byPair[key].records[0]
+		ref, ok := index[key.SampleID]
+		if !ok {
+			return nil, inputerr.New(run.Name, rec.Line, "no reference for sample_id %q: expected it among the %d references given", key.SampleID, len(refs))
+		}
+		if ref.ImageSHA256 != "" && rec.ImageSHA256 != "" && !strings.EqualFold(ref.ImageSHA256, rec.ImageSHA256) {
+			return nil, inputerr.New(run.Name, rec.Line, "image_sha256 %s of sample %q differs from the reference image's %s (%s): the run was made on another image", rec.ImageSHA256, key.SampleID, ref.ImageSHA256, ref.Source)
+		}
+	}
+
+	// Completeness.
+	for _, p := range phases {
+		if !planned[p] {
+			continue
+		}
+		for _, s := range samples {
+			if _, ok := byPair[Pair{Phase: p, SampleID: s}]; !ok {
+				rep.Missing = append(rep.Missing, Pair{Phase: p, SampleID: s})
+			}
+		}
+	}
+	for _, key := range order {
+		recs := byPair[key].records
+		if len(recs) > 1 {
+			d := Duplicate{Phase: key.Phase, SampleID: key.SampleID, Count: len(recs), ScoredLine: recs[0].Line}
+			for _, r := range recs {
+				d.Lines = append(d.Lines, r.Line)
+			}
+			rep.Duplicated = append(rep.Duplicated, d)
+		}
+		if !planned[key.Phase] || !plannedSample[key.SampleID] {
+			rep.Unplanned = append(rep.Unplanned, Unplanned{Phase: key.Phase, SampleID: key.SampleID, Line: recs[0].Line})
+		}
+	}
+	rep.Complete = len(rep.Missing) == 0 && len(rep.Duplicated) == 0
+	rep.Incomplete = !rep.Complete
+	if !rep.Complete && !opts.AllowIncomplete {
+		return nil, &IncompleteError{File: run.Name, RunID: rep.RunID, Planned: rep.Planned,
+			Missing: rep.Missing, Duplicated: rep.Duplicated}
+	}
+
+	// Score each pair's first record.
+	refTokens := map[string][]Token{}
+	scored := make([]*pilotrun.Record, 0, len(order))
+	for _, key := range order {
+		recs := byPair[key].records
+		rec := recs[0]
+		ref := index[key.SampleID]
+		rt, ok := refTokens[key.SampleID]
+		if !ok {
+			rt = Tokenize(ref.Text)
+			refTokens[key.SampleID] = rt
+		}
+		page := scorePage(rec, rt)
+		if len(recs) > 1 {
+			page.Flags = append(page.Flags, FlagDuplicated)
+		}
+		if !planned[key.Phase] || !plannedSample[key.SampleID] {
+			page.Flags = append(page.Flags, FlagUnplanned)
+		}
+		rep.Pages = append(rep.Pages, page)
+		scored = append(scored, rec)
+	}
+	rep.ScoredRecords = len(rep.Pages)
+
+	for _, p := range phases {
+		rep.Phases = append(rep.Phases, aggregate(p, rep.Pages))
+	}
+	if err := scoreStructured(rep, run.Name, scored, index, opts.Structured); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// scorePage scores one record against its reference tokens.
+func scorePage(rec *pilotrun.Record, refToks []Token) Page {
+	page := Page{
+		Phase:        rec.Phase,
+		SampleID:     rec.SampleID,
+		Line:         rec.Line,
+		Status:       string(rec.Status),
+		FinishReason: rec.FinishReason,
+		ScoredText:   rec.Stopped(),
+		EmptyOutput:  strings.TrimSpace(rec.OutputString()) == "",
+		Truncated:    rec.FinishReasonString() == pilotrun.FinishLength,
+		Flags:        []string{},
+	}
+	if rec.Error != nil {
+		page.Error = *rec.Error
+	}
+	var pred []Token
+	if page.ScoredText {
+		pred = Tokenize(Clean(rec.OutputString()))
+	}
+	if page.EmptyOutput {
+		page.Flags = append(page.Flags, FlagEmptyOutput)
+	}
+	if page.Truncated {
+		page.Flags = append(page.Flags, FlagTruncated)
+	}
+	if !page.ScoredText {
+		page.Flags = append(page.Flags, FlagNotScored)
+	} else if !page.EmptyOutput && len(pred) == 0 {
+		page.Flags = append(page.Flags, FlagEmptyAfterCleaning)
+	}
+	r := RougeL(Words(pred), Words(refToks))
+	page.PredTokens, page.RefTokens, page.LCS = r.PredTokens, r.RefTokens, r.LCS
+	page.Precision, page.Recall, page.F1 = r.Precision, r.Recall, r.F1
+	n := NumericRecall(pred, refToks)
+	page.NumericRef, page.NumericMatched, page.NumericRecall = n.Ref, n.Matched, n.Recall
+	page.MissingNumbers = n.Missing
+	return page
+}
+
+// aggregate pools the pages of one phase.
+func aggregate(phase string, pages []Page) Phase {
+	a := Phase{
+		Phase:              phase,
+		Primary:            phase == PrimaryPhase,
+		StatusCounts:       map[string]int{},
+		FinishReasonCounts: map[string]int{},
+	}
+	sum := 0.0
+	for i := range pages {
+		p := &pages[i]
+		if p.Phase != phase {
+			continue
+		}
+		a.Pages++
+		if p.F1 != nil {
+			a.PagesWithF1++
+			sum += *p.F1
+		}
+		a.NumericMatched += p.NumericMatched
+		a.NumericRef += p.NumericRef
+		if p.ScoredText {
+			a.ScoredText++
+		}
+		if p.EmptyOutput {
+			a.EmptyOutputs++
+		}
+		if p.Truncated {
+			a.Truncated++
+		}
+		a.StatusCounts[p.Status]++
+		fr := "null"
+		if p.FinishReason != nil {
+			fr = *p.FinishReason
+		}
+		a.FinishReasonCounts[fr]++
+	}
+	if a.PagesWithF1 > 0 {
+		a.RougeLF1Mean = ptr(sum / float64(a.PagesWithF1))
+	}
+	if a.NumericRef > 0 {
+		a.NumericRecall = ptr(float64(a.NumericMatched) / float64(a.NumericRef))
+	}
+	return a
+}
+
+// predictionParse returns the JSON parse of a prediction: the whole output,
+// or the body of a ``` fence around it, as a JSON object or array.
+func predictionParse(output string) (any, bool) {
+	s := strings.TrimSpace(output)
+	if strings.HasPrefix(s, "```") {
+		nl := strings.IndexByte(s, '\n')
+		if nl < 0 || !strings.HasSuffix(s, "```") || len(s) < nl+1+3 {
+			return nil, false
+		}
+		s = strings.TrimSpace(s[nl+1 : len(s)-3])
+	}
+	if s == "" || (s[0] != '{' && s[0] != '[') {
+		return nil, false
+	}
+	v, err := donut.Parse([]byte(s))
+	if err != nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// pairRecords holds the records of one (phase, sample) pair in file order.
+type pairRecords struct {
+	records []*pilotrun.Record
+}
+
+// scoreStructured adds the Donut-style metrics to the phases that have
+// them (see Structured); scored[i] is the record of rep.Pages[i].
+func scoreStructured(rep *Report, runName string, scored []*pilotrun.Record, index map[string]*Reference, mode Structured) error {
+	if mode == StructuredOff {
+		return nil
+	}
+	type pagePred struct {
+		pred   any
+		parsed bool
+	}
+	preds := make([]pagePred, len(rep.Pages))
+	enabled := map[string]bool{}
+	for i := range rep.Pages {
+		p := &rep.Pages[i]
+		if index[p.SampleID].GTParse == nil {
+			continue
+		}
+		if mode == StructuredOn {
+			enabled[p.Phase] = true
+		}
+		if p.ScoredText {
+			if v, ok := predictionParse(scored[i].OutputString()); ok {
+				preds[i] = pagePred{pred: v, parsed: true}
+				enabled[p.Phase] = true
+			}
+		}
+	}
+	if len(enabled) == 0 {
+		return nil
+	}
+	gts := map[string]any{}
+	for pi := range rep.Phases {
+		ph := &rep.Phases[pi]
+		if !enabled[ph.Phase] {
+			continue
+		}
+		agg := &PhaseStructured{}
+		accSum, accN := 0.0, 0
+		for i := range rep.Pages {
+			p := &rep.Pages[i]
+			ref := index[p.SampleID]
+			if p.Phase != ph.Phase || ref.GTParse == nil {
+				continue
+			}
+			gt, ok := gts[p.SampleID]
+			if !ok {
+				v, err := donut.Parse(ref.GTParse)
+				if err != nil {
+					return inputerr.New(ref.Source, 0, "gt_parse: %v: expected a JSON value", err)
+				}
+				gt = v
+				gts[p.SampleID] = v
+			}
+			pred := preds[i].pred
+			if !preds[i].parsed {
+				pred = map[string]any{} // an unparsed or unscored prediction is an empty parse
+			}
+			ps := &PageStructured{Parsed: preds[i].parsed}
+			acc, err := donut.Accuracy(pred, gt)
+			switch {
+			case err == nil:
+				ps.TEDAccuracy = ptr(acc)
+				accSum += acc
+				accN++
+			case errors.Is(err, donut.ErrEmptyGroundTruth):
+			default:
+				return inputerr.New(runName, p.Line, "structured prediction of sample %q: %v", p.SampleID, err)
+			}
+			ps.FieldsMatched, ps.FieldsPred, ps.FieldsRef = donut.FieldCounts(pred, gt)
+			p.Structured = ps
+			agg.Pages++
+			if ps.Parsed {
+				agg.Parsed++
+			}
+			agg.FieldsMatched += ps.FieldsMatched
+			agg.FieldsPred += ps.FieldsPred
+			agg.FieldsRef += ps.FieldsRef
+		}
+		if accN > 0 {
+			agg.TEDAccuracyMean = ptr(accSum / float64(accN))
+		}
+		if f1, ok := donut.F1(agg.FieldsMatched, agg.FieldsPred, agg.FieldsRef); ok {
+			agg.FieldF1 = ptr(f1)
+		}
+		ph.Structured = agg
+	}
+	return nil
+}
