@@ -14,7 +14,6 @@ import (
 
 const examples = "../../../../examples/harness"
 
-
 func TestEvalPipelineExample(t *testing.T) {
 	dir := t.TempDir()
 	cases := filepath.Join(examples, "pipeline", "cases.json")

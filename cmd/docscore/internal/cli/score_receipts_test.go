@@ -14,7 +14,6 @@ const receiptsSample = "../../../../sample/receipts"
 
 func sampleFile(name string) string { return filepath.Join(receiptsSample, name) }
 
-
 func TestScoreReceiptsSample(t *testing.T) {
 	code, stdout, stderr := runEnv(t, "", nil, "score", "receipts", "--refs", sampleFile("refs"), "--run", sampleFile("run.jsonl"))
 	if code != ExitOK || stderr != "" {
