@@ -8,6 +8,7 @@ import (
 
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/schema"
+	"github.com/docscore/docscore/scoring/text"
 )
 
 // Check validates the rows of f against a schema: every field exists and is
@@ -150,32 +151,11 @@ func fieldKind(s *schema.Schema, fld string) schema.Kind {
 func firesOn(toks, form []string, pos Position) bool {
 	switch pos {
 	case Leading:
-		return len(form) <= len(toks) && equalSeq(toks[:len(form)], form)
+		return text.HasTokenPrefix(toks, form)
 	case Trailing:
-		return len(form) <= len(toks) && equalSeq(toks[len(toks)-len(form):], form)
+		return text.HasTokenSuffix(toks, form)
 	}
-	return containsSeq(toks, form)
-}
-
-func containsSeq(hay, needle []string) bool {
-	for i := 0; i+len(needle) <= len(hay); i++ {
-		if equalSeq(hay[i:i+len(needle)], needle) {
-			return true
-		}
-	}
-	return false
-}
-
-func equalSeq(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return text.IndexTokens(toks, form, 0) >= 0
 }
 
 // Selection chooses the OPEN rows a preview switches on.

@@ -71,7 +71,7 @@ func replaceSeq(toks, form, canon []string) []string {
 	var out []string
 	i := 0
 	for i < len(toks) {
-		if i+len(form) <= len(toks) && equalTokens(toks[i:i+len(form)], form) {
+		if text.HasTokenPrefix(toks[i:], form) {
 			if out == nil {
 				out = append(make([]string, 0, len(toks)), toks[:i]...)
 			}
@@ -97,13 +97,13 @@ func applyIgnore(toks []string, ig rules.IgnoreRule) []string {
 	switch ig.Position {
 	case rules.Leading:
 		for _, f := range ig.Forms {
-			if hasPrefix(toks, f) {
+			if text.HasTokenPrefix(toks, f) {
 				return toks[len(f):]
 			}
 		}
 	case rules.Trailing:
 		for _, f := range ig.Forms {
-			if hasSuffix(toks, f) {
+			if text.HasTokenSuffix(toks, f) {
 				return toks[:len(toks)-len(f)]
 			}
 		}
@@ -113,26 +113,6 @@ func applyIgnore(toks []string, ig rules.IgnoreRule) []string {
 		}
 	}
 	return toks
-}
-
-func hasPrefix(toks, f []string) bool {
-	return len(f) > 0 && len(f) <= len(toks) && equalTokens(toks[:len(f)], f)
-}
-
-func hasSuffix(toks, f []string) bool {
-	return len(f) > 0 && len(f) <= len(toks) && equalTokens(toks[len(toks)-len(f):], f)
-}
-
-func equalTokens(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // maxReadings bounds the readings of one model name (SPEC A.2 step 2).
@@ -171,16 +151,16 @@ func Readings(name []string, ignores []rules.IgnoreRule) [][]string {
 			for _, f := range ig.Forms {
 				switch ig.Position {
 				case rules.Leading:
-					if hasPrefix(cur, f) && !add(cur[len(f):]) {
+					if text.HasTokenPrefix(cur, f) && !add(cur[len(f):]) {
 						return out
 					}
 				case rules.Trailing:
-					if hasSuffix(cur, f) && !add(cur[:len(cur)-len(f)]) {
+					if text.HasTokenSuffix(cur, f) && !add(cur[:len(cur)-len(f)]) {
 						return out
 					}
 				case rules.Anywhere:
 					for i := 0; i+len(f) <= len(cur); i++ {
-						if !equalTokens(cur[i:i+len(f)], f) {
+						if !text.HasTokenPrefix(cur[i:], f) {
 							continue
 						}
 						r := append(append(make([]string, 0, len(cur)-len(f)), cur[:i]...), cur[i+len(f):]...)

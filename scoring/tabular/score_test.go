@@ -2,6 +2,7 @@ package tabular
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/docscore/docscore/rules"
@@ -225,7 +226,7 @@ func TestDecisionReadings(t *testing.T) {
 		for _, r := range got {
 			s = append(s, joinTokens(r))
 		}
-		if !equalTokens(s, tt.want) {
+		if !slices.Equal(s, tt.want) {
 			t.Errorf("Readings(%q) = %q, want %q", tt.name, s, tt.want)
 		}
 	}
@@ -362,7 +363,7 @@ func TestCellsSortedByCodePoint(t *testing.T) {
 		got = append(got, c.Model+"/"+c.Phase)
 	}
 	want := []string{"B/G", "a/Z", "a/z", "a/é", "b/N"}
-	if !equalTokens(got, want) {
+	if !slices.Equal(got, want) {
 		t.Fatalf("cells %q, want %q", got, want)
 	}
 	if cells[1].ImagesFailed != 1 || cells[1].ImagesOK != 0 {

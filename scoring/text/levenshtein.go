@@ -1,6 +1,10 @@
 package text
 
-import "github.com/agnivade/levenshtein"
+import (
+	"slices"
+
+	"github.com/agnivade/levenshtein"
+)
 
 // Levenshtein returns the edit distance between a and b in Unicode code
 // points (insertions, deletions and substitutions each cost 1).
@@ -88,7 +92,7 @@ func (w *WildcardAligner) distanceTable(gt, model []rune) []int32 {
 // deletion when nothing is read there. A Wildcard on the model side is a
 // literal character.
 func (w *WildcardAligner) Distance(gt, model []rune) int {
-	if !containsWildcard(gt) && equalRunes(gt, model) {
+	if !containsWildcard(gt) && slices.Equal(gt, model) {
 		return 0
 	}
 	d := w.distanceTable(gt, model)
@@ -139,16 +143,4 @@ func containsWildcard(s []rune) bool {
 		}
 	}
 	return false
-}
-
-func equalRunes(a, b []rune) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -1,15 +1,11 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"github.com/docscore/docscore/rules"
-	"github.com/docscore/docscore/scoring/inputerr"
-	"github.com/docscore/docscore/scoring/schema"
-	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/api"
 )
 
 func init() { register("rules", newRulesCheck) }
@@ -24,10 +20,10 @@ func newRulesCheck(env *Env) *cobra.Command {
 
 Every row of the ignore and equivalence tables must parse: an unknown
 field, position, side or status is an error naming the line. No form may map
-to two canonicals for one field. With --gt, a model-side ignore whose token
-appears in that field's ground-truth values is an error: it would split
-identical pairs. Settled and OPEN rows alike are checked. A settled row
-without a witness is a warning.
+to two canonicals for one field. With --gt, a model-side ignore that would
+remove something from a ground-truth value of that field (at its position)
+is an error: it would split identical pairs. Settled and OPEN rows alike are
+checked. A settled row without a witness is a warning.
 
 Errors and warnings are printed as FILE:LINE: message; the exit code is 2
 when there is any error.`,
@@ -41,68 +37,55 @@ when there is any error.`,
 			if rulesPath == "" {
 				return usageError("expected --rules FILE")
 			}
+			req := api.RulesCheckRequest{}
 			rf, err := readFile(rulesPath)
 			if err != nil {
 				return err
 			}
-			s := schema.Default()
+			req.Rules = api.File{Name: rf.Name, Text: string(rf.Data)}
 			if schemaPath != "" {
 				sf, err := readFile(schemaPath)
 				if err != nil {
 					return err
 				}
-				if s, err = schema.Parse(sf.Name, sf.Data); err != nil {
-					return err
-				}
+				req.Schema = &api.File{Name: sf.Name, Text: string(sf.Data)}
 			}
-			var gt map[string][]string
 			if len(gtArgs) > 0 {
 				files, err := readGTFiles(gtArgs)
 				if err != nil {
 					return err
 				}
-				if gt, err = gtValues(files, s); err != nil {
-					return err
+				for _, f := range files {
+					req.GT = append(req.GT, api.File{Name: f.Name, Text: string(f.Data)})
 				}
 			}
-			var errs inputerr.List
-			var warnings []*inputerr.Error
-			f, perr := rules.Parse(rf.Name, rf.Data)
-			if perr != nil {
-				if l, ok := perr.(inputerr.List); ok {
-					errs = l
-				} else {
-					return perr
-				}
-			} else {
-				errs = rules.Check(f, s, gt)
-				warnings = f.Warnings
+			res, err := api.CheckRules(req)
+			if err != nil {
+				return err
 			}
 			if format == "json" {
-				out := rulesCheckJSON{Errors: messages(errs), Warnings: messages(warnings)}
-				if f != nil {
-					out.File, out.SHA256 = f.Name, f.SHA256
-					out.Settled, out.Open, out.Rows = f.Count(rules.Settled), f.Count(rules.Open), f.Rows
+				b, err := api.MarshalJSON(res)
+				if err != nil {
+					return err
 				}
-				b, _ := json.MarshalIndent(out, "", "  ")
-				fmt.Fprintln(env.Stdout, string(b))
+				env.Stdout.Write(b)
 			} else {
-				for _, e := range errs {
-					fmt.Fprintln(env.Stdout, "error: "+e.Error())
+				for _, e := range res.Errors {
+					fmt.Fprintln(env.Stdout, "error: "+e.Text)
 				}
-				for _, w := range warnings {
-					fmt.Fprintln(env.Stdout, "warning: "+w.Error())
+				for _, w := range res.Warnings {
+					fmt.Fprintln(env.Stdout, "warning: "+w.Text)
 				}
-				if f != nil && len(errs) == 0 {
+				if len(res.Errors) == 0 {
 					gtNote := ""
-					if gt != nil {
+					if len(req.GT) > 0 {
 						gtNote = ", checked against the ground truth"
 					}
-					fmt.Fprintf(env.Stdout, "%s: ok: %d settled, %d OPEN rows, %d warning(s)%s\n", f.Name, f.Count(rules.Settled), f.Count(rules.Open), len(warnings), gtNote)
+					fmt.Fprintf(env.Stdout, "%s: ok: %d settled, %d OPEN rows, %d warning(s)%s\n", res.File, res.Settled, res.Open, len(res.Warnings), gtNote)
 				}
 			}
-			if len(errs) > 0 {
-				return &ExitError{Code: ExitInput, Err: fmt.Errorf("%s: %d error(s)", rf.Name, len(errs))}
+			if len(res.Errors) > 0 {
+				return &ExitError{Code: ExitInput, Err: fmt.Errorf("%s: %d error(s)", rf.Name, len(res.Errors))}
 			}
 			return nil
 		},
@@ -113,42 +96,4 @@ when there is any error.`,
 	fl.StringVar(&schemaPath, "schema", "", "schema file for tables other than the default register")
 	fl.StringVar(&format, "format", "text", "output format: text or json")
 	return c
-}
-
-type rulesCheckJSON struct {
-	File     string      `json:"file"`
-	SHA256   string      `json:"sha256"`
-	Settled  int         `json:"settled"`
-	Open     int         `json:"open"`
-	Errors   []string    `json:"errors"`
-	Warnings []string    `json:"warnings"`
-	Rows     []rules.Row `json:"rows"`
-}
-
-func messages[E error](errs []E) []string {
-	out := []string{}
-	for _, e := range errs {
-		out = append(out, e.Error())
-	}
-	return out
-}
-
-// gtValues collects every column's ground-truth values, the key included.
-func gtValues(files []tabular.File, s *schema.Schema) (map[string][]string, error) {
-	out := map[string][]string{}
-	for _, f := range files {
-		pages, err := tabular.ReadGT(f.Name, f.Data, s)
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range pages {
-			for _, r := range p.Rows {
-				out[s.Key] = append(out[s.Key], r.Key)
-				for i, c := range s.Columns {
-					out[c.Name] = append(out[c.Name], r.Values[i])
-				}
-			}
-		}
-	}
-	return out, nil
 }

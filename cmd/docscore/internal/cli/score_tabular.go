@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/docscore/docscore/sample"
+	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/tabular"
 )
 
@@ -117,19 +117,11 @@ recall or a field's accuracy falls under its floor.`,
 			if err := checkTabularThresholds(rep, thresholds); err != nil && !isThresholdFailure(err) {
 				return err
 			}
-			var buf bytes.Buffer
-			switch format {
-			case "json":
-				err = rep.WriteJSON(&buf)
-			case "csv":
-				err = rep.WriteCSV(&buf)
-			case "md":
-				err = rep.WriteMarkdown(&buf)
-			}
+			out, err := api.EncodeTabular(rep, format)
 			if err != nil {
 				return err
 			}
-			if err := writeOutput(env, outPath, buf.Bytes()); err != nil {
+			if err := writeOutput(env, outPath, out); err != nil {
 				return err
 			}
 			for _, w := range rep.Warnings {
