@@ -1,0 +1,361 @@
+package text
+
+import "math"
+
+// This file reimplements the parts of CPython's difflib.SequenceMatcher
+// (Lib/difflib.py, isjunk=None, autojunk=True) that ratio(), quick_ratio()
+// and real_quick_ratio() need, without maps or recursion:
+//
+//   - __chain_b's b2j map becomes a rune→id hash table that is reused across
+//     calls (slots are stamped with a generation number, so nothing is
+//     cleared between calls) plus, per b position, a link to the next
+//     position holding the same rune. Following the links from the first
+//     position visits b2j[elt] in ascending order, as CPython does.
+//   - find_longest_match's j2len/newj2len dicts become two dense rows over b
+//     that are zeroed again entry by entry after use, so a row costs only the
+//     positions it touches.
+//   - get_matching_blocks' queue becomes a reusable slice stack.
+//
+// The tie-breaking is CPython's: rows i ascending, positions j ascending,
+// a strictly longer block replaces the best one; popular elements of b
+// (autojunk) are left out of the j2len pass, and the block found is then
+// extended on both sides through equal elements, popular ones included (with
+// isjunk=None no element is in bjunk, so the two junk-only extension loops
+// of CPython never run).
+
+// Matcher computes Ratcliff–Obershelp ratios exactly as CPython's difflib
+// does, reusing its buffers across calls.
+// The zero value is ready to use. A Matcher is not safe for concurrent use.
+type Matcher struct {
+	// rune → id of the current b. Runes below smallRunes are looked up
+	// directly, the others in an open-addressing table; both are stamped
+	// with gen, so a new generation empties them without clearing.
+	gen   uint32
+	small [smallRunes]uint64 // gen<<32 | id
+	slots []slot
+	shift uint // hash shift: 32 - log2(len(slots))
+	ids   int32
+
+	// b2j, flattened.
+	bid   []int32    // id of b[j]
+	count []int32    // occurrences of id in b, -1 when popular
+	end   []int32    // first slot of id in pos
+	pos   []int32    // b2j: the positions of each id, ascending, id by id
+	rows  []posRange // slots in pos of a[i]'s positions (b2j.get(a[i]))
+
+	// j2len by diagonal d = j - i + len(a): row stamp << 32 | length of the
+	// match ending on that diagonal in that row. Stamps grow across calls,
+	// so nothing is ever cleared (except when tick wraps).
+	diag []uint64
+	tick uint32
+
+	stack []span
+}
+
+type slot struct {
+	key rune
+	id  int32
+	gen uint32
+}
+
+type span struct{ alo, ahi, blo, bhi int32 }
+
+type posRange struct{ lo, hi int32 }
+
+// smallRunes covers ASCII, Latin-1 and Latin Extended-A, the bulk of the
+// names docscore compares.
+const smallRunes = 0x180
+
+// minSlots is the smallest hash table.
+const minSlots = 64
+
+// grow32 returns s with length n, reallocating only when it is too short.
+func grow32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n, n+n/4)
+	}
+	return s[:n]
+}
+
+// reset starts a new, empty rune → id mapping for a b of n runes.
+func (m *Matcher) reset(n int) {
+	if len(m.slots) < 2*n || len(m.slots) < minSlots {
+		size, bits := minSlots, uint(6)
+		for size < 2*n {
+			size <<= 1
+			bits++
+		}
+		m.slots = make([]slot, size)
+		m.shift = 32 - bits
+		// Old stamps in small would outlive the ones in the new table:
+		// start both afresh.
+		clear(m.small[:])
+		m.gen = 0
+	}
+	m.gen++
+	if m.gen == 0 { // wrapped: stale stamps could match again
+		clear(m.small[:])
+		clear(m.slots)
+		m.gen = 1
+	}
+	m.ids = 0
+}
+
+// intern returns the id of r, giving it the next id when r is new in this
+// generation.
+func (m *Matcher) intern(r rune) int32 {
+	if uint32(r) < smallRunes {
+		v := m.small[r]
+		if uint32(v>>32) == m.gen {
+			return int32(uint32(v))
+		}
+		id := m.ids
+		m.ids++
+		m.small[r] = uint64(m.gen)<<32 | uint64(uint32(id))
+		return id
+	}
+	mask := uint32(len(m.slots) - 1)
+	for h := (uint32(r) * 0x9E3779B1) >> m.shift; ; h = (h + 1) & mask {
+		s := &m.slots[h]
+		if s.gen != m.gen {
+			id := m.ids
+			m.ids++
+			*s = slot{key: r, id: id, gen: m.gen}
+			return id
+		}
+		if s.key == r {
+			return s.id
+		}
+	}
+}
+
+// lookup returns the id of r, or -1 when r is not in b.
+func (m *Matcher) lookup(r rune) int32 {
+	if uint32(r) < smallRunes {
+		v := m.small[r]
+		if uint32(v>>32) == m.gen {
+			return int32(uint32(v))
+		}
+		return -1
+	}
+	mask := uint32(len(m.slots) - 1)
+	for h := (uint32(r) * 0x9E3779B1) >> m.shift; ; h = (h + 1) & mask {
+		s := &m.slots[h]
+		if s.gen != m.gen {
+			return -1
+		}
+		if s.key == r {
+			return s.id
+		}
+	}
+}
+
+// chain indexes b like CPython's __chain_b and gives every element of a
+// its range of positions in pos (empty when the element is not in b2j). It
+// reports whether autojunk removed any popular element.
+func (m *Matcher) chain(a, b []rune) (popular bool) {
+	m.reset(len(b))
+	bid := grow32(m.bid, len(b))
+	for j, r := range b {
+		bid[j] = m.intern(r)
+	}
+	ids := int(m.ids)
+	count := grow32(m.count, ids)
+	clear(count)
+	for _, id := range bid {
+		count[id]++
+	}
+	if n := len(b); n >= 200 {
+		ntest := int32(n/100 + 1)
+		for id, c := range count {
+			if c > ntest {
+				count[id] = -1 // popular: out of b2j
+				popular = true
+			}
+		}
+	}
+	// end[id] = one past the last slot of id in pos; filling backwards
+	// moves it to the first slot, so that pos[end[id]:…] ends up ascending.
+	end := grow32(m.end, ids)
+	total := int32(0)
+	for id, c := range count {
+		total += max(c, 0)
+		end[id] = total
+	}
+	pos := grow32(m.pos, int(total))
+	for j := len(b) - 1; j >= 0; j-- {
+		if id := bid[j]; count[id] >= 0 {
+			end[id]--
+			pos[end[id]] = int32(j)
+		}
+	}
+	// Now end[id] is the first slot of id; its last is end[id]+count[id].
+	rows := m.rows
+	if cap(rows) < len(a) {
+		rows = make([]posRange, len(a), len(a)+len(a)/4)
+	}
+	rows = rows[:len(a)]
+	for i, r := range a {
+		if id := m.lookup(r); id >= 0 && count[id] > 0 {
+			rows[i] = posRange{end[id], end[id] + count[id]}
+		} else {
+			rows[i] = posRange{}
+		}
+	}
+	m.bid, m.count, m.end, m.pos, m.rows = bid, count, end, pos, rows
+	return popular
+}
+
+// longest is CPython's find_longest_match(alo, ahi, blo, bhi) for
+// isjunk=None; it needs chain(a, b) first.
+func (m *Matcher) longest(a, b []rune, alo, ahi, blo, bhi int32, popular bool) (besti, bestj, bestk int32) {
+	besti, bestj = alo, blo
+	// Row i is stamped base+1+(i-alo); base itself is never written, so
+	// the first row sees no earlier match.
+	if m.tick > math.MaxUint32-uint32(ahi-alo)-2 {
+		clear(m.diag)
+		m.tick = 0
+	}
+	m.tick++
+	base := m.tick
+	m.tick += uint32(ahi - alo)
+	nd := len(a) + len(b) + 1
+	if cap(m.diag) < nd {
+		m.diag = make([]uint64, nd, nd+nd/4) // stamp 0 is never live
+	}
+	diag := m.diag[:nd]
+	pos, rows := m.pos, m.rows[:len(a)]
+	off := int32(len(a))
+	for i := alo; i < ahi; i++ {
+		s := base + 1 + uint32(i-alo)
+		rg := rows[i]
+		for _, j := range pos[rg.lo:rg.hi] {
+			if j < blo {
+				continue
+			}
+			if j >= bhi {
+				break
+			}
+			d := &diag[j-i+off]
+			k := int32(1)
+			if uint32(*d>>32) == s-1 {
+				k = int32(uint32(*d)) + 1
+			}
+			*d = uint64(s)<<32 | uint64(k)
+			if k > bestk {
+				besti, bestj, bestk = i-k+1, j-k+1, k
+			}
+		}
+	}
+	if !popular {
+		// Every equal pair was counted above, so the block cannot grow.
+		return besti, bestj, bestk
+	}
+	for besti > alo && bestj > blo && a[besti-1] == b[bestj-1] {
+		besti, bestj, bestk = besti-1, bestj-1, bestk+1
+	}
+	for besti+bestk < ahi && bestj+bestk < bhi && a[besti+bestk] == b[bestj+bestk] {
+		bestk++
+	}
+	return besti, bestj, bestk
+}
+
+// MatchingCharacters returns M, the sum of the sizes of the blocks that
+// CPython's SequenceMatcher(None, a, b).get_matching_blocks() returns.
+func (m *Matcher) MatchingCharacters(a, b []rune) int {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	if equal(a, b) {
+		// The first block found spans both: with autojunk, the earliest
+		// longest run of non-popular runes lies on the diagonal and the
+		// extension then covers everything.
+		return len(a)
+	}
+	popular := m.chain(a, b)
+	total := 0
+	stack := append(m.stack[:0], span{0, int32(len(a)), 0, int32(len(b))})
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		i, j, k := m.longest(a, b, s.alo, s.ahi, s.blo, s.bhi, popular)
+		if k == 0 {
+			continue
+		}
+		total += int(k)
+		if s.alo < i && s.blo < j {
+			stack = append(stack, span{s.alo, i, s.blo, j})
+		}
+		if i+k < s.ahi && j+k < s.bhi {
+			stack = append(stack, span{i + k, s.ahi, j + k, s.bhi})
+		}
+	}
+	m.stack = stack
+	return total
+}
+
+// Ratio returns SequenceMatcher(None, a, b).ratio(): 2·M/(len(a)+len(b)),
+// or 1 when both are empty. a is the first sequence (the ground truth in
+// docscore), b the second; the ratio is not symmetric.
+func (m *Matcher) Ratio(a, b []rune) float64 {
+	return ratio(m.MatchingCharacters(a, b), len(a)+len(b))
+}
+
+// QuickRatio returns SequenceMatcher(None, a, b).quick_ratio(): the ratio
+// of the multiset intersection of a and b, an upper bound on Ratio.
+func (m *Matcher) QuickRatio(a, b []rune) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return ratio(0, len(a)+len(b))
+	}
+	m.reset(len(b))
+	count := grow32(m.count, len(b)) // ids < len(b)
+	clear(count)
+	for _, r := range b {
+		count[m.intern(r)]++
+	}
+	matches := 0
+	for _, r := range a {
+		if id := m.lookup(r); id >= 0 && count[id] > 0 {
+			count[id]--
+			matches++
+		}
+	}
+	m.count = count
+	return ratio(matches, len(a)+len(b))
+}
+
+// RealQuickRatio returns SequenceMatcher(None, a, b).real_quick_ratio():
+// the ratio when every element of the shorter sequence matched, an upper
+// bound on QuickRatio.
+func (m *Matcher) RealQuickRatio(a, b []rune) float64 {
+	return ratio(min(len(a), len(b)), len(a)+len(b))
+}
+
+// Ratio returns SequenceMatcher(None, a, b).ratio() over the code points of
+// a and b. Invalid UTF-8 counts one U+FFFD per bad byte, as []rune does. It
+// allocates; use a Matcher in loops.
+func Ratio(a, b string) float64 {
+	var m Matcher
+	return m.Ratio([]rune(a), []rune(b))
+}
+
+// ratio is CPython's _calculate_ratio: 2.0 * matches / length, 1.0 when
+// length is 0.
+func ratio(matches, length int) float64 {
+	if length == 0 {
+		return 1.0
+	}
+	return 2.0 * float64(matches) / float64(length)
+}
+
+func equal(a, b []rune) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
