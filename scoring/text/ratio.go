@@ -43,13 +43,19 @@ type Matcher struct {
 	pos   []int32    // b2j: the positions of each id, ascending, id by id
 	rows  []posRange // slots in pos of a[i]'s positions (b2j.get(a[i]))
 
-	// j2len by diagonal d = j - i + len(a): row stamp << 32 | length of the
-	// match ending on that diagonal in that row. Stamps grow across calls,
-	// so nothing is ever cleared (except when tick wraps).
+	// j2len by diagonal d = j - i + len(a): row stamp << 32 | index in runs
+	// of the run ending on that diagonal in that row. Stamps grow across
+	// calls, so nothing is ever cleared (except when tick wraps).
 	diag []uint64
 	tick uint32
 
-	stack []span
+	runs []run // maximal diagonal runs of matches, cut as rectangles split
+	// The bit-parallel path for short b (ratio_short.go).
+	peq      []uint64 // per id: the positions of id in b, as bits
+	eq       []uint64 // per row of a: the positions in b equal to a[i]
+	lv0, lv1 []uint64 // two levels of a rectangle
+	rects    []rect   // get_matching_blocks' queue
+	stack    []span
 }
 
 type slot struct {
@@ -58,7 +64,17 @@ type slot struct {
 	gen uint32
 }
 
-type span struct{ alo, ahi, blo, bhi int32 }
+// span is a rectangle a[alo:ahi] × b[blo:bhi] waiting in
+// get_matching_blocks' queue, with its runs (runs[lo:hi], already cut to
+// it) and its best block before extension.
+type span struct {
+	alo, ahi, blo, bhi int32
+	lo, hi             int32
+	bi, bj, bk         int32
+}
+
+// run is a diagonal run of matches: a[i:i+n] == b[j:j+n].
+type run struct{ i, j, n int32 }
 
 type posRange struct{ lo, hi int32 }
 
@@ -101,19 +117,39 @@ func (m *Matcher) reset(n int) {
 	m.ids = 0
 }
 
-// intern returns the id of r, giving it the next id when r is new in this
-// generation.
-func (m *Matcher) intern(r rune) int32 {
-	if uint32(r) < smallRunes {
-		v := m.small[r]
-		if uint32(v>>32) == m.gen {
-			return int32(uint32(v))
-		}
-		id := m.ids
-		m.ids++
-		m.small[r] = uint64(m.gen)<<32 | uint64(uint32(id))
-		return id
+// smallIntern returns the id of a rune below smallRunes, giving it the
+// next id when it is new in this generation; ok is false for the other
+// runes (use internHashed). Callers inline the pair by hand: one function
+// doing both would be too big for the inliner.
+func (m *Matcher) smallIntern(r rune) (id int32, ok bool) {
+	if uint32(r) >= uint32(len(m.small)) {
+		return 0, false
 	}
+	p := &m.small[uint32(r)]
+	if uint32(*p>>32) != m.gen {
+		*p = uint64(m.gen)<<32 | uint64(uint32(m.ids))
+		m.ids++
+	}
+	return int32(uint32(*p)), true
+}
+
+// smallLookup returns the id of a rune below smallRunes, or -1 when it is
+// not in b; ok is false for the other runes (use lookupHashed).
+func (m *Matcher) smallLookup(r rune) (id int32, ok bool) {
+	if uint32(r) >= uint32(len(m.small)) {
+		return 0, false
+	}
+	v := m.small[uint32(r)]
+	id = int32(uint32(v))
+	if uint32(v>>32) != m.gen {
+		id = -1
+	}
+	return id, true
+}
+
+// internHashed returns the id of r (at or above smallRunes), giving it
+// the next id when r is new in this generation.
+func (m *Matcher) internHashed(r rune) int32 {
 	mask := uint32(len(m.slots) - 1)
 	for h := (uint32(r) * 0x9E3779B1) >> m.shift; ; h = (h + 1) & mask {
 		s := &m.slots[h]
@@ -129,15 +165,9 @@ func (m *Matcher) intern(r rune) int32 {
 	}
 }
 
-// lookup returns the id of r, or -1 when r is not in b.
-func (m *Matcher) lookup(r rune) int32 {
-	if uint32(r) < smallRunes {
-		v := m.small[r]
-		if uint32(v>>32) == m.gen {
-			return int32(uint32(v))
-		}
-		return -1
-	}
+// lookupHashed returns the id of r (at or above smallRunes), or -1 when
+// r is not in b.
+func (m *Matcher) lookupHashed(r rune) int32 {
 	mask := uint32(len(m.slots) - 1)
 	for h := (uint32(r) * 0x9E3779B1) >> m.shift; ; h = (h + 1) & mask {
 		s := &m.slots[h]
@@ -157,7 +187,11 @@ func (m *Matcher) chain(a, b []rune) (popular bool) {
 	m.reset(len(b))
 	bid := grow32(m.bid, len(b))
 	for j, r := range b {
-		bid[j] = m.intern(r)
+		id, ok := m.smallIntern(r)
+		if !ok {
+			id = m.internHashed(r)
+		}
+		bid[j] = id
 	}
 	ids := int(m.ids)
 	count := grow32(m.count, ids)
@@ -196,7 +230,11 @@ func (m *Matcher) chain(a, b []rune) (popular bool) {
 	}
 	rows = rows[:len(a)]
 	for i, r := range a {
-		if id := m.lookup(r); id >= 0 && count[id] > 0 {
+		id, ok := m.smallLookup(r)
+		if !ok {
+			id = m.lookupHashed(r)
+		}
+		if id >= 0 && count[id] > 0 {
 			rows[i] = posRange{end[id], end[id] + count[id]}
 		} else {
 			rows[i] = posRange{}
@@ -206,62 +244,64 @@ func (m *Matcher) chain(a, b []rune) (popular bool) {
 	return popular
 }
 
-// longest is CPython's find_longest_match(alo, ahi, blo, bhi) for
-// isjunk=None; it needs chain(a, b) first.
-func (m *Matcher) longest(a, b []rune, alo, ahi, blo, bhi int32, popular bool) (besti, bestj, bestk int32) {
-	besti, bestj = alo, blo
-	// Row i is stamped base+1+(i-alo); base itself is never written, so
-	// the first row sees no earlier match.
-	if m.tick > math.MaxUint32-uint32(ahi-alo)-2 {
+// scan is find_longest_match(0, len(a), 0, len(b))'s j2len pass, which
+// also records every maximal diagonal run of matches through b2j (runs,
+// in the order the scan starts them). It returns the best block before
+// extension, with CPython's tie-break: rows ascending, b2j positions
+// ascending, only a strictly longer block replaces the best.
+func (m *Matcher) scan(a, b []rune) (besti, bestj, bestk int32) {
+	// Row i is stamped tick+1+i; tick itself is never written, so row 0
+	// sees no earlier match. Stamps only grow, so nothing is cleared.
+	if m.tick > math.MaxUint32-uint32(len(a))-2 {
 		clear(m.diag)
 		m.tick = 0
 	}
 	m.tick++
 	base := m.tick
-	m.tick += uint32(ahi - alo)
-	nd := len(a) + len(b) + 1
+	m.tick += uint32(len(a))
+	nd := len(a) + len(b)
 	if cap(m.diag) < nd {
 		m.diag = make([]uint64, nd, nd+nd/4) // stamp 0 is never live
 	}
 	diag := m.diag[:nd]
 	pos, rows := m.pos, m.rows[:len(a)]
-	off := int32(len(a))
-	for i := alo; i < ahi; i++ {
-		s := base + 1 + uint32(i-alo)
+	runs := m.runs[:0]
+	off := int32(len(a)) // diagonal j-i ≥ -len(a)+1
+	for i := range int32(len(a)) {
+		s := base + 1 + uint32(i)
 		rg := rows[i]
 		for _, j := range pos[rg.lo:rg.hi] {
-			if j < blo {
-				continue
-			}
-			if j >= bhi {
-				break
-			}
 			d := &diag[j-i+off]
-			k := int32(1)
-			if uint32(*d>>32) == s-1 {
-				k = int32(uint32(*d)) + 1
+			var k int32
+			if uint32(*d>>32) == s-1 { // the run on this diagonal goes on
+				r := &runs[uint32(*d)]
+				r.n++
+				k = r.n
+				*d = uint64(s)<<32 | uint64(uint32(*d))
+			} else {
+				k = 1
+				*d = uint64(s)<<32 | uint64(len(runs))
+				runs = append(runs, run{i, j, 1})
 			}
-			*d = uint64(s)<<32 | uint64(k)
 			if k > bestk {
 				besti, bestj, bestk = i-k+1, j-k+1, k
 			}
 		}
 	}
-	if !popular {
-		// Every equal pair was counted above, so the block cannot grow.
-		return besti, bestj, bestk
-	}
-	for besti > alo && bestj > blo && a[besti-1] == b[bestj-1] {
-		besti, bestj, bestk = besti-1, bestj-1, bestk+1
-	}
-	for besti+bestk < ahi && bestj+bestk < bhi && a[besti+bestk] == b[bestj+bestk] {
-		bestk++
-	}
+	m.runs = runs
 	return besti, bestj, bestk
 }
 
 // MatchingCharacters returns M, the sum of the sizes of the blocks that
 // CPython's SequenceMatcher(None, a, b).get_matching_blocks() returns.
+//
+// get_matching_blocks calls find_longest_match on ever smaller
+// rectangles. Here the one j2len pass over the whole of a and b records
+// the maximal diagonal runs; a rectangle's j2len pass would see exactly
+// those runs cut to the rectangle, so the runs are cut down as the
+// rectangles split, and each rectangle's best block is found while its
+// runs are cut. With autojunk, the block is then extended through equal
+// elements as CPython does.
 func (m *Matcher) MatchingCharacters(a, b []rune) int {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
@@ -272,22 +312,87 @@ func (m *Matcher) MatchingCharacters(a, b []rune) int {
 		// extension then covers everything.
 		return len(a)
 	}
+	if len(b) <= shortMax {
+		return m.matchingShort(a, b)
+	}
 	popular := m.chain(a, b)
+	bi, bj, bk := m.scan(a, b)
+	runs := m.runs
 	total := 0
-	stack := append(m.stack[:0], span{0, int32(len(a)), 0, int32(len(b))})
+	stack := append(m.stack[:0], span{
+		alo: 0, ahi: int32(len(a)), blo: 0, bhi: int32(len(b)),
+		lo: 0, hi: int32(len(runs)), bi: bi, bj: bj, bk: bk,
+	})
 	for len(stack) > 0 {
-		s := stack[len(stack)-1]
+		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		i, j, k := m.longest(a, b, s.alo, s.ahi, s.blo, s.bhi, popular)
+		i, j, k := e.bi, e.bj, e.bk
+		if popular {
+			for i > e.alo && j > e.blo && a[i-1] == b[j-1] {
+				i, j, k = i-1, j-1, k+1
+			}
+			for i+k < e.ahi && j+k < e.bhi && a[i+k] == b[j+k] {
+				k++
+			}
+		}
 		if k == 0 {
 			continue
 		}
 		total += int(k)
-		if s.alo < i && s.blo < j {
-			stack = append(stack, span{s.alo, i, s.blo, j})
+		// The rectangles get_matching_blocks queues next; an empty one
+		// (not queued) gets no runs below either.
+		l := span{alo: e.alo, ahi: i, blo: e.blo, bhi: j, bi: e.alo, bj: e.blo}
+		r := span{alo: i + k, ahi: e.ahi, blo: j + k, bhi: e.bhi, bi: i + k, bj: j + k}
+		// Cut e's runs to the two rectangles, in place: runs[e.lo:lt]
+		// end up in l, runs[lt:gt] in r, the rest in neither. No run
+		// reaches into both: it would cross the block's rows and be
+		// longer than the block. Order does not matter, as the best
+		// block is chosen by explicit comparison.
+		lt, mid, gt := e.lo, e.lo, e.hi
+		for mid < gt {
+			x := runs[mid]
+			d, end := x.j-x.i, x.i+x.n
+			lo, hi := max(x.i, l.alo, l.blo-d), min(end, l.ahi, l.bhi-d)
+			if n := hi - lo; n > 0 {
+				if n > l.bk || n == l.bk && (lo < l.bi || lo == l.bi && lo+d < l.bj) {
+					l.bi, l.bj, l.bk = lo, lo+d, n
+				}
+				runs[mid] = runs[lt]
+				runs[lt] = run{lo, lo + d, n}
+				lt++
+				mid++
+				continue
+			}
+			lo, hi = max(x.i, r.alo, r.blo-d), min(end, r.ahi, r.bhi-d)
+			if n := hi - lo; n > 0 {
+				if n > r.bk || n == r.bk && (lo < r.bi || lo == r.bi && lo+d < r.bj) {
+					r.bi, r.bj, r.bk = lo, lo+d, n
+				}
+				runs[mid] = run{lo, lo + d, n}
+				mid++
+				continue
+			}
+			gt--
+			runs[mid] = runs[gt]
 		}
-		if i+k < s.ahi && j+k < s.bhi {
-			stack = append(stack, span{i + k, s.ahi, j + k, s.bhi})
+		l.lo, l.hi = e.lo, lt
+		r.lo, r.hi = lt, gt
+		// Without autojunk, a rectangle without runs has no block, and
+		// one with a single run has that run as its only block. With
+		// autojunk, the extension may find more.
+		if l.alo < l.ahi && l.blo < l.bhi { // else not queued by CPython
+			if popular || l.hi-l.lo > 1 {
+				stack = append(stack, l)
+			} else {
+				total += int(l.bk)
+			}
+		}
+		if r.alo < r.ahi && r.blo < r.bhi {
+			if popular || r.hi-r.lo > 1 {
+				stack = append(stack, r)
+			} else {
+				total += int(r.bk)
+			}
 		}
 	}
 	m.stack = stack
@@ -311,11 +416,19 @@ func (m *Matcher) QuickRatio(a, b []rune) float64 {
 	count := grow32(m.count, len(b)) // ids < len(b)
 	clear(count)
 	for _, r := range b {
-		count[m.intern(r)]++
+		id, ok := m.smallIntern(r)
+		if !ok {
+			id = m.internHashed(r)
+		}
+		count[id]++
 	}
 	matches := 0
 	for _, r := range a {
-		if id := m.lookup(r); id >= 0 && count[id] > 0 {
+		id, ok := m.smallLookup(r)
+		if !ok {
+			id = m.lookupHashed(r)
+		}
+		if id >= 0 && count[id] > 0 {
 			count[id]--
 			matches++
 		}
