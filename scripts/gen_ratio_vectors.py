@@ -231,6 +231,27 @@ def long_pairs(rng):
     return out
 
 
+def medium_pairs(rng):
+    """Pairs with 64 < len(b) < 200: longer than one machine word, too
+    short for autojunk (docscore's Go code takes a separate path there)."""
+    out = []
+    for _ in range(100):  # two or three names on a line against a misreading
+        a = name_list(rng, rng.randint(65, 190))[:199]
+        b = misread(rng, a, rng.randint(0, 25))[:199]
+        if len(b) <= 64:
+            b = b + " " + gt_name(rng) * 3
+            b = b[:199]
+        out.append(("medium_names", a, b))
+    for _ in range(80):  # small alphabets
+        alpha = rng.choice(["ab", "abc", "a b", "abcdefgh"])
+        b = rand_str(rng, alpha, 65, 199)
+        a = misread(rng, b, rng.randint(0, 30)) if rng.random() < 0.6 else rand_str(rng, alpha, 0, 120)
+        out.append(("medium_small_alpha", a, b))
+    for _ in range(40):  # a short GT name against a medium line
+        out.append(("medium_short_a", gt_name(rng), name_list(rng, rng.randint(65, 180))[:199]))
+    return out
+
+
 def short_pairs(rng):
     out = []
     names = [gt_name(rng) for _ in range(800)]
@@ -293,12 +314,14 @@ def vector(kind, a, b):
 
 def main():
     rng = random.Random(SEED)
-    pairs = short_pairs(rng) + long_pairs(rng)
-    long_b = changed = 0
+    pairs = short_pairs(rng) + long_pairs(rng) + medium_pairs(rng)
+    long_b = changed = medium_b = 0
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w", encoding="utf-8", newline="\n") as f:
         for kind, a, b in pairs:
             v = vector(kind, a, b)
+            if 64 < len(b) < 200:
+                medium_b += 1
             if len(b) >= 200:
                 long_b += 1
                 if difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() != v["ratio"]:
@@ -306,6 +329,7 @@ def main():
             f.write(json.dumps(v, ensure_ascii=False) + "\n")
     size = os.path.getsize(OUT)
     print(f"{OUT}: {len(pairs)} vectors, {size} bytes (Python {sys.version.split()[0]})")
+    print(f"64 < len(b) < 200: {medium_b} vectors")
     print(f"len(b) >= 200: {long_b} vectors; autojunk changes the ratio in {changed}")
 
 

@@ -81,7 +81,7 @@ func TestRatioVectors(t *testing.T) {
 		t.Fatalf("%s has %d vectors, want at least 5000", vectorsFile, len(vs))
 	}
 	var m Matcher
-	failures, longB, popular := 0, 0, 0
+	failures, shortB, mediumB, longB, popular := 0, 0, 0, 0, 0
 	for n, v := range vs {
 		a, b := []rune(v.A), []rune(v.B)
 		want := got{v.Ratio, v.QuickRatio, v.RealQuickRatio, v.Matching}
@@ -97,7 +97,12 @@ func TestRatioVectors(t *testing.T) {
 				}
 			}
 		}
-		if len(b) >= 200 {
+		switch {
+		case len(b) <= shortMax:
+			shortB++
+		case len(b) < 200:
+			mediumB++
+		default:
 			longB++
 			if m.chain(a, b) {
 				popular++
@@ -107,9 +112,11 @@ func TestRatioVectors(t *testing.T) {
 	if failures > 10 {
 		t.Errorf("%d failures in all", failures)
 	}
-	// The file must exercise the autojunk heuristic, not just contain it.
-	if longB < 200 || popular < 200 {
-		t.Errorf("%d vectors with len(b) >= 200, %d with popular elements; want at least 200 each", longB, popular)
+	// The file must exercise every path of the Matcher, and the autojunk
+	// heuristic must act, not just be possible.
+	if shortB < 200 || mediumB < 200 || longB < 200 || popular < 200 {
+		t.Errorf("len(b) <= %d: %d vectors, up to 199: %d, from 200: %d, with popular elements: %d; want at least 200 each",
+			shortMax, shortB, mediumB, longB, popular)
 	}
 }
 
@@ -174,13 +181,17 @@ func randomPair(r *rand.Rand) (a, b []rune) {
 		return s
 	}
 	la, lb := r.IntN(40), r.IntN(40)
-	switch r.IntN(10) {
+	switch r.IntN(12) {
 	case 0:
 		lb = 190 + r.IntN(260)
 	case 1:
 		la = 190 + r.IntN(260)
 	case 2:
 		la, lb = 190+r.IntN(200), 190+r.IntN(200)
+	case 3:
+		lb = 60 + r.IntN(140)
+	case 4:
+		la, lb = 60+r.IntN(140), 60+r.IntN(140)
 	}
 	a, b = str(la), str(lb)
 	if r.IntN(2) == 0 && la > 0 { // b as a damaged copy of a
@@ -199,7 +210,7 @@ func randomPair(r *rand.Rand) (a, b []rune) {
 				break
 			}
 		}
-		for len(b) > 0 && len(b) < lb && lb >= 190 { // keep the long cases long
+		for len(b) > 0 && len(b) < lb && lb >= 60 { // keep the long cases long
 			b = append(b, b...)
 		}
 	}
