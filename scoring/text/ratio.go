@@ -51,11 +51,11 @@ type Matcher struct {
 
 	runs []run // maximal diagonal runs of matches, cut as rectangles split
 	// The bit-parallel path for short b (ratio_short.go).
-	peq      []uint64 // per id: the positions of id in b, as bits
-	eq       []uint64 // per row of a: the positions in b equal to a[i]
-	lv0, lv1 []uint64 // two levels of a rectangle
-	rects    []rect   // get_matching_blocks' queue
-	stack    []span
+	peq   []uint64 // per id: the positions of id in b, as bits
+	eq    []uint64 // per row of a: the positions in b equal to a[i]
+	lv    []uint64 // the levels of a rectangle, len(a) words each
+	rects []rect   // get_matching_blocks' queue
+	stack []span
 }
 
 type slot struct {

@@ -18,6 +18,10 @@ import "math/bits"
 // shortMax is the longest b that takes the bit-parallel path.
 const shortMax = 64
 
+// levels is the number of row arrays longestShort needs: levels 0 … 6
+// (matches of length ≥ 1, 2, 4, … 64) and one spare.
+const levels = 8
+
 // eqRows fills m.eq with the match rows of a against b (len(b) <= 64).
 func (m *Matcher) eqRows(a, b []rune) []uint64 {
 	m.reset(len(b))
@@ -44,9 +48,8 @@ func (m *Matcher) eqRows(a, b []rune) []uint64 {
 		}
 		eq = append(eq, row)
 	}
-	if n := len(a) + 1; cap(m.lv0) < n {
-		m.lv0 = make([]uint64, n, n+n/4)
-		m.lv1 = make([]uint64, n, n+n/4)
+	if n := len(a) * levels; cap(m.lv) < n {
+		m.lv = make([]uint64, n, n+n/4)
 	}
 	m.peq, m.eq = peq, eq
 	return eq
@@ -55,51 +58,66 @@ func (m *Matcher) eqRows(a, b []rune) []uint64 {
 // longestShort is find_longest_match(alo, ahi, blo, bhi) for len(b) <= 64
 // (no popular elements, so no extension). It returns k == 0 when no
 // element matches.
+//
+// Level p (lv[p]) holds, per row r of the rectangle, the cells where a
+// match of length ≥ 2^p ends: level p+1 is level p AND level p of the row
+// 2^p above, shifted by 2^p columns. Once a level is empty, the exact
+// length K is found by binary lifting, from the last non-empty level
+// down, so a rectangle costs O(rows · log K) word operations.
 func (m *Matcher) longestShort(eq []uint64, alo, ahi, blo, bhi int32) (besti, bestj, bestk int32) {
 	n := int(ahi - alo)
-	cur, nxt := m.lv0[:n], m.lv1[:n]
+	lv := m.lv[:n*levels]
 	w := ^uint64(0) >> uint(64-(bhi-blo)) << uint(blo)
 	var any uint64
+	l0 := lv[:n]
 	for r, row := range eq[alo:ahi] {
 		v := row & w
-		cur[r] = v
+		l0[r] = v
 		any |= v
 	}
 	if any == 0 {
 		return alo, blo, 0
 	}
-	// first … last: the rows where the current level is not empty.
-	first, last := 0, n-1
-	for cur[first] == 0 {
-		first++
-	}
-	for cur[last] == 0 {
-		last--
-	}
-	k := 1
-	for first < last {
-		// Level k+1 can only be non-empty in rows first+1 … last.
+	p := 0 // the last non-empty level
+	for p+1 < levels-1 && 1<<(p+1) <= n {
+		s := 1 << p
+		prev, next := lv[p*n:(p+1)*n], lv[(p+1)*n:(p+2)*n]
 		any = 0
-		for r := first + 1; r <= last; r++ {
-			v := cur[r] & (cur[r-1] << 1)
-			nxt[r] = v
+		clear(next[:s])
+		for r := s; r < n; r++ {
+			v := prev[r] & (prev[r-s] << uint(s))
+			next[r] = v
 			any |= v
 		}
 		if any == 0 {
 			break
 		}
-		cur, nxt = nxt, cur
+		p++
+	}
+	// x: ends of matches of length ≥ k; y: trial for k + 2^q. They start
+	// as level p and the spare, and swap; the levels below p stay intact.
+	k := 1 << p
+	x, y := lv[p*n:(p+1)*n], lv[(levels-1)*n:levels*n]
+	for q := p - 1; q >= 0; q-- {
+		s, lq := 1<<q, lv[q*n:(q+1)*n]
+		any = 0
+		clear(y[:min(k, n)])
+		for r := k; r < n; r++ {
+			v := x[r] & (lq[r-k] << uint(k))
+			y[r] = v
+			any |= v
+		}
+		if any != 0 {
+			x, y = y, x
+			k += s
+		}
+	}
+	first := k - 1
+	for x[first] == 0 {
 		first++
-		for cur[first] == 0 {
-			first++
-		}
-		for cur[last] == 0 {
-			last--
-		}
-		k++
 	}
 	i := alo + int32(first)
-	j := int32(bits.TrailingZeros64(cur[first]))
+	j := int32(bits.TrailingZeros64(x[first]))
 	return i - int32(k) + 1, j - int32(k) + 1, int32(k)
 }
 

@@ -140,6 +140,11 @@ func TestRatioTable(t *testing.T) {
 		// len(b) = 200 over "ab": both are popular, so no block is found
 		// by the j2len pass, and the extension from (0, 0) matches the
 		// common prefix only; autojunk=False would give 100.
+		// A block as long as the longest short b (64 runes), and 63.
+		{"block of 64", strings.Repeat("abcdefgh", 8) + "x", strings.Repeat("abcdefgh", 8), 64, 128.0 / 129},
+		{"block of 64 after x", "x" + strings.Repeat("abcdefgh", 8), strings.Repeat("abcdefgh", 8), 64, 128.0 / 129},
+		{"block of 63", "y" + strings.Repeat("abcdefgh", 8)[1:] + "x", strings.Repeat("abcdefgh", 8), 63, 126.0 / 129},
+		{"block of 65, b medium", strings.Repeat("abcdefghijklm", 5) + "x", strings.Repeat("abcdefghijklm", 5), 65, 130.0 / 131},
 		{"autojunk: popular only", strings.Repeat("ab", 50), strings.Repeat("ba", 100), 0, 0.0},
 		{"autojunk: prefix extension", strings.Repeat("ab", 50), strings.Repeat("ab", 100), 100, 200.0 / 300},
 	}
@@ -181,7 +186,7 @@ func randomPair(r *rand.Rand) (a, b []rune) {
 		return s
 	}
 	la, lb := r.IntN(40), r.IntN(40)
-	switch r.IntN(12) {
+	switch r.IntN(13) {
 	case 0:
 		lb = 190 + r.IntN(260)
 	case 1:
@@ -192,6 +197,10 @@ func randomPair(r *rand.Rand) (a, b []rune) {
 		lb = 60 + r.IntN(140)
 	case 4:
 		la, lb = 60+r.IntN(140), 60+r.IntN(140)
+	case 5: // b inside a: blocks as long as b, up to a machine word and past it
+		b = str(40 + r.IntN(30))
+		a = append(append(str(r.IntN(5)), b...), str(r.IntN(5))...)
+		return a, b
 	}
 	a, b = str(la), str(lb)
 	if r.IntN(2) == 0 && la > 0 { // b as a damaged copy of a
@@ -238,6 +247,43 @@ func TestRatioOracleSweep(t *testing.T) {
 	}
 	if failures > 10 {
 		t.Errorf("%d failures in all", failures)
+	}
+}
+
+// TestLongestShort checks the bit-parallel find_longest_match against the
+// oracle's on random rectangles, blocks of up to 64 runes included. (A
+// block found one rune short can still give the right M, so this is
+// checked block by block, not only through Ratio.)
+func TestLongestShort(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var m Matcher
+	for range 3000 {
+		a, b := randomPair(r)
+		if len(b) > shortMax {
+			b = b[:shortMax]
+		}
+		if r.IntN(4) == 0 && len(b) > 0 { // b inside a
+			a = append(append([]rune("xy"[:r.IntN(3)]), b...), []rune("yx"[:r.IntN(3)])...)
+		}
+		if len(a) == 0 || len(b) == 0 {
+			continue
+		}
+		eq := m.eqRows(a, b)
+		o := newOracle(a, b)
+		for range 5 {
+			alo := r.IntN(len(a))
+			ahi := alo + 1 + r.IntN(len(a)-alo)
+			blo := r.IntN(len(b))
+			bhi := blo + 1 + r.IntN(len(b)-blo)
+			if r.IntN(3) == 0 {
+				alo, ahi, blo, bhi = 0, len(a), 0, len(b)
+			}
+			i, j, k := m.longestShort(eq, int32(alo), int32(ahi), int32(blo), int32(bhi))
+			if w := o.findLongestMatch(alo, ahi, blo, bhi); (match{int(i), int(j), int(k)}) != w {
+				t.Fatalf("a=%q b=%q [%d:%d]×[%d:%d]: got %v, want %v (oracle)",
+					string(a), string(b), alo, ahi, blo, bhi, match{int(i), int(j), int(k)}, w)
+			}
+		}
 	}
 }
 
@@ -370,6 +416,7 @@ func FuzzRatio(f *testing.F) {
 	f.Add("abcd", "bcde")
 	f.Add("", "\xff")
 	f.Add("ababab", "ba")
+	f.Add(strings.Repeat("Leon Tedesco", 6), strings.Repeat("Leon Tedesco", 5)+"Leon")
 	var m Matcher
 	f.Fuzz(func(t *testing.T, sa, sb string) {
 		a, b := []rune(sa), []rune(sb)
