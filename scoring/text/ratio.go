@@ -27,11 +27,16 @@ import "math"
 // does, reusing its buffers across calls.
 // The zero value is ready to use. A Matcher is not safe for concurrent use.
 type Matcher struct {
-	// rune → id of the current b. Runes below smallRunes are looked up
-	// directly, the others in an open-addressing table; both are stamped
-	// with gen, so a new generation empties them without clearing.
+	// Per-rune scratch for runes below directRunes: the id (plus one), the
+	// count or the bit mask of the rune in the current b. Every call sets
+	// entries for b's runes only and zeroes them again before it returns,
+	// so the array is all zero between calls.
+	direct [directRunes]uint64
+
+	// rune → id for the other runes: an open-addressing table whose slots
+	// are stamped with gen, so a new generation empties it without
+	// clearing.
 	gen   uint32
-	small [smallRunes]uint64 // gen<<32 | id
 	slots []slot
 	shift uint // hash shift: 32 - log2(len(slots))
 	ids   int32
@@ -78,9 +83,10 @@ type run struct{ i, j, n int32 }
 
 type posRange struct{ lo, hi int32 }
 
-// smallRunes covers ASCII, Latin-1 and Latin Extended-A, the bulk of the
-// names docscore compares.
-const smallRunes = 0x180
+// directRunes bounds the runes that index Matcher.direct: Latin with its
+// combining marks, Greek, Cyrillic, Armenian and Hebrew, the bulk of the
+// names docscore compares. Other runes go through the hash table.
+const directRunes = 0x600
 
 // minSlots is the smallest hash table.
 const minSlots = 64
@@ -103,51 +109,17 @@ func (m *Matcher) reset(n int) {
 		}
 		m.slots = make([]slot, size)
 		m.shift = 32 - bits
-		// Old stamps in small would outlive the ones in the new table:
-		// start both afresh.
-		clear(m.small[:])
 		m.gen = 0
 	}
 	m.gen++
 	if m.gen == 0 { // wrapped: stale stamps could match again
-		clear(m.small[:])
 		clear(m.slots)
 		m.gen = 1
 	}
 	m.ids = 0
 }
 
-// smallIntern returns the id of a rune below smallRunes, giving it the
-// next id when it is new in this generation; ok is false for the other
-// runes (use internHashed). Callers inline the pair by hand: one function
-// doing both would be too big for the inliner.
-func (m *Matcher) smallIntern(r rune) (id int32, ok bool) {
-	if uint32(r) >= uint32(len(m.small)) {
-		return 0, false
-	}
-	p := &m.small[uint32(r)]
-	if uint32(*p>>32) != m.gen {
-		*p = uint64(m.gen)<<32 | uint64(uint32(m.ids))
-		m.ids++
-	}
-	return int32(uint32(*p)), true
-}
-
-// smallLookup returns the id of a rune below smallRunes, or -1 when it is
-// not in b; ok is false for the other runes (use lookupHashed).
-func (m *Matcher) smallLookup(r rune) (id int32, ok bool) {
-	if uint32(r) >= uint32(len(m.small)) {
-		return 0, false
-	}
-	v := m.small[uint32(r)]
-	id = int32(uint32(v))
-	if uint32(v>>32) != m.gen {
-		id = -1
-	}
-	return id, true
-}
-
-// internHashed returns the id of r (at or above smallRunes), giving it
+// internHashed returns the id of r (at or above directRunes), giving it
 // the next id when r is new in this generation.
 func (m *Matcher) internHashed(r rune) int32 {
 	mask := uint32(len(m.slots) - 1)
@@ -165,7 +137,7 @@ func (m *Matcher) internHashed(r rune) int32 {
 	}
 }
 
-// lookupHashed returns the id of r (at or above smallRunes), or -1 when
+// lookupHashed returns the id of r (at or above directRunes), or -1 when
 // r is not in b.
 func (m *Matcher) lookupHashed(r rune) int32 {
 	mask := uint32(len(m.slots) - 1)
@@ -187,11 +159,16 @@ func (m *Matcher) chain(a, b []rune) (popular bool) {
 	m.reset(len(b))
 	bid := grow32(m.bid, len(b))
 	for j, r := range b {
-		id, ok := m.smallIntern(r)
-		if !ok {
-			id = m.internHashed(r)
+		if uint32(r) < directRunes {
+			p := &m.direct[r]
+			if *p == 0 {
+				m.ids++
+				*p = uint64(m.ids)
+			}
+			bid[j] = int32(*p) - 1
+		} else {
+			bid[j] = m.internHashed(r)
 		}
-		bid[j] = id
 	}
 	ids := int(m.ids)
 	count := grow32(m.count, ids)
@@ -230,8 +207,10 @@ func (m *Matcher) chain(a, b []rune) (popular bool) {
 	}
 	rows = rows[:len(a)]
 	for i, r := range a {
-		id, ok := m.smallLookup(r)
-		if !ok {
+		var id int32
+		if uint32(r) < directRunes {
+			id = int32(m.direct[r]) - 1
+		} else {
 			id = m.lookupHashed(r)
 		}
 		if id >= 0 && count[id] > 0 {
@@ -240,6 +219,7 @@ func (m *Matcher) chain(a, b []rune) (popular bool) {
 			rows[i] = posRange{}
 		}
 	}
+	m.clearDirect(b)
 	m.bid, m.count, m.end, m.pos, m.rows = bid, count, end, pos, rows
 	return popular
 }
@@ -412,27 +392,30 @@ func (m *Matcher) QuickRatio(a, b []rune) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return ratio(0, len(a)+len(b))
 	}
+	// Counts of b's runes: in direct, or by id in count.
 	m.reset(len(b))
 	count := grow32(m.count, len(b)) // ids < len(b)
 	clear(count)
 	for _, r := range b {
-		id, ok := m.smallIntern(r)
-		if !ok {
-			id = m.internHashed(r)
+		if uint32(r) < directRunes {
+			m.direct[r]++
+		} else {
+			count[m.internHashed(r)]++
 		}
-		count[id]++
 	}
 	matches := 0
 	for _, r := range a {
-		id, ok := m.smallLookup(r)
-		if !ok {
-			id = m.lookupHashed(r)
-		}
-		if id >= 0 && count[id] > 0 {
+		if uint32(r) < directRunes {
+			if c := m.direct[r]; c > 0 {
+				m.direct[r] = c - 1
+				matches++
+			}
+		} else if id := m.lookupHashed(r); id >= 0 && count[id] > 0 {
 			count[id]--
 			matches++
 		}
 	}
+	m.clearDirect(b)
 	m.count = count
 	return ratio(matches, len(a)+len(b))
 }
@@ -459,6 +442,15 @@ func ratio(matches, length int) float64 {
 		return 1.0
 	}
 	return 2.0 * float64(matches) / float64(length)
+}
+
+// clearDirect zeroes the entries of m.direct that b's runes set.
+func (m *Matcher) clearDirect(b []rune) {
+	for _, r := range b {
+		if uint32(r) < directRunes {
+			m.direct[r] = 0
+		}
+	}
 }
 
 func equal(a, b []rune) bool {

@@ -24,13 +24,15 @@ const levels = 8
 
 // eqRows fills m.eq with the match rows of a against b (len(b) <= 64).
 func (m *Matcher) eqRows(a, b []rune) []uint64 {
+	// The bits of b's runes: in direct, or by id in peq.
 	m.reset(len(b))
 	peq := m.peq[:0]
 	for j, r := range b {
-		id, ok := m.smallIntern(r)
-		if !ok {
-			id = m.internHashed(r)
+		if uint32(r) < directRunes {
+			m.direct[r] |= 1 << uint(j)
+			continue
 		}
+		id := m.internHashed(r)
 		if int(id) == len(peq) {
 			peq = append(peq, 0)
 		}
@@ -38,16 +40,15 @@ func (m *Matcher) eqRows(a, b []rune) []uint64 {
 	}
 	eq := m.eq[:0]
 	for _, r := range a {
-		id, ok := m.smallLookup(r)
-		if !ok {
-			id = m.lookupHashed(r)
-		}
 		var row uint64
-		if id >= 0 {
+		if uint32(r) < directRunes {
+			row = m.direct[r]
+		} else if id := m.lookupHashed(r); id >= 0 {
 			row = peq[id]
 		}
 		eq = append(eq, row)
 	}
+	m.clearDirect(b)
 	if n := len(a) * levels; cap(m.lv) < n {
 		m.lv = make([]uint64, n, n+n/4)
 	}

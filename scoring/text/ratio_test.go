@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -48,6 +49,9 @@ func loadVectors(t testing.TB) []vector {
 	return vs
 }
 
+// isHashed reports whether r goes through the Matcher's hash table.
+func isHashed(r rune) bool { return r >= directRunes }
+
 // got holds everything a Matcher says about one pair.
 type got struct {
 	Ratio, QuickRatio, RealQuickRatio float64
@@ -81,7 +85,7 @@ func TestRatioVectors(t *testing.T) {
 		t.Fatalf("%s has %d vectors, want at least 5000", vectorsFile, len(vs))
 	}
 	var m Matcher
-	failures, shortB, mediumB, longB, popular := 0, 0, 0, 0, 0
+	failures, shortB, mediumB, longB, popular, hashed := 0, 0, 0, 0, 0, 0
 	for n, v := range vs {
 		a, b := []rune(v.A), []rune(v.B)
 		want := got{v.Ratio, v.QuickRatio, v.RealQuickRatio, v.Matching}
@@ -96,6 +100,9 @@ func TestRatioVectors(t *testing.T) {
 						vectorsFile, n+1, v.Kind, c.who, v.A, v.B, c.got, want)
 				}
 			}
+		}
+		if slices.ContainsFunc(a, isHashed) && slices.ContainsFunc(b, isHashed) {
+			hashed++
 		}
 		switch {
 		case len(b) <= shortMax:
@@ -114,9 +121,10 @@ func TestRatioVectors(t *testing.T) {
 	}
 	// The file must exercise every path of the Matcher, and the autojunk
 	// heuristic must act, not just be possible.
-	if shortB < 200 || mediumB < 200 || longB < 200 || popular < 200 {
-		t.Errorf("len(b) <= %d: %d vectors, up to 199: %d, from 200: %d, with popular elements: %d; want at least 200 each",
-			shortMax, shortB, mediumB, longB, popular)
+	if shortB < 200 || mediumB < 200 || longB < 200 || popular < 200 || hashed < 100 {
+		t.Errorf("len(b) <= %d: %d vectors, up to 199: %d, from 200: %d, with popular elements: %d (want at least 200 each); "+
+			"with runes from U+%04X on both sides: %d (want at least 100)",
+			shortMax, shortB, mediumB, longB, popular, directRunes, hashed)
 	}
 }
 
@@ -342,14 +350,24 @@ func TestMatcherReuse(t *testing.T) {
 			t.Fatalf("a=%q b=%q: reused %s (quick first %v), fresh %s", v.A, v.B, g, q, w)
 		}
 	}
+	// The per-rune scratch must be left zero after every call.
+	for r, v := range reused.direct {
+		if v != 0 {
+			t.Fatalf("direct[%U] = %d after use, want 0", r, v)
+		}
+	}
 }
 
 // TestMatcherGenerationWrap runs calls across the wrap of the table's
 // generation counter, where stale slots must not be seen as live.
 func TestMatcherGenerationWrap(t *testing.T) {
 	var m Matcher
-	a, b := []rune("Leon qm Iacob Tedesco"), []rune("Leon q. Iacob Todesco")
+	// Runes at or above directRunes: only they go through the table.
+	a, b := []rune("東京 Leon qm 😀 Iacob Tedesco"), []rune("東京 Leon q. Iacob 😀 Todesco 大阪")
 	want := measure(&m, a, b)
+	if want.Matching != newOracle(a, b).matching() {
+		t.Fatalf("M %d, oracle %d", want.Matching, newOracle(a, b).matching())
+	}
 	m.gen = math.MaxUint32 - 3
 	for range 8 {
 		if g := measure(&m, a, b); !g.same(want) {
