@@ -1,27 +1,29 @@
 package text
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // This file reimplements the parts of CPython's difflib.SequenceMatcher
 // (Lib/difflib.py, isjunk=None, autojunk=True) that ratio(), quick_ratio()
-// and real_quick_ratio() need, without maps or recursion:
+// and real_quick_ratio() need, without maps, recursion or allocation once
+// the Matcher's buffers have grown:
 //
-//   - __chain_b's b2j map becomes a rune→id hash table that is reused across
-//     calls (slots are stamped with a generation number, so nothing is
-//     cleared between calls) plus, per b position, a link to the next
-//     position holding the same rune. Following the links from the first
-//     position visits b2j[elt] in ascending order, as CPython does.
-//   - find_longest_match's j2len/newj2len dicts become two dense rows over b
-//     that are zeroed again entry by entry after use, so a row costs only the
-//     positions it touches.
-//   - get_matching_blocks' queue becomes a reusable slice stack.
+//   - __chain_b's b2j map becomes ids per rune (a scratch array for runes
+//     below directRunes, a stamped hash table for the others) and the
+//     positions of each id in b, ascending, in one flat slice.
+//   - get_matching_blocks' queue becomes a reusable slice stack, and its
+//     calls of find_longest_match on ever smaller rectangles become cuts of
+//     the maximal diagonal runs that one j2len pass recorded (below), or,
+//     for b of at most 64 runes, bit-parallel passes (ratio_short.go).
 //
-// The tie-breaking is CPython's: rows i ascending, positions j ascending,
-// a strictly longer block replaces the best one; popular elements of b
-// (autojunk) are left out of the j2len pass, and the block found is then
-// extended on both sides through equal elements, popular ones included (with
-// isjunk=None no element is in bjunk, so the two junk-only extension loops
-// of CPython never run).
+// The tie-breaking is CPython's: of the longest blocks the j2len pass sees,
+// the one that starts earliest in a, then earliest in b; popular elements
+// of b (autojunk, len(b) >= 200) are left out of that pass, and the block
+// found is then extended on both sides through equal elements, popular ones
+// included. With isjunk=None no element is in bjunk, so CPython's two
+// junk-only extension loops never run.
 
 // Matcher computes Ratcliff–Obershelp ratios exactly as CPython's difflib
 // does, reusing its buffers across calls.
@@ -63,6 +65,7 @@ type Matcher struct {
 	stack []span
 }
 
+// slot is an entry of the rune → id hash table, live when gen is current.
 type slot struct {
 	key rune
 	id  int32
@@ -81,6 +84,7 @@ type span struct {
 // run is a diagonal run of matches: a[i:i+n] == b[j:j+n].
 type run struct{ i, j, n int32 }
 
+// posRange is a range of slots in Matcher.pos.
 type posRange struct{ lo, hi int32 }
 
 // directRunes bounds the runes that index Matcher.direct: Latin with its
@@ -429,11 +433,15 @@ func (m *Matcher) RealQuickRatio(a, b []rune) float64 {
 
 // Ratio returns SequenceMatcher(None, a, b).ratio() over the code points of
 // a and b. Invalid UTF-8 counts one U+FFFD per bad byte, as []rune does. It
-// allocates; use a Matcher in loops.
+// allocates the rune slices; use a Matcher in loops.
 func Ratio(a, b string) float64 {
-	var m Matcher
+	m := matchers.Get().(*Matcher)
+	defer matchers.Put(m)
 	return m.Ratio([]rune(a), []rune(b))
 }
+
+// matchers holds spare Matchers for Ratio: a Matcher is some 12 KiB.
+var matchers = sync.Pool{New: func() any { return new(Matcher) }}
 
 // ratio is CPython's _calculate_ratio: 2.0 * matches / length, 1.0 when
 // length is 0.
@@ -453,6 +461,7 @@ func (m *Matcher) clearDirect(b []rune) {
 	}
 }
 
+// equal reports whether a and b hold the same runes.
 func equal(a, b []rune) bool {
 	if len(a) != len(b) {
 		return false
