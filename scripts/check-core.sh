@@ -6,6 +6,8 @@
 set -euo pipefail
 forbidden='^(os|os/.*|net|net/.*|syscall|syscall/js|io/ioutil|plugin|unsafe|runtime/cgo|C)$'
 bad=0
+# go list must succeed (a pattern matching nothing is an error, not a pass).
+listing=$(go list -f '{{.ImportPath}} {{join .Imports " "}}' "$@")
 while read -r pkg imports; do
   for imp in $imports; do
     if [[ $imp =~ $forbidden ]]; then
@@ -13,6 +15,6 @@ while read -r pkg imports; do
       bad=1
     fi
   done
-done < <(go list -f '{{.ImportPath}} {{join .Imports " "}}' "$@")
+done <<< "$listing"
 if [ $bad -ne 0 ]; then exit 1; fi
 echo "check-core: $(go list "$@" | wc -l) core packages import no os, net, syscall or syscall/js"
