@@ -2,6 +2,7 @@ package tabular
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -147,20 +148,106 @@ func (idx *pageIndex) ids() []string {
 type nameForm struct {
 	runes []rune
 	toks  []string
+	ids   []int32 // the distinct tokens, interned, sorted
+	bag   charBag
 	wild  bool // holds an illegible-glyph marker
 }
 
-func newNameForm(toks []string) nameForm {
-	s := strings.Join(toks, " ")
-	r := []rune(s)
-	wild := false
+// nameForm prepares normalized name tokens for comparison.
+func (sc *scorer) nameForm(toks []string) nameForm {
+	r := []rune(strings.Join(toks, " "))
+	f := nameForm{runes: r, toks: toks, bag: newCharBag(r)}
 	for _, c := range r {
 		if c == text.Wildcard {
-			wild = true
+			f.wild = true
 			break
 		}
 	}
-	return nameForm{runes: r, toks: toks, wild: wild}
+	f.ids = make([]int32, 0, len(toks))
+	for _, t := range toks {
+		id, ok := sc.tokenIDs[t]
+		if !ok {
+			id = int32(len(sc.tokenIDs))
+			sc.tokenIDs[t] = id
+		}
+		f.ids = append(f.ids, id)
+	}
+	slices.Sort(f.ids)
+	f.ids = slices.Compact(f.ids)
+	return f
+}
+
+// charBag counts a name's characters in 32 byte-sized buckets (letters a–z
+// each in its own, everything else spread over six), packed in four words.
+// Buckets only merge counts, so the bag intersection bounds difflib's
+// quick_ratio from above, and with it the ratio: a cheap first test
+// against the gate.
+type charBag [4]uint64
+
+// maxBagName is the longest name a bag describes; longer names get no
+// bound (the byte sums below must not overflow).
+const maxBagName = 120
+
+func newCharBag(r []rune) charBag {
+	var counts [32]uint8
+	for _, c := range r {
+		k := 26 + int(uint32(c)%6)
+		if c >= 'a' && c <= 'z' {
+			k = int(c - 'a')
+		}
+		if counts[k] < 127 {
+			counts[k]++
+		}
+	}
+	var b charBag
+	for k, n := range counts {
+		b[k/8] |= uint64(n) << (8 * (k % 8))
+	}
+	return b
+}
+
+const (
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// ratioBound returns an upper bound on the Ratcliff–Obershelp ratio of
+// two names from their bags: 2·Σ min(count) / (|a|+|b|), the byte-wise
+// minimum taken in SWAR fashion (counts stay under 128).
+func ratioBound(a, b *nameForm) float64 {
+	la, lb := len(a.runes), len(b.runes)
+	if la+lb == 0 || la > maxBagName || lb > maxBagName {
+		return 1
+	}
+	m := uint64(0)
+	for w := range a.bag {
+		x, y := a.bag[w], b.bag[w]
+		ge := (((x | highBits) - y) & highBits) >> 7 * 0xFF // 0xFF where x ≥ y
+		mins := (y & ge) | (x &^ ge)
+		m += (mins * lowBits) >> 56
+	}
+	return 2.0 * float64(m) / float64(la+lb)
+}
+
+// idOverlap is text.TokenSetOverlap over interned, sorted distinct tokens.
+func idOverlap(a, b []int32) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	common, i, j := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] == b[j]:
+			common++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return float64(common) / float64(max(len(a), len(b)))
 }
 
 // preparedPage is a ground-truth page normalized under one rule set.
@@ -176,19 +263,32 @@ type scorer struct {
 	s        *schema.Schema
 	compiled *rules.Compiled
 	colRules []*rules.FieldRules
-	gate     float64
-	pages    *pageIndex
-	prepared map[*GTPage]*preparedPage
-	matcher  text.Matcher
-	aligner  text.WildcardAligner
-	cands    []candidate
+	// plainEqual marks columns whose rules treat both sides alike, so an
+	// identical raw value needs no normalization.
+	plainEqual []bool
+	gate       float64
+	pages      *pageIndex
+	prepared   map[*GTPage]*preparedPage
+	matcher    text.Matcher
+	aligner    text.WildcardAligner
+	cands      []candidate
+	tokenIDs   map[string]int32 // token interning for the overlap test
 }
 
 func newScorer(s *schema.Schema, c *rules.Compiled, gate float64, pages *pageIndex) *scorer {
-	sc := &scorer{s: s, compiled: c, gate: gate, pages: pages, prepared: map[*GTPage]*preparedPage{}}
+	sc := &scorer{s: s, compiled: c, gate: gate, pages: pages, prepared: map[*GTPage]*preparedPage{}, tokenIDs: map[string]int32{}}
 	sc.colRules = make([]*rules.FieldRules, len(s.Columns))
+	sc.plainEqual = make([]bool, len(s.Columns))
 	for i, col := range s.Columns {
 		sc.colRules[i] = c.Fields[col.Name]
+		sc.plainEqual[i] = true
+		if fr := sc.colRules[i]; fr != nil {
+			for _, ig := range fr.Ignores {
+				if ig.Side == rules.ModelSide {
+					sc.plainEqual[i] = false
+				}
+			}
+		}
 	}
 	return sc
 }
@@ -199,7 +299,7 @@ func (sc *scorer) prepare(p *GTPage) *preparedPage {
 	}
 	pp := &preparedPage{page: p, names: make([]nameForm, len(p.Rows)), values: make([][]string, len(p.Rows))}
 	for i, row := range p.Rows {
-		pp.names[i] = newNameForm(text.NameTokens(row.Key))
+		pp.names[i] = sc.nameForm(text.NameTokens(row.Key))
 		vals := make([]string, len(sc.s.Columns))
 		for j, col := range sc.s.Columns {
 			if col.Kind.IsText() && !text.IsBlank(row.Values[j]) {
@@ -248,7 +348,7 @@ func (sc *scorer) scoreImage(im *Image) *ImageScore {
 		readings := Readings(text.NameTokens(rec.Key.Text), sc.compiled.Key)
 		names[i].readings = make([]nameForm, len(readings))
 		for k, r := range readings {
-			names[i].readings[k] = newNameForm(r)
+			names[i].readings[k] = sc.nameForm(r)
 		}
 	}
 
@@ -336,13 +436,15 @@ func (sc *scorer) pair(im *Image, pp *preparedPage, names []modelName, c candida
 	}
 	res.NameEdits += edits
 	res.NameRefChars += len(resolved)
+	scores := make([]float64, len(sc.s.Columns)) // one allocation for every field's score
 	for j, col := range sc.s.Columns {
 		p.Fields[j].Name = col.Name
 		score, ok := sc.fieldScore(j, col, row.Values[j], pp.values[c.gt][j], rec.Values[j])
 		if !ok {
 			continue
 		}
-		p.Fields[j].Score = &score
+		scores[j] = score
+		p.Fields[j].Score = &scores[j]
 		res.Fields[j].Sum += score
 		res.Fields[j].Scored++
 	}
@@ -371,6 +473,11 @@ func (sc *scorer) fieldScore(j int, col schema.Column, gtRaw, gtNorm string, mod
 		}
 		return boolScore(strings.TrimSpace(gtRaw) == strings.TrimSpace(model.Text)), true
 	default:
+		if model.Text == gtRaw && sc.plainEqual[j] && strings.IndexByte(gtRaw, '?') < 0 {
+			// Identical raw values normalize identically when no rule
+			// treats the two sides differently.
+			return 1, true
+		}
 		m := ""
 		if !model.Blank() {
 			m = normalizeField(model.Text, col.Kind, sc.colRules[j], false)
@@ -398,8 +505,8 @@ func (sc *scorer) similarity(g *nameForm, readings []nameForm) (candidate, bool)
 	for ri := range readings {
 		r := &readings[ri]
 		if !g.wild {
-			overlap := text.TokenSetOverlap(g.toks, r.toks)
-			if overlap < sc.gate && sc.matcher.QuickRatio(g.runes, r.runes) < sc.gate {
+			overlap := idOverlap(g.ids, r.ids)
+			if overlap < sc.gate && (ratioBound(g, r) < sc.gate || sc.matcher.QuickRatio(g.runes, r.runes) < sc.gate) {
 				continue
 			}
 			s := max(overlap, sc.matcher.Ratio(g.runes, r.runes))

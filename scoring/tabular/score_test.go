@@ -370,3 +370,17 @@ func TestCellsSortedByCodePoint(t *testing.T) {
 		t.Fatalf("failed image not counted: %+v", cells[1])
 	}
 }
+
+func TestRatioBoundIsAnUpperBound(t *testing.T) {
+	sc := newScorer(defaultSchema(), &rules.Compiled{}, DefaultGate, &pageIndex{})
+	var m text.Matcher
+	names := []string{"anzolo rizzo", "zuane boscolo", "nicolò q.m. demetrio romanò", "", "a", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "ÉÈ ßü 12 ?", "mandolin todros", "todros mandolin", "xyz"}
+	for _, x := range names {
+		for _, y := range names {
+			a, b := sc.nameForm(text.Fields(x)), sc.nameForm(text.Fields(y))
+			if bound, q := ratioBound(&a, &b), m.QuickRatio(a.runes, b.runes); bound < q {
+				t.Errorf("ratioBound(%q, %q) = %v < quick_ratio %v", x, y, bound, q)
+			}
+		}
+	}
+}

@@ -95,8 +95,28 @@ func (w *WildcardAligner) Distance(gt, model []rune) int {
 	if !containsWildcard(gt) && slices.Equal(gt, model) {
 		return 0
 	}
-	d := w.distanceTable(gt, model)
-	return int(d[len(d)-1])
+	// Two rows of the table suffice for the distance.
+	cols := len(model) + 1
+	if cap(w.table) < 2*cols {
+		w.table = make([]int32, 2*cols)
+	}
+	prev, row := w.table[:cols], w.table[cols:2*cols]
+	for j := range prev {
+		prev[j] = int32(j)
+	}
+	for i := 1; i <= len(gt); i++ {
+		row[0] = int32(i)
+		g := gt[i-1]
+		for j := 1; j < cols; j++ {
+			cost := int32(1)
+			if g == model[j-1] || g == Wildcard {
+				cost = 0
+			}
+			row[j] = min(prev[j-1]+cost, prev[j]+1, row[j-1]+1)
+		}
+		prev, row = row, prev
+	}
+	return int(prev[cols-1])
 }
 
 // Resolve returns gt with every Wildcard that aligns to a model character
