@@ -74,7 +74,7 @@ func TestReadCaseFileErrors(t *testing.T) {
 		{"replace without override", "{\"case_id\": \"a\", \"prediction\": 1,\n \"judge_instruction\": \"x\", \"judge_instruction_mode\": \"replace\"}", "cases.json:2:54: judge_instruction_mode: stage \"a\": judge_instruction_mode \"replace\" discards the protected judge instructions and is refused unless allow_unsafe_judge_override is true"},
 		{"bad expression", "{\"case_id\": \"a\", \"prediction\": 1, \"metrics\": [\n {\"name\": \"m\", \"expression\": \"prediction.total ==\"}]}", "cases.json:2:30: metrics[0].expression: invalid expression"},
 		{"metric without kind", `{"case_id": "a", "prediction": 1, "metrics": [{"name": "m"}]}`, `expected "expression" or "kind"`},
-		{"unknown metric kind", `{"case_id": "a", "prediction": 1, "metrics": [{"name": "m", "kind": "tabular"}]}`, `unknown metric kind "tabular"`},
+		{"unknown metric kind", `{"case_id": "a", "prediction": 1, "metrics": [{"name": "m", "kind": "tabulr"}]}`, `unknown metric kind "tabulr"`},
 		{"expression on another kind", `{"case_id": "a", "prediction": 1, "metrics": [{"name": "m", "kind": "exact_structured", "expression": "true"}]}`, "only expression metrics take an expression"},
 		{"duplicate metric", `{"case_id": "a", "prediction": 1, "metrics": [{"name": "m", "expression": "true"}, {"name": "m", "expression": "false"}]}`, `metric "m" is listed twice`},
 		{"bad threshold", `{"case_id": "a", "prediction": 1, "metrics": [{"name": "m", "expression": "true", "threshold": "high"}]}`, "threshold: expected a number"},

@@ -213,8 +213,9 @@ type MetricFactory func(spec MetricSpec) (Metric, error)
 type MetricKinds map[string]MetricFactory
 
 // DefaultMetricKinds returns the kinds that need nothing from the host:
-// expression, exact_structured, and llm_judge without a judge (its results
-// are not_applicable until a judge is configured with JudgeMetricKind).
+// expression, exact_structured, tabular, receipts, and llm_judge without a
+// judge (its results are not_applicable until a judge is configured with
+// JudgeMetricKind).
 func DefaultMetricKinds() MetricKinds {
 	return MetricKinds{
 		KindExpression: func(s MetricSpec) (Metric, error) {
@@ -228,6 +229,12 @@ func DefaultMetricKinds() MetricKinds {
 			return m, nil
 		},
 		KindLLMJudge: JudgeMetricKind(nil, ""),
+		KindTabular: func(s MetricSpec) (Metric, error) {
+			return &TabularMetric{MetricName: s.Name, Threshold: thresholdOr1(s.Threshold)}, nil
+		},
+		KindReceipts: func(s MetricSpec) (Metric, error) {
+			return &ReceiptsMetric{MetricName: s.Name, Threshold: thresholdOr1(s.Threshold)}, nil
+		},
 	}
 }
 
