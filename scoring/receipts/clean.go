@@ -36,7 +36,11 @@ func Clean(raw string) string {
 }
 
 // removeNemotron replaces <x_NUM>, <y_NUM> and <class_NAME> with a space.
-func removeNemotron(s string) string {
+func removeNemotron(s string) string { return spaceOutTags(s, nemotronToken) }
+
+// spaceOutTags replaces with a space every construct starting with "<"
+// whose byte length the matcher returns (0: not one).
+func spaceOutTags(s string, match func(string) int) string {
 	if !strings.Contains(s, "<") {
 		return s
 	}
@@ -44,7 +48,7 @@ func removeNemotron(s string) string {
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
 		if s[i] == '<' {
-			if n := nemotronToken(s[i:]); n > 0 {
+			if n := match(s[i:]); n > 0 {
 				b.WriteByte(' ')
 				i += n
 				continue
@@ -88,25 +92,7 @@ func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <
 // ">" outside quoted attribute values; "<" followed by anything else (a
 // space, a digit) is text. A comment runs from "<!--" to "-->", a
 // declaration from "<!" to ">". An unterminated tag is left as text.
-func removeHTMLTags(s string) string {
-	if !strings.Contains(s, "<") {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		if s[i] == '<' {
-			if n := htmlTag(s[i:]); n > 0 {
-				b.WriteByte(' ')
-				i += n
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-		i++
-	}
-	return b.String()
-}
+func removeHTMLTags(s string) string { return spaceOutTags(s, htmlTag) }
 
 // htmlTag returns the byte length of the tag or comment at the start of s,
 // or 0 when s does not start with one.
