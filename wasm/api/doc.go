@@ -25,7 +25,7 @@
 //	                            or missing field, a value of the wrong type
 //	404 not_found               no such route
 //	405 method_not_allowed      the route exists for another method (see Allow)
-//	413 too_large               body over Options.MaxBodyBytes (default 8 MiB)
+//	413 too_large               body over Options.MaxBodyBytes (default 2 MiB)
 //	415 unsupported_media_type  a POST body that is neither application/json
 //	                            nor multipart/form-data
 //	422 input                   a file the scorer rejects: file and line name it

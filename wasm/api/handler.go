@@ -12,9 +12,10 @@ import (
 )
 
 // DefaultMaxBodyBytes is the largest request body accepted when
-// Options.MaxBodyBytes is zero: 8 MiB, room for a few thousand pages of
-// runs while a Worker stays well inside its 128 MB of memory.
-const DefaultMaxBodyBytes = 8 << 20
+// Options.MaxBodyBytes is zero: 2 MiB, about eight times the bundled
+// sample. Scoring holds some twenty times the body in memory, and a
+// Worker has 128 MB; larger jobs are for the command line.
+const DefaultMaxBodyBytes = 2 << 20
 
 // Options configures the handler New returns.
 type Options struct {

@@ -132,6 +132,18 @@ func TestWorkerEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("no request touched another's I/O", func(t *testing.T) {
+		// workerd's words when a promise or stream of one request is used
+		// from another's context: the one-runtime-per-isolate entry
+		// (worker/src/worker.mjs) must never cause them.
+		out := wd.log.all()
+		for _, bad := range []string{"different request", "Cannot perform I/O", "Go program has already exited"} {
+			if strings.Contains(out, bad) {
+				t.Fatalf("wrangler output holds %q:\n%s", bad, wd.log.String())
+			}
+		}
+	})
+
 	t.Run("CPU time per request", func(t *testing.T) {
 		// Not a speed test: it logs the CPU time the runtime's processes
 		// spend per request, the number docs/readme-worker.md reports.
@@ -322,6 +334,12 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.Write(p)
+}
+
+func (s *syncBuffer) all() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 func (s *syncBuffer) String() string {

@@ -4,6 +4,11 @@
 // of wasm/api, handed to the Workers runtime by github.com/syumai/workers.
 // "make worker" builds it into worker/build/app.wasm, next to the
 // JavaScript glue that workers-assets-gen writes.
+//
+// The program serves every request of its isolate: worker/src/worker.mjs
+// instantiates it once, so it sets the handler, says it is ready and then
+// waits forever instead of returning after the first response (as
+// workers.Serve does, for the library's instance-per-request glue).
 package main
 
 import (
@@ -16,5 +21,7 @@ import (
 var version = "dev"
 
 func main() {
-	workers.Serve(api.New(api.Options{Version: version}))
+	workers.ServeNonBlock(api.New(api.Options{Version: version}))
+	workers.Ready()
+	select {}
 }
