@@ -43,12 +43,18 @@ func decoded[T any](spec fields, call func(*T) (*reply, error)) func(*handler, *
 		}
 		v := reflect.ValueOf(req).Elem()
 		for _, f := range spec.required {
-			if i, ok := fieldIndex(v.Type(), f.name); ok && v.Field(i).IsZero() {
+			if i, ok := fieldIndex(v.Type(), f.name); ok && isEmpty(v.Field(i)) {
 				return nil, errorf(http.StatusBadRequest, "bad_request", "missing field %q (expected %s)", f.name, f.want)
 			}
 		}
 		return call(req)
 	}
+}
+
+// isEmpty reports whether a required field was left out: zero, or an
+// empty list.
+func isEmpty(v reflect.Value) bool {
+	return v.IsZero() || v.Kind() == reflect.Slice && v.Len() == 0
 }
 
 // decodeBody fills dst from a JSON or multipart/form-data body.
