@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -49,6 +50,27 @@ func TestWorkerEndToEnd(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("make worker: %v\n%s", err, out)
 	}
+
+	t.Run("upload under 3 MB compressed", func(t *testing.T) {
+		// Cloudflare refuses a Worker over 3 MB compressed on a free
+		// account; wrangler's dry run reports the gzip size it would upload.
+		cmd := exec.Command("npx", "--no", "wrangler", "deploy", "--dry-run", "--outdir", t.TempDir())
+		cmd.Dir = workerDir
+		cmd.Env = append(os.Environ(), offlineEnv(t)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("wrangler deploy --dry-run: %v\n%s", err, out)
+		}
+		m := regexp.MustCompile(`Total Upload: ([0-9.]+) KiB / gzip: ([0-9.]+) KiB`).FindSubmatch(out)
+		if m == nil {
+			t.Fatalf("no upload size in the dry run's output:\n%s", out)
+		}
+		gz, _ := strconv.ParseFloat(string(m[2]), 64)
+		t.Logf("upload: %s KiB, %s KiB compressed", m[1], m[2])
+		if gz*1024 >= 3e6 {
+			t.Fatalf("the Worker is %.0f KiB compressed: over Cloudflare's 3 MB limit", gz)
+		}
+	})
 
 	wd := startWrangler(t, workerDir)
 	native := api.New(api.Options{})
@@ -193,14 +215,7 @@ func startWrangler(t *testing.T, dir string) *wrangler {
 		"--ip", "127.0.0.1", "--port", port, "--inspector-port", inspector,
 		"--show-interactive-dev-session=false", "--log-level", "warn")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(),
-		"WRANGLER_SEND_METRICS=false",       // no usage metrics
-		"WRANGLER_SEND_ERROR_REPORTS=false", // no crash reports
-		"CLOUDFLARE_CF_FETCH_ENABLED=false", // no download of request.cf data
-		"WRANGLER_HIDE_BANNER=true",         // the banner is what checks the registry for updates
-		"CI=true",                           // no prompts
-		"XDG_CONFIG_HOME="+t.TempDir(),      // no login or settings of the machine's user
-	)
+	cmd.Env = append(os.Environ(), offlineEnv(t)...)
 	log := &syncBuffer{}
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // one group: npx, node, workerd
@@ -243,6 +258,19 @@ func startWrangler(t *testing.T, dir string) *wrangler {
 			t.Fatalf("the Worker did not answer GET /healthz within 3 minutes (last: %v):\n%s", err, log.String())
 		}
 		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// offlineEnv keeps wrangler from reaching out: checked with strace, these
+// leave it connecting to loopback addresses only.
+func offlineEnv(t *testing.T) []string {
+	return []string{
+		"WRANGLER_SEND_METRICS=false",       // no usage metrics
+		"WRANGLER_SEND_ERROR_REPORTS=false", // no crash reports
+		"CLOUDFLARE_CF_FETCH_ENABLED=false", // no download of request.cf data
+		"WRANGLER_HIDE_BANNER=true",         // the banner is what checks the registry for updates
+		"CI=true",                           // no prompts
+		"XDG_CONFIG_HOME=" + t.TempDir(),    // no login or settings of the machine's user
 	}
 }
 
