@@ -447,3 +447,26 @@ func TestPosition(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkHandler measures the handler natively: the bundled sample as
+// JSON (decode, score, encode) and a health check.
+func BenchmarkHandler(b *testing.B) {
+	h := New(Options{})
+	body := mustJSON(b, sampleRequest(b, true))
+	for _, c := range []struct {
+		name, method, target string
+		body                 []byte
+	}{
+		{"healthz", "GET", "/healthz", nil},
+		{"score_tabular_sample", "POST", "/v1/score/tabular", body},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if w := do(h, c.method, c.target, "application/json", c.body); w.Code != 200 {
+					b.Fatalf("status %d", w.Code)
+				}
+			}
+		})
+	}
+}

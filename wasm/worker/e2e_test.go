@@ -177,6 +177,7 @@ func TestWorkerEndToEnd(t *testing.T) {
 		}{
 			{"GET /healthz", "GET", "/healthz", nil, 20},
 			{"POST /v1/score/tabular (one page)", "POST", "/v1/score/tabular", smallJSON(t), 20},
+			{"POST /v1/rules/check (the sample's rules and GT)", "POST", "/v1/rules/check", rulesCheckJSON(t), 20},
 			{"POST /v1/score/tabular (bundled sample)", "POST", "/v1/score/tabular", sampleBody, 5},
 		} {
 			before, err := wd.cpu()
@@ -395,6 +396,20 @@ func sampleJSON(t *testing.T) []byte {
 	}
 	req := core.TabularRequest{Runs: core.File{Name: r.Runs.Name, Text: string(r.Runs.Data)},
 		Rules: &core.File{Name: r.Rules.Name, Text: string(r.Rules.Data)}}
+	for _, f := range r.GT {
+		req.GT = append(req.GT, core.File{Name: f.Name, Text: string(f.Data)})
+	}
+	return mustJSON(t, req)
+}
+
+// rulesCheckJSON checks the sample's rule file against its ground truth.
+func rulesCheckJSON(t *testing.T) []byte {
+	t.Helper()
+	r, err := sample.TabularRequest(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := core.RulesCheckRequest{Rules: core.File{Name: r.Rules.Name, Text: string(r.Rules.Data)}}
 	for _, f := range r.GT {
 		req.GT = append(req.GT, core.File{Name: f.Name, Text: string(f.Data)})
 	}
