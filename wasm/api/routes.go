@@ -6,6 +6,16 @@ import (
 	core "github.com/docscore/docscore/scoring/api"
 )
 
+// Routes still to come, each a function here and a line in the table:
+//
+//	POST /v1/score/receipts  decoded(receiptsFields, scoreReceipts): a
+//	                         scoring/api receipts request (refs, run)
+//	POST /v1/eval            decoded(evalFields, evaluate): the harness's
+//	                         deterministic cases
+//
+// The static site is Options.Fallback natively, and the Worker's static
+// assets (worker/wrangler.toml) on Cloudflare.
+
 // tabularFields: POST /v1/score/tabular takes a scoring/api TabularRequest.
 var tabularFields = fields{
 	required: []requiredField{

@@ -11,8 +11,8 @@
 // Starting is synchronous (the Go program says it is ready before go.run
 // returns), so no request waits on a promise another request created:
 // workerd runs such a promise's callbacks in the creating request's
-// context, which may be gone. When the Go program has exited (a crash),
-// the next request starts a fresh one.
+// context, which may be gone. When the Go program has exited or trapped
+// (a crash), the next request starts a fresh one.
 import "../build/wasm_exec.js";
 import { createRuntimeContext, loadModule } from "../build/runtime.mjs";
 
@@ -61,6 +61,9 @@ export default {
       }
       return await program.binding.handleRequest(req);
     } catch (err) {
+      if (err instanceof WebAssembly.RuntimeError) {
+        program = undefined; // a trap leaves the instance unusable: start afresh
+      }
       return internalError(err);
     }
   },
