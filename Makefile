@@ -8,7 +8,7 @@ FUZZTIME  ?= 10s
 # in the browser and in the Worker.
 CORE_PKGS := ./scoring/... ./rules/...
 
-.PHONY: help build demo test deps vet test-go check-core fuzz-smoke clean
+.PHONY: help build demo test deps vet test-go check-core fuzz-smoke worker clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -40,5 +40,15 @@ check-core: ## prove scoring/ and rules/ import no os, net or syscall/js
 fuzz-smoke: ## run every fuzz target briefly (FUZZTIME=10s each)
 	@FUZZTIME=$(FUZZTIME) scripts/fuzz-smoke.sh
 
+# The Cloudflare Worker: the JavaScript glue of github.com/syumai/workers
+# (the version go.mod pins) and the Go wasm, into the wrangler project
+# under worker/.
+WORKER_BUILD := worker/build
+VERSION      ?= dev
+
+worker: ## build the Cloudflare Worker into worker/build (then: cd worker && npx wrangler dev)
+	cd worker && $(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o build
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w -X main.version=$(VERSION)' -o $(WORKER_BUILD)/app.wasm ./wasm/worker
+
 clean: ## remove build outputs
-	rm -rf bin
+	rm -rf bin $(WORKER_BUILD) worker/.wrangler

@@ -6,6 +6,7 @@ require (
 	github.com/agnivade/levenshtein v1.2.2
 	github.com/gomarkdown/markdown v0.0.0-20261107153045-a51d70be185e
 	github.com/spf13/cobra v1.10.2
+	github.com/syumai/workers v0.33.0
 )
 
 require (

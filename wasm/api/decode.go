@@ -1,0 +1,320 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	core "github.com/docscore/docscore/scoring/api"
+)
+
+// fields describes the request type of a route: which fields must be
+// given (with what to say when one is missing) and which may also come as
+// query parameters.
+type fields struct {
+	required []requiredField
+	query    []string
+}
+
+type requiredField struct {
+	name string
+	want string // "one or more ground-truth CSV files"
+}
+
+// decoded returns a route that decodes the request body into a T (JSON or
+// multipart/form-data), applies query parameters, checks required fields
+// and calls call.
+func decoded[T any](spec fields, call func(*T) (*reply, error)) func(*handler, *http.Request) (*reply, error) {
+	return func(h *handler, r *http.Request) (*reply, error) {
+		req := new(T)
+		if err := decodeBody(r, req); err != nil {
+			return nil, err
+		}
+		if err := applyQuery(r, req, spec.query); err != nil {
+			return nil, err
+		}
+		v := reflect.ValueOf(req).Elem()
+		for _, f := range spec.required {
+			if i, ok := fieldIndex(v.Type(), f.name); ok && isEmpty(v.Field(i)) {
+				return nil, errorf(http.StatusBadRequest, "bad_request", "missing field %q (expected %s)", f.name, f.want)
+			}
+		}
+		return call(req)
+	}
+}
+
+// isEmpty reports whether a required field was left out: zero, or an
+// empty list.
+func isEmpty(v reflect.Value) bool {
+	return v.IsZero() || v.Kind() == reflect.Slice && v.Len() == 0
+}
+
+// decodeBody fills dst from a JSON or multipart/form-data body.
+func decodeBody(r *http.Request, dst any) error {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return errorf(http.StatusUnsupportedMediaType, "unsupported_media_type",
+			"no Content-Type (expected application/json or multipart/form-data)")
+	}
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return errorf(http.StatusUnsupportedMediaType, "unsupported_media_type",
+			"Content-Type %q: %v (expected application/json or multipart/form-data)", ct, err)
+	}
+	switch mt {
+	case "application/json":
+		return decodeJSON(r.Body, dst)
+	case "multipart/form-data":
+		boundary := params["boundary"]
+		if boundary == "" {
+			return errorf(http.StatusBadRequest, "bad_request", "multipart/form-data without a boundary parameter")
+		}
+		return decodeMultipart(multipart.NewReader(bodyOrEmpty(r.Body), boundary), dst)
+	default:
+		return errorf(http.StatusUnsupportedMediaType, "unsupported_media_type",
+			"Content-Type %q: expected application/json or multipart/form-data", mt)
+	}
+}
+
+func bodyOrEmpty(b io.Reader) io.Reader {
+	if b == nil {
+		return strings.NewReader("")
+	}
+	return b
+}
+
+// decodeJSON reads one JSON object into dst; unknown fields, trailing data
+// and type mismatches are errors naming the line of the body.
+func decodeJSON(body io.Reader, dst any) error {
+	data, err := io.ReadAll(bodyOrEmpty(body))
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return errorf(http.StatusBadRequest, "bad_request", "empty request body (expected a JSON object)")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return jsonError(data, err, dec.InputOffset())
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		line, col := position(data, dec.InputOffset())
+		return errorf(http.StatusBadRequest, "bad_request", "request body: line %d, column %d: unexpected data after the JSON object", line, col).atLine(line)
+	}
+	return nil
+}
+
+// jsonError describes a JSON decoding error at its line and column.
+func jsonError(data []byte, err error, offset int64) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	msg := err.Error()
+	switch {
+	case errors.As(err, &syn):
+		offset = syn.Offset - 1 // the offending byte is the last one read
+	case errors.As(err, &typ):
+		offset = typ.Offset
+		if typ.Field == "" {
+			msg = "expected a JSON object, not a JSON " + typ.Value
+			break
+		}
+		msg = "field " + strconv.Quote(typ.Field) + ": expected " + describeType(typ.Type) + ", not a JSON " + typ.Value
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		offset = int64(len(data))
+		msg = "unexpected end of the JSON body"
+	case strings.HasPrefix(msg, "json: unknown field "):
+		msg = "unknown field " + strings.TrimPrefix(msg, "json: unknown field ")
+	}
+	msg = strings.TrimPrefix(msg, "json: ")
+	line, col := position(data, offset)
+	return errorf(http.StatusBadRequest, "bad_request", "request body: line %d, column %d: %s", line, col, msg).atLine(line)
+}
+
+// describeType names a Go type of the request in the body's terms.
+func describeType(t reflect.Type) string {
+	switch {
+	case t == reflect.TypeOf(core.File{}):
+		return `a file {"name", "text"}`
+	case t.Kind() == reflect.Slice:
+		return "a list"
+	case t.Kind() == reflect.String:
+		return "a string"
+	case t.Kind() == reflect.Bool:
+		return "true or false"
+	case t.Kind() == reflect.Float64, t.Kind() == reflect.Int:
+		return "a number"
+	}
+	return t.String()
+}
+
+// position turns a byte offset into a 1-based line and column.
+func position(data []byte, offset int64) (line, col int) {
+	if offset > int64(len(data)) {
+		offset = int64(len(data))
+	}
+	if offset < 0 {
+		offset = 0
+	}
+	before := data[:offset]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(offset) - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return line, col
+}
+
+var fileType = reflect.TypeOf(core.File{})
+
+// fieldIndex finds the struct field whose JSON name is name.
+func fieldIndex(t reflect.Type, name string) (int, bool) {
+	for i := 0; i < t.NumField(); i++ {
+		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if tag == name {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// fieldNames lists the JSON names of a request type's fields.
+func fieldNames(t reflect.Type) []string {
+	var names []string
+	for i := 0; i < t.NumField(); i++ {
+		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if tag != "" && tag != "-" {
+			names = append(names, tag)
+		}
+	}
+	return names
+}
+
+// decodeMultipart fills dst from multipart/form-data: a part named after a
+// file field is a file (its file name kept, the field name when it has
+// none), a part named after an option is that option's value.
+func decodeMultipart(mr *multipart.Reader, dst any) error {
+	v := reflect.ValueOf(dst).Elem()
+	seen := map[string]bool{}
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return multipartError(err)
+		}
+		name := part.FormName()
+		i, ok := fieldIndex(v.Type(), name)
+		if !ok {
+			return errorf(http.StatusBadRequest, "bad_request", "unknown field %q (expected %s)", name, strings.Join(fieldNames(v.Type()), ", "))
+		}
+		data, err := io.ReadAll(part)
+		if err != nil {
+			return multipartError(err)
+		}
+		f := v.Field(i)
+		if seen[name] && f.Kind() != reflect.Slice {
+			return errorf(http.StatusBadRequest, "bad_request", "field %q given twice (expected one)", name)
+		}
+		seen[name] = true
+		file := core.File{Name: part.FileName(), Text: string(data)}
+		if file.Name == "" {
+			file.Name = name
+		}
+		switch {
+		case f.Type() == fileType:
+			f.Set(reflect.ValueOf(file))
+		case f.Type() == reflect.PointerTo(fileType):
+			f.Set(reflect.ValueOf(&file))
+		case f.Type() == reflect.SliceOf(fileType):
+			f.Set(reflect.Append(f, reflect.ValueOf(file)))
+		default:
+			if err := setScalar(f, name, string(data)); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// multipartError keeps an oversized body a 413 and makes any other
+// multipart failure a 400.
+func multipartError(err error) error {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return err
+	}
+	return errorf(http.StatusBadRequest, "bad_request", "malformed multipart/form-data body: %v", err)
+}
+
+// setScalar parses an option's text into its field.
+func setScalar(f reflect.Value, name, text string) error {
+	text = strings.TrimSpace(text)
+	bad := func(want string) error {
+		return errorf(http.StatusBadRequest, "bad_request", "field %q: %q is not %s", name, text, want)
+	}
+	switch f.Kind() {
+	case reflect.String:
+		f.SetString(text)
+	case reflect.Bool:
+		b, err := strconv.ParseBool(text)
+		if err != nil {
+			return bad("true or false")
+		}
+		f.SetBool(b)
+	case reflect.Float64:
+		x, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			return bad("a number")
+		}
+		f.SetFloat(x)
+	case reflect.Int:
+		x, err := strconv.Atoi(text)
+		if err != nil {
+			return bad("an integer")
+		}
+		f.SetInt(int64(x))
+	default:
+		return errorf(http.StatusBadRequest, "bad_request", "field %q: expected a file part, or JSON", name)
+	}
+	return nil
+}
+
+// applyQuery sets the options given as query parameters; a parameter a
+// route does not take is an error.
+func applyQuery(r *http.Request, dst any, allowed []string) error {
+	v := reflect.ValueOf(dst).Elem()
+	q := r.URL.Query()
+	names := make([]string, 0, len(q))
+	for name := range q {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		vals := q[name]
+		ok := false
+		for _, a := range allowed {
+			ok = ok || a == name
+		}
+		if !ok {
+			want := "no query parameters"
+			if len(allowed) > 0 {
+				want = strings.Join(allowed, ", ")
+			}
+			return errorf(http.StatusBadRequest, "bad_request", "unknown query parameter %q (expected %s)", name, want)
+		}
+		if len(vals) != 1 {
+			return errorf(http.StatusBadRequest, "bad_request", "query parameter %q given %d times (expected once)", name, len(vals))
+		}
+		i, _ := fieldIndex(v.Type(), name)
+		if err := setScalar(v.Field(i), name, vals[0]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,229 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"runtime"
+	"strconv"
+	"strings"
+
+	core "github.com/docscore/docscore/scoring/api"
+)
+
+// DefaultMaxBodyBytes is the largest request body accepted when
+// Options.MaxBodyBytes is zero: 2 MiB, about eight times the bundled
+// sample. Scoring holds some twenty times the body in memory, and a
+// Worker has 128 MB; larger jobs are for the command line.
+const DefaultMaxBodyBytes = 2 << 20
+
+// Options configures the handler New returns.
+type Options struct {
+	// Version is the docscore version GET /v1/version reports ("dev" when
+	// empty).
+	Version string
+	// MaxBodyBytes caps a request body; a larger one is answered 413.
+	// Zero means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// Fallback, when set, serves the paths no route claims outside /v1/
+	// (the static site); without it they are answered 404 in JSON.
+	Fallback http.Handler
+}
+
+// route is one entry of the route table: a method and an exact path.
+type route struct {
+	method string
+	path   string
+	serve  func(h *handler, r *http.Request) (*reply, error)
+}
+
+// routes is the route table. A scorer's route is one line: a decoded
+// request type, its required fields, the query parameters it takes and
+// the function of scoring/api that answers it.
+var routes = []route{
+	{http.MethodGet, "/healthz", serveHealth},
+	{http.MethodGet, "/v1/version", serveVersion},
+	{http.MethodPost, "/v1/score/tabular", decoded(tabularFields, scoreTabular)},
+	{http.MethodPost, "/v1/rules/check", decoded(rulesCheckFields, checkRules)},
+}
+
+// reply is a successful answer: its bytes and their content type.
+type reply struct {
+	contentType string
+	body        []byte
+}
+
+// handler serves the route table.
+type handler struct {
+	opts  Options
+	names []string // "METHOD /path" of every route
+}
+
+// New returns the HTTP API's handler.
+func New(opts Options) http.Handler {
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	return &handler{opts: opts, names: routeNames()}
+}
+
+// ServeHTTP answers one request: it finds the route, runs it, and writes
+// its reply or its error as JSON.
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var allowed []string
+	for _, rt := range routes {
+		if rt.path != r.URL.Path {
+			continue
+		}
+		if rt.method != r.Method {
+			allowed = append(allowed, rt.method)
+			continue
+		}
+		rep, err := h.run(rt, w, r)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		w.Header().Set("Content-Type", rep.contentType)
+		w.Header().Set("Content-Length", strconv.Itoa(len(rep.body)))
+		w.WriteHeader(http.StatusOK)
+		w.Write(rep.body)
+		return
+	}
+	switch {
+	case len(allowed) > 0:
+		w.Header().Set("Allow", strings.Join(allowed, ", "))
+		writeError(w, errorf(http.StatusMethodNotAllowed, "method_not_allowed", "%s %s: method not allowed (expected %s)",
+			r.Method, r.URL.Path, strings.Join(allowed, " or ")))
+	case h.opts.Fallback != nil && !strings.HasPrefix(r.URL.Path, "/v1/"):
+		h.opts.Fallback.ServeHTTP(w, r)
+	default:
+		writeError(w, errorf(http.StatusNotFound, "not_found", "no route %s %s (routes: %s)",
+			r.Method, r.URL.Path, strings.Join(h.names, ", ")))
+	}
+}
+
+// run calls a route, turning a panic (a bug) into an internal error.
+func (h *handler) run(rt route, w http.ResponseWriter, r *http.Request) (rep *reply, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rep, err = nil, errorf(http.StatusInternalServerError, "internal", "internal error: %v", p)
+		}
+	}()
+	if r.ContentLength > h.opts.MaxBodyBytes { // announced: refuse before reading
+		return nil, &http.MaxBytesError{Limit: h.opts.MaxBodyBytes}
+	}
+	if r.Body != nil {
+		r.Body = http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes)
+	}
+	return rt.serve(h, r)
+}
+
+func routeNames() []string {
+	names := make([]string, len(routes))
+	for i, rt := range routes {
+		names[i] = rt.method + " " + rt.path
+	}
+	return names
+}
+
+func serveHealth(h *handler, r *http.Request) (*reply, error) {
+	return jsonReply(struct {
+		Status string `json:"status"`
+	}{"ok"})
+}
+
+// VersionInfo is the body of GET /v1/version.
+type VersionInfo struct {
+	Docscore string   `json:"docscore"`
+	Go       string   `json:"go"`
+	API      string   `json:"api"`
+	Routes   []string `json:"routes"`
+}
+
+func serveVersion(h *handler, r *http.Request) (*reply, error) {
+	return jsonReply(VersionInfo{Docscore: h.opts.Version, Go: runtime.Version(), API: "v1", Routes: h.names})
+}
+
+// jsonReply encodes v the way every host does.
+func jsonReply(v any) (*reply, error) {
+	b, err := core.MarshalJSON(v)
+	if err != nil {
+		return nil, err
+	}
+	return &reply{contentType: "application/json; charset=utf-8", body: b}, nil
+}
+
+// ErrorBody is the body of every failed request.
+type ErrorBody struct {
+	Error ErrorDetail `json:"error"`
+}
+
+// ErrorDetail says what went wrong: a stable code, a message for people,
+// and the file and line of bad input (null when they do not apply).
+type ErrorDetail struct {
+	Code    string  `json:"code"`
+	Message string  `json:"message"`
+	File    *string `json:"file"`
+	Line    *int    `json:"line"`
+}
+
+// httpError is an error with its status and error body.
+type httpError struct {
+	status int
+	detail ErrorDetail
+}
+
+func (e *httpError) Error() string { return e.detail.Message }
+
+func errorf(status int, code, format string, args ...any) *httpError {
+	return &httpError{status: status, detail: ErrorDetail{Code: code, Message: fmt.Sprintf(format, args...)}}
+}
+
+// atLine places a request-body error at a line of the body.
+func (e *httpError) atLine(line int) *httpError {
+	if line > 0 {
+		e.detail.Line = &line
+	}
+	return e
+}
+
+// classify maps any error onto its status and body: a scorer's input error
+// is 422, an oversized body 413, anything else unexpected 500.
+func classify(err error) *httpError {
+	var he *httpError
+	if errors.As(err, &he) {
+		return he
+	}
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return errorf(http.StatusRequestEntityTooLarge, "too_large", "request body over the %d-byte limit", tooBig.Limit)
+	}
+	d := core.DescribeError(err)
+	out := &httpError{status: http.StatusInternalServerError, detail: ErrorDetail{Code: d.Code, Message: d.Message}}
+	if d.Code == "input" {
+		out.status = http.StatusUnprocessableEntity
+	}
+	if d.File != "" {
+		out.detail.File = &d.File
+	}
+	if d.Line > 0 {
+		out.detail.Line = &d.Line
+	}
+	return out
+}
+
+func writeError(w http.ResponseWriter, err error) {
+	he := classify(err)
+	b, merr := core.MarshalJSON(ErrorBody{Error: he.detail})
+	if merr != nil { // cannot happen: the body holds strings and ints
+		b = []byte(`{"error": {"code": "internal", "message": "encoding the error", "file": null, "line": null}}` + "\n")
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(he.status)
+	w.Write(b)
+}

@@ -1,0 +1,70 @@
+package api
+
+import (
+	"net/http"
+
+	core "github.com/docscore/docscore/scoring/api"
+)
+
+// Routes still to come, each a function here and a line in the table:
+//
+//	POST /v1/score/receipts  decoded(receiptsFields, scoreReceipts): a
+//	                         scoring/api receipts request (refs, run)
+//	POST /v1/eval            decoded(evalFields, evaluate): the harness's
+//	                         deterministic cases
+//
+// The static site is Options.Fallback natively, and the Worker's static
+// assets (worker/wrangler.toml) on Cloudflare.
+
+// tabularFields: POST /v1/score/tabular takes a scoring/api TabularRequest.
+var tabularFields = fields{
+	required: []requiredField{
+		{"gt", "one or more ground-truth CSV files"},
+		{"runs", "the runs JSONL file"},
+	},
+	query: []string{"gate", "preview", "format", "skip_bad_lines"},
+}
+
+// contentTypes are the media types of the report formats.
+var contentTypes = map[string]string{
+	"":     "application/json; charset=utf-8",
+	"json": "application/json; charset=utf-8",
+	"csv":  "text/csv; charset=utf-8",
+	"md":   "text/markdown; charset=utf-8",
+}
+
+// scoreTabular answers exactly what "docscore score tabular --format F"
+// writes.
+func scoreTabular(req *core.TabularRequest) (*reply, error) {
+	ct, ok := contentTypes[req.Format]
+	if !ok {
+		return nil, errorf(http.StatusBadRequest, "bad_request", "format %q: expected json, csv or md", req.Format)
+	}
+	// The command line refuses a gate outside (0, 1]; zero (or no gate)
+	// means the default.
+	if !(req.Gate >= 0 && req.Gate <= 1) {
+		return nil, errorf(http.StatusBadRequest, "bad_request", "gate %v: expected a similarity in (0, 1]", req.Gate)
+	}
+	b, err := core.ScoreTabular(*req)
+	if err != nil {
+		return nil, err
+	}
+	return &reply{contentType: ct, body: b}, nil
+}
+
+// rulesCheckFields: POST /v1/rules/check takes a scoring/api
+// RulesCheckRequest.
+var rulesCheckFields = fields{
+	required: []requiredField{{"rules", "the EQUIVALENCES.md rule file"}},
+}
+
+// checkRules answers the parsed rows, errors and warnings of a rule file.
+// Problems with the rule file are the answer (200, listed in "errors");
+// an unreadable GT or schema file is a 422.
+func checkRules(req *core.RulesCheckRequest) (*reply, error) {
+	res, err := core.CheckRules(*req)
+	if err != nil {
+		return nil, err
+	}
+	return jsonReply(res)
+}

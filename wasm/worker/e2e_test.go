@@ -1,0 +1,490 @@
+//go:build !(js && wasm)
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/docscore/docscore/sample"
+	core "github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/wasm/api"
+)
+
+// TestWorkerEndToEnd builds the Worker (make worker), runs it in the real
+// Workers runtime (workerd, through "wrangler dev", offline) and checks
+// that it answers like the native handler: the bundled sample byte for
+// byte as the command line, the same 4xx bodies for bad requests, and no
+// error under 200 requests 16 at a time. It fails, never skips, when the
+// runtime cannot start.
+func TestWorkerEndToEnd(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	workerDir := filepath.Join(root, "worker")
+	if _, err := os.Stat(filepath.Join(workerDir, "node_modules", ".bin", "wrangler")); err != nil {
+		t.Fatalf("wrangler is not installed in worker/ (run 'make deps' or 'cd worker && npm ci'): %v", err)
+	}
+	build := exec.Command("make", "--no-print-directory", "worker")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("make worker: %v\n%s", err, out)
+	}
+
+	t.Run("upload under 3 MB compressed", func(t *testing.T) {
+		// Cloudflare refuses a Worker over 3 MB compressed on a free
+		// account; wrangler's dry run reports the gzip size it would upload.
+		cmd := exec.Command("npx", "--no", "wrangler", "deploy", "--dry-run", "--outdir", t.TempDir())
+		cmd.Dir = workerDir
+		cmd.Env = append(os.Environ(), offlineEnv(t)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("wrangler deploy --dry-run: %v\n%s", err, out)
+		}
+		m := regexp.MustCompile(`Total Upload: ([0-9.]+) KiB / gzip: ([0-9.]+) KiB`).FindSubmatch(out)
+		if m == nil {
+			t.Fatalf("no upload size in the dry run's output:\n%s", out)
+		}
+		gz, _ := strconv.ParseFloat(string(m[2]), 64)
+		t.Logf("upload: %s KiB, %s KiB compressed", m[1], m[2])
+		if gz*1024 >= 3e6 {
+			t.Fatalf("the Worker is %.0f KiB compressed: over Cloudflare's 3 MB limit", gz)
+		}
+	})
+
+	wd := startWrangler(t, workerDir)
+	native := api.New(api.Options{})
+
+	t.Run("sample is the CLI's report", func(t *testing.T) {
+		want, err := os.ReadFile(filepath.Join(root, "scoring", "tabular", "testdata", "golden", "sample.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		status, _, got := wd.post(t, "/v1/score/tabular", "application/json", sampleJSON(t))
+		if status != 200 || !bytes.Equal(got, want) {
+			t.Fatalf("status %d; the Worker's report differs from golden sample.json (the CLI's --sample --format json):\n%.400s", status, got)
+		}
+	})
+
+	t.Run("same answers as the native handler", func(t *testing.T) {
+		for _, c := range requestCases(t) {
+			t.Run(c.name, func(t *testing.T) {
+				status, header, got := wd.do(t, c.method, c.target, c.contentType, c.body)
+				r := httptest.NewRequest(c.method, c.target, bytes.NewReader(c.body))
+				if c.contentType != "" {
+					r.Header.Set("Content-Type", c.contentType)
+				}
+				w := httptest.NewRecorder()
+				native.ServeHTTP(w, r)
+				if status != c.status || w.Code != c.status {
+					t.Fatalf("status %d in the Worker, %d natively, want %d: %s", status, w.Code, c.status, got)
+				}
+				if !bytes.Equal(got, w.Body.Bytes()) {
+					t.Fatalf("the Worker answered\n%s\nthe native handler\n%s", got, w.Body)
+				}
+				if c.status >= 400 {
+					var e api.ErrorBody
+					if err := json.Unmarshal(got, &e); err != nil || e.Error.Code != c.code {
+						t.Fatalf("error body %s: code %q, want %q (%v)", got, e.Error.Code, c.code, err)
+					}
+					if ct := header.Get("Content-Type"); ct != "application/json; charset=utf-8" {
+						t.Errorf("Content-Type %q", ct)
+					}
+				}
+			})
+		}
+	})
+
+	t.Run("body over the limit", func(t *testing.T) {
+		big := bytes.Repeat([]byte(" "), api.DefaultMaxBodyBytes+1)
+		status, _, got := wd.post(t, "/v1/score/tabular", "application/json", big)
+		var e api.ErrorBody
+		if status != 413 || json.Unmarshal(got, &e) != nil || e.Error.Code != "too_large" {
+			t.Fatalf("status %d: %s", status, got)
+		}
+	})
+
+	t.Run("200 requests, 16 at a time", func(t *testing.T) {
+		body := smallJSON(t)
+		_, _, want := wd.post(t, "/v1/score/tabular", "application/json", body)
+		var mu sync.Mutex
+		var failures []string
+		sem := make(chan struct{}, 16)
+		var wg sync.WaitGroup
+		for i := 0; i < 200; i++ {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func(i int) {
+				defer wg.Done()
+				defer func() { <-sem }()
+				status, _, got, err := wd.try("POST", "/v1/score/tabular", "application/json", body)
+				if err == nil && (status != 200 || !bytes.Equal(got, want)) {
+					err = fmt.Errorf("status %d, %d bytes: %.200s", status, len(got), got)
+				}
+				if err != nil {
+					mu.Lock()
+					failures = append(failures, fmt.Sprintf("request %d: %v", i, err))
+					mu.Unlock()
+				}
+			}(i)
+		}
+		wg.Wait()
+		if len(failures) > 0 {
+			t.Fatalf("%d of 200 requests failed; first: %s\nwrangler output:\n%s", len(failures), failures[0], wd.log.String())
+		}
+	})
+
+	t.Run("no request touched another's I/O", func(t *testing.T) {
+		// workerd's words when a promise or stream of one request is used
+		// from another's context: the one-runtime-per-isolate entry
+		// (worker/src/worker.mjs) must never cause them.
+		out := wd.log.all()
+		for _, bad := range []string{"different request", "Cannot perform I/O", "Go program has already exited"} {
+			if strings.Contains(out, bad) {
+				t.Fatalf("wrangler output holds %q:\n%s", bad, wd.log.String())
+			}
+		}
+	})
+
+	t.Run("CPU time per request", func(t *testing.T) {
+		// Not a speed test: it logs the CPU time the runtime's processes
+		// spend per request, the number docs/readme-worker.md reports.
+		sampleBody := sampleJSON(t)
+		for _, m := range []struct {
+			name, method, target string
+			body                 []byte
+			n                    int
+		}{
+			{"GET /healthz", "GET", "/healthz", nil, 20},
+			{"POST /v1/score/tabular (one page)", "POST", "/v1/score/tabular", smallJSON(t), 20},
+			{"POST /v1/rules/check (the sample's rules and GT)", "POST", "/v1/rules/check", rulesCheckJSON(t), 20},
+			{"POST /v1/score/tabular (bundled sample)", "POST", "/v1/score/tabular", sampleBody, 5},
+		} {
+			before, err := wd.cpu()
+			if err != nil {
+				t.Fatalf("reading workerd's CPU time: %v", err)
+			}
+			start := time.Now()
+			for i := 0; i < m.n; i++ {
+				if status, _, got := wd.do(t, m.method, m.target, "application/json", m.body); status != 200 {
+					t.Fatalf("%s: status %d: %s", m.name, status, got)
+				}
+			}
+			elapsed := time.Since(start)
+			after, _ := wd.cpu()
+			t.Logf("%s: %.1f ms CPU (workerd processes), %.1f ms wall per request, over %d requests",
+				m.name, float64(after-before)/float64(m.n)/float64(time.Millisecond), float64(elapsed)/float64(m.n)/float64(time.Millisecond), m.n)
+		}
+	})
+}
+
+// wrangler is a running "wrangler dev".
+type wrangler struct {
+	base   string
+	cmd    *exec.Cmd
+	log    *syncBuffer
+	client *http.Client
+}
+
+// startWrangler runs "npx wrangler dev" in dir on free loopback ports,
+// offline, and waits until the Worker answers. The server and every
+// process it started are stopped when the test ends.
+func startWrangler(t *testing.T, dir string) *wrangler {
+	t.Helper()
+	port, inspector := freePort(t), freePort(t)
+	cmd := exec.Command("npx", "--no", "wrangler", "dev",
+		"--ip", "127.0.0.1", "--port", port, "--inspector-port", inspector,
+		"--show-interactive-dev-session=false", "--log-level", "warn")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), offlineEnv(t)...)
+	log := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = log, log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // one group: npx, node, workerd
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting npx wrangler dev: %v", err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-exited
+		}
+		// Anything left in the group (a workerd that outlived wrangler).
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	})
+	wd := &wrangler{base: "http://127.0.0.1:" + port, cmd: cmd, log: log, client: &http.Client{Timeout: 2 * time.Minute}}
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		select {
+		case <-exited:
+			t.Fatalf("wrangler dev exited before the Worker answered:\n%s", log.String())
+		default:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		req, _ := http.NewRequestWithContext(ctx, "GET", wd.base+"/healthz", nil)
+		res, err := http.DefaultClient.Do(req)
+		if err == nil {
+			io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+		}
+		cancel()
+		if err == nil && res.StatusCode == 200 {
+			return wd
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the Worker did not answer GET /healthz within 3 minutes (last: %v):\n%s", err, log.String())
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// offlineEnv keeps wrangler from reaching out: checked with strace, these
+// leave it connecting to loopback addresses only.
+func offlineEnv(t *testing.T) []string {
+	return []string{
+		"WRANGLER_SEND_METRICS=false",       // no usage metrics
+		"WRANGLER_SEND_ERROR_REPORTS=false", // no crash reports
+		"CLOUDFLARE_CF_FETCH_ENABLED=false", // no download of request.cf data
+		"WRANGLER_HIDE_BANNER=true",         // the banner is what checks the registry for updates
+		"CI=true",                           // no prompts
+		"XDG_CONFIG_HOME=" + t.TempDir(),    // no login or settings of the machine's user
+	}
+}
+
+func (wd *wrangler) try(method, target, contentType string, body []byte) (int, http.Header, []byte, error) {
+	req, err := http.NewRequest(method, wd.base+target, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	res, err := wd.client.Do(req)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	return res.StatusCode, res.Header, b, err
+}
+
+func (wd *wrangler) do(t *testing.T, method, target, contentType string, body []byte) (int, http.Header, []byte) {
+	t.Helper()
+	status, header, b, err := wd.try(method, target, contentType, body)
+	if err != nil {
+		t.Fatalf("%s %s: %v\nwrangler output:\n%s", method, target, err, wd.log.String())
+	}
+	return status, header, b
+}
+
+func (wd *wrangler) post(t *testing.T, target, contentType string, body []byte) (int, http.Header, []byte) {
+	t.Helper()
+	return wd.do(t, "POST", target, contentType, body)
+}
+
+// cpu is the CPU time (user and system) the workerd processes of the
+// server's process group have used so far.
+func (wd *wrangler) cpu() (time.Duration, error) {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0, err
+	}
+	var ticks int64
+	found := false
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp … utime(14) stime(15)
+		open, close := bytes.IndexByte(stat, '('), bytes.LastIndexByte(stat, ')')
+		if open < 0 || close < open {
+			continue
+		}
+		f := strings.Fields(string(stat[close+1:]))
+		if len(f) < 13 || string(stat[open+1:close]) != "workerd" || f[2] != strconv.Itoa(wd.cmd.Process.Pid) {
+			continue
+		}
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		s, _ := strconv.ParseInt(f[12], 10, 64)
+		ticks += u + s
+		found = true
+	}
+	if !found {
+		return 0, errors.New("no workerd process in the server's process group")
+	}
+	return time.Duration(ticks) * time.Second / 100, nil // USER_HZ is 100 on Linux
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+}
+
+// syncBuffer collects the server's output from two streams.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) all() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// The last 60 lines are enough to see why it failed.
+	lines := []string{}
+	sc := bufio.NewScanner(bytes.NewReader(s.b.Bytes()))
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	if len(lines) > 60 {
+		lines = lines[len(lines)-60:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// sampleJSON is the bundled sample as a JSON request, its files named
+// sample/tabular/… as "docscore score tabular --sample" names them.
+func sampleJSON(t *testing.T) []byte {
+	t.Helper()
+	r, err := sample.TabularRequest(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := core.TabularRequest{Runs: core.File{Name: r.Runs.Name, Text: string(r.Runs.Data)},
+		Rules: &core.File{Name: r.Rules.Name, Text: string(r.Rules.Data)}}
+	for _, f := range r.GT {
+		req.GT = append(req.GT, core.File{Name: f.Name, Text: string(f.Data)})
+	}
+	return mustJSON(t, req)
+}
+
+// rulesCheckJSON checks the sample's rule file against its ground truth.
+func rulesCheckJSON(t *testing.T) []byte {
+	t.Helper()
+	r, err := sample.TabularRequest(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := core.RulesCheckRequest{Rules: core.File{Name: r.Rules.Name, Text: string(r.Rules.Data)}}
+	for _, f := range r.GT {
+		req.GT = append(req.GT, core.File{Name: f.Name, Text: string(f.Data)})
+	}
+	return mustJSON(t, req)
+}
+
+// smallJSON is a one-page scoring request: cheap enough to send 200 times.
+func smallJSON(t *testing.T) []byte {
+	t.Helper()
+	return mustJSON(t, smallRequest())
+}
+
+func smallRequest() core.TabularRequest {
+	return core.TabularRequest{
+		GT: []core.File{{Name: "gt_page_27.csv", Text: "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\n" +
+			"Karl Müller,,February 9 1769,March 13 1769,San Giovanni Grisostomo,Lubiana?,N,N,4\n" +
+			"Nicolò Valier,Conte,February 2 1769,March 1 1769,Locanda del Cappello Nero,,N,N,2\n"}},
+		Runs: core.File{Name: "runs.jsonl", Text: `{"model": "m", "phase": "G", "run": 1, "page": "27", "records": [{"name": "Karl Muller", "arrival_date": "February 09 1769", "with_spouse": false}]}` + "\n" +
+			`{"model": "m", "phase": "G", "run": 2, "page": 27, "response": "[{\"name\": \"Co. Nicolo Valier\", \"title\": \"Conte\"}]"}` + "\n"},
+		Rules: &core.File{Name: "EQUIVALENCES.md", Text: "## Ignore\n\n| field | token | position | side | status | witness |\n|---|---|---|---|---|---|\n" +
+			"| name | co. | leading | model | settled | p27 |\n| name | da venezia | trailing | model | OPEN | |\n"},
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// requestCase is a request whose answer the Worker and the native handler
+// must agree on, byte for byte.
+type requestCase struct {
+	name, method, target, contentType string
+	body                              []byte
+	status                            int
+	code                              string // of an error
+}
+
+func requestCases(t *testing.T) []requestCase {
+	small := smallRequest()
+	badRuns := small
+	badRuns.Runs.Text += "{oops\n"
+	var mp bytes.Buffer
+	mw := multipart.NewWriter(&mp)
+	for _, f := range []struct{ field, name, text string }{
+		{"gt", "gt_page_27.csv", small.GT[0].Text}, {"runs", "runs.jsonl", small.Runs.Text}, {"format", "", "md"},
+	} {
+		var w io.Writer
+		if f.name != "" {
+			w, _ = mw.CreateFormFile(f.field, f.name)
+		} else {
+			w, _ = mw.CreateFormField(f.field)
+		}
+		io.WriteString(w, f.text)
+	}
+	mw.Close()
+	rules := mustJSON(t, core.RulesCheckRequest{Rules: core.File{Name: "bad.md",
+		Text: "## Ignore\n\n| field | token | position | side | status |\n|---|---|---|---|---|\n| name | x | up | model | settled |\n"}})
+	return []requestCase{
+		{name: "healthz", method: "GET", target: "/healthz", status: 200},
+		{name: "version", method: "GET", target: "/v1/version", status: 200},
+		{name: "multipart, markdown", method: "POST", target: "/v1/score/tabular", contentType: mw.FormDataContentType(), body: mp.Bytes(), status: 200},
+		{name: "preview in the query", method: "POST", target: "/v1/score/tabular?preview=open&format=csv", contentType: "application/json", body: smallJSON(t), status: 200},
+		{name: "rules check with an error", method: "POST", target: "/v1/rules/check", contentType: "application/json", body: rules, status: 200},
+		{name: "wrong method", method: "GET", target: "/v1/score/tabular", status: 405, code: "method_not_allowed"},
+		{name: "unknown route", method: "GET", target: "/v1/nothing", status: 404, code: "not_found"},
+		{name: "wrong content type", method: "POST", target: "/v1/score/tabular", contentType: "text/plain", body: smallJSON(t), status: 415, code: "unsupported_media_type"},
+		{name: "not JSON", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: []byte("{\n\"gt\": oops}"), status: 400, code: "bad_request"},
+		{name: "missing field", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: []byte(`{"gt": []}`), status: 400, code: "bad_request"},
+		{name: "bad gate", method: "POST", target: "/v1/score/tabular?gate=2", contentType: "application/json", body: smallJSON(t), status: 400, code: "bad_request"},
+		{name: "malformed multipart", method: "POST", target: "/v1/rules/check", contentType: "multipart/form-data; boundary=zz", body: []byte("--zz\r\nbroken"), status: 400, code: "bad_request"},
+		{name: "malformed runs line", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: mustJSON(t, badRuns), status: 422, code: "input"},
+	}
+}

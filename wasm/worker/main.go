@@ -1,0 +1,27 @@
+//go:build js && wasm
+
+// Command worker is docscore's HTTP API as a Cloudflare Worker: the handler
+// of wasm/api, handed to the Workers runtime by github.com/syumai/workers.
+// "make worker" builds it into worker/build/app.wasm, next to the
+// JavaScript glue that workers-assets-gen writes.
+//
+// The program serves every request of its isolate: worker/src/worker.mjs
+// instantiates it once, so it sets the handler, says it is ready and then
+// waits forever instead of returning after the first response (as
+// workers.Serve does, for the library's instance-per-request glue).
+package main
+
+import (
+	"github.com/syumai/workers"
+
+	"github.com/docscore/docscore/wasm/api"
+)
+
+// version is set at build time: -ldflags '-X main.version=…'.
+var version = "dev"
+
+func main() {
+	workers.ServeNonBlock(api.New(api.Options{Version: version}))
+	workers.Ready()
+	select {}
+}
