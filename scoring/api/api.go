@@ -9,6 +9,7 @@ package api
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 
@@ -18,10 +19,24 @@ import (
 	"github.com/docscore/docscore/scoring/tabular"
 )
 
-// File is one input file.
+// File is one input file: its name and its content, as UTF-8 text or, for
+// binary files (images, PDFs), as standard base64.
 type File struct {
-	Name string `json:"name"`
-	Text string `json:"text"`
+	Name   string `json:"name"`
+	Text   string `json:"text,omitempty"`
+	Base64 string `json:"base64,omitempty"`
+}
+
+// Bytes returns the file's content.
+func (f File) Bytes() ([]byte, error) {
+	if f.Base64 == "" {
+		return []byte(f.Text), nil
+	}
+	b, err := base64.StdEncoding.DecodeString(f.Base64)
+	if err != nil {
+		return nil, inputerr.New(f.Name, 0, "expected standard base64 content: %v", err)
+	}
+	return b, nil
 }
 
 func (f File) tabular() tabular.File { return tabular.File{Name: f.Name, Data: []byte(f.Text)} }

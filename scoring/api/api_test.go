@@ -16,9 +16,9 @@ func sampleTabular(t *testing.T) TabularRequest {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := TabularRequest{Runs: File{r.Runs.Name, string(r.Runs.Data)}, Rules: &File{r.Rules.Name, string(r.Rules.Data)}}
+	req := TabularRequest{Runs: File{Name: r.Runs.Name, Text: string(r.Runs.Data)}, Rules: &File{Name: r.Rules.Name, Text: string(r.Rules.Data)}}
 	for _, f := range r.GT {
-		req.GT = append(req.GT, File{f.Name, string(f.Data)})
+		req.GT = append(req.GT, File{Name: f.Name, Text: string(f.Data)})
 	}
 	return req
 }
@@ -65,7 +65,7 @@ func TestCheckRules(t *testing.T) {
 	if res.Settled != 11 || res.Open != 4 || len(res.Errors) != 0 || len(res.Warnings) != 1 || res.Warnings[0].Line != 46 {
 		t.Fatalf("result %+v", res)
 	}
-	res, err = CheckRules(RulesCheckRequest{Rules: File{"bad.md", "## Ignore\n\n| field | token | position | side | status |\n|---|---|---|---|---|\n| name | x | up | model | settled |\n"}})
+	res, err = CheckRules(RulesCheckRequest{Rules: File{Name: "bad.md", Text: "## Ignore\n\n| field | token | position | side | status |\n|---|---|---|---|---|\n| name | x | up | model | settled |\n"}})
 	if err != nil || len(res.Errors) != 1 || res.Errors[0].Line != 5 || !strings.Contains(res.Errors[0].Message, `unknown position "up"`) {
 		t.Fatalf("result %+v, %v", res, err)
 	}

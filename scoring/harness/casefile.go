@@ -942,6 +942,23 @@ type RunOptions struct {
 // point the WebAssembly bridge and the Worker call: bytes in, bytes out,
 // the same bytes for the same input on every host.
 func EvaluateCasesJSON(ctx context.Context, data []byte, opts RunOptions) ([]byte, error) {
+	r, err := evaluateCases(ctx, data, opts)
+	if err != nil {
+		return nil, err
+	}
+	return r.JSON()
+}
+
+// EvaluateCasesMarkdown is EvaluateCasesJSON with the Markdown report.
+func EvaluateCasesMarkdown(ctx context.Context, data []byte, opts RunOptions) ([]byte, error) {
+	r, err := evaluateCases(ctx, data, opts)
+	if err != nil {
+		return nil, err
+	}
+	return r.Markdown(), nil
+}
+
+func evaluateCases(ctx context.Context, data []byte, opts RunOptions) (*Report, error) {
 	name := opts.Name
 	if name == "" {
 		name = "cases.json"
@@ -954,9 +971,5 @@ func EvaluateCasesJSON(ctx context.Context, data []byte, opts RunOptions) ([]byt
 	if err != nil {
 		return nil, err
 	}
-	r, err := f.Evaluate(ctx, EvaluatorOptions{})
-	if err != nil {
-		return nil, err
-	}
-	return r.JSON()
+	return f.Evaluate(ctx, EvaluatorOptions{})
 }

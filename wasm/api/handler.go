@@ -45,6 +45,8 @@ var routes = []route{
 	{http.MethodGet, "/v1/version", serveVersion},
 	{http.MethodPost, "/v1/score/tabular", decoded(tabularFields, scoreTabular)},
 	{http.MethodPost, "/v1/rules/check", decoded(rulesCheckFields, checkRules)},
+	{http.MethodPost, "/v1/score/receipts", decoded(receiptsFields, scoreReceipts)},
+	{http.MethodPost, "/v1/eval", decoded(evalFields, evaluate)},
 }
 
 // reply is a successful answer: its bytes and their content type.

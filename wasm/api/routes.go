@@ -1,20 +1,15 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	core "github.com/docscore/docscore/scoring/api"
 )
 
-// Routes still to come, each a function here and a line in the table:
-//
-//	POST /v1/score/receipts  decoded(receiptsFields, scoreReceipts): a
-//	                         scoring/api receipts request (refs, run)
-//	POST /v1/eval            decoded(evalFields, evaluate): the harness's
-//	                         deterministic cases
-//
-// The static site is Options.Fallback natively, and the Worker's static
-// assets (worker/wrangler.toml) on Cloudflare.
+// A scorer's route is a function here and a line in the route table. The
+// static site is Options.Fallback natively, and the Worker's static assets
+// (worker/wrangler.toml) on Cloudflare.
 
 // tabularFields: POST /v1/score/tabular takes a scoring/api TabularRequest.
 var tabularFields = fields{
@@ -67,4 +62,49 @@ func checkRules(req *core.RulesCheckRequest) (*reply, error) {
 		return nil, err
 	}
 	return jsonReply(res)
+}
+
+// receiptsFields: POST /v1/score/receipts takes a scoring/api
+// ReceiptsRequest.
+var receiptsFields = fields{
+	required: []requiredField{
+		{"refs", "one or more CORD annotation (.json) or reference (.jsonl) files"},
+		{"run", "the pilot run file (JSONL)"},
+	},
+	query: []string{"format", "allow_incomplete", "reading_order", "skip_bad_lines"},
+}
+
+// scoreReceipts answers exactly what "docscore score receipts --format F"
+// writes; an incomplete run without allow_incomplete is a 422 naming the
+// missing and duplicated pairs.
+func scoreReceipts(req *core.ReceiptsRequest) (*reply, error) {
+	ct, ok := contentTypes[req.Format]
+	if !ok {
+		return nil, errorf(http.StatusBadRequest, "bad_request", "format %q: expected json, csv or md", req.Format)
+	}
+	b, err := core.ScoreReceipts(*req)
+	if err != nil {
+		return nil, err
+	}
+	return &reply{contentType: ct, body: b}, nil
+}
+
+// evalFields: POST /v1/eval takes a scoring/api EvalRequest.
+var evalFields = fields{
+	required: []requiredField{{"cases", "the cases file (JSON or JSONL)"}},
+	query:    []string{"format"},
+}
+
+// evaluate runs the harness's deterministic metrics on a cases file (model
+// judges run only natively).
+func evaluate(req *core.EvalRequest) (*reply, error) {
+	ct, ok := contentTypes[req.Format]
+	if !ok || req.Format == "csv" {
+		return nil, errorf(http.StatusBadRequest, "bad_request", "format %q: expected json or md", req.Format)
+	}
+	b, err := core.Evaluate(context.Background(), *req)
+	if err != nil {
+		return nil, err
+	}
+	return &reply{contentType: ct, body: b}, nil
 }

@@ -1,0 +1,100 @@
+package api
+
+import (
+	"bytes"
+	"context"
+
+	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/receipts"
+)
+
+// ReceiptsRequest asks for a receipt OCR scoring (SPEC B). Refs are CORD
+// annotation files (.json) or JSONL files of {"sample_id", "reference"}
+// (.jsonl), chosen by name; parquet files are read only by the command
+// line, which has the file system.
+type ReceiptsRequest struct {
+	Refs            []File `json:"refs"`
+	Run             File   `json:"run"`
+	AllowIncomplete bool   `json:"allow_incomplete,omitempty"`
+	ReadingOrder    bool   `json:"reading_order,omitempty"`
+	SkipBadLines    bool   `json:"skip_bad_lines,omitempty"`
+	Format          string `json:"format,omitempty"` // json (default), csv or md
+}
+
+// ScoreReceipts scores a request and returns the report in its format:
+// exactly the bytes "docscore score receipts --format F" writes. A run
+// that is incomplete without AllowIncomplete is an input error naming the
+// missing and duplicated pairs.
+func ScoreReceipts(req ReceiptsRequest) ([]byte, error) {
+	opts := receipts.ParseOptions{}
+	if req.ReadingOrder {
+		opts.Order = receipts.ReadingOrder
+	}
+	if len(req.Refs) == 0 {
+		return nil, inputerr.New("", 0, "no references given (expected CORD .json files or a .jsonl of {\"sample_id\", \"reference\"})")
+	}
+	var refs receipts.References
+	for _, f := range req.Refs {
+		got, err := receipts.ParseReferences(f.Name, []byte(f.Text), opts)
+		if err != nil {
+			return nil, err
+		}
+		refs = append(refs, got...)
+	}
+	run, err := pilotrun.Read(bytes.NewReader([]byte(req.Run.Text)), req.Run.Name, pilotrun.ReadOptions{SkipBadLines: req.SkipBadLines})
+	if err != nil {
+		return nil, err
+	}
+	rep, err := receipts.Score(refs, run, receipts.Options{AllowIncomplete: req.AllowIncomplete, Order: opts.Order})
+	if err != nil {
+		if _, ok := err.(*receipts.IncompleteError); ok {
+			return nil, &inputerr.Error{File: req.Run.Name, Msg: err.Error()}
+		}
+		return nil, err
+	}
+	var buf bytes.Buffer
+	switch req.Format {
+	case "", "json":
+		err = rep.WriteJSON(&buf)
+	case "csv":
+		err = rep.WriteCSV(&buf)
+	case "md":
+		err = rep.WriteMarkdown(&buf)
+	default:
+		return nil, inputerr.New("", 0, "format %q: expected json, csv or md", req.Format)
+	}
+	return buf.Bytes(), err
+}
+
+// EvalRequest asks for a deterministic harness evaluation (SPEC C): a
+// cases file and the files its references name by path.
+type EvalRequest struct {
+	Cases  File   `json:"cases"`
+	Files  []File `json:"files,omitempty"`
+	Format string `json:"format,omitempty"` // json (default) or md
+}
+
+// Evaluate runs the deterministic metrics of a cases file (no model
+// judges: those run natively) and returns the report in its format.
+func Evaluate(ctx context.Context, req EvalRequest) ([]byte, error) {
+	opts := harness.RunOptions{Name: req.Cases.Name}
+	if len(req.Files) > 0 {
+		opts.Files = map[string][]byte{}
+		for _, f := range req.Files {
+			b, err := f.Bytes()
+			if err != nil {
+				return nil, err
+			}
+			opts.Files[f.Name] = b
+		}
+	}
+	switch req.Format {
+	case "", "json":
+		return harness.EvaluateCasesJSON(ctx, []byte(req.Cases.Text), opts)
+	case "md":
+		return harness.EvaluateCasesMarkdown(ctx, []byte(req.Cases.Text), opts)
+	}
+	return nil, inputerr.New("", 0, "format %q: expected json or md", req.Format)
+}
