@@ -251,7 +251,7 @@ func (r *Report) Markdown() []byte {
 	b.WriteString("\n")
 	var attention []row
 	for _, rw := range rows {
-		if rw.st.Verdict != Pass || rw.st.FailureContext != "" {
+		if rw.st.Verdict != Pass || rw.st.FailureContext != "" || needsReview(rw.st) {
 			attention = append(attention, rw)
 		}
 	}
@@ -315,6 +315,16 @@ func (r *Report) Markdown() []byte {
 	}
 	b.WriteString("\nFingerprints are the first 16 hex digits of SHA-256; the JSON report has them in full.\n")
 	return []byte(b.String())
+}
+
+// needsReview reports whether any metric of a stage asked for review.
+func needsReview(st StageReport) bool {
+	for _, m := range st.Metrics {
+		if m.RequiresReview {
+			return true
+		}
+	}
+	return false
 }
 
 func verdictMark(v Verdict) string {
