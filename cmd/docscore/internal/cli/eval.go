@@ -130,6 +130,7 @@ rerun never pays for the same judgment twice.
 					}
 					ctxMap[strings.TrimSpace(k)] = v
 				}
+				userCtx := sortedContext(ctxMap)
 				settings, err := jf.settings(env)
 				if err != nil {
 					return err
@@ -164,7 +165,9 @@ rerun never pays for the same judgment twice.
 				if adapter != nil {
 					var called harness.ModelAdapter = adapter
 					if opts.Checkpoints != nil {
-						called = &harness.CachedAdapter{Adapter: adapter, Store: opts.Checkpoints, Usage: &cacheUsage}
+						// Answers are keyed by the request, the model and its
+						// settings, and the user's checkpoint context.
+						called = &harness.CachedAdapter{Adapter: adapter, Store: opts.Checkpoints, Context: userCtx, Usage: &cacheUsage}
 					}
 					opts.Judge = &harness.ModelJudge{Adapter: called}
 				}

@@ -32,7 +32,7 @@ type judgeFlags struct {
 	model, effort, command string
 	temperature            float64
 	concurrency, retries   int
-	timeout                time.Duration
+	timeout, backoff       time.Duration
 	priceIn, priceCached   float64
 	priceOut               float64
 	cmd                    *cobra.Command
@@ -48,6 +48,7 @@ func addJudgeFlags(c *cobra.Command, f *judgeFlags) {
 	fl.IntVar(&f.concurrency, "judge-concurrency", defaultJudgeLimit, "model calls in flight per provider")
 	fl.IntVar(&f.retries, "judge-retries", 4, "retries of a judge call after HTTP 429 or 5xx (backoff from 1s, or the provider's retry-after)")
 	fl.DurationVar(&f.timeout, "judge-timeout", defaultJudgeTimout, "deadline of one judge call")
+	fl.DurationVar(&f.backoff, "judge-backoff", time.Second, "first wait before a retry; it doubles up to 30s (a longer retry-after wins)")
 	fl.Float64Var(&f.priceIn, "price-input", 0, "US dollars per million input tokens, to price usage (with --price-output)")
 	fl.Float64Var(&f.priceCached, "price-cached-input", 0, "US dollars per million cached input tokens (default: the input price)")
 	fl.Float64Var(&f.priceOut, "price-output", 0, "US dollars per million output tokens")
@@ -95,7 +96,10 @@ func (f *judgeFlags) settings(env *Env) (judgeSettings, error) {
 		return s, usageError("--judge-timeout %s: expected a positive duration", f.timeout)
 	}
 	p := judge.DefaultPolicy()
-	p.Retries, p.Timeout = f.retries, f.timeout
+	if f.backoff <= 0 {
+		return s, usageError("--judge-backoff %s: expected a positive duration", f.backoff)
+	}
+	p.Retries, p.Timeout, p.InitialBackoff = f.retries, f.timeout, f.backoff
 	p.Log = func(line string) { fmt.Fprintln(env.Stderr, "docscore: "+line) }
 	s.policy = p
 	s.limiter = judge.NewLimiter(f.concurrency)
