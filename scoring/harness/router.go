@@ -2,9 +2,10 @@ package harness
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/docscore/docscore/scoring/inputerr"
 )
 
 // DocumentMode says what GroundTruthRouter does with documents.
@@ -72,10 +73,10 @@ func (r *GroundTruthRouter) Prepare(ctx context.Context, caseID string, refs []R
 		mode = DocumentPreserve
 	}
 	if mode != DocumentPreserve && mode != DocumentMarkdown {
-		return nil, fmt.Errorf("document mode %q: expected preserve or markdown", mode)
+		return nil, inputerr.New("ground-truth router", 0, "document mode %q: expected preserve or markdown", mode)
 	}
 	if len(refs) == 0 {
-		return nil, errors.New("ground-truth router: no inputs")
+		return nil, inputerr.New("ground-truth router", 0, "no inputs")
 	}
 	var docs, images, other []string
 	for _, ref := range refs {
@@ -90,16 +91,16 @@ func (r *GroundTruthRouter) Prepare(ctx context.Context, caseID string, refs []R
 	}
 	switch {
 	case len(other) > 0:
-		return nil, fmt.Errorf("ground-truth router: unsupported input(s) %s: expected PDF/ODF documents or images", strings.Join(other, ", "))
+		return nil, inputerr.New("ground-truth router", 0, "unsupported input(s) %s: expected PDF/ODF documents or images", strings.Join(other, ", "))
 	case len(docs) > 0 && len(images) > 0:
-		return nil, fmt.Errorf("ground-truth router: mixed inputs, %d document(s) (%s) and %d image(s) (%s): prepare documents and images separately", len(docs), strings.Join(docs, ", "), len(images), strings.Join(images, ", "))
+		return nil, inputerr.New("ground-truth router", 0, "mixed inputs, %d document(s) (%s) and %d image(s) (%s): prepare documents and images separately", len(docs), strings.Join(docs, ", "), len(images), strings.Join(images, ", "))
 	}
 	p := &Prepared{Sources: refs, Derivatives: []ReferenceArtifact{}}
 	if len(docs) > 0 {
 		p.Route = RouteDocuments
 		if mode == DocumentMarkdown {
 			if r.Markdown == nil {
-				return nil, errors.New("ground-truth router: document mode markdown needs a Markdown deriver")
+				return nil, inputerr.New("ground-truth router", 0, "document mode markdown needs a Markdown deriver")
 			}
 			for _, d := range refs {
 				text, err := r.Markdown(ctx, d)
@@ -124,7 +125,7 @@ func (r *GroundTruthRouter) Prepare(ctx context.Context, caseID string, refs []R
 	}
 	p.Route = RouteImages
 	if mode == DocumentMarkdown {
-		return nil, errors.New("ground-truth router: document mode markdown derives text from documents; images go to the image panel")
+		return nil, inputerr.New("ground-truth router", 0, "document mode markdown derives text from documents; images go to the image panel")
 	}
 	if r.ImagePanel != nil {
 		rep, err := r.ImagePanel.Generate(ctx, caseID, refs)

@@ -214,7 +214,7 @@ rerun never pays for the same judgment twice.
 		fl.StringVar(&checkpointDir, "checkpoint-dir", "", "keep a checkpoint of every completed stage here and reuse matching ones")
 		fl.StringArrayVar(&ctxPairs, "checkpoint-context", nil, "KEY=VALUE that a checkpoint must match to be reused (judge model, prompt version); repeat for several")
 		fl.StringVar(&judge, "judge", "auto", "model judge: "+strings.Join(judgeNames(), ", ")+" (auto: OpenAI, else Anthropic when its key is set, else deterministic metrics only)")
-		addJudgeFlags(c, &jf)
+		addJudgeFlags(c, &jf, true)
 		fl.StringVar(&failOn, "fail-on", "none", "exit 3 when a stage's verdict is fail (fail) or fail or uncertain (uncertain)")
 		return c
 	})

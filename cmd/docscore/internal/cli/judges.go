@@ -38,13 +38,17 @@ type judgeFlags struct {
 	cmd                    *cobra.Command
 }
 
-func addJudgeFlags(c *cobra.Command, f *judgeFlags) {
+// addJudgeFlags adds the judge flags; withModel adds --model and
+// --judge-command (commands that name one judge).
+func addJudgeFlags(c *cobra.Command, f *judgeFlags, withModel bool) {
 	f.cmd = c
 	fl := c.Flags()
-	fl.StringVar(&f.model, "model", "", "judge model id (default $"+envModel+" or $"+envModelSeed+"); required for openai and anthropic")
+	if withModel {
+		fl.StringVar(&f.model, "model", "", "judge model id (default $"+envModel+" or $"+envModelSeed+"); required for openai and anthropic")
+		fl.StringVar(&f.command, "judge-command", "", "the program the command adapter runs: request JSON on stdin, answer JSON on stdout (split like a shell would, without a shell)")
+	}
 	fl.StringVar(&f.effort, "reasoning-effort", "", "reasoning effort sent to the model (OpenAI reasoning.effort, Anthropic output_config.effort); default $"+envEffort+" or $"+envEffortSeed)
 	fl.Float64Var(&f.temperature, "temperature", 0, "sampling temperature (OpenAI; the Anthropic API takes none); default: the provider's")
-	fl.StringVar(&f.command, "judge-command", "", "the program the command adapter runs: request JSON on stdin, answer JSON on stdout (split like a shell would, without a shell)")
 	fl.IntVar(&f.concurrency, "judge-concurrency", defaultJudgeLimit, "model calls in flight per provider")
 	fl.IntVar(&f.retries, "judge-retries", 4, "retries of a judge call after HTTP 429 or 5xx (backoff from 1s, or the provider's retry-after)")
 	fl.DurationVar(&f.timeout, "judge-timeout", defaultJudgeTimout, "deadline of one judge call")

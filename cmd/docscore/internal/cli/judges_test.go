@@ -2,11 +2,13 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/judge/judgetest"
@@ -209,11 +211,7 @@ func TestEvalCommandJudge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the example program")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "localjudge")
-	if out, err := goBuild(bin, "../../../../examples/judges/localjudge"); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := localJudge(t)
 	code, out, errs := runCLI(t, nil, "eval", "--cases", filepath.Join("..", "..", "..", "..", "examples", "judges", "cases.json"),
 		"--judge", "command", "--judge-command", "'"+bin+"'", "--model", "localjudge", "--fail-on", "uncertain")
 	if code != ExitThreshold {
@@ -237,6 +235,29 @@ func TestEvalCommandJudge(t *testing.T) {
 	}
 }
 
-func goBuild(out, pkg string) ([]byte, error) {
-	return exec.Command("go", "build", "-o", out, pkg).CombinedOutput()
+var (
+	localJudgeOnce sync.Once
+	localJudgeBin  string
+	localJudgeErr  error
+)
+
+// localJudge builds the examples' stand-in model once per test run.
+func localJudge(t *testing.T) string {
+	t.Helper()
+	localJudgeOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "localjudge")
+		if err != nil {
+			localJudgeErr = err
+			return
+		}
+		localJudgeBin = filepath.Join(dir, "localjudge")
+		out, err := exec.Command("go", "build", "-o", localJudgeBin, "../../../../examples/judges/localjudge").CombinedOutput()
+		if err != nil {
+			localJudgeErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if localJudgeErr != nil {
+		t.Fatal(localJudgeErr)
+	}
+	return localJudgeBin
 }
