@@ -456,3 +456,46 @@ func TestParseRetryAfter(t *testing.T) {
 		}
 	}
 }
+
+// TestGroundTruthOverTheWire: a ground-truth panel of an OpenAI and an
+// Anthropic provider reads the page images through the real wire formats;
+// the prediction of the case the pages belong to reaches neither, while a
+// judge of the same case does send it (so the check can see it).
+func TestGroundTruthOverTheWire(t *testing.T) {
+	const marker = "PREDICTION-MARKER-51c2"
+	c := stage(t)
+	c.Prediction = map[string]any{"total": marker}
+	oa, an := judgetest.NewOpenAI(testKey), judgetest.NewAnthropic(testKey)
+	defer oa.Close()
+	defer an.Close()
+	answer := `{"claims": [{"path": "$.total", "value": "11.50", "reference_id": "invoice.png", "visual_evidence": "bottom line", "confidence": 0.9}]}`
+	oa.Answer = func(judgetest.Request) judgetest.Reply { return oa.Text(answer, 900, 40) }
+	an.Answer = func(judgetest.Request) judgetest.Reply { return an.Text(answer, 800, 30) }
+	a, _ := NewOpenAI(Config{Model: "gpt-reader", APIKey: testKey, BaseURL: oa.BaseURL()})
+	b, _ := NewAnthropic(Config{Model: "claude-reader", APIKey: testKey, BaseURL: an.BaseURL()})
+	panel := &harness.GroundTruthPanel{
+		Providers:             []harness.GroundTruthProvider{{Name: "openai", Adapter: a}, {Name: "anthropic", Adapter: b}},
+		ExtractionInstruction: "Read the invoice total.", ExpectedFields: []string{"$.total"},
+	}
+	rep, err := panel.Generate(context.Background(), c.CaseID, c.References[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Agreed) != 1 || rep.Agreed[0].Value != "11.50" || rep.RequiresHumanReview {
+		t.Errorf("report %+v", rep)
+	}
+	if p := append(oa.Problems(), an.Problems()...); len(p) > 0 {
+		t.Fatalf("request shape: %v", p)
+	}
+	for _, r := range append(oa.Requests(), an.Requests()...) {
+		if strings.Contains(string(r.Body), marker) || r.Task()["expected_fields"] == nil {
+			t.Errorf("ground-truth request %s", r.Body)
+		}
+	}
+	oa.Answer = func(judgetest.Request) judgetest.Reply { return oa.Text(passAnswer, 1, 1) }
+	evaluate(t, a, c)
+	reqs := oa.Requests()
+	if !strings.Contains(string(reqs[len(reqs)-1].Body), marker) {
+		t.Error("the judge request does not carry the prediction: the check above proves nothing")
+	}
+}
