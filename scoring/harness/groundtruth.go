@@ -495,8 +495,9 @@ func reconcile(fields []string, readings []ProviderReading, minimum float64, met
 	paths = append(paths, extra...)
 	agreed := []AgreedField{}
 	disputed := []DisputedField{}
+	idx := indexClaims(readings)
 	for _, p := range paths {
-		a, d := voteField(p, readings, minimum, meta)
+		a, d := voteField(p, readings, idx, minimum, meta)
 		if a != nil {
 			agreed = append(agreed, *a)
 		} else {
@@ -508,11 +509,11 @@ func reconcile(fields []string, readings []ProviderReading, minimum float64, met
 
 // voteField votes one path among readings: the candidates in order of
 // support (then first appearance), agreement = top support / providers.
-func voteField(path string, readings []ProviderReading, minimum float64, meta map[string]map[string]any) (*AgreedField, *DisputedField) {
-	cands := candidatesFor(path, readings, meta)
+func voteField(path string, readings []ProviderReading, idx []map[string]GroundTruthClaim, minimum float64, meta map[string]map[string]any) (*AgreedField, *DisputedField) {
+	cands := candidatesFor(path, readings, idx, meta)
 	var omitted []string
-	for _, rd := range readings {
-		if !hasClaim(rd, path) {
+	for i, rd := range readings {
+		if _, ok := idx[i][path]; !ok {
 			omitted = append(omitted, rd.Name)
 		}
 	}
@@ -536,32 +537,33 @@ func voteField(path string, readings []ProviderReading, minimum float64, meta ma
 	return nil, &DisputedField{Path: path, Kind: kind, Agreement: agreement, Candidates: cands, Omitted: omitted}
 }
 
-func hasClaim(rd ProviderReading, path string) bool {
-	for _, c := range rd.Claims {
-		if c.Path == path {
-			return true
+// indexClaims maps each reading's claims by path (a reading claims a
+// path at most once).
+func indexClaims(readings []ProviderReading) []map[string]GroundTruthClaim {
+	out := make([]map[string]GroundTruthClaim, len(readings))
+	for i, rd := range readings {
+		out[i] = make(map[string]GroundTruthClaim, len(rd.Claims))
+		for _, c := range rd.Claims {
+			out[i][c.Path] = c
 		}
 	}
-	return false
+	return out
 }
 
-func candidatesFor(path string, readings []ProviderReading, meta map[string]map[string]any) []Candidate {
+func candidatesFor(path string, readings []ProviderReading, idx []map[string]GroundTruthClaim, meta map[string]map[string]any) []Candidate {
 	var cands []Candidate
 	index := map[string]int{}
-	for _, rd := range readings {
-		for _, c := range rd.Claims {
-			if c.Path != path {
-				continue
-			}
+	for i, rd := range readings {
+		if c, ok := idx[i][path]; ok {
 			k := normalizedValue(c.Value)
-			i, ok := index[k]
-			if !ok {
-				i = len(cands)
-				index[k] = i
+			j, seen := index[k]
+			if !seen {
+				j = len(cands)
+				index[k] = j
 				cands = append(cands, Candidate{Value: c.Value, Providers: []string{}, Citations: []Citation{}})
 			}
-			cands[i].Providers = append(cands[i].Providers, rd.Name)
-			cands[i].Citations = append(cands[i].Citations, Citation{Provider: rd.Name, ReferenceID: c.ReferenceID, SourceMetadata: meta[c.ReferenceID], VisualEvidence: c.VisualEvidence, Confidence: c.Confidence})
+			cands[j].Providers = append(cands[j].Providers, rd.Name)
+			cands[j].Citations = append(cands[j].Citations, Citation{Provider: rd.Name, ReferenceID: c.ReferenceID, SourceMetadata: meta[c.ReferenceID], VisualEvidence: c.VisualEvidence, Confidence: c.Confidence})
 		}
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return len(cands[i].Providers) > len(cands[j].Providers) })
@@ -743,9 +745,10 @@ func (a *GroundTruthAdjudicator) Adjudicate(ctx context.Context, report *GroundT
 	}
 	out.Readings = append(out.Readings, readings...)
 	meta := sourceMeta(sources)
+	idx := indexClaims(readings)
 	var still []DisputedField
 	for _, d := range out.Disputed {
-		ag, dd := voteField(d.Path, readings, min, meta)
+		ag, dd := voteField(d.Path, readings, idx, min, meta)
 		if ag != nil {
 			ag.Resolution = "adjudicated"
 			out.Agreed = append(out.Agreed, *ag)
