@@ -33,6 +33,7 @@ vet: ## go vet and gofmt
 test-go: ## go test, with -race on the pure core
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -race $(CORE_PKGS)
+	$(GO) test -count=1 -tags noexpr -run NoExpressions ./scoring/harness
 
 check-core: ## prove scoring/ and rules/ import no os, net or syscall/js
 	@scripts/check-core.sh $(CORE_PKGS)
@@ -48,7 +49,7 @@ VERSION      ?= dev
 
 worker: ## build the Cloudflare Worker into worker/build (then: cd worker && npx wrangler dev)
 	cd worker && $(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o build
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w -X main.version=$(VERSION)' -o $(WORKER_BUILD)/app.wasm ./wasm/worker
+	GOOS=js GOARCH=wasm $(GO) build -tags noexpr -trimpath -ldflags='-s -w -X main.version=$(VERSION)' -o $(WORKER_BUILD)/app.wasm ./wasm/worker
 
 clean: ## remove build outputs
 	rm -rf bin $(WORKER_BUILD) worker/.wrangler

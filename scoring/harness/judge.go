@@ -507,9 +507,19 @@ func (m *LLMJudgeMetric) Fingerprint() string {
 
 // judgeDetails is the JSON detail of a judge metric.
 type judgeDetails struct {
-	Output      *JudgeOutput `json:"output,omitempty"`
-	RawAnswer   string       `json:"raw_answer,omitempty"`
-	Instruction string       `json:"instructions_sha256"`
+	// Judge is the judge's model, when the judge says (a ModelJudge does).
+	Judge      *ModelInfo   `json:"judge,omitempty"`
+	Provenance Provenance   `json:"provenance,omitempty"`
+	Output     *JudgeOutput `json:"output,omitempty"`
+	RawAnswer  string       `json:"raw_answer,omitempty"`
+	// Instruction is the SHA-256 of the instructions the judge received.
+	Instruction string `json:"instructions_sha256"`
+}
+
+// InfoJudge is a Judge that can say which model it calls.
+type InfoJudge interface {
+	Judge
+	Info() ModelInfo
 }
 
 // Evaluate builds the judge request and asks the judge.
@@ -525,6 +535,11 @@ func (m *LLMJudgeMetric) Evaluate(ctx context.Context, stage EvaluationCase) (Me
 		return res, nil
 	}
 	det := judgeDetails{Instruction: sha256Hex([]byte(req.Instructions))}
+	if ij, ok := m.Judge.(InfoJudge); ok {
+		info := ij.Info()
+		det.Judge = &info
+		det.Provenance = JudgeProvenance(stage.Producer, info.Provider, info.Model)
+	}
 	out, err := m.Judge.Judge(ctx, req)
 	if err == nil {
 		if verr := out.Validate(); verr != nil {

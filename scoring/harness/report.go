@@ -89,6 +89,9 @@ type Report struct {
 	ReviewQueue           []ReviewItem      `json:"review_queue"`
 	JudgeBaseInstructions InstructionRecord `json:"judge_base_instructions"`
 	Warnings              []string          `json:"warnings"`
+	// JudgeUsage is the model calls' usage, set by hosts that call models
+	// (absent otherwise).
+	JudgeUsage *UsageSummary `json:"judge_usage,omitempty"`
 }
 
 func newReport(judge string) *Report {
@@ -207,6 +210,13 @@ func (r *Report) Markdown() []byte {
 	}
 	fmt.Fprintf(&b, "judge: %s · %d pipeline(s), %d case(s), %d stage(s): %d pass, %d fail, %d uncertain, %d not applicable\n\n",
 		r.Judge, s.Pipelines, s.Cases, s.Stages, s.Pass, s.Fail, s.Uncertain, s.NotApplicable)
+	if u := r.JudgeUsage; u != nil {
+		fmt.Fprintf(&b, "Judge calls: %d made, %d reused from checkpoints · tokens: %d in, %d out", u.Calls, u.CachedCalls, u.Total.InputTokens, u.Total.OutputTokens)
+		if u.Total.CostUSD != nil {
+			fmt.Fprintf(&b, " · cost: $%s", strconv.FormatFloat(*u.Total.CostUSD, 'f', 4, 64))
+		}
+		b.WriteString("\n\n")
+	}
 	if len(r.Warnings) > 0 {
 		b.WriteString("## Warnings\n\n")
 		for _, w := range r.Warnings {
@@ -241,7 +251,7 @@ func (r *Report) Markdown() []byte {
 	b.WriteString("\n")
 	var attention []row
 	for _, rw := range rows {
-		if rw.st.Verdict != Pass || rw.st.FailureContext != "" {
+		if rw.st.Verdict != Pass || rw.st.FailureContext != "" || needsReview(rw.st) {
 			attention = append(attention, rw)
 		}
 	}
@@ -267,6 +277,9 @@ func (r *Report) Markdown() []byte {
 				b.WriteString("\n")
 				for _, mm := range mismatchLines(m.Details) {
 					fmt.Fprintf(&b, "  - %s\n", mm)
+				}
+				for _, pl := range panelLines(m.Details) {
+					fmt.Fprintf(&b, "  - %s\n", pl)
 				}
 			}
 			if len(rw.st.Metrics) == 0 {
@@ -302,6 +315,16 @@ func (r *Report) Markdown() []byte {
 	}
 	b.WriteString("\nFingerprints are the first 16 hex digits of SHA-256; the JSON report has them in full.\n")
 	return []byte(b.String())
+}
+
+// needsReview reports whether any metric of a stage asked for review.
+func needsReview(st StageReport) bool {
+	for _, m := range st.Metrics {
+		if m.RequiresReview {
+			return true
+		}
+	}
+	return false
 }
 
 func verdictMark(v Verdict) string {

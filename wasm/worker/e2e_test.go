@@ -86,6 +86,36 @@ func TestWorkerEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("receipts and harness routes", func(t *testing.T) {
+		refs, err := filepath.Glob(filepath.Join(root, "sample", "receipts", "refs", "*.json"))
+		if err != nil || len(refs) == 0 {
+			t.Fatalf("sample refs: %v", err)
+		}
+		var req core.ReceiptsRequest
+		for _, p := range refs {
+			b, _ := os.ReadFile(p)
+			req.Refs = append(req.Refs, core.File{Name: "receipts/refs/" + filepath.Base(p), Text: string(b)})
+		}
+		run, _ := os.ReadFile(filepath.Join(root, "sample", "receipts", "run.jsonl"))
+		req.Run = core.File{Name: "run.jsonl", Text: string(run)}
+		body, _ := json.Marshal(req)
+		want, _ := os.ReadFile(filepath.Join(root, "scoring", "receipts", "testdata", "golden", "receipts.json"))
+		if status, _, got := wd.post(t, "/v1/score/receipts", "application/json", body); status != 200 || !bytes.Equal(got, want) {
+			t.Fatalf("receipts: status %d; differs from the receipts golden report:\n%.400s", status, got)
+		}
+		cases := `{"case_id": "total", "prediction": {"total": 12}, "references": [{"artifact_id": "gt", "authority": "ground_truth", "kind": "json", "value": {"total": 12}}]}`
+		body, _ = json.Marshal(core.EvalRequest{Cases: core.File{Name: "cases.json", Text: cases}})
+		if status, _, got := wd.post(t, "/v1/eval", "application/json", body); status != 200 || !bytes.Contains(got, []byte(`"verdict": "pass"`)) {
+			t.Fatalf("eval: status %d: %.400s", status, got)
+		}
+		// The Worker build leaves the expression engine out, and says so.
+		cases = `{"case_id": "total", "prediction": 1, "metrics": [{"name": "m", "expression": "prediction == 1"}]}`
+		body, _ = json.Marshal(core.EvalRequest{Cases: core.File{Name: "cases.json", Text: cases}})
+		if status, _, got := wd.post(t, "/v1/eval", "application/json", body); status != 422 || !bytes.Contains(got, []byte("expression metrics are not in this build")) {
+			t.Fatalf("eval with an expression: status %d: %.400s", status, got)
+		}
+	})
+
 	t.Run("same answers as the native handler", func(t *testing.T) {
 		for _, c := range requestCases(t) {
 			t.Run(c.name, func(t *testing.T) {

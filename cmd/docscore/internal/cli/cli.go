@@ -85,10 +85,11 @@ var registry []commandSpec
 
 // groups are the intermediate commands that only hold subcommands.
 var groups = map[string]string{
-	"score":  "Score model output against ground truth",
-	"rules":  "Work with EQUIVALENCES.md rule files",
-	"pilot":  "Run and report model pilots against a model server or a local command",
-	"review": "Advisory model-assisted review of scored output",
+	"score":       "Score model output against ground truth",
+	"rules":       "Work with EQUIVALENCES.md rule files",
+	"pilot":       "Run and report model pilots against a model server or a local command",
+	"review":      "Advisory model-assisted review of scored output",
+	"groundtruth": "Generate provisional ground truth with model panels, review it and approve it",
 }
 
 // register adds a subcommand under parent; each command's file calls it

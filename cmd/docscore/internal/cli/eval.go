@@ -13,15 +13,15 @@ import (
 	"github.com/docscore/docscore/scoring/harness"
 )
 
-// judgeProvider builds a judge for "docscore eval --judge NAME". The
-// provider adapters (OpenAI, Anthropic, a local command) register here;
-// until one is registered only deterministic metrics run.
+// judgeProvider builds a model adapter for "docscore eval --judge NAME".
+// The provider adapters (OpenAI, Anthropic, a local command) register
+// here from judges.go, in --judge auto's order of preference.
 type judgeProvider struct {
 	name string
 	// available reports whether the provider can run in env (for --judge
 	// auto: its API key is set).
 	available func(env *Env) bool
-	build     func(env *Env, model string) (harness.Judge, error)
+	build     func(env *Env, s judgeSettings) (harness.ModelAdapter, error)
 }
 
 // judgeProviders lists the registered providers in --judge auto's order of
@@ -37,28 +37,33 @@ func judgeNames() []string {
 	return names
 }
 
-// resolveJudge turns a --judge value into a judge (nil for none) and the
-// name reports record.
-func resolveJudge(env *Env, name string) (harness.Judge, string, error) {
+// resolveJudge turns a --judge value into a model adapter (nil for none)
+// and the name reports record ("provider/model", or "none").
+func resolveJudge(env *Env, name string, s judgeSettings) (harness.ModelAdapter, string, error) {
+	build := func(p judgeProvider) (harness.ModelAdapter, string, error) {
+		a, err := p.build(env, s)
+		if err != nil {
+			return nil, "", err
+		}
+		return a, a.Info().Label(), nil
+	}
 	switch name {
 	case "none":
 		return nil, "none", nil
 	case "auto":
 		for _, p := range judgeProviders {
 			if p.available(env) {
-				j, err := p.build(env, "")
-				return j, p.name, err
+				return build(p)
 			}
 		}
 		return nil, "none", nil
 	}
 	for _, p := range judgeProviders {
 		if p.name == name {
-			j, err := p.build(env, "")
-			return j, p.name, err
+			return build(p)
 		}
 	}
-	return nil, "", usageError("--judge %q: expected one of %s (model judges are not part of this build yet)", name, strings.Join(judgeNames(), ", "))
+	return nil, "", usageError("--judge %q: expected one of %s", name, strings.Join(judgeNames(), ", "))
 }
 
 func init() {
@@ -67,6 +72,7 @@ func init() {
 			casesFile, prediction, caseID, operation, rubric string
 			evidence, groundTruth, ctxPairs                  []string
 			output, markdown, checkpointDir, judge, failOn   string
+			jf                                               judgeFlags
 		)
 		c := &cobra.Command{
 			Use:   "eval",
@@ -86,11 +92,22 @@ verdicts of its upstream stages and a failure context (current_stage,
 upstream, upstream_or_combined, indeterminate). The JSON report goes to
 --output (standard output by default), the Markdown summary to --markdown.
 
---judge auto uses a configured model judge when one is available and
-otherwise (and with --judge none) runs deterministic metrics only.`,
+--judge picks the model judge that decides what deterministic metrics
+cannot (images, PDFs, semantic references, rubrics): openai (Responses
+API), anthropic (Messages API) or command (a local program: the request
+JSON on stdin, the answer JSON on stdout, for Ollama, vLLM or a script).
+--judge auto uses OpenAI when OPENAI_API_KEY is set, else Anthropic when
+ANTHROPIC_API_KEY is set, else (like --judge none) deterministic metrics
+only. Judge calls are retried on HTTP 429 and 5xx, honouring retry-after,
+bounded per provider, and with --checkpoint-dir each answer is kept so a
+rerun never pays for the same judgment twice.
+
+` + judgeEnvHelp,
 			Example: `  docscore eval --cases examples/harness/pipeline/cases.json --markdown report.md --output report.json
   docscore eval --prediction output.json --ground-truth truth.csv --evidence source.pdf --judge none
-  docscore eval --cases cases.jsonl --checkpoint-dir runs/ckpt --checkpoint-context prompt=v3 --fail-on fail`,
+  docscore eval --cases cases.jsonl --checkpoint-dir runs/ckpt --checkpoint-context prompt=v3 --fail-on fail
+  OPENAI_API_KEY=… docscore eval --cases cases.json --judge openai --model gpt-5-mini --reasoning-effort low
+  docscore eval --cases examples/judges/cases.json --judge command --judge-command 'go run ./examples/judges/localjudge' --model localjudge`,
 			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
 				if (casesFile == "") == (prediction == "") {
@@ -113,11 +130,19 @@ otherwise (and with --judge none) runs deterministic metrics only.`,
 					}
 					ctxMap[strings.TrimSpace(k)] = v
 				}
-				j, judgeName, err := resolveJudge(env, judge)
+				userCtx := sortedContext(ctxMap)
+				settings, err := jf.settings(env)
+				if err != nil {
+					return err
+				}
+				adapter, judgeName, err := resolveJudge(env, judge, settings)
 				if err != nil {
 					return err
 				}
 				ctxMap["docscore.judge"] = judgeName
+				if adapter != nil {
+					settings.context(ctxMap, adapter)
+				}
 
 				var f *harness.CaseFile
 				if casesFile != "" {
@@ -128,7 +153,8 @@ otherwise (and with --judge none) runs deterministic metrics only.`,
 				if err != nil {
 					return err
 				}
-				opts := harness.EvaluatorOptions{Judge: j, JudgeName: judgeName, CheckpointContext: sortedContext(ctxMap)}
+				opts := harness.EvaluatorOptions{JudgeName: judgeName, CheckpointContext: sortedContext(ctxMap)}
+				var cacheUsage harness.UsageTracker
 				if checkpointDir != "" {
 					store, err := harnessio.NewFileCheckpointStore(checkpointDir)
 					if err != nil {
@@ -136,9 +162,21 @@ otherwise (and with --judge none) runs deterministic metrics only.`,
 					}
 					opts.Checkpoints = store
 				}
+				if adapter != nil {
+					var called harness.ModelAdapter = adapter
+					if opts.Checkpoints != nil {
+						// Answers are keyed by the request, the model and its
+						// settings, and the user's checkpoint context.
+						called = &harness.CachedAdapter{Adapter: adapter, Store: opts.Checkpoints, Context: userCtx, Usage: &cacheUsage}
+					}
+					opts.Judge = &harness.ModelJudge{Adapter: called}
+				}
 				report, err := f.Evaluate(env.Context, opts)
 				if err != nil {
 					return err
+				}
+				if adapter != nil {
+					report.JudgeUsage = harness.SummarizeUsage(usageOf(adapter, &cacheUsage))
 				}
 				data, err := report.JSON()
 				if err != nil {
@@ -175,7 +213,8 @@ otherwise (and with --judge none) runs deterministic metrics only.`,
 		fl.StringVar(&markdown, "markdown", "", "write the Markdown summary here (\"-\" for standard output)")
 		fl.StringVar(&checkpointDir, "checkpoint-dir", "", "keep a checkpoint of every completed stage here and reuse matching ones")
 		fl.StringArrayVar(&ctxPairs, "checkpoint-context", nil, "KEY=VALUE that a checkpoint must match to be reused (judge model, prompt version); repeat for several")
-		fl.StringVar(&judge, "judge", "auto", "model judge: "+strings.Join(judgeNames(), ", ")+" (auto without a configured judge runs deterministic metrics only)")
+		fl.StringVar(&judge, "judge", "auto", "model judge: "+strings.Join(judgeNames(), ", ")+" (auto: OpenAI, else Anthropic when its key is set, else deterministic metrics only)")
+		addJudgeFlags(c, &jf, true)
 		fl.StringVar(&failOn, "fail-on", "none", "exit 3 when a stage's verdict is fail (fail) or fail or uncertain (uncertain)")
 		return c
 	})

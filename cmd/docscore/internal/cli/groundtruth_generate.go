@@ -1,0 +1,256 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
+	"github.com/docscore/docscore/cmd/docscore/internal/judge"
+	"github.com/docscore/docscore/scoring/harness"
+)
+
+// parseProvider builds a ground-truth provider from a --provider value:
+// openai:MODEL, anthropic:MODEL or command:NAME=PROGRAM ARGS….
+func parseProvider(env *Env, spec string, s judgeSettings) (harness.GroundTruthProvider, error) {
+	kind, rest, ok := strings.Cut(spec, ":")
+	if !ok || strings.TrimSpace(rest) == "" {
+		return harness.GroundTruthProvider{}, usageError("--provider %q: expected openai:MODEL, anthropic:MODEL or command:NAME=PROGRAM", spec)
+	}
+	switch kind {
+	case "openai", "anthropic":
+		s.model = rest
+		for _, p := range judgeProviders {
+			if p.name == kind {
+				a, err := p.build(env, s)
+				if err != nil {
+					return harness.GroundTruthProvider{}, err
+				}
+				return harness.GroundTruthProvider{Name: kind + "/" + rest, Adapter: a}, nil
+			}
+		}
+	case "command":
+		name, program, ok := strings.Cut(rest, "=")
+		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(program) == "" {
+			return harness.GroundTruthProvider{}, usageError("--provider %q: expected command:NAME=PROGRAM ARGS…", spec)
+		}
+		a, err := judge.NewCommand(program, judge.CommandOptions{Model: name, Policy: s.policy, Limiter: s.limiter})
+		if err != nil {
+			return harness.GroundTruthProvider{}, usageError("--provider %q: %v", spec, err)
+		}
+		return harness.GroundTruthProvider{Name: name, Adapter: a}, nil
+	}
+	return harness.GroundTruthProvider{}, usageError("--provider %q: unknown kind %q (expected openai, anthropic or command)", spec, kind)
+}
+
+// commandDeriver converts a document to Markdown with a program: the
+// document's bytes on stdin, Markdown on stdout.
+func commandDeriver(command string) (harness.MarkdownDeriver, error) {
+	argv, err := judge.SplitCommand(command)
+	if err != nil || len(argv) == 0 {
+		return nil, usageError("--markdown-command %q: expected a program", command)
+	}
+	return func(ctx context.Context, doc harness.ReferenceArtifact) (string, error) {
+		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+		cmd.Stdin = bytes.NewReader(doc.Content)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil {
+			return "", fmt.Errorf("%s: %v: %s", argv[0], err, strings.TrimSpace(errb.String()))
+		}
+		return out.String(), nil
+	}, nil
+}
+
+func writeJSON(env *Env, path string, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	return writeOutput(env, path, buf.Bytes())
+}
+
+func init() {
+	register("groundtruth", func(env *Env) *cobra.Command {
+		var (
+			caseID, instruction, output, reviewFile, reference, checkpointDir, docMode, mdCommand string
+			sources, fields, providers                                                            []string
+			minimum, adjMinimum                                                                   float64
+			adjudicate, union                                                                     bool
+			jf                                                                                    judgeFlags
+		)
+		c := &cobra.Command{
+			Use:   "generate",
+			Short: "Generate a provisional reference from page images with a panel of model providers",
+			Long: `generate reads the sources (page images) with two or more independent
+providers and reconciles their claims field by field.
+
+Each provider sees only the sources and the extraction instruction: never a
+prediction and never another provider's answer. A field whose top value is
+read by at least --minimum-agreement of the providers (1 by default: all of
+them) becomes a consensus row; a conflict, an omission, or an expected field
+nobody read is a review item. The consensus rows form one reference with
+authority "generated": scoring against it measures agreement with a
+provisional AI reference, not accuracy. It becomes ground truth only through
+signed approval (docscore groundtruth review-file, then approve).
+
+--adjudicate asks the providers again, blind, about the disputed fields only
+(never showing first-pass values); --union accepts values that only some
+providers read when none conflicts. Both keep authority "generated".
+
+Inputs are routed as a whole: all images go to the panel; all PDF/ODF
+documents are preserved as evidence (no panel), with a Markdown derivative
+per document under --document-mode markdown --markdown-command PROGRAM; a
+mixture is an error.
+
+Providers: --provider openai:MODEL, anthropic:MODEL, or
+command:NAME=PROGRAM ARGS… (the request JSON on stdin, the answer JSON on
+stdout). ` + judgeEnvHelp,
+			Example: `  docscore groundtruth generate --case-id statement-001 \
+    --source examples/judges/pages/page-001.png --source examples/judges/pages/page-002.png \
+    --instruction "Extract currency, amount and account name." \
+    --field '$.currency' --field '$.amount' --field '$.account_name' \
+    --provider 'command:reader-a=go run ./examples/judges/localjudge' \
+    --provider 'command:reader-b=go run ./examples/judges/localjudge -misread $.amount=1,250.50' \
+    --output generation.json --review-file review.json`,
+			Args: cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				if strings.TrimSpace(caseID) == "" || len(sources) == 0 {
+					return usageError("give --case-id and at least one --source")
+				}
+				if err := checkFormat(docMode, "preserve", "markdown"); err != nil {
+					return usageError("--document-mode %q: expected preserve or markdown", docMode)
+				}
+				settings, err := jf.settings(env)
+				if err != nil {
+					return err
+				}
+				var refs []harness.ReferenceArtifact
+				seen := map[string]string{}
+				for _, p := range sources {
+					a, err := harnessio.ArtifactFromPath(p, harness.ArtifactOptions{Authority: harness.AuthorityEvidence})
+					if err != nil {
+						if os.IsNotExist(err) {
+							return usageError("--source: %v", err)
+						}
+						return err
+					}
+					if prev, dup := seen[a.ArtifactID]; dup {
+						return usageError("--source %s: a source named %q was already given (%s)", p, a.ArtifactID, prev)
+					}
+					seen[a.ArtifactID] = p
+					refs = append(refs, a)
+				}
+				router := &harness.GroundTruthRouter{DocumentMode: harness.DocumentMode(docMode)}
+				if mdCommand != "" {
+					if router.Markdown, err = commandDeriver(mdCommand); err != nil {
+						return err
+					}
+				}
+				var cacheUsage harness.UsageTracker
+				var store harness.CheckpointStore
+				if checkpointDir != "" {
+					if store, err = harnessio.NewFileCheckpointStore(checkpointDir); err != nil {
+						return err
+					}
+				}
+				var ps []harness.GroundTruthProvider
+				var raw []any
+				for _, spec := range providers {
+					p, err := parseProvider(env, spec, settings)
+					if err != nil {
+						return err
+					}
+					raw = append(raw, p.Adapter)
+					if store != nil {
+						p.Adapter = &harness.CachedAdapter{Adapter: p.Adapter, Store: store, Usage: &cacheUsage}
+					}
+					ps = append(ps, p)
+				}
+				images := true
+				for _, r := range refs {
+					images = images && harness.IsImage(r)
+				}
+				if images {
+					if strings.TrimSpace(instruction) == "" {
+						return usageError("--instruction: the panel needs an extraction instruction")
+					}
+					router.ImagePanel = &harness.GroundTruthPanel{Providers: ps, ExtractionInstruction: instruction, ExpectedFields: fields, MinimumAgreement: minimum}
+					if err := router.ImagePanel.Validate(); err != nil {
+						return usageError("%v (give two or more --provider)", err)
+					}
+				}
+				prep, err := router.Prepare(env.Context, caseID, refs)
+				if err != nil {
+					return err
+				}
+				if prep.ImageReport == nil {
+					if reviewFile != "" || reference != "" || adjudicate || union {
+						return usageError("route %s: the sources are preserved as evidence and no reference is generated, so --review-file, --reference, --adjudicate and --union do not apply", prep.Route)
+					}
+					return writeJSON(env, output, prep)
+				}
+				rep := prep.ImageReport
+				if adjudicate && len(rep.Disputed) > 0 {
+					adj := &harness.GroundTruthAdjudicator{Providers: ps, MinimumAgreement: adjMinimum}
+					if rep, err = adj.Adjudicate(env.Context, rep, refs); err != nil {
+						return err
+					}
+				}
+				if union {
+					if rep, err = harness.ResolveGroundTruthUnion(rep); err != nil {
+						return err
+					}
+				}
+				if reviewFile != "" {
+					data, err := harness.WriteGroundTruthReview(rep)
+					if err != nil {
+						return err
+					}
+					if err := writeOutput(env, reviewFile, data); err != nil {
+						return err
+					}
+				}
+				if reference != "" {
+					if err := writeOutput(env, reference, []byte(rep.ProvisionalReference.Value.(string))); err != nil {
+						return err
+					}
+				}
+				usage := harness.SummarizeUsage(usageOf(append(raw, &cacheUsage)...))
+				fmt.Fprintf(env.Stderr, "docscore: %d field(s) agreed, %d disputed (%d read by no provider); requires human review: %v; %d call(s) made, %d reused\n",
+					len(rep.Agreed), len(rep.Disputed), len(rep.OmittedFields), rep.RequiresHumanReview, usage.Calls, usage.CachedCalls)
+				return writeJSON(env, output, struct {
+					*harness.GroundTruthReport
+					Usage *harness.UsageSummary `json:"usage"`
+				}{rep, usage})
+			},
+		}
+		fl := c.Flags()
+		fl.StringVar(&caseID, "case-id", "", "the case the sources belong to")
+		fl.StringArrayVar(&sources, "source", nil, "a source file: a page image, a PDF or an OpenDocument file; repeat for several")
+		fl.StringVar(&instruction, "instruction", "", "the extraction instruction every provider receives")
+		fl.StringArrayVar(&fields, "field", nil, "an expected field path such as $.amount; repeat for several (none: providers choose)")
+		fl.StringArrayVar(&providers, "provider", nil, "openai:MODEL, anthropic:MODEL or command:NAME=PROGRAM ARGS…; repeat (two or more)")
+		fl.Float64Var(&minimum, "minimum-agreement", 1, "share of providers that must read the same value for a consensus row")
+		fl.BoolVar(&adjudicate, "adjudicate", false, "ask the providers again, blind, about the disputed fields only")
+		fl.Float64Var(&adjMinimum, "adjudication-minimum", 1, "share of providers that must agree in the second reading")
+		fl.BoolVar(&union, "union", false, "accept fields that only some providers read when no value conflicts")
+		fl.StringVar(&output, "output", "", "write the generation report (JSON) here (default: standard output)")
+		fl.StringVar(&reviewFile, "review-file", "", "write the review file for a person to decide and sign")
+		fl.StringVar(&reference, "reference", "", "write the provisional reference (path/value CSV, authority generated)")
+		fl.StringVar(&checkpointDir, "checkpoint-dir", "", "keep every provider answer here; a rerun asks nothing twice")
+		fl.StringVar(&docMode, "document-mode", "preserve", "documents: preserve, or markdown (add a local Markdown derivative)")
+		fl.StringVar(&mdCommand, "markdown-command", "", "with --document-mode markdown: a program that reads a document on stdin and writes Markdown")
+		addJudgeFlags(c, &jf, false)
+		return c
+	})
+}

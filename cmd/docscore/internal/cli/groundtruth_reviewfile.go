@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/inputerr"
+)
+
+// readGeneration reads a generation report written by groundtruth
+// generate.
+func readGeneration(path string) (*harness.GroundTruthReport, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usageError("--report: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var rep harness.GroundTruthReport
+	if err := dec.Decode(&rep); err != nil {
+		return nil, inputerr.New(path, 0, "expected a generation report (docscore groundtruth generate --output): %v", err)
+	}
+	if rep.Kind != harness.GroundTruthReportKind {
+		return nil, inputerr.New(path, 0, "kind %q: expected %q (a report of docscore groundtruth generate)", rep.Kind, harness.GroundTruthReportKind)
+	}
+	return &rep, nil
+}
+
+func init() {
+	register("groundtruth", func(env *Env) *cobra.Command {
+		var report, output string
+		c := &cobra.Command{
+			Use:   "review-file",
+			Short: "Write the review file of a generation report, for a person to decide and sign",
+			Long: `review-file turns a generation report (docscore groundtruth generate
+--output) into a review file: the agreed claims, which the reviewer may
+correct or delete, and one review item per disagreement, which the reviewer
+decides with "decision": "set" and a "value", or "decision": "omit". The
+reviewer then signs with "status": "approved" and "approved_by". Load it
+with docscore groundtruth approve. (groundtruth generate --review-file
+writes the same file directly.)`,
+			Example: `  docscore groundtruth review-file --report generation.json --output review.json`,
+			Args:    cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				if report == "" {
+					return usageError("give --report GENERATION.json")
+				}
+				rep, err := readGeneration(report)
+				if err != nil {
+					return err
+				}
+				data, err := harness.WriteGroundTruthReview(rep)
+				if err != nil {
+					return err
+				}
+				return writeOutput(env, output, data)
+			},
+		}
+		c.Flags().StringVar(&report, "report", "", "the generation report (JSON) of docscore groundtruth generate")
+		c.Flags().StringVar(&output, "output", "", "write the review file here (default: standard output)")
+		return c
+	})
+}

@@ -1,0 +1,203 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/docscore/docscore/cmd/docscore/internal/judge"
+	"github.com/docscore/docscore/scoring/harness"
+)
+
+// The environment variables the judge flags read. Keys are read only
+// from the process environment (never from a .env file).
+const (
+	envOpenAIKey       = "OPENAI_API_KEY"
+	envAnthropicKey    = "ANTHROPIC_API_KEY"
+	envOpenAIBase      = "OPENAI_BASE_URL"
+	envAnthropicBase   = "ANTHROPIC_BASE_URL"
+	envModel           = "DOCSCORE_JUDGE_MODEL"
+	envModelSeed       = "VISUAL_EVAL_MODEL"
+	envEffort          = "DOCSCORE_REASONING_EFFORT"
+	envEffortSeed      = "VISUAL_EVAL_REASONING_EFFORT"
+	judgeEnvHelp       = "Judge keys come only from OPENAI_API_KEY and ANTHROPIC_API_KEY in the process environment; a .env file is never read. OPENAI_BASE_URL and ANTHROPIC_BASE_URL point the adapters at another server. The model defaults to DOCSCORE_JUDGE_MODEL (or VISUAL_EVAL_MODEL), the reasoning effort to DOCSCORE_REASONING_EFFORT (or VISUAL_EVAL_REASONING_EFFORT)."
+	defaultJudgeLimit  = 4
+	defaultJudgeTimout = 120 * time.Second
+)
+
+// judgeFlags are the flags every command that calls models shares.
+type judgeFlags struct {
+	model, effort, command string
+	temperature            float64
+	concurrency, retries   int
+	timeout, backoff       time.Duration
+	priceIn, priceCached   float64
+	priceOut               float64
+	cmd                    *cobra.Command
+}
+
+// addJudgeFlags adds the judge flags; withModel adds --model and
+// --judge-command (commands that name one judge).
+func addJudgeFlags(c *cobra.Command, f *judgeFlags, withModel bool) {
+	f.cmd = c
+	fl := c.Flags()
+	if withModel {
+		fl.StringVar(&f.model, "model", "", "judge model id (default $"+envModel+" or $"+envModelSeed+"); required for openai and anthropic")
+		fl.StringVar(&f.command, "judge-command", "", "the program the command adapter runs: request JSON on stdin, answer JSON on stdout (split like a shell would, without a shell)")
+	}
+	fl.StringVar(&f.effort, "reasoning-effort", "", "reasoning effort sent to the model (OpenAI reasoning.effort, Anthropic output_config.effort); default $"+envEffort+" or $"+envEffortSeed)
+	fl.Float64Var(&f.temperature, "temperature", 0, "sampling temperature (OpenAI; the Anthropic API takes none); default: the provider's")
+	fl.IntVar(&f.concurrency, "judge-concurrency", defaultJudgeLimit, "model calls in flight per provider")
+	fl.IntVar(&f.retries, "judge-retries", 4, "retries of a judge call after HTTP 429 or 5xx (backoff from 1s, or the provider's retry-after)")
+	fl.DurationVar(&f.timeout, "judge-timeout", defaultJudgeTimout, "deadline of one judge call")
+	fl.DurationVar(&f.backoff, "judge-backoff", time.Second, "first wait before a retry; it doubles up to 30s (a longer retry-after wins)")
+	fl.Float64Var(&f.priceIn, "price-input", 0, "US dollars per million input tokens, to price usage (with --price-output)")
+	fl.Float64Var(&f.priceCached, "price-cached-input", 0, "US dollars per million cached input tokens (default: the input price)")
+	fl.Float64Var(&f.priceOut, "price-output", 0, "US dollars per million output tokens")
+}
+
+// judgeSettings are the resolved flags and environment.
+type judgeSettings struct {
+	model, effort, command string
+	temperature            *float64
+	prices                 *harness.Prices
+	policy                 judge.Policy
+	limiter                *judge.Limiter
+}
+
+func (f *judgeFlags) settings(env *Env) (judgeSettings, error) {
+	s := judgeSettings{model: f.model, effort: f.effort, command: f.command}
+	if s.model == "" {
+		s.model = firstNonEmpty(env.Getenv(envModel), env.Getenv(envModelSeed))
+	}
+	if s.effort == "" {
+		s.effort = firstNonEmpty(env.Getenv(envEffort), env.Getenv(envEffortSeed))
+	}
+	fl := f.cmd.Flags()
+	if fl.Changed("temperature") {
+		if f.temperature < 0 || f.temperature > 2 {
+			return s, usageError("--temperature %v: expected a number from 0 to 2", f.temperature)
+		}
+		t := f.temperature
+		s.temperature = &t
+	}
+	if fl.Changed("price-input") || fl.Changed("price-output") || fl.Changed("price-cached-input") {
+		p := harness.Prices{InputPerMTok: f.priceIn, CachedInputPerMTok: f.priceCached, OutputPerMTok: f.priceOut}
+		if err := p.Validate(); err != nil {
+			return s, usageError("--price-*: %v", err)
+		}
+		s.prices = &p
+	}
+	if f.concurrency < 1 {
+		return s, usageError("--judge-concurrency %d: expected 1 or more", f.concurrency)
+	}
+	if f.retries < 0 {
+		return s, usageError("--judge-retries %d: expected 0 or more", f.retries)
+	}
+	if f.timeout <= 0 {
+		return s, usageError("--judge-timeout %s: expected a positive duration", f.timeout)
+	}
+	p := judge.DefaultPolicy()
+	if f.backoff <= 0 {
+		return s, usageError("--judge-backoff %s: expected a positive duration", f.backoff)
+	}
+	p.Retries, p.Timeout, p.InitialBackoff = f.retries, f.timeout, f.backoff
+	p.Log = func(line string) { fmt.Fprintln(env.Stderr, "docscore: "+line) }
+	s.policy = p
+	s.limiter = judge.NewLimiter(f.concurrency)
+	return s, nil
+}
+
+// context lists the settings that change a judge's answers, for the
+// checkpoint context.
+func (s judgeSettings) context(m map[string]string, a harness.ModelAdapter) {
+	info := a.Info()
+	m["docscore.judge_provider"] = info.Provider
+	m["docscore.judge_model"] = info.Model
+	if info.ReasoningEffort != "" {
+		m["docscore.reasoning_effort"] = info.ReasoningEffort
+	}
+	if info.Temperature != nil {
+		m["docscore.temperature"] = fmt.Sprint(*info.Temperature)
+	}
+	if c := info.Settings["command"]; c != "" {
+		m["docscore.judge_command"] = c
+	}
+}
+
+func needModel(provider string, s judgeSettings) error {
+	if s.model == "" {
+		return usageError("--judge %s needs a model: give --model or set %s", provider, envModel)
+	}
+	return nil
+}
+
+func init() {
+	judgeProviders = append(judgeProviders,
+		judgeProvider{
+			name:      "openai",
+			available: func(env *Env) bool { return env.Getenv(envOpenAIKey) != "" },
+			build: func(env *Env, s judgeSettings) (harness.ModelAdapter, error) {
+				if err := needModel("openai", s); err != nil {
+					return nil, err
+				}
+				key := env.Getenv(envOpenAIKey)
+				if key == "" {
+					return nil, usageError("--judge openai: %s is not set in the environment", envOpenAIKey)
+				}
+				a, err := judge.NewOpenAI(judge.Config{Model: s.model, APIKey: key, BaseURL: env.Getenv(envOpenAIBase),
+					Temperature: s.temperature, ReasoningEffort: s.effort, Prices: s.prices, Policy: s.policy, Limiter: s.limiter})
+				if err != nil {
+					return nil, usageError("%v", err)
+				}
+				return a, nil
+			},
+		},
+		judgeProvider{
+			name:      "anthropic",
+			available: func(env *Env) bool { return env.Getenv(envAnthropicKey) != "" },
+			build: func(env *Env, s judgeSettings) (harness.ModelAdapter, error) {
+				if err := needModel("anthropic", s); err != nil {
+					return nil, err
+				}
+				key := env.Getenv(envAnthropicKey)
+				if key == "" {
+					return nil, usageError("--judge anthropic: %s is not set in the environment", envAnthropicKey)
+				}
+				a, err := judge.NewAnthropic(judge.Config{Model: s.model, APIKey: key, BaseURL: env.Getenv(envAnthropicBase),
+					Temperature: s.temperature, ReasoningEffort: s.effort, Prices: s.prices, Policy: s.policy, Limiter: s.limiter})
+				if err != nil {
+					return nil, usageError("%v", err)
+				}
+				return a, nil
+			},
+		},
+		judgeProvider{
+			name:      "command",
+			available: func(*Env) bool { return false }, // auto never runs a program
+			build: func(env *Env, s judgeSettings) (harness.ModelAdapter, error) {
+				if strings.TrimSpace(s.command) == "" {
+					return nil, usageError("--judge command needs --judge-command 'PROGRAM ARGS…'")
+				}
+				a, err := judge.NewCommand(s.command, judge.CommandOptions{Model: s.model, Policy: s.policy, Limiter: s.limiter})
+				if err != nil {
+					return nil, usageError("--judge-command: %v", err)
+				}
+				return a, nil
+			},
+		},
+	)
+}
+
+// usageOf collects the usage records of adapters that keep them.
+func usageOf(adapters ...any) []harness.UsageRecord {
+	var out []harness.UsageRecord
+	for _, a := range adapters {
+		if u, ok := a.(harness.UsageReporter); ok && u != nil {
+			out = append(out, u.UsageRecords()...)
+		}
+	}
+	return out
+}

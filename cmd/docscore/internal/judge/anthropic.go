@@ -1,0 +1,178 @@
+package judge
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+
+	"github.com/docscore/docscore/scoring/harness"
+)
+
+// DefaultAnthropicBaseURL is the Anthropic API's address.
+const DefaultAnthropicBaseURL = "https://api.anthropic.com/"
+
+// DefaultAnthropicMaxTokens is the max_tokens sent when none is configured.
+const DefaultAnthropicMaxTokens = 8192
+
+// AnthropicAdapter calls the Anthropic Messages API (POST /v1/messages)
+// with the official SDK: the instructions as the system prompt, the task
+// as a text block, images as base64 image blocks and PDFs as base64
+// document blocks, and the output schema as output_config.format
+// (json_schema). It keeps usage records (LastUsage, UsageRecords,
+// TotalUsage, ResetUsage).
+type AnthropicAdapter struct {
+	harness.UsageTracker
+	cfg Config
+	svc anthropic.MessageService
+}
+
+// NewAnthropic returns an Anthropic adapter. The key must be given: the
+// SDK's own credential chain (environment, profile files) is not used. A
+// temperature is refused: the Messages API version the SDK speaks takes
+// no sampling parameters.
+func NewAnthropic(cfg Config) (*AnthropicAdapter, error) {
+	if err := cfg.check("anthropic"); err != nil {
+		return nil, err
+	}
+	if cfg.APIKey == "" {
+		return nil, errors.New("anthropic adapter: no API key (set ANTHROPIC_API_KEY in the process environment)")
+	}
+	if cfg.Temperature != nil {
+		return nil, errors.New("anthropic adapter: the Messages API (version 2026-10-21, SDK v2) takes no temperature; leave it unset")
+	}
+	switch cfg.ReasoningEffort {
+	case "", "low", "medium", "high", "xhigh", "max":
+	default:
+		return nil, fmt.Errorf("anthropic adapter: reasoning effort %q: expected low, medium, high, xhigh or max", cfg.ReasoningEffort)
+	}
+	if cfg.MaxOutputTokens <= 0 {
+		cfg.MaxOutputTokens = DefaultAnthropicMaxTokens
+	}
+	base := cfg.BaseURL
+	if base == "" {
+		base = DefaultAnthropicBaseURL
+	}
+	if !strings.HasSuffix(base, "/") {
+		base += "/"
+	}
+	svc := anthropic.NewMessageService(
+		option.WithHTTPClient(cfg.httpClient()),
+		option.WithBaseURL(base),
+		option.WithAPIKey(cfg.APIKey),
+		option.WithMaxRetries(0), // the retry policy is ours
+	)
+	return &AnthropicAdapter{cfg: cfg, svc: svc}, nil
+}
+
+// Info describes the model and its settings.
+func (a *AnthropicAdapter) Info() harness.ModelInfo {
+	return harness.ModelInfo{Provider: "anthropic", Model: a.cfg.Model, ReasoningEffort: a.cfg.ReasoningEffort,
+		Settings: map[string]string{"max_tokens": fmt.Sprint(a.cfg.MaxOutputTokens)}}
+}
+
+// Params returns the request body the adapter sends for req.
+func (a *AnthropicAdapter) Params(req harness.ModelRequest) (anthropic.MessageNewParams, []string, error) {
+	text, err := inputText(req)
+	if err != nil {
+		return anthropic.MessageNewParams{}, nil, err
+	}
+	schema, err := schemaMap(req)
+	if err != nil {
+		return anthropic.MessageNewParams{}, nil, err
+	}
+	var warnings []string
+	blocks := []anthropic.ContentBlockParamUnion{anthropic.NewTextBlock(text)}
+	for _, att := range req.Attachments {
+		data := base64.StdEncoding.EncodeToString(att.Content)
+		switch {
+		case att.MediaType == "application/pdf":
+			blocks = append(blocks, anthropic.NewTextBlock(attachmentLabel(att)),
+				anthropic.NewDocumentBlock(anthropic.Base64PDFSourceParam{Data: data}))
+		case anthropicImage(att.MediaType):
+			blocks = append(blocks, anthropic.NewTextBlock(attachmentLabel(att)),
+				anthropic.NewImageBlockBase64(att.MediaType, data))
+		default:
+			w := fmt.Sprintf("attachment %s (%s) not sent: the Anthropic Messages API accepts JPEG, PNG, GIF and WebP images and PDF documents", att.ArtifactID, att.MediaType)
+			warnings = append(warnings, w)
+			blocks = append(blocks, anthropic.NewTextBlock(w))
+		}
+	}
+	p := anthropic.MessageNewParams{
+		Model:     anthropic.Model(a.cfg.Model),
+		MaxTokens: a.cfg.MaxOutputTokens,
+		System:    []anthropic.TextBlockParam{{Text: req.Instructions}},
+		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(blocks...)},
+		OutputConfig: anthropic.OutputConfigParam{
+			Format: anthropic.JSONOutputFormatParam{Schema: schema},
+			Effort: anthropic.OutputConfigEffort(a.cfg.ReasoningEffort),
+		},
+	}
+	return p, warnings, nil
+}
+
+func anthropicImage(mt string) bool {
+	switch mt {
+	case "image/png", "image/jpeg", "image/webp", "image/gif":
+		return true
+	}
+	return false
+}
+
+// Call sends req under the adapter's policy and records its usage.
+func (a *AnthropicAdapter) Call(ctx context.Context, req harness.ModelRequest) (harness.ModelResponse, error) {
+	params, warnings, err := a.Params(req)
+	if err != nil {
+		return harness.ModelResponse{}, err
+	}
+	label := "anthropic/" + a.cfg.Model
+	timeout := a.cfg.Policy.withDefaults().Timeout
+	resp, attempts, err := call(ctx, "anthropic", label, a.cfg.Policy, a.cfg.Limiter, true, func(ctx context.Context) (harness.ModelResponse, error) {
+		m, err := a.svc.New(ctx, params, option.WithRequestTimeout(timeout))
+		if err != nil {
+			return harness.ModelResponse{}, a.httpError(err)
+		}
+		var text strings.Builder
+		for _, b := range m.Content {
+			if b.Type == "text" {
+				text.WriteString(b.Text)
+			}
+		}
+		out := harness.ModelResponse{Text: text.String(), Model: m.Model, Warnings: warnings}
+		in := m.Usage.InputTokens + m.Usage.CacheReadInputTokens + m.Usage.CacheCreationInputTokens
+		out.Usage = priced(harness.Usage{
+			InputTokens: in, CachedInputTokens: m.Usage.CacheReadInputTokens,
+			OutputTokens: m.Usage.OutputTokens, TotalTokens: in + m.Usage.OutputTokens,
+		}, a.cfg.Prices)
+		if m.StopReason != "" && m.StopReason != "end_turn" {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("stop_reason %s", m.StopReason))
+		}
+		return out, nil
+	})
+	if err != nil {
+		return harness.ModelResponse{}, redactErr(err, a.cfg.APIKey)
+	}
+	a.RecordUsage(harness.UsageRecord{Provider: "anthropic", Model: a.cfg.Model, Purpose: req.Purpose, Attempts: attempts, Usage: resp.Usage})
+	return resp, nil
+}
+
+func (a *AnthropicAdapter) httpError(err error) error {
+	var apiErr *anthropic.Error
+	if !errors.As(err, &apiErr) {
+		return fmt.Errorf("anthropic: %w", err)
+	}
+	he := &HTTPError{Provider: "anthropic", Status: apiErr.StatusCode}
+	if apiErr.Response != nil {
+		he.RetryAfter = parseRetryAfter(apiErr.Response.Header, time.Now())
+	}
+	he.Message = apiErr.Message
+	if t := apiErr.Type(); t != "" && he.Message != "" {
+		he.Message = string(t) + ": " + he.Message
+	}
+	return he
+}

@@ -1,0 +1,174 @@
+package judge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/responses"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/docscore/docscore/scoring/harness"
+)
+
+// DefaultOpenAIBaseURL is the OpenAI API's address.
+const DefaultOpenAIBaseURL = "https://api.openai.com/v1/"
+
+// OpenAIAdapter calls the OpenAI Responses API (POST /v1/responses) with
+// the official SDK: the instructions as instructions, the task as input
+// text, images as input_image and PDFs as input_file parts (base64 data
+// URLs), and the output schema as a strict JSON-schema text format. It
+// keeps usage records (LastUsage, UsageRecords, TotalUsage, ResetUsage).
+type OpenAIAdapter struct {
+	harness.UsageTracker
+	cfg Config
+	svc responses.ResponseService
+}
+
+// NewOpenAI returns an OpenAI adapter. The key must be given: it is never
+// read from the environment here, and the SDK's own environment lookups
+// are not used.
+func NewOpenAI(cfg Config) (*OpenAIAdapter, error) {
+	if err := cfg.check("openai"); err != nil {
+		return nil, err
+	}
+	if cfg.APIKey == "" {
+		return nil, errors.New("openai adapter: no API key (set OPENAI_API_KEY in the process environment)")
+	}
+	base := cfg.BaseURL
+	if base == "" {
+		base = DefaultOpenAIBaseURL
+	}
+	if !strings.HasSuffix(base, "/") {
+		base += "/"
+	}
+	svc := responses.NewResponseService(
+		option.WithHTTPClient(cfg.httpClient()),
+		option.WithBaseURL(base),
+		option.WithAPIKey(cfg.APIKey),
+		option.WithMaxRetries(0), // the retry policy is ours
+	)
+	return &OpenAIAdapter{cfg: cfg, svc: svc}, nil
+}
+
+// Info describes the model and its settings.
+func (a *OpenAIAdapter) Info() harness.ModelInfo {
+	info := harness.ModelInfo{Provider: "openai", Model: a.cfg.Model, Temperature: a.cfg.Temperature, ReasoningEffort: a.cfg.ReasoningEffort}
+	if a.cfg.MaxOutputTokens > 0 {
+		info.Settings = map[string]string{"max_output_tokens": fmt.Sprint(a.cfg.MaxOutputTokens)}
+	}
+	return info
+}
+
+// Params returns the request body the adapter sends for req.
+func (a *OpenAIAdapter) Params(req harness.ModelRequest) (responses.ResponseNewParams, []string, error) {
+	text, err := inputText(req)
+	if err != nil {
+		return responses.ResponseNewParams{}, nil, err
+	}
+	schema, err := schemaMap(req)
+	if err != nil {
+		return responses.ResponseNewParams{}, nil, err
+	}
+	var warnings []string
+	parts := responses.ResponseInputMessageContentListParam{
+		{OfInputText: &responses.ResponseInputTextParam{Text: text}},
+	}
+	for _, att := range req.Attachments {
+		switch {
+		case att.MediaType == "application/pdf":
+			parts = append(parts,
+				responses.ResponseInputContentUnionParam{OfInputText: &responses.ResponseInputTextParam{Text: attachmentLabel(att)}},
+				responses.ResponseInputContentUnionParam{OfInputFile: &responses.ResponseInputFileParam{
+					Filename: openai.String(att.ArtifactID), FileData: openai.String(dataURL(att)),
+				}})
+		case openAIImage(att.MediaType):
+			parts = append(parts,
+				responses.ResponseInputContentUnionParam{OfInputText: &responses.ResponseInputTextParam{Text: attachmentLabel(att)}},
+				responses.ResponseInputContentUnionParam{OfInputImage: &responses.ResponseInputImageParam{
+					ImageURL: openai.String(dataURL(att)), Detail: responses.ResponseInputImageDetailHigh,
+				}})
+		default:
+			w := fmt.Sprintf("attachment %s (%s) not sent: the OpenAI Responses API accepts PNG, JPEG, WebP and GIF images and PDF files", att.ArtifactID, att.MediaType)
+			warnings = append(warnings, w)
+			parts = append(parts, responses.ResponseInputContentUnionParam{OfInputText: &responses.ResponseInputTextParam{Text: w}})
+		}
+	}
+	p := responses.ResponseNewParams{
+		Model:        shared.ResponsesModel(a.cfg.Model),
+		Instructions: openai.String(req.Instructions),
+		Input: responses.ResponseNewParamsInputUnion{OfInputItemList: responses.ResponseInputParam{
+			responses.ResponseInputItemParamOfMessage(parts, responses.EasyInputMessageRoleUser),
+		}},
+		Text: responses.ResponseTextConfigParam{Format: responses.ResponseFormatTextConfigUnionParam{
+			OfJSONSchema: &responses.ResponseFormatTextJSONSchemaConfigParam{Name: schemaName(req), Schema: schema, Strict: openai.Bool(true)},
+		}},
+		Store: openai.Bool(false),
+	}
+	if a.cfg.Temperature != nil {
+		p.Temperature = openai.Float(*a.cfg.Temperature)
+	}
+	if a.cfg.ReasoningEffort != "" {
+		p.Reasoning = shared.ReasoningParam{Effort: shared.ReasoningEffort(a.cfg.ReasoningEffort)}
+	}
+	if a.cfg.MaxOutputTokens > 0 {
+		p.MaxOutputTokens = openai.Int(a.cfg.MaxOutputTokens)
+	}
+	return p, warnings, nil
+}
+
+func openAIImage(mt string) bool {
+	switch mt {
+	case "image/png", "image/jpeg", "image/webp", "image/gif":
+		return true
+	}
+	return false
+}
+
+// Call sends req under the adapter's policy and records its usage.
+func (a *OpenAIAdapter) Call(ctx context.Context, req harness.ModelRequest) (harness.ModelResponse, error) {
+	params, warnings, err := a.Params(req)
+	if err != nil {
+		return harness.ModelResponse{}, err
+	}
+	label := "openai/" + a.cfg.Model
+	resp, attempts, err := call(ctx, "openai", label, a.cfg.Policy, a.cfg.Limiter, true, func(ctx context.Context) (harness.ModelResponse, error) {
+		r, err := a.svc.New(ctx, params)
+		if err != nil {
+			return harness.ModelResponse{}, a.httpError(err)
+		}
+		out := harness.ModelResponse{Text: r.OutputText(), Model: r.Model, Warnings: warnings}
+		out.Usage = priced(harness.Usage{
+			InputTokens: r.Usage.InputTokens, CachedInputTokens: r.Usage.InputTokensDetails.CachedTokens,
+			OutputTokens: r.Usage.OutputTokens, ReasoningTokens: r.Usage.OutputTokensDetails.ReasoningTokens,
+			TotalTokens: r.Usage.TotalTokens,
+		}, a.cfg.Prices)
+		if r.Status != "" && r.Status != "completed" {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("response status %s", r.Status))
+		}
+		return out, nil
+	})
+	if err != nil {
+		return harness.ModelResponse{}, redactErr(err, a.cfg.APIKey)
+	}
+	a.RecordUsage(harness.UsageRecord{Provider: "openai", Model: a.cfg.Model, Purpose: req.Purpose, Attempts: attempts, Usage: resp.Usage})
+	return resp, nil
+}
+
+// httpError turns the SDK's API error into an HTTPError; other errors
+// (transport, a body that is not JSON) pass through.
+func (a *OpenAIAdapter) httpError(err error) error {
+	var apiErr *openai.Error
+	if !errors.As(err, &apiErr) {
+		return fmt.Errorf("openai: %w", err)
+	}
+	he := &HTTPError{Provider: "openai", Status: apiErr.StatusCode, Message: apiErr.Message}
+	if apiErr.Response != nil {
+		he.RetryAfter = parseRetryAfter(apiErr.Response.Header, time.Now())
+	}
+	return he
+}

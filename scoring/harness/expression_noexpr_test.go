@@ -1,0 +1,21 @@
+//go:build noexpr
+
+package harness
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestNoExpressionsBuild checks the explicit answer of the build without
+// the expression engine: a cases file with an expression metric is an
+// input error naming the file and saying why and where to run it instead.
+func TestNoExpressionsBuild(t *testing.T) {
+	_, err := ReadCaseFile(strings.NewReader(`{"case_id": "a", "prediction": 1, "metrics": [{"name": "m", "expression": "prediction == 1"}]}`), "cases.json", ReadOptions{})
+	if err == nil || !strings.Contains(err.Error(), "cases.json") || !strings.Contains(err.Error(), "expression metrics are not in this build") {
+		t.Fatalf("error %v", err)
+	}
+	if _, err := NewExpressionMetric(MetricSpec{Name: "m", Expression: "1"}); err != ErrNoExpressions {
+		t.Fatalf("NewExpressionMetric: %v", err)
+	}
+}
