@@ -1,0 +1,166 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/docscore/docscore/cmd/docscore/internal/cord"
+	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
+	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/receipts"
+)
+
+func init() { register("review", newReviewReceipts) }
+
+func newReviewReceipts(env *Env) *cobra.Command {
+	var (
+		refsPath, runPath, imagesDir, outPath, judge, phase string
+		lowest                                              int
+		allowIncomplete, readingOrder                       bool
+		jf                                                  judgeFlags
+	)
+	c := &cobra.Command{
+		Use:   "receipts --run RUN.jsonl --refs DIR|FILE --judge openai|anthropic|command [flags]",
+		Short: "Send the lowest-overlap receipt pages to a model judge, as advisory diagnostics (SPEC B.5)",
+		Long: `Model-assisted review of a receipt run (SPEC B.5).
+
+The run is scored exactly as 'docscore score receipts' scores it; the N pages
+with the lowest ROUGE-L F1 (then numeric recall) are sent to a model judge
+with a review rubric, one request per page: the raw output, the reference
+text, the missing numbers and, with --images, the receipt image. The
+prompts, the answers and their probabilities are written to their own file
+(--out) as advisory diagnostics. They never change the deterministic
+scores, which this command does not write at all.
+
+Judges: --judge openai or anthropic (keys from OPENAI_API_KEY or
+ANTHROPIC_API_KEY, the model from --model), or command with --judge-command
+(a local program reading the judge request JSON on stdin and writing the
+answer JSON on stdout). auto picks OpenAI, then Anthropic, by which key is
+set; a review needs a judge, so none is an error.`,
+		Example: `  docscore review receipts --run run.jsonl --refs refs/ --lowest 3 --judge openai --model gpt-5 --out review.json
+  docscore review receipts --run run.jsonl --refs refs/ --images images/ --judge command --judge-command 'go run ./examples/judges/localjudge'`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if refsPath == "" || runPath == "" {
+				return usageError("expected --refs and --run")
+			}
+			if lowest < 1 {
+				return usageError("--lowest %d: expected at least 1 page", lowest)
+			}
+			settings, err := jf.settings(env)
+			if err != nil {
+				return err
+			}
+			adapter, _, err := resolveJudge(env, judge, settings)
+			if err != nil {
+				return err
+			}
+			if adapter == nil {
+				return usageError("a review needs a model judge: give --judge openai, anthropic or command (auto found no key)")
+			}
+			opts := receipts.ParseOptions{}
+			if readingOrder {
+				opts.Order = receipts.ReadingOrder
+			}
+			refs, err := cord.Load(refsPath, opts)
+			if err != nil {
+				return err
+			}
+			run, err := readRun(env, runPath, false)
+			if err != nil {
+				return err
+			}
+			rep, err := receipts.Score(refs, run, receipts.Options{AllowIncomplete: allowIncomplete, Order: opts.Order})
+			if err != nil {
+				if _, ok := err.(*receipts.IncompleteError); ok {
+					return &ExitError{Code: ExitInput, Err: err}
+				}
+				return err
+			}
+			pages, err := advisoryPages(rep, run, refs, phase, imagesDir)
+			if err != nil {
+				return err
+			}
+			chosen := harness.LowestOverlapPages(pages, lowest)
+			review, err := harness.ReviewPages(env.Context, &harness.ModelJudge{Adapter: adapter}, chosen, "")
+			if err != nil {
+				return err
+			}
+			if err := writeJSON(env, outPath, review); err != nil {
+				return err
+			}
+			if outPath != "" && outPath != "-" {
+				fmt.Fprintf(env.Stderr, "docscore: %d page(s) reviewed; advisory diagnostics in %s (deterministic scores unchanged)\n", len(review.Pages), outPath)
+			}
+			return nil
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&refsPath, "refs", "", "CORD references: a .json, .jsonl or .parquet file, or a directory of them")
+	fl.StringVar(&runPath, "run", "", "the pilot run file (JSONL)")
+	fl.IntVar(&lowest, "lowest", 3, "how many of the lowest-overlap pages to review")
+	fl.StringVar(&phase, "phase", "c1", `the phase whose pages are reviewed ("" for all)`)
+	fl.StringVar(&imagesDir, "images", "", "a directory of receipt images named by sample id (.png, .jpg), sent to the judge as evidence")
+	fl.StringVar(&outPath, "out", "", "write the advisory diagnostics here instead of standard output")
+	fl.BoolVar(&allowIncomplete, "allow-incomplete", false, "review an incomplete run")
+	fl.BoolVar(&readingOrder, "reading-order", false, "reference text in reading order (a different protocol)")
+	fl.StringVar(&judge, "judge", "auto", "model judge: "+strings.Join(judgeNames(), ", "))
+	addJudgeFlags(c, &jf, true)
+	return c
+}
+
+// advisoryPages turns the scored pages of one phase ("" for all) into
+// review candidates with their raw output, reference text and, when the
+// images directory holds one, the receipt image.
+func advisoryPages(rep *receipts.Report, run *pilotrun.Run, refs receipts.References, phase, imagesDir string) ([]harness.AdvisoryPage, error) {
+	outputs := map[int]string{}
+	for _, r := range run.Requests {
+		outputs[r.Line] = r.OutputString()
+	}
+	refText := map[string]string{}
+	for _, r := range refs {
+		refText[r.SampleID] = r.Text
+	}
+	var pages []harness.AdvisoryPage
+	for _, p := range rep.Pages {
+		if phase != "" && p.Phase != phase {
+			continue
+		}
+		ap := harness.AdvisoryPage{
+			SampleID: p.SampleID, Phase: p.Phase, F1: p.F1, NumericRecall: p.NumericRecall,
+			MissingNumbers: p.MissingNumbers, Output: outputs[p.Line], Reference: refText[p.SampleID],
+		}
+		if imagesDir != "" {
+			for _, ext := range []string{".png", ".jpg", ".jpeg", ".webp"} {
+				path := filepath.Join(imagesDir, p.SampleID+ext)
+				if _, err := os.Stat(path); err != nil {
+					continue
+				}
+				img, err := harnessio.ArtifactFromPath(path, harness.ArtifactOptions{ArtifactID: "receipt_image", Authority: harness.AuthorityEvidence})
+				if err != nil {
+					return nil, inputError(path, err)
+				}
+				ap.Image = &img
+				break
+			}
+		}
+		pages = append(pages, ap)
+	}
+	if len(pages) == 0 {
+		return nil, usageError("no scored pages in phase %q to review (phases: %s)", phase, phaseNames(rep))
+	}
+	return pages, nil
+}
+
+func phaseNames(rep *receipts.Report) string {
+	var names []string
+	for _, p := range rep.Phases {
+		names = append(names, p.Phase)
+	}
+	return strings.Join(names, ", ")
+}
