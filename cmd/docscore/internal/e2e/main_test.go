@@ -31,11 +31,11 @@ var update = flag.Bool("update", false, "write the screenshots into docs/")
 const prefix = "/some/prefix/docscore/"
 
 var (
-	siteURL  string // the page's URL
-	origin   string // scheme://host:port of the test server
-	built    *sitebuild.Result
+	siteURL    string // the page's URL
+	origin     string // scheme://host:port of the test server
+	built      *sitebuild.Result
 	browserCtx context.Context
-	chromium string
+	chromium   string
 )
 
 func TestMain(m *testing.M) {

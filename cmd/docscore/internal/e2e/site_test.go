@@ -148,7 +148,7 @@ func TestDrillDown(t *testing.T) {
 	act(t, ctx, chromedp.Click(chromedp.ID("load-sample")))
 	var rep struct {
 		Images []struct {
-			Line  int    `json:"line"`
+			Line  int `json:"line"`
 			Pairs []struct {
 				GT         string  `json:"gt"`
 				Model      string  `json:"model"`
