@@ -247,7 +247,7 @@ func screenshot(t *testing.T, ctx context.Context, sel, name string) {
 	}
 	dir := t.TempDir()
 	if *update {
-		dir = filepath.Join("..", "..", "..", "..", "docs")
+		dir = docsDir
 	}
 	if err := os.WriteFile(filepath.Join(dir, name), buf, 0o644); err != nil {
 		t.Fatal(err)

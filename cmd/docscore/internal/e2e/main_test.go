@@ -34,6 +34,8 @@ var (
 	siteURL    string // the page's URL
 	origin     string // scheme://host:port of the test server
 	built      *sitebuild.Result
+	siteDir    string // where the site was built
+	docsDir    string // the repository's docs/, for -update
 	browserCtx context.Context
 	chromium   string
 )
@@ -45,6 +47,10 @@ func TestMain(m *testing.M) {
 
 func runMain(m *testing.M) int {
 	var err error
+	if docsDir, err = filepath.Abs(filepath.Join("..", "..", "..", "..", "docs")); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
 	if chromium, err = findChromium(); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		return 1
@@ -58,6 +64,7 @@ func runMain(m *testing.M) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	dir := filepath.Join(tmp, "site")
+	siteDir = dir
 	if built, err = sitebuild.Build(ctx, sitebuild.Options{Out: dir}); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e: building the site:", err)
 		return 1

@@ -133,7 +133,7 @@ func TestPreviewDeltasEqualTheCLI(t *testing.T) {
 	check("51")
 	act(t, ctx, chromedp.Click(chromedp.ID("rules-all")))
 	check("open")
-	screenshot(t, ctx, "#rules", "site-preview.png")
+	screenshot(t, ctx, "#preview", "site-preview.png")
 	// Switching everything off again returns to the settled report.
 	act(t, ctx, chromedp.Click(chromedp.ID("rules-all")))
 	if hidden, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById('preview').hidden`)); !hidden {
