@@ -307,7 +307,9 @@ function renderResults(ms) {
   renderFailed();
   $('detail').hidden = true;
   state.detailLine = 0;
-  status(`Scored ${nImages} image${nImages === 1 ? '' : 's'} in ${(ms / 1000).toFixed(1)} s, in this browser.`);
+  status(`Scored ${nImages} image${nImages === 1 ? '' : 's'} in ${(ms / 1000).toFixed(1)} s, in this browser ` +
+    `(the WebAssembly core: ${(v.timing.core / 1000).toFixed(1)} s).`);
+  document.body.dataset.coreMs = String(Math.round(v.timing.core));
   performance.mark('docscore:results');
 }
 

@@ -233,7 +233,9 @@ async function score({ preview = '', gate = 0 }) {
   if (gate) request.gate = gate;
   if (preview) request.preview = preview;
   progress({ phase: 'score', done: 0, total: 0, name: runs[0].name }, true);
+  const t0 = performance.now();
   const env = await call('scoreTabular', request);
+  const t1 = performance.now();
   if (env.error) {
     out.error = env.error;
     last = null;
@@ -241,6 +243,7 @@ async function score({ preview = '', gate = 0 }) {
   }
   last = { request, reportText: env.result, preview };
   out.view = buildView(JSON.parse(env.result));
+  out.view.timing = { core: t1 - t0, view: performance.now() - t1 };
   const im = out.view.images;
   return {
     value: out,

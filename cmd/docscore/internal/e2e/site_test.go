@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -368,5 +369,58 @@ func TestReceiptFilesAreRecognised(t *testing.T) {
 		chromedp.Evaluate[chromedp.Void](`document.querySelector('#files tr[data-file="pilot-run.jsonl"] select').dispatchEvent(new Event('change'))`))
 	if got := fileRoles(t, ctx)["pilot-run.jsonl"]; got != "ignore" {
 		t.Fatalf("role after the change: %q", got)
+	}
+}
+
+// TestAccessibleAndBothSchemes checks that every control has a name a
+// screen reader can read, that the cells table sorts from the keyboard
+// with aria-sort kept up to date, and that the dark scheme applies.
+func TestAccessibleAndBothSchemes(t *testing.T) {
+	ctx, _ := newTab(t, time.Minute)
+	act(t, ctx, chromedp.Click(chromedp.ID("load-sample")))
+	var unnamed []string
+	evalJSON(t, ctx, `[...document.querySelectorAll('button, select, input:not([type=file])')].filter(el => {
+		if (el.closest('[hidden]')) return false;
+		const label = el.getAttribute('aria-label') || el.textContent.trim() || (el.id && document.querySelector('label[for="' + el.id + '"]')) || el.closest('label');
+		return !label;
+	}).map(el => el.outerHTML.slice(0, 80))`, &unnamed)
+	if len(unnamed) > 0 {
+		t.Errorf("controls without an accessible name: %q", unnamed)
+	}
+	// Sort the cells by F1 from the keyboard: ascending, then descending.
+	f1 := func() []string {
+		var v []string
+		evalJSON(t, ctx, `[...document.querySelectorAll('#cells tbody tr')].map(tr => tr.cells[4].textContent)`, &v)
+		return v
+	}
+	for _, want := range []struct {
+		sort  string
+		order []string
+	}{
+		{"ascending", []string{"0.9663", "0.9781", "0.9805", "0.9902"}},
+		{"descending", []string{"0.9902", "0.9805", "0.9781", "0.9663"}},
+	} {
+		if err := chromedp.Do(ctx, chromedp.Focus(`#cells th[data-key="f1"] button`), chromedp.KeyEvent(kb.Enter)); err != nil {
+			t.Fatal(err)
+		}
+		sortAttr, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#cells th[data-key="f1"]').getAttribute('aria-sort')`))
+		if err != nil || sortAttr != want.sort || !reflect.DeepEqual(f1(), want.order) {
+			t.Fatalf("after sorting: aria-sort %q, F1 column %q; want %s %q", sortAttr, f1(), want.sort, want.order)
+		}
+	}
+	background := func() string {
+		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`getComputedStyle(document.body).backgroundColor`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	light := background()
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if dark := background(); light != "rgb(255, 255, 255)" || dark != "rgb(20, 23, 28)" {
+		t.Fatalf("background light %s, dark %s", light, dark)
 	}
 }
