@@ -229,7 +229,7 @@ async function scoreFiles() {
   renderRules();
   if (res.view) {
     state.view = res.view;
-    renderResults(performance.now() - t0);
+    await renderResults(performance.now() - t0);
   } else {
     state.view = null;
     $('results').hidden = true;
@@ -286,7 +286,13 @@ function metricList(v) {
   return list;
 }
 
-function renderResults(ms) {
+// nextTask lets the browser run its own work (layout, input) before the
+// next step.
+function nextTask() {
+  return globalThis.scheduler && scheduler.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+async function renderResults(ms) {
   const v = state.view;
   $('results').hidden = false;
   const r = v.rules;
@@ -299,12 +305,15 @@ function renderResults(ms) {
     (v.preview ? ` Preview: ${v.preview.rows.length} OPEN row(s) switched on; the tables show the preview scores.` : '');
   const warn = clear($('warnings'));
   for (const w of v.warnings) warn.append(el('li', {}, w));
-  renderCells();
-  renderChart();
-  renderPages();
-  renderPreview();
-  renderImages();
-  renderFailed();
+  // One task per section, so that the browser lays out and paints in
+  // between and no single task holds the main thread for long.
+  for (const [name, render] of [['cells', renderCells], ['chart', renderChart], ['pages', renderPages],
+    ['preview', renderPreview], ['images', renderImages], ['failed', renderFailed]]) {
+    await nextTask();
+    const t = performance.now();
+    render();
+    performance.measure('docscore:render:' + name, { start: t });
+  }
   $('detail').hidden = true;
   state.detailLine = 0;
   status(`Scored ${nImages} image${nImages === 1 ? '' : 's'} in ${(ms / 1000).toFixed(1)} s, in this browser ` +

@@ -112,7 +112,7 @@ export function barChart(container, title, items, format) {
   const rowH = 26;
   const labelW = 300;
   const barW = 420;
-  const valueW = 170;
+  const valueW = 230;
   const width = labelW + barW + valueW;
   const height = items.length * rowH + 24;
   const chart = svg('svg', {
@@ -180,6 +180,8 @@ export class VirtualTable {
     this.order = new Int32Array(0);
     this.sort = { key: null, dir: 1 };
     this.focusIndex = 0;
+    this.height = height;
+    this.top = 0; // the box's scrollTop, kept here so drawing never forces a layout
     this.box = el('div', { class: 'vbox', tabindex: '-1' });
     this.box.style.height = height + 'px';
     this.table = el('table', { class: 'data vtable', role: 'grid', 'aria-label': label });
@@ -188,7 +190,10 @@ export class VirtualTable {
     this.table.append(this.head, this.body);
     this.box.append(this.table);
     clear(container).append(this.box);
-    this.box.addEventListener('scroll', () => this.draw());
+    this.box.addEventListener('scroll', () => {
+      this.top = this.box.scrollTop;
+      this.draw();
+    });
     this.renderHead();
   }
 
@@ -209,7 +214,10 @@ export class VirtualTable {
     for (let i = 0; i < count; i++) this.order[i] = i;
     if (this.sort.key) this.applySort();
     this.table.setAttribute('aria-rowcount', String(count + 1));
-    this.box.scrollTop = 0;
+    if (this.top !== 0) {
+      this.top = 0;
+      this.box.scrollTop = 0;
+    }
     this.draw();
   }
 
@@ -234,8 +242,8 @@ export class VirtualTable {
   }
 
   draw() {
-    const top = this.box.scrollTop;
-    const visible = Math.ceil(this.box.clientHeight / this.rowHeight) + 1;
+    const top = this.top;
+    const visible = Math.ceil(this.height / this.rowHeight) + 1;
     const first = Math.max(0, Math.floor(top / this.rowHeight) - 5);
     const last = Math.min(this.count, first + visible + 10);
     const rows = [];
@@ -283,10 +291,9 @@ export class VirtualTable {
     e.preventDefault();
     this.focusIndex = next;
     const y = next * this.rowHeight;
-    if (y < this.box.scrollTop + this.rowHeight) this.box.scrollTop = Math.max(0, y - this.rowHeight);
-    else if (y > this.box.scrollTop + this.box.clientHeight - 2 * this.rowHeight) {
-      this.box.scrollTop = y - this.box.clientHeight + 2 * this.rowHeight;
-    }
+    if (y < this.top + this.rowHeight) this.top = Math.max(0, y - this.rowHeight);
+    else if (y > this.top + this.height - 2 * this.rowHeight) this.top = y - this.height + 2 * this.rowHeight;
+    this.box.scrollTop = this.top;
     this.draw();
     const tr = this.body.querySelector(`tr[data-pos="${next}"]`);
     if (tr) tr.focus();

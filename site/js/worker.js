@@ -116,7 +116,7 @@ const ops = {
           progress({ phase: 'read', done, total, name });
         });
       } catch (err) {
-        error = err instanceof TypeError ? 'expected UTF-8 text: this file is not' : String(err.message || err);
+        error = err instanceof TypeError ? 'not UTF-8 text (docscore reads UTF-8 files)' : String(err.message || err);
       }
       const { role, note } = error ? { role: 'ignore', note: '' } : detectRole(name, text);
       addFile(name, file.size, text, role, note, error);

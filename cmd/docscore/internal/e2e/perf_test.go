@@ -79,6 +79,9 @@ func TestNoLongTaskWhileScoring10000Images(t *testing.T) {
 	}
 	var long []int
 	evalJSON(t, ctx, `window.__longTasks`, &long)
+	var measures map[string]int
+	evalJSON(t, ctx, `Object.fromEntries(performance.getEntriesByType('measure').map(m => [m.name, Math.round(m.duration)]))`, &measures)
+	t.Logf("rendering (ms): %v", measures)
 	sort.Ints(long)
 	t.Logf("10,000 images scored in %.1f s from the drop; main-thread long tasks (ms): %v", elapsed.Seconds(), long)
 	if len(long) > 0 && long[len(long)-1] > 200 {

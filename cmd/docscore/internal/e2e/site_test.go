@@ -309,6 +309,24 @@ func TestBadInputShowsTheLine(t *testing.T) {
 	if resultsHidden() || fileError("runs.jsonl") != "" {
 		t.Fatal("dropping the good runs file again did not bring the results back")
 	}
+
+	// A rule file with a bad row: the error is beside the file and in the
+	// rules panel, with its line.
+	badRules := filepath.Join(badDir, "EQUIVALENCES.md")
+	if err := os.WriteFile(badRules, []byte("# Rules\n\n## 1. Ignore rules\n\n| field | token | position | side | status | witness |\n|---|---|---|---|---|---|\n| name | conte | middle | model | settled | p27 |\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	act(t, ctx, drop(badRules))
+	if got := fileError("EQUIVALENCES.md"); !strings.Contains(got, "line 7") || !strings.Contains(got, `unknown position "middle"`) {
+		t.Fatalf("error beside the rule file: %q", got)
+	}
+	if panel, _ := chromedp.Run(ctx, chromedp.Text(chromedp.ID("rules-problems"))); !strings.Contains(panel, `error: line 7: unknown position "middle"`) {
+		t.Fatalf("rules panel: %q", panel)
+	}
+	act(t, ctx, drop(filepath.Join(dir, "EQUIVALENCES.md")))
+	if resultsHidden() || fileError("EQUIVALENCES.md") != "" {
+		t.Fatal("dropping the good rule file again did not bring the results back")
+	}
 }
 
 // TestNetworkStaysOnTheOrigin goes through every feature with the
