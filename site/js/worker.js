@@ -175,11 +175,26 @@ const ops = {
 
   async detail({ line }) {
     if (!last) throw new Error('nothing scored yet');
-    const env = await call('tabularDetail', { ...last.request, line });
+    // The detail reads only its own line of the runs file: send that line
+    // at the same line number (blank lines before it), not the whole file.
+    const runs = last.request.runs;
+    const env = await call('tabularDetail', { ...last.request, runs: { name: runs.name, text: onlyLine(runs.text, line) }, line });
     if (env.error) throw new Error(env.error.message);
     return env.result;
   },
 };
+
+// onlyLine returns text with every line but line n (1-based) emptied.
+function onlyLine(text, n) {
+  let start = 0;
+  for (let i = 1; i < n; i++) {
+    const k = text.indexOf('\n', start);
+    if (k < 0) return text;
+    start = k + 1;
+  }
+  const end = text.indexOf('\n', start);
+  return '\n'.repeat(n - 1) + text.slice(start, end < 0 ? text.length : end);
+}
 
 // ---- scoring -------------------------------------------------------------
 

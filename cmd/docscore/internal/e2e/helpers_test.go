@@ -129,7 +129,7 @@ func drop(paths ...string) chromedp.Action[chromedp.Void] {
 // evalJSON evaluates a JavaScript expression and decodes its JSON value.
 func evalJSON(t *testing.T, ctx context.Context, expr string, v any) {
 	t.Helper()
-	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](expr))
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatalf("%s: %v", expr, err)
 	}
