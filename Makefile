@@ -8,18 +8,30 @@ FUZZTIME  ?= 10s
 # in the browser and in the Worker.
 CORE_PKGS := ./scoring/... ./rules/...
 
-.PHONY: help build demo test deps vet test-go check-core fuzz-smoke worker clean
+# The static site: written to SITE_OUT for any static host, and copied into
+# WEBUI_DIR so that the docscore binary built next embeds it.
+SITE_OUT  := dist/site
+WEBUI_DIR := cmd/docscore/internal/webui/built
+DEMO_ADDR ?= 127.0.0.1:8080
+
+.PHONY: help build site demo test deps vet test-go test-wasm test-site-js test-e2e screenshots check-core fuzz-smoke worker clean
 
 help: ## list the targets
-	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
+	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
 
-build: ## build bin/docscore
+build: site ## build bin/docscore, with the site embedded
 	$(GO) build -trimpath -o $(BIN) ./cmd/docscore
 
-demo: build ## score the bundled sample and print the cells table
-	$(BIN) score tabular --sample --format md
+site: ## write the static site to dist/site (for any static host) and embed it in the next build
+	$(GO) run ./cmd/docscore/internal/sitebuild/run -out $(SITE_OUT)
+	rm -rf $(WEBUI_DIR)/index.html $(WEBUI_DIR)/assets
+	cp -R $(SITE_OUT)/index.html $(SITE_OUT)/assets $(WEBUI_DIR)/
 
-test: deps vet test-go check-core fuzz-smoke ## everything CI runs
+demo: build ## score the sample on the command line, then serve the site (prints the URL)
+	$(BIN) score tabular --sample --format md
+	$(BIN) serve --addr $(DEMO_ADDR)
+
+test: deps vet test-go test-wasm test-site-js check-core fuzz-smoke ## everything CI runs
 	@echo "make test: all checks passed"
 
 deps: ## install what the tests need, when it is missing (idempotent)
@@ -34,6 +46,18 @@ test-go: ## go test, with -race on the pure core
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -race $(CORE_PKGS)
 	$(GO) test -count=1 -tags noexpr -run NoExpressions ./scoring/harness
+
+test-wasm: ## the core's tests compiled to WebAssembly and run by Node
+	PATH="$$($(GO) env GOROOT)/lib/wasm:$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 $(CORE_PKGS)
+
+test-site-js: ## the site's pure JavaScript modules, with Node's test runner
+	node --test site/js/
+
+test-e2e: ## only the browser tests (real Chromium; part of test-go)
+	$(GO) test -count=1 -v ./cmd/docscore/internal/e2e/
+
+screenshots: ## rewrite the screenshots in docs/ from the browser tests
+	$(GO) test -count=1 -run 'TestDroppedSampleFilesEqualTheCLI|TestPreviewDeltasEqualTheCLI|TestDrillDown' ./cmd/docscore/internal/e2e/ -update
 
 check-core: ## prove scoring/ and rules/ import no os, net or syscall/js
 	@scripts/check-core.sh $(CORE_PKGS)
@@ -52,4 +76,4 @@ worker: ## build the Cloudflare Worker into worker/build (then: cd worker && npx
 	GOOS=js GOARCH=wasm $(GO) build -tags noexpr -trimpath -ldflags='-s -w -X main.version=$(VERSION)' -o $(WORKER_BUILD)/app.wasm ./wasm/worker
 
 clean: ## remove build outputs
-	rm -rf bin $(WORKER_BUILD) worker/.wrangler
+	rm -rf bin $(WORKER_BUILD) worker/.wrangler $(SITE_OUT) $(WEBUI_DIR)/index.html $(WEBUI_DIR)/assets

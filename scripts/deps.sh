@@ -6,6 +6,8 @@ set -euo pipefail
 need_apt=()
 command -v tesseract >/dev/null 2>&1 || need_apt+=(tesseract-ocr)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v node >/dev/null 2>&1 || need_apt+=(nodejs)
+command -v gzip >/dev/null 2>&1 || need_apt+=(gzip)
 if [ ${#need_apt[@]} -gt 0 ]; then
   sudo=""
   if [ "$(id -u)" -ne 0 ]; then
@@ -27,4 +29,4 @@ for dir in $(git ls-files '*package-lock.json' 2>/dev/null | xargs -r -n1 dirnam
     (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
   fi
 done
-echo "deps: ok (tesseract: $(command -v tesseract), chromium: $(command -v chromium))"
+echo "deps: ok (tesseract: $(command -v tesseract), chromium: $(command -v chromium), node: $(command -v node))"

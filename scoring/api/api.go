@@ -64,12 +64,7 @@ type TabularRequest struct {
 // ScoreTabular scores a request and returns the report in its format:
 // exactly the bytes "docscore score tabular --format F" writes.
 func ScoreTabular(req TabularRequest) ([]byte, error) {
-	treq := tabular.Request{Runs: req.Runs.tabular(), Rules: optFile(req.Rules), Schema: optFile(req.Schema),
-		Gate: req.Gate, Preview: req.Preview, SkipBadLines: req.SkipBadLines}
-	for _, f := range req.GT {
-		treq.GT = append(treq.GT, f.tabular())
-	}
-	rep, err := tabular.ScoreRequest(treq)
+	rep, err := tabular.ScoreRequest(req.tabular())
 	if err != nil {
 		return nil, err
 	}

@@ -33,42 +33,60 @@ type Request struct {
 // Load parses the files of a request into an Input.
 func Load(req Request) (Input, error) {
 	in := Input{Gate: req.Gate}
+	if err := loadGT(req, &in); err != nil {
+		return Input{}, err
+	}
+	var err error
+	if in.Runs, err = ReadRuns(req.Runs.Name, req.Runs.Data, in.Schema, RunsOptions{SkipBadLines: req.SkipBadLines}); err != nil {
+		return Input{}, err
+	}
+	if err := loadRules(req, &in); err != nil {
+		return Input{}, err
+	}
+	return in, nil
+}
+
+// loadGT parses the schema and the ground-truth files of a request.
+func loadGT(req Request, in *Input) error {
 	s := schema.Default()
 	if req.Schema != nil {
 		var err error
 		if s, err = schema.Parse(req.Schema.Name, req.Schema.Data); err != nil {
-			return Input{}, err
+			return err
 		}
 	}
 	in.Schema = s
 	if len(req.GT) == 0 {
-		return Input{}, inputerr.New("", 0, "no ground-truth CSV given (expected gt_page_NN.csv files)")
+		return inputerr.New("", 0, "no ground-truth CSV given (expected gt_page_NN.csv files)")
 	}
 	var sets [][]*GTPage
 	for _, f := range req.GT {
 		pages, err := ReadGT(f.Name, f.Data, s)
 		if err != nil {
-			return Input{}, err
+			return err
 		}
 		sets = append(sets, pages)
 	}
 	pages, err := MergePages(sets...)
 	if err != nil {
-		return Input{}, err
+		return err
 	}
 	in.Pages = pages
-	if in.Runs, err = ReadRuns(req.Runs.Name, req.Runs.Data, s, RunsOptions{SkipBadLines: req.SkipBadLines}); err != nil {
-		return Input{}, err
-	}
+	return nil
+}
+
+// loadRules parses the rule file and the preview selection of a request.
+func loadRules(req Request, in *Input) error {
+	var err error
 	if req.Rules != nil {
 		if in.Rules, err = rules.Parse(req.Rules.Name, req.Rules.Data); err != nil {
-			return Input{}, err
+			return err
 		}
 	}
 	if in.Preview, err = rules.ParseSelection(req.Preview); err != nil {
-		return Input{}, inputerr.New("", 0, "%v", err)
+		return inputerr.New("", 0, "%v", err)
 	}
-	return in, nil
+	return nil
 }
 
 // ScoreRequest loads and scores a request.

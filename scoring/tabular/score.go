@@ -36,12 +36,9 @@ func Score(in Input) (*Report, error) {
 	if s == nil {
 		s = schema.Default()
 	}
-	gate := in.Gate
-	if gate == 0 {
-		gate = DefaultGate
-	}
-	if gate < 0 || gate > 1 {
-		return nil, fmt.Errorf("gate %v: expected a similarity between 0 and 1", gate)
+	gate, err := gateOf(in.Gate)
+	if err != nil {
+		return nil, err
 	}
 	if in.Runs == nil {
 		return nil, fmt.Errorf("tabular: no runs to score")
@@ -99,6 +96,17 @@ func Score(in Input) (*Report, error) {
 	rep.Rules.Preview = true
 	rep.Preview = &Preview{Rows: previewed, Cells: previewCells(cells, rep.Cells)}
 	return rep, nil
+}
+
+// gateOf returns the gate to score with: g, or DefaultGate for 0.
+func gateOf(g float64) (float64, error) {
+	if g == 0 {
+		g = DefaultGate
+	}
+	if g < 0 || g > 1 {
+		return 0, fmt.Errorf("gate %v: expected a similarity between 0 and 1", g)
+	}
+	return g, nil
 }
 
 // pageIndex finds ground-truth pages by id, as strings first and then as

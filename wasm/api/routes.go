@@ -5,6 +5,8 @@ import (
 	"net/http"
 
 	core "github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/api/evalapi"
+	"github.com/docscore/docscore/scoring/api/receiptsapi"
 )
 
 // A scorer's route is a function here and a line in the route table. The
@@ -64,7 +66,7 @@ func checkRules(req *core.RulesCheckRequest) (*reply, error) {
 	return jsonReply(res)
 }
 
-// receiptsFields: POST /v1/score/receipts takes a scoring/api
+// receiptsFields: POST /v1/score/receipts takes a receiptsapi
 // ReceiptsRequest.
 var receiptsFields = fields{
 	required: []requiredField{
@@ -77,19 +79,19 @@ var receiptsFields = fields{
 // scoreReceipts answers exactly what "docscore score receipts --format F"
 // writes; an incomplete run without allow_incomplete is a 422 naming the
 // missing and duplicated pairs.
-func scoreReceipts(req *core.ReceiptsRequest) (*reply, error) {
+func scoreReceipts(req *receiptsapi.ReceiptsRequest) (*reply, error) {
 	ct, ok := contentTypes[req.Format]
 	if !ok {
 		return nil, errorf(http.StatusBadRequest, "bad_request", "format %q: expected json, csv or md", req.Format)
 	}
-	b, err := core.ScoreReceipts(*req)
+	b, err := receiptsapi.ScoreReceipts(*req)
 	if err != nil {
 		return nil, err
 	}
 	return &reply{contentType: ct, body: b}, nil
 }
 
-// evalFields: POST /v1/eval takes a scoring/api EvalRequest.
+// evalFields: POST /v1/eval takes an evalapi EvalRequest.
 var evalFields = fields{
 	required: []requiredField{{"cases", "the cases file (JSON or JSONL)"}},
 	query:    []string{"format"},
@@ -97,12 +99,12 @@ var evalFields = fields{
 
 // evaluate runs the harness's deterministic metrics on a cases file (model
 // judges run only natively).
-func evaluate(req *core.EvalRequest) (*reply, error) {
+func evaluate(req *evalapi.EvalRequest) (*reply, error) {
 	ct, ok := contentTypes[req.Format]
 	if !ok || req.Format == "csv" {
 		return nil, errorf(http.StatusBadRequest, "bad_request", "format %q: expected json or md", req.Format)
 	}
-	b, err := core.Evaluate(context.Background(), *req)
+	b, err := evalapi.Evaluate(context.Background(), *req)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/docscore/docscore/sample"
 	core "github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/api/evalapi"
+	"github.com/docscore/docscore/scoring/api/receiptsapi"
 )
 
 // sampleReceiptParts is the receipts sample as multipart parts, named as
@@ -46,7 +48,7 @@ func TestScoreReceiptsRoute(t *testing.T) {
 	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"incomplete": true`) {
 		t.Fatalf("allow_incomplete: status %d, %.300s", rec.Code, rec.Body.String())
 	}
-	rec = do(h, http.MethodPost, "/v1/score/receipts", "application/json", mustJSON(t, core.ReceiptsRequest{Run: core.File{Name: "r.jsonl", Text: "{}"}}))
+	rec = do(h, http.MethodPost, "/v1/score/receipts", "application/json", mustJSON(t, receiptsapi.ReceiptsRequest{Run: core.File{Name: "r.jsonl", Text: "{}"}}))
 	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), `missing field \"refs\"`) {
 		t.Fatalf("missing refs: status %d, %s", rec.Code, rec.Body.String())
 	}
@@ -56,15 +58,15 @@ func TestEvalRoute(t *testing.T) {
 	h := New(Options{})
 	cases := `{"case_id": "total", "prediction": {"total": 12},
 	  "references": [{"artifact_id": "gt", "authority": "ground_truth", "kind": "json", "value": {"total": 13}}]}`
-	rec := do(h, http.MethodPost, "/v1/eval", "application/json", mustJSON(t, core.EvalRequest{Cases: core.File{Name: "cases.json", Text: cases}}))
+	rec := do(h, http.MethodPost, "/v1/eval", "application/json", mustJSON(t, evalapi.EvalRequest{Cases: core.File{Name: "cases.json", Text: cases}}))
 	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"verdict": "fail"`) {
 		t.Fatalf("status %d, %s", rec.Code, rec.Body.String())
 	}
-	rec = do(h, http.MethodPost, "/v1/eval", "application/json", mustJSON(t, core.EvalRequest{Cases: core.File{Name: "cases.json", Text: "{\"case_id\": \"a\",\n\"prediction\": 1, \"bogus\": 2}"}}))
+	rec = do(h, http.MethodPost, "/v1/eval", "application/json", mustJSON(t, evalapi.EvalRequest{Cases: core.File{Name: "cases.json", Text: "{\"case_id\": \"a\",\n\"prediction\": 1, \"bogus\": 2}"}}))
 	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `"file": "cases.json"`) || !strings.Contains(rec.Body.String(), `"line": 2`) {
 		t.Fatalf("bad cases: status %d, %s", rec.Code, rec.Body.String())
 	}
-	rec = do(h, http.MethodPost, "/v1/eval?format=csv", "application/json", mustJSON(t, core.EvalRequest{Cases: core.File{Name: "cases.json", Text: cases}}))
+	rec = do(h, http.MethodPost, "/v1/eval?format=csv", "application/json", mustJSON(t, evalapi.EvalRequest{Cases: core.File{Name: "cases.json", Text: cases}}))
 	if rec.Code != http.StatusBadRequest {
 		t.Fatalf("csv: status %d", rec.Code)
 	}

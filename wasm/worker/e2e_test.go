@@ -27,6 +27,8 @@ import (
 
 	"github.com/docscore/docscore/sample"
 	core "github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/api/evalapi"
+	"github.com/docscore/docscore/scoring/api/receiptsapi"
 	"github.com/docscore/docscore/wasm/api"
 )
 
@@ -91,7 +93,7 @@ func TestWorkerEndToEnd(t *testing.T) {
 		if err != nil || len(refs) == 0 {
 			t.Fatalf("sample refs: %v", err)
 		}
-		var req core.ReceiptsRequest
+		var req receiptsapi.ReceiptsRequest
 		for _, p := range refs {
 			b, _ := os.ReadFile(p)
 			req.Refs = append(req.Refs, core.File{Name: "receipts/refs/" + filepath.Base(p), Text: string(b)})
@@ -104,13 +106,13 @@ func TestWorkerEndToEnd(t *testing.T) {
 			t.Fatalf("receipts: status %d; differs from the receipts golden report:\n%.400s", status, got)
 		}
 		cases := `{"case_id": "total", "prediction": {"total": 12}, "references": [{"artifact_id": "gt", "authority": "ground_truth", "kind": "json", "value": {"total": 12}}]}`
-		body, _ = json.Marshal(core.EvalRequest{Cases: core.File{Name: "cases.json", Text: cases}})
+		body, _ = json.Marshal(evalapi.EvalRequest{Cases: core.File{Name: "cases.json", Text: cases}})
 		if status, _, got := wd.post(t, "/v1/eval", "application/json", body); status != 200 || !bytes.Contains(got, []byte(`"verdict": "pass"`)) {
 			t.Fatalf("eval: status %d: %.400s", status, got)
 		}
 		// The Worker build leaves the expression engine out, and says so.
 		cases = `{"case_id": "total", "prediction": 1, "metrics": [{"name": "m", "expression": "prediction == 1"}]}`
-		body, _ = json.Marshal(core.EvalRequest{Cases: core.File{Name: "cases.json", Text: cases}})
+		body, _ = json.Marshal(evalapi.EvalRequest{Cases: core.File{Name: "cases.json", Text: cases}})
 		if status, _, got := wd.post(t, "/v1/eval", "application/json", body); status != 422 || !bytes.Contains(got, []byte("expression metrics are not in this build")) {
 			t.Fatalf("eval with an expression: status %d: %.400s", status, got)
 		}

@@ -4,63 +4,117 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/docscore/docscore/cmd/docscore/internal/webui"
 	"github.com/docscore/docscore/wasm/api"
 )
 
 func init() { register("", newServe) }
 
+// serveOptions are what the serve command's mux is built from.
+type serveOptions struct {
+	site fs.FS // the built static site; nil serves the API alone
+}
+
+// newServeMux routes the HTTP API (/healthz, /v1/…) and, when there is a
+// site, the site at every other path: one server gives the page and the
+// API, as one Worker deploy does.
+func newServeMux(opts serveOptions) *http.ServeMux {
+	apiOpts := api.Options{Version: Version}
+	if opts.site != nil {
+		apiOpts.Fallback = webui.Handler(opts.site)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/", api.New(apiOpts))
+	return mux
+}
+
 func newServe(env *Env) *cobra.Command {
-	var (
-		addr    string
-		withAPI bool
-	)
+	var addr, dir string
+	var open, apiOnly bool
 	c := &cobra.Command{
-		Use:   "serve --api [--addr 127.0.0.1:8080]",
-		Short: "Serve the HTTP API locally: the same handler as the Cloudflare Worker",
-		Long: `Serve docscore's HTTP API (the Cloudflare Worker's routes) on a local
-address, for use without Workers:
+		Use:   "serve [--addr 127.0.0.1:8080] [--open] [--api]",
+		Short: "Serve the browser site and the HTTP API locally",
+		Long: `Serve the static site and the HTTP API on a local address.
+
+The page scores files in the browser, with the same WebAssembly core as every
+other host: nothing is uploaded, and the page makes no request beyond this
+server. "Load sample" scores the bundled sample without any file.
+
+The HTTP API is the Cloudflare Worker's, for use without Workers:
 
   GET  /healthz, GET /v1/version
-  POST /v1/score/tabular   the JSON of "docscore score tabular --format json"
-  POST /v1/rules/check     the checks of a rule file
+  POST /v1/score/tabular    the JSON of "docscore score tabular --format json"
+  POST /v1/score/receipts   the JSON of "docscore score receipts --format json"
+  POST /v1/rules/check      the checks of a rule file
+  POST /v1/eval             deterministic harness cases
 
 Requests are JSON (files as {"name", "text"}) or multipart/form-data (one
-part per file). Bad requests get a 4xx with {"error": {...}}. Stop with
-Ctrl-C.`,
-		Example: `  docscore serve --api
+part per file); bad requests get a 4xx with {"error": {...}}.
+
+The site is the copy embedded into this binary by 'make build' (which runs
+'make site' first); --dir serves a built folder instead, such as the
+dist/site that 'make site' writes. --api serves the API alone (no site
+needed). Stop with Ctrl-C.`,
+		Example: `  docscore serve
+  docscore serve --addr 127.0.0.1:9000 --open
+  docscore serve --dir dist/site
+  docscore serve --api
   curl -F gt=@gt/gt_page_27.csv -F runs=@runs.jsonl http://127.0.0.1:8080/v1/score/tabular`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			if !withAPI {
-				return usageError("expected --api (the HTTP API); see 'docscore serve --help'")
+			var opts serveOptions
+			if !apiOnly {
+				site, err := siteFS(dir)
+				if err != nil {
+					return err
+				}
+				opts.site = site
+			} else if dir != "" || open {
+				return usageError("--api serves the API alone; leave out --dir and --open")
 			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
-				return &ExitError{Code: ExitInput, Err: fmt.Errorf("--addr %s: %v", addr, err)}
+				return usageError("--addr %s: %v", addr, err)
 			}
-			ctx, stop := signal.NotifyContext(env.Context, os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return serveAPI(ctx, env, ln, api.New(api.Options{Version: Version}))
+			url := "http://" + ln.Addr().String() + "/"
+			if apiOnly {
+				fmt.Fprintf(env.Stdout, "docscore: serving the API at %s (Ctrl-C to stop)\n", url)
+			} else {
+				fmt.Fprintf(env.Stdout, "docscore: serving the site at %s (Ctrl-C to stop)\n", url)
+			}
+			if open {
+				if err := openBrowser(url); err != nil {
+					fmt.Fprintf(env.Stderr, "docscore: could not open a browser (%v): open %s yourself\n", err, url)
+				}
+			}
+			return serveUntilDone(ctx, ln, newServeMux(opts))
 		},
 	}
-	c.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
-	c.Flags().BoolVar(&withAPI, "api", false, "serve the HTTP API")
+	c.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "the address to listen on (port 0 picks a free port)")
+	c.Flags().BoolVar(&open, "open", false, "open the page in the default browser")
+	c.Flags().StringVar(&dir, "dir", "", "serve this built site folder instead of the embedded copy")
+	c.Flags().BoolVar(&apiOnly, "api", false, "serve the HTTP API alone, without the site")
 	return c
 }
 
-// serveAPI serves h on ln until ctx is done, then shuts down gracefully.
-func serveAPI(ctx context.Context, env *Env, ln net.Listener, h http.Handler) error {
+// serveUntilDone serves h on ln until ctx is done, then shuts down
+// gracefully.
+func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler) error {
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(env.Stderr, "docscore: serving the API on http://%s (Ctrl-C stops)\n", ln.Addr())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
@@ -76,5 +130,39 @@ func serveAPI(ctx context.Context, env *Env, ln net.Listener, h http.Handler) er
 	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	return nil
+}
+
+// siteFS returns the site to serve: a built folder, or the embedded copy.
+func siteFS(dir string) (fs.FS, error) {
+	if dir == "" {
+		site, err := webui.Embedded()
+		if errors.Is(err, webui.ErrNotBuilt) {
+			return nil, &ExitError{Code: ExitFailure, Err: fmt.Errorf("%w (or serve the API alone with --api)", err)}
+		}
+		return site, err
+	}
+	site := os.DirFS(dir)
+	if _, err := fs.Stat(site, "index.html"); err != nil {
+		return nil, usageError("--dir %s: no index.html (expected a folder written by 'make site')", dir)
+	}
+	return site, nil
+}
+
+// openBrowser asks the desktop to open url.
+func openBrowser(url string) error {
+	var cmd *exec.Cmd
+	switch runtime.GOOS {
+	case "darwin":
+		cmd = exec.Command("open", url)
+	case "windows":
+		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+	default:
+		cmd = exec.Command("xdg-open", url)
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go cmd.Wait()
 	return nil
 }

@@ -1,117 +1,145 @@
 package cli
 
 import (
-	"bytes"
+	"bufio"
 	"context"
-	"encoding/json"
+	"errors"
 	"io"
+	"io/fs"
 	"net/http"
-	"os"
-	"path/filepath"
-	"regexp"
+	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
+
+	"github.com/docscore/docscore/cmd/docscore/internal/webui"
 )
 
-// syncBuffer is a bytes.Buffer safe for a server goroutine and a test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func TestServeAPI(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	var stderr syncBuffer
-	exit := make(chan int, 1)
-	go func() {
-		exit <- Main([]string{"serve", "--api", "--addr", "127.0.0.1:0"}, Env{Stdout: io.Discard, Stderr: &stderr, Context: ctx})
-	}()
-	addrRE := regexp.MustCompile(`http://(127\.0\.0\.1:\d+)`)
-	var base string
-	for deadline := time.Now().Add(10 * time.Second); base == ""; time.Sleep(10 * time.Millisecond) {
-		if m := addrRE.FindStringSubmatch(stderr.String()); m != nil {
-			base = "http://" + m[1]
-		} else if time.Now().After(deadline) {
-			t.Fatalf("the server did not say where it listens: %q", stderr.String())
-		}
+func TestServeMux(t *testing.T) {
+	site := fstest.MapFS{
+		"index.html":                {Data: []byte("<!doctype html><title>docscore</title>")},
+		"assets/main.0123abcd.js":   {Data: []byte("export const x = 1;")},
+		"assets/core.0123abcd.wasm": {Data: []byte("\x00asm\x01\x00\x00\x00")},
 	}
-	res, err := http.Get(base + "/healthz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != 200 || !strings.Contains(string(body), `"status": "ok"`) {
-		t.Fatalf("healthz: %d %s", res.StatusCode, body)
-	}
-	// The bundled sample, through the real server, is the CLI's report.
-	type file struct {
-		Name string `json:"name"`
-		Text string `json:"text"`
-	}
-	read := func(n string) file {
-		b, err := os.ReadFile(filepath.Join("..", "..", "..", "..", n))
+	srv := httptest.NewServer(newServeMux(serveOptions{site: site}))
+	defer srv.Close()
+	for _, c := range []struct {
+		path, status, contentType, cache string
+	}{
+		{"/", "200 OK", "text/html; charset=utf-8", "no-cache"},
+		{"/assets/main.0123abcd.js", "200 OK", "text/javascript; charset=utf-8", "public, max-age=31536000, immutable"},
+		{"/assets/core.0123abcd.wasm", "200 OK", "application/wasm", "public, max-age=31536000, immutable"},
+		{"/assets/missing.js", "404 Not Found", "", ""},
+	} {
+		resp, err := http.Get(srv.URL + c.path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return file{n, string(b)}
+		resp.Body.Close()
+		if resp.Status != c.status || resp.Header.Get("Content-Security-Policy") != webui.CSP {
+			t.Errorf("%s: %s, CSP %q", c.path, resp.Status, resp.Header.Get("Content-Security-Policy"))
+		}
+		if c.contentType != "" && (resp.Header.Get("Content-Type") != c.contentType || resp.Header.Get("Cache-Control") != c.cache) {
+			t.Errorf("%s: Content-Type %q Cache-Control %q, want %q %q", c.path, resp.Header.Get("Content-Type"), resp.Header.Get("Cache-Control"), c.contentType, c.cache)
+		}
 	}
-	payload, err := json.Marshal(map[string]any{
-		"gt":    []file{read("sample/tabular/gt/gt_page_27.csv"), read("sample/tabular/gt/gt_page_28.csv"), read("sample/tabular/gt/gt_page_29.csv")},
-		"runs":  read("sample/tabular/runs.jsonl"),
-		"rules": read("sample/tabular/EQUIVALENCES.md"),
-	})
+	if !strings.Contains(webui.CSP, "default-src 'self'") || !strings.Contains(webui.CSP, "'wasm-unsafe-eval'") {
+		t.Errorf("CSP %q", webui.CSP)
+	}
+}
+
+// TestServeCommand runs "docscore serve" on a free port, fetches the page
+// at the printed URL and stops it through its context.
+func TestServeCommand(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"index.html": "<!doctype html><title>served</title>"})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- Main([]string{"serve", "--addr", "127.0.0.1:0", "--dir", dir}, Env{Stdout: pw, Stderr: io.Discard, Context: ctx})
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := string(payload)
-	res, err = http.Post(base+"/v1/score/tabular", "application/json", strings.NewReader(req))
+	go io.Copy(io.Discard, pr)
+	const lead = "docscore: serving the site at "
+	if !strings.HasPrefix(line, lead) {
+		t.Fatalf("serve printed %q", line)
+	}
+	url := strings.Fields(strings.TrimPrefix(line, lead))[0]
+	resp, err := http.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, _ = io.ReadAll(res.Body)
-	res.Body.Close()
-	code, want, _ := run(t, "score", "tabular", "--sample", "--format", "json")
-	if res.StatusCode != 200 || code != 0 || string(body) != want {
-		t.Fatalf("served report (status %d) differs from the command's (exit %d)", res.StatusCode, code)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), "<title>served</title>") {
+		t.Fatalf("GET %s: %s", url, body)
 	}
 	cancel()
 	select {
-	case code := <-exit:
-		if code != 0 {
-			t.Fatalf("serve exited %d: %s", code, stderr.String())
+	case code := <-done:
+		if code != ExitOK {
+			t.Fatalf("serve exited %d after its context ended", code)
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not stop when its context was cancelled")
+		t.Fatal("serve did not stop")
 	}
 }
 
 func TestServeErrors(t *testing.T) {
-	for _, c := range []struct {
-		args []string
-		code int
-		msg  string
-	}{
-		{[]string{"serve"}, ExitInput, "expected --api"},
-		{[]string{"serve", "--api", "--addr", "nonsense"}, ExitInput, "--addr nonsense"},
-	} {
-		code, _, stderr := run(t, c.args...)
-		if code != c.code || !strings.Contains(stderr, c.msg) {
-			t.Errorf("docscore %s: exit %d, stderr %q", strings.Join(c.args, " "), code, stderr)
+	code, _, stderr := run(t, "serve", "--addr", "127.0.0.1:0", "--dir", t.TempDir())
+	if code != ExitInput || !strings.Contains(stderr, "no index.html") {
+		t.Errorf("--dir without a site: exit %d, %q", code, stderr)
+	}
+	code, _, stderr = run(t, "serve", "--addr", "256.0.0.1:99999", "--dir", writeFiles(t, map[string]string{"index.html": "x"}))
+	if code != ExitInput || !strings.Contains(stderr, "--addr") {
+		t.Errorf("bad --addr: exit %d, %q", code, stderr)
+	}
+	// Without --dir the embedded site is served; a binary compiled before
+	// "make site" has none and says how to get one.
+	if _, err := webui.Embedded(); errors.Is(err, webui.ErrNotBuilt) {
+		code, _, stderr = run(t, "serve", "--addr", "127.0.0.1:0")
+		if code != ExitFailure || !strings.Contains(stderr, "make build") {
+			t.Errorf("no embedded site: exit %d, %q", code, stderr)
 		}
+	} else if err != nil {
+		t.Fatal(err)
+	} else {
+		site, _ := webui.Embedded()
+		wasm, err := fs.Glob(site, "assets/docscore.*.wasm")
+		if err != nil || len(wasm) != 1 {
+			t.Errorf("the embedded site has no docscore.wasm: %v %v", wasm, err)
+		}
+	}
+}
+
+// TestServeMuxHasTheAPI checks that the site server also answers the API
+// routes, as one Worker deploy serves the page and the API.
+func TestServeMuxHasTheAPI(t *testing.T) {
+	site := fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>docscore</title>")}}
+	srv := httptest.NewServer(newServeMux(serveOptions{site: site}))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"ok"`) {
+		t.Fatalf("/healthz beside the site: %d %s", resp.StatusCode, body)
+	}
+	resp, err = http.Get(srv.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), "<title>docscore</title>") {
+		t.Fatalf("/: %s", body)
 	}
 }

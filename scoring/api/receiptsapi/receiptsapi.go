@@ -1,10 +1,14 @@
-package api
+// Package receiptsapi is the receipts entry point of scoring/api: the
+// request every host decodes and the function that answers it with the
+// exact bytes of "docscore score receipts". It is a package of its own so
+// that hosts without receipts do not link the receipt scorer.
+package receiptsapi
 
 import (
 	"bytes"
-	"context"
 
-	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/api"
+
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
@@ -15,12 +19,12 @@ import (
 // (.jsonl), chosen by name; parquet files are read only by the command
 // line, which has the file system.
 type ReceiptsRequest struct {
-	Refs            []File `json:"refs"`
-	Run             File   `json:"run"`
-	AllowIncomplete bool   `json:"allow_incomplete,omitempty"`
-	ReadingOrder    bool   `json:"reading_order,omitempty"`
-	SkipBadLines    bool   `json:"skip_bad_lines,omitempty"`
-	Format          string `json:"format,omitempty"` // json (default), csv or md
+	Refs            []api.File `json:"refs"`
+	Run             api.File   `json:"run"`
+	AllowIncomplete bool       `json:"allow_incomplete,omitempty"`
+	ReadingOrder    bool       `json:"reading_order,omitempty"`
+	SkipBadLines    bool       `json:"skip_bad_lines,omitempty"`
+	Format          string     `json:"format,omitempty"` // json (default), csv or md
 }
 
 // ScoreReceipts scores a request and returns the report in its format:
@@ -66,35 +70,4 @@ func ScoreReceipts(req ReceiptsRequest) ([]byte, error) {
 		return nil, inputerr.New("", 0, "format %q: expected json, csv or md", req.Format)
 	}
 	return buf.Bytes(), err
-}
-
-// EvalRequest asks for a deterministic harness evaluation (SPEC C): a
-// cases file and the files its references name by path.
-type EvalRequest struct {
-	Cases  File   `json:"cases"`
-	Files  []File `json:"files,omitempty"`
-	Format string `json:"format,omitempty"` // json (default) or md
-}
-
-// Evaluate runs the deterministic metrics of a cases file (no model
-// judges: those run natively) and returns the report in its format.
-func Evaluate(ctx context.Context, req EvalRequest) ([]byte, error) {
-	opts := harness.RunOptions{Name: req.Cases.Name}
-	if len(req.Files) > 0 {
-		opts.Files = map[string][]byte{}
-		for _, f := range req.Files {
-			b, err := f.Bytes()
-			if err != nil {
-				return nil, err
-			}
-			opts.Files[f.Name] = b
-		}
-	}
-	switch req.Format {
-	case "", "json":
-		return harness.EvaluateCasesJSON(ctx, []byte(req.Cases.Text), opts)
-	case "md":
-		return harness.EvaluateCasesMarkdown(ctx, []byte(req.Cases.Text), opts)
-	}
-	return nil, inputerr.New("", 0, "format %q: expected json or md", req.Format)
 }

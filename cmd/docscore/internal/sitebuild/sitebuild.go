@@ -1,0 +1,396 @@
+// Package sitebuild builds the static site into a folder any static host
+// can serve: it compiles the WebAssembly core (wasm/site), copies Go's
+// wasm_exec.js, bundles the sample, minifies the HTML, CSS, JavaScript and
+// SVG of package site with tdewolff/minify, and gives every asset a
+// content-hashed name (main.3f9a61c2.js) so that hosts may cache them
+// forever. index.html keeps its name and is the only file to revalidate.
+//
+// The output is:
+//
+//	index.html
+//	assets/<name>.<hash>.<ext>   every other file
+//
+// Every reference is relative, so the folder works under any path prefix.
+package sitebuild
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/tdewolff/minify/v2"
+	"github.com/tdewolff/minify/v2/css"
+	"github.com/tdewolff/minify/v2/html"
+	"github.com/tdewolff/minify/v2/js"
+	"github.com/tdewolff/minify/v2/svg"
+
+	"github.com/docscore/docscore/sample"
+	"github.com/docscore/docscore/site"
+)
+
+// WasmPackage is the package compiled to docscore.wasm.
+const WasmPackage = "./wasm/site"
+
+// WasmBuildFlags are the go build flags of docscore.wasm: no file paths,
+// no symbol table or DWARF. Code off the scoring hot path — the Markdown
+// parser behind rule files and the regexp and html packages it pulls in
+// (once per rule file), CSV and request decoding, the bridge, fmt — is
+// compiled without inlining, which keeps the gzip size under 1.5 MB; the
+// scorer's inner loops (scoring/text, scoring/tabular) keep it.
+var WasmBuildFlags = []string{"-trimpath", "-ldflags=-s -w",
+	"-gcflags=github.com/gomarkdown/...=-l", "-gcflags=regexp/...=-l", "-gcflags=html=-l",
+	"-gcflags=encoding/json=-l", "-gcflags=encoding/csv=-l", "-gcflags=fmt=-l", "-gcflags=strconv=-l",
+	"-gcflags=github.com/docscore/docscore/rules=-l", "-gcflags=github.com/docscore/docscore/scoring/api=-l",
+	"-gcflags=github.com/docscore/docscore/wasm/...=-l"}
+
+// Options configure a build.
+type Options struct {
+	// Out is the folder to write; it is replaced when it holds a previous
+	// build (an index.html and an assets folder) and must otherwise be
+	// empty or absent.
+	Out string
+	// Root is the module root to compile the wasm from; "" finds it with
+	// "go env GOMOD" from the working directory.
+	Root string
+	// Go is the go command; "" means "go" from PATH.
+	Go string
+	// Sources are the site's source files; nil means site.FS.
+	Sources fs.FS
+	// Log receives the go command's output; nil discards it.
+	Log io.Writer
+}
+
+// Asset is one written file.
+type Asset struct {
+	Source string // the source name: main.js, docscore.wasm
+	Path   string // its path in the output: assets/main.3f9a61c2.js
+	Size   int    // bytes written
+	Gzip   int    // bytes gzip-compressed (best compression)
+}
+
+// Result lists what a build wrote, index.html first.
+type Result struct {
+	Assets []Asset
+}
+
+// Find returns the asset built from the named source.
+func (r *Result) Find(source string) (Asset, bool) {
+	for _, a := range r.Assets {
+		if a.Source == source {
+			return a, true
+		}
+	}
+	return Asset{}, false
+}
+
+// Build writes the site into opts.Out.
+func Build(ctx context.Context, opts Options) (*Result, error) {
+	if opts.Out == "" {
+		return nil, errors.New("sitebuild: no output folder")
+	}
+	goCmd := opts.Go
+	if goCmd == "" {
+		goCmd = "go"
+	}
+	src := opts.Sources
+	if src == nil {
+		src = site.FS
+	}
+	root := opts.Root
+	if root == "" {
+		out, err := exec.CommandContext(ctx, goCmd, "env", "GOMOD").Output()
+		if err != nil || strings.TrimSpace(string(out)) == "" || strings.TrimSpace(string(out)) == os.DevNull {
+			return nil, fmt.Errorf("sitebuild: cannot find the module root (run it inside the docscore module): %v", err)
+		}
+		root = filepath.Dir(strings.TrimSpace(string(out)))
+	}
+	if err := checkOut(opts.Out); err != nil {
+		return nil, err
+	}
+
+	files := map[string][]byte{}
+	wasm, err := buildWasm(ctx, goCmd, root, opts.Log)
+	if err != nil {
+		return nil, err
+	}
+	files["docscore.wasm"] = wasm
+	if files["wasm_exec.js"], err = wasmExec(ctx, goCmd); err != nil {
+		return nil, err
+	}
+	if files["sample.json"], err = sampleJSON(); err != nil {
+		return nil, err
+	}
+	err = fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		switch path.Ext(p) {
+		case ".html", ".css", ".js", ".svg":
+		default:
+			return nil // READMEs, Go files and tests are not part of the site
+		}
+		name := path.Base(p)
+		if _, dup := files[name]; dup {
+			return fmt.Errorf("sitebuild: two assets are named %s", name)
+		}
+		b, err := fs.ReadFile(src, p)
+		files[name] = b
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := files["index.html"]; !ok {
+		return nil, errors.New("sitebuild: the sources have no index.html")
+	}
+	built, err := process(files)
+	if err != nil {
+		return nil, err
+	}
+	return write(opts.Out, built)
+}
+
+// checkOut refuses to replace a folder that is not a previous build.
+func checkOut(out string) error {
+	entries, err := os.ReadDir(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.Name() != "index.html" && e.Name() != "assets" {
+			return fmt.Errorf("sitebuild: %s holds %s: not a previous site build, refusing to replace it", out, e.Name())
+		}
+	}
+	return nil
+}
+
+func buildWasm(ctx context.Context, goCmd, root string, log io.Writer) ([]byte, error) {
+	tmp, err := os.MkdirTemp("", "docscore-wasm-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	out := filepath.Join(tmp, "docscore.wasm")
+	args := append([]string{"build"}, WasmBuildFlags...)
+	args = append(args, "-o", out, WasmPackage)
+	cmd := exec.CommandContext(ctx, goCmd, args...)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	if log != nil {
+		cmd.Stdout, cmd.Stderr = io.MultiWriter(&buf, log), io.MultiWriter(&buf, log)
+	}
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("sitebuild: GOOS=js GOARCH=wasm go %s: %v\n%s", strings.Join(args, " "), err, buf.String())
+	}
+	return os.ReadFile(out)
+}
+
+// wasmExec returns the wasm_exec.js of the Go that builds the wasm: the
+// two must come from the same release.
+func wasmExec(ctx context.Context, goCmd string) ([]byte, error) {
+	out, err := exec.CommandContext(ctx, goCmd, "env", "GOROOT").Output()
+	if err != nil {
+		return nil, fmt.Errorf("sitebuild: go env GOROOT: %v", err)
+	}
+	goroot := strings.TrimSpace(string(out))
+	b, err := os.ReadFile(filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"))
+	if err != nil {
+		return nil, fmt.Errorf("sitebuild: %v (the Go installation lacks lib/wasm/wasm_exec.js)", err)
+	}
+	return b, nil
+}
+
+// SampleFile is one file of the bundled sample as the page loads it.
+type SampleFile struct {
+	Name string `json:"name"`
+	Role string `json:"role"`
+	Text string `json:"text"`
+}
+
+// sampleJSON bundles the tabular sample with the names and roles the
+// command line's --sample gives it, so the page's report is byte for byte
+// the one of "docscore score tabular --sample".
+func sampleJSON() ([]byte, error) {
+	req, err := sample.TabularRequest(true)
+	if err != nil {
+		return nil, err
+	}
+	var files []SampleFile
+	for _, f := range req.GT {
+		files = append(files, SampleFile{Name: f.Name, Role: "gt", Text: string(f.Data)})
+	}
+	files = append(files, SampleFile{Name: req.Runs.Name, Role: "runs", Text: string(req.Runs.Data)})
+	files = append(files, SampleFile{Name: req.Rules.Name, Role: "rules", Text: string(req.Rules.Data)})
+	return json.Marshal(struct {
+		Files []SampleFile `json:"files"`
+	}{files})
+}
+
+// newMinifier registers one minifier per type. JavaScript keeps its
+// variable names: the modules' exports and the worker's message names
+// must survive, and gzip takes most of what renaming would save.
+func newMinifier() *minify.M {
+	m := minify.New()
+	m.AddFunc("text/css", css.Minify)
+	m.Add("text/html", &html.Minifier{KeepDocumentTags: true, KeepEndTags: true, KeepQuotes: true, KeepDefaultAttrVals: true})
+	m.Add("text/javascript", &js.Minifier{KeepVarNames: true})
+	m.AddFunc("image/svg+xml", svg.Minify)
+	return m
+}
+
+var mediaTypes = map[string]string{".css": "text/css", ".html": "text/html", ".js": "text/javascript", ".svg": "image/svg+xml"}
+
+// Minify minifies one source file by its extension; other files are
+// returned as they are.
+func Minify(name string, b []byte) ([]byte, error) {
+	mt, ok := mediaTypes[path.Ext(name)]
+	if !ok || name == "wasm_exec.js" {
+		return b, nil // Go's loader is copied as released
+	}
+	out, err := newMinifier().Bytes(mt, b)
+	if err != nil {
+		return nil, fmt.Errorf("sitebuild: minifying %s: %v", name, err)
+	}
+	return out, nil
+}
+
+// refPattern matches a quoted reference to name: "name", 'name',
+// "./name" or "assets/name".
+func refPattern(name string) *regexp.Regexp {
+	return regexp.MustCompile(`(["'/])` + regexp.QuoteMeta(name) + `(["'])`)
+}
+
+// HashedName returns name with the first 8 bytes of the SHA-256 of b, in
+// hex, before its extension.
+func HashedName(name string, b []byte) string {
+	sum := sha256.Sum256(b)
+	ext := path.Ext(name)
+	return strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:4]) + ext
+}
+
+type builtFile struct {
+	source, path string
+	data         []byte
+}
+
+// process minifies every file, then names them in dependency order: a
+// file's references are rewritten to the hashed names of the files it
+// refers to before its own hash is taken, so a change anywhere renames
+// every file that leads to it.
+func process(files map[string][]byte) ([]builtFile, error) {
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	min := map[string][]byte{}
+	patterns := map[string]*regexp.Regexp{}
+	for _, n := range names {
+		b, err := Minify(n, files[n])
+		if err != nil {
+			return nil, err
+		}
+		min[n] = b
+		patterns[n] = refPattern(n)
+	}
+	deps := map[string][]string{}
+	for _, n := range names {
+		if _, text := mediaTypes[path.Ext(n)]; !text {
+			continue
+		}
+		for _, d := range names {
+			if d != n && d != "index.html" && patterns[d].Match(min[n]) {
+				deps[n] = append(deps[n], d)
+			}
+		}
+	}
+	hashed := map[string]string{}
+	var out []builtFile
+	var visit func(n string, stack []string) error
+	visit = func(n string, stack []string) error {
+		if _, done := hashed[n]; done {
+			return nil
+		}
+		for _, s := range stack {
+			if s == n {
+				return fmt.Errorf("sitebuild: assets refer to each other in a cycle: %s", strings.Join(append(stack, n), " → "))
+			}
+		}
+		b := min[n]
+		for _, d := range deps[n] {
+			if err := visit(d, append(stack, n)); err != nil {
+				return err
+			}
+			b = patterns[d].ReplaceAll(b, []byte("${1}"+hashed[d]+"${2}"))
+		}
+		p := n
+		if n != "index.html" {
+			hashed[n] = HashedName(n, b)
+			p = "assets/" + hashed[n]
+		} else {
+			hashed[n] = n
+		}
+		out = append(out, builtFile{source: n, path: p, data: b})
+		return nil
+	}
+	for _, n := range append([]string{"index.html"}, names...) {
+		if err := visit(n, nil); err != nil {
+			return nil, err
+		}
+	}
+	// index.html first, then the assets by name.
+	sort.SliceStable(out, func(i, j int) bool {
+		if (out[i].source == "index.html") != (out[j].source == "index.html") {
+			return out[i].source == "index.html"
+		}
+		return out[i].path < out[j].path
+	})
+	return out, nil
+}
+
+func write(out string, built []builtFile) (*Result, error) {
+	for _, old := range []string{filepath.Join(out, "index.html"), filepath.Join(out, "assets")} {
+		if err := os.RemoveAll(old); err != nil {
+			return nil, err
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(out, "assets"), 0o755); err != nil {
+		return nil, err
+	}
+	res := &Result{}
+	for _, f := range built {
+		if err := os.WriteFile(filepath.Join(out, filepath.FromSlash(f.path)), f.data, 0o644); err != nil {
+			return nil, err
+		}
+		res.Assets = append(res.Assets, Asset{Source: f.source, Path: f.path, Size: len(f.data), Gzip: GzipSize(f.data)})
+	}
+	return res, nil
+}
+
+// GzipSize returns the size of b gzip-compressed at best compression.
+func GzipSize(b []byte) int {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	zw.Write(b)
+	zw.Close()
+	return buf.Len()
+}

@@ -1,0 +1,73 @@
+// format.js — number formatting exactly as the Go report writers do it,
+// so that what the page shows matches "docscore … --format md" character
+// for character. Pure functions; tested with node --test.
+
+// fmt4 formats x with four decimals like Go's strconv.FormatFloat(x, 'f',
+// 4, 64): correctly rounded, ties to even. JavaScript's toFixed rounds ties
+// up; a tie at four decimals is a value x with 32·x an odd integer.
+export function fmt4(x) {
+  const s = x.toFixed(4);
+  const t = Math.abs(x) * 32;
+  if (!Number.isInteger(t) || t % 2 === 0) {
+    return s;
+  }
+  // |x|·10⁴ is exactly n + ½; toFixed took n + 1, Go takes the even one.
+  const y = Math.abs(x) * 10000;
+  const lo = Math.floor(y);
+  const n = lo % 2 === 0 ? lo : lo + 1;
+  const digits = String(n).padStart(5, '0');
+  const out = digits.slice(0, -4) + '.' + digits.slice(-4);
+  return (x < 0 || Object.is(x, -0) ? '-' : '') + out;
+}
+
+// fmtOpt4 is fmt4 with "–" for null (unscorable).
+export function fmtOpt4(x) {
+  return x === null || x === undefined ? '–' : fmt4(x);
+}
+
+// fmtDelta renders a {settled, preview, delta} triple like the Markdown
+// report: "0.9467 → 0.9550 (+0.0083)", no delta when it is zero.
+export function fmtDelta(d) {
+  if (d.settled === null || d.preview === null) {
+    return fmtOpt4(d.settled) + ' → ' + fmtOpt4(d.preview);
+  }
+  let s = fmt4(d.settled) + ' → ' + fmt4(d.preview);
+  if (d.delta > 0) {
+    s += ' (+' + fmt4(d.delta) + ')';
+  } else if (d.delta < 0) {
+    s += ' (' + fmt4(d.delta) + ')';
+  }
+  return s;
+}
+
+// prf computes precision, recall and F1 in SPEC A.6's order of operations
+// (the same float64 steps as the Go core).
+export function prf(matched, nModel, nGT) {
+  const p = nModel > 0 ? matched / nModel : 0;
+  const r = nGT > 0 ? matched / nGT : 0;
+  const f1 = p + r > 0 ? (2 * p * r) / (p + r) : 0;
+  return [p, r, f1];
+}
+
+// pageLess orders page ids like the Markdown report: numerically when both
+// are integers, else as strings.
+export function pageCompare(a, b) {
+  const na = /^\s*[+-]?\d+\s*$/.test(a) ? Number(a) : NaN;
+  const nb = /^\s*[+-]?\d+\s*$/.test(b) ? Number(b) : NaN;
+  if (!Number.isNaN(na) && !Number.isNaN(nb) && na !== nb) {
+    return na < nb ? -1 : 1;
+  }
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// runText renders a run id as the reports do: strings without quotes.
+export function runText(run) {
+  return run === null || run === undefined ? 'null' : String(run);
+}
+
+// fmtBytes renders a file size for people.
+export function fmtBytes(n) {
+  if (n < 1024) return n + ' B';
+  if (n < 1024 * 1024) return (n / 1024).toFixed(1) + ' KiB';
+  return (n / (1024 * 1024)).toFixed(1) + ' MiB';
+}

@@ -1,0 +1,40 @@
+// Tests of format.js with Node's test runner (make test-site-js). The
+// expected strings are what Go's strconv.FormatFloat(x, 'f', 4, 64)
+// prints: ties at four decimals go to the even digit.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fmt4, fmtOpt4, fmtDelta, prf, pageCompare } from './format.js';
+
+test('fmt4 rounds like Go', () => {
+  const cases = [
+    [0, '0.0000'], [1, '1.0000'], [0.99024, '0.9902'], [0.99025, '0.9902'],
+    [1 / 32, '0.0312'], [3 / 32, '0.0938'], [5 / 32, '0.1562'], [-1 / 32, '-0.0312'],
+    [0.5, '0.5000'], [2 / 3, '0.6667'], [-0.00831, '-0.0083'], [-0.00001, '-0.0000'],
+    [0.123456789, '0.1235'], [12.34565, '12.3456'], [33 / 32, '1.0312'],
+  ];
+  for (const [x, want] of cases) {
+    assert.equal(fmt4(x), want, `fmt4(${x})`);
+  }
+});
+
+test('fmtOpt4 shows a dash for null', () => {
+  assert.equal(fmtOpt4(null), '–');
+  assert.equal(fmtOpt4(0.25), '0.2500');
+});
+
+test('fmtDelta writes the Markdown report form', () => {
+  assert.equal(fmtDelta({ settled: 0.9467, preview: 0.955, delta: 0.955 - 0.9467 }), '0.9467 → 0.9550 (+0.0083)');
+  assert.equal(fmtDelta({ settled: 0.0238, preview: 0.0176, delta: 0.0176 - 0.0238 }), '0.0238 → 0.0176 (-0.0062)');
+  assert.equal(fmtDelta({ settled: 0.9902, preview: 0.9902, delta: 0 }), '0.9902 → 0.9902');
+  assert.equal(fmtDelta({ settled: null, preview: 0.5, delta: null }), '– → 0.5000');
+});
+
+test('prf follows SPEC A.6', () => {
+  assert.deepEqual(prf(0, 0, 0), [0, 0, 0]);
+  assert.deepEqual(prf(1, 2, 1), [0.5, 1, (2 * 0.5 * 1) / 1.5]);
+  assert.deepEqual(prf(3, 0, 4), [0, 0.75, 0]);
+});
+
+test('pages sort numerically, then as text', () => {
+  assert.deepEqual(['10', '9', '027', 'b', 'a'].sort(pageCompare), ['9', '10', '027', 'a', 'b']);
+});

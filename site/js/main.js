@@ -1,0 +1,652 @@
+// main.js — the page. It collects files (drop, pickers, "Load sample"),
+// shows their roles, asks the worker to score, and renders the results.
+// Nothing is scored or parsed on this thread.
+
+import { WorkerClient } from './client.js';
+import { ROLES } from './roles.js';
+import { fmt4, fmtOpt4, fmtDelta, fmtBytes, runText } from './format.js';
+import { el, clear, sortableTable, plainTable, barChart, diffPair, VirtualTable } from './view.js';
+
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  files: [],
+  view: null,
+  rules: null, // the rule file's check
+  preview: new Set(), // OPEN row lines switched on
+  cellSort: { key: null, dir: 1 },
+  metric: 'f1',
+  detailLine: 0,
+};
+
+const client = new WorkerClient(onProgress);
+let images = null; // the VirtualTable of images
+
+// ---- work queue: one call at a time, newest scoring wins -----------------
+
+let chain = Promise.resolve();
+function enqueue(fn) {
+  chain = chain.then(fn).catch(showFatal);
+  return chain;
+}
+
+let scoreQueued = false;
+function rescore() {
+  if (scoreQueued) return chain;
+  scoreQueued = true;
+  return enqueue(async () => {
+    scoreQueued = false;
+    await scoreNow();
+  });
+}
+
+function showFatal(err) {
+  hideProgress();
+  showError(String((err && err.message) || err));
+}
+
+// ---- status, progress, errors --------------------------------------------
+
+function status(text) {
+  $('status').textContent = text;
+}
+
+function showError(text, detail) {
+  const box = $('error');
+  clear(box);
+  if (!text) {
+    box.hidden = true;
+    return;
+  }
+  box.append(el('p', {}, text));
+  if (detail) box.append(el('p', { class: 'hint' }, detail));
+  box.hidden = false;
+}
+
+function onProgress(msg) {
+  const box = $('progress');
+  const bar = $('progress-bar');
+  box.hidden = false;
+  if (msg.phase === 'read') {
+    bar.max = Math.max(1, msg.total);
+    bar.value = msg.done;
+    const pct = msg.total ? Math.floor((100 * msg.done) / msg.total) : 100;
+    $('progress-label').textContent = `Reading ${msg.name || 'files'}… ${pct}%`;
+  } else {
+    bar.removeAttribute('value'); // indeterminate
+    $('progress-label').textContent = `Scoring ${msg.name}…`;
+  }
+}
+
+function hideProgress() {
+  $('progress').hidden = true;
+}
+
+// ---- files ---------------------------------------------------------------
+
+// collectDropped turns a drop's items into {file, path}, walking folders.
+// The entries must be taken before the first await.
+async function collectDropped(dt) {
+  const entries = [];
+  const loose = [];
+  for (const item of dt.items || []) {
+    if (item.kind !== 'file') continue;
+    const entry = item.webkitGetAsEntry ? item.webkitGetAsEntry() : null;
+    if (entry) entries.push(entry);
+    else loose.push(item.getAsFile());
+  }
+  if (entries.length === 0 && loose.length === 0) {
+    return [...(dt.files || [])].map((file) => ({ file, path: file.name }));
+  }
+  const out = loose.filter(Boolean).map((file) => ({ file, path: file.name }));
+  const walk = async (entry) => {
+    if (entry.isFile) {
+      const file = await new Promise((resolve, reject) => entry.file(resolve, reject));
+      out.push({ file, path: entry.fullPath.replace(/^\//, '') });
+    } else if (entry.isDirectory) {
+      const reader = entry.createReader();
+      for (;;) {
+        const batch = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+        if (batch.length === 0) break;
+        for (const e of batch) await walk(e);
+      }
+    }
+  };
+  for (const e of entries) await walk(e);
+  return out;
+}
+
+function addItems(items) {
+  if (items.length === 0) return;
+  enqueue(async () => {
+    showError('');
+    state.files = await client.call('addFiles', { items });
+    hideProgress();
+    renderFiles();
+  });
+  rescore();
+}
+
+function renderFiles(problems = {}) {
+  const table = $('files');
+  const body = table.tBodies[0];
+  clear(body);
+  table.hidden = state.files.length === 0;
+  $('clear').disabled = state.files.length === 0;
+  for (const f of state.files) {
+    const select = el('select', {
+      'aria-label': 'Role of ' + f.name, dataset: { file: f.name },
+      onchange: (e) => enqueue(async () => {
+        state.files = await client.call('setRole', { id: f.id, role: e.target.value });
+        renderFiles();
+      }).then(rescore),
+    }, Object.entries(ROLES).map(([k, label]) => el('option', { value: k, selected: k === f.role }, label)));
+    const notes = el('td', { class: 'notes' });
+    if (f.note) notes.append(el('span', {}, f.note));
+    const errs = [];
+    if (f.error) errs.push(f.error);
+    if (problems[f.name]) errs.push(...problems[f.name]);
+    for (const e of errs) notes.append(el('p', { class: 'file-error', role: 'alert' }, e));
+    const remove = el('button', {
+      type: 'button', class: 'remove', 'aria-label': 'Remove ' + f.name, title: 'Remove',
+      onclick: () => enqueue(async () => {
+        state.files = await client.call('remove', { id: f.id });
+        renderFiles();
+        $('drop').querySelector('button').focus();
+      }).then(rescore),
+    }, '✕');
+    body.append(el('tr', { dataset: { file: f.name }, class: errs.length ? 'has-error' : null },
+      el('th', { scope: 'row' }, el('code', {}, f.name)),
+      el('td', { class: 'num' }, fmtBytes(f.size)),
+      el('td', {}, select),
+      notes,
+      el('td', {}, remove)));
+  }
+}
+
+// ---- scoring ---------------------------------------------------------------
+
+function previewSpec() {
+  if (!state.rules || !state.rules.rows) return '';
+  const open = state.rules.rows.filter((r) => r.status === 'OPEN').map((r) => r.line);
+  const on = open.filter((l) => state.preview.has(l));
+  if (on.length === 0) return '';
+  if (on.length === open.length) return 'open';
+  return on.join(',');
+}
+
+function gateValue() {
+  const v = Number($('gate').value);
+  return v > 0 && v <= 1 && v !== 0.7 ? v : 0;
+}
+
+// generation counts finished scorings (data-generation on <body>), so
+// that tests and assistive tools can tell a new result from an old one.
+let generation = 0;
+
+async function scoreNow() {
+  try {
+    await scoreFiles();
+  } finally {
+    document.body.dataset.generation = String(++generation);
+  }
+}
+
+async function scoreFiles() {
+  if (state.files.length === 0) {
+    renderEmpty();
+    return;
+  }
+  const t0 = performance.now();
+  const res = await client.call('score', { preview: previewSpec(), gate: gateValue() });
+  hideProgress();
+  state.files = res.files;
+  const problems = {};
+  const note = (name, text) => { (problems[name] = problems[name] || []).push(text); };
+  showError('');
+  if (res.problem) {
+    for (const name of res.problem.files) note(name, res.problem.message);
+    showError(res.problem.message);
+  }
+  if (res.error) {
+    const e = res.error;
+    const where = e.file ? (e.line ? `line ${e.line}: ` : '') : '';
+    if (e.file && state.files.some((f) => f.name === e.file)) {
+      note(e.file, where + messageWithoutPlace(e));
+    }
+    showError(e.message, e.file ? 'Fix the file and drop it again (it replaces the old one), change its role, or remove it.' : '');
+  }
+  state.rules = res.rules && !res.rules.error ? res.rules : null;
+  if (res.rules && res.rules.error) {
+    const e = res.rules.error;
+    if (e.file) note(e.file, (e.line ? `line ${e.line}: ` : '') + messageWithoutPlace(e));
+  }
+  if (state.rules) {
+    for (const p of state.rules.errors) note(p.file, `line ${p.line}: ${p.message}`);
+  }
+  renderFiles(problems);
+  renderReceipts(res.receipts);
+  renderRules();
+  if (res.view) {
+    state.view = res.view;
+    await renderResults(performance.now() - t0);
+  } else {
+    state.view = null;
+    $('results').hidden = true;
+    if (!res.error && !res.problem) {
+      status(res.missing.length ? 'To score, add ' + res.missing.join(' and ') + '.' : '');
+    } else {
+      status('Not scored: see the error above.');
+    }
+  }
+}
+
+// messageWithoutPlace drops the "FILE:LINE: " prefix the core puts on input
+// errors, for showing next to the file.
+function messageWithoutPlace(e) {
+  for (const prefix of [e.file + ':' + e.line + ':', e.file + ':']) {
+    if (e.message.startsWith(prefix)) {
+      return e.message.slice(prefix.length).replace(/^\d+: /, '').trim();
+    }
+  }
+  return e.message;
+}
+
+function renderEmpty() {
+  state.view = null;
+  state.rules = null;
+  renderFiles();
+  renderReceipts(null);
+  renderRules();
+  $('results').hidden = true;
+  showError('');
+  status('Drop files, choose them, or load the sample.');
+}
+
+function renderReceipts(receipts) {
+  const box = $('receipts');
+  box.hidden = !receipts;
+  if (receipts) {
+    $('receipts-msg').textContent = receipts.message + ' (' + receipts.files.join(', ') + ')';
+  }
+}
+
+// ---- results -------------------------------------------------------------
+
+function metricList(v) {
+  const list = [
+    { key: 'f1', label: 'F1', get: (c) => c.f1, delta: (p) => p.f1 },
+    { key: 'precision', label: 'precision', get: (c) => c.precision, delta: (p) => p.precision },
+    { key: 'recall', label: 'recall', get: (c) => c.recall, delta: (p) => p.recall },
+    { key: 'name_cer', label: `name CER (gate ${v.gate})`, get: (c) => c.name_cer, delta: (p) => p.name_cer, lowerIsBetter: true },
+  ];
+  for (const f of v.fields) {
+    list.push({ key: 'field:' + f, label: f, get: (c) => c.fields[f].accuracy, delta: (p) => p.fields[f], field: f });
+  }
+  return list;
+}
+
+// nextTask lets the browser run its own work (layout, input) before the
+// next step.
+function nextTask() {
+  return globalThis.scheduler && scheduler.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+async function renderResults(ms) {
+  const v = state.view;
+  $('results').hidden = false;
+  const r = v.rules;
+  const rulesText = r.sha256
+    ? `Rules: ${r.file}, ${r.settled} settled, ${r.open} OPEN, sha256 ${r.sha256.slice(0, 12)}.`
+    : 'No rule file: built-in normalization only.';
+  const nImages = v.images.count;
+  $('summary').textContent = `${nImages} image${nImages === 1 ? '' : 's'} in ${v.cells.length} cell${v.cells.length === 1 ? '' : 's'}. ` +
+    `Gate ${v.gate} (name CER is computed on the pairs that cleared it). ${rulesText}` +
+    (v.preview ? ` Preview: ${v.preview.rows.length} OPEN row(s) switched on; the tables show the preview scores.` : '');
+  const warn = clear($('warnings'));
+  for (const w of v.warnings) warn.append(el('li', {}, w));
+  // One task per section, so that the browser lays out and paints in
+  // between and no single task holds the main thread for long.
+  for (const [name, render] of [['cells', renderCells], ['chart', renderChart], ['pages', renderPages],
+    ['preview', renderPreview], ['images', renderImages], ['failed', renderFailed]]) {
+    await nextTask();
+    const t = performance.now();
+    render();
+    performance.measure('docscore:render:' + name, { start: t });
+  }
+  $('detail').hidden = true;
+  state.detailLine = 0;
+  status(`Scored ${nImages} image${nImages === 1 ? '' : 's'} in ${(ms / 1000).toFixed(1)} s, in this browser ` +
+    `(the WebAssembly core: ${(v.timing.core / 1000).toFixed(1)} s).`);
+  document.body.dataset.coreMs = String(Math.round(v.timing.core));
+  performance.mark('docscore:results');
+}
+
+function deltaOf(metric, cellIndex) {
+  const p = state.view.preview;
+  return p ? metric.delta(p.cells[cellIndex]) : null;
+}
+
+function renderCells() {
+  const v = state.view;
+  const rows = v.cells.map((c, i) => ({ c, i }));
+  const num = (metric) => ({
+    key: metric.key, label: metric.label, className: 'num',
+    value: (r) => metric.get(r.c),
+    cell: (r) => {
+      const d = deltaOf(metric, r.i);
+      return d ? fmtDelta(d) : fmtOpt4(metric.get(r.c));
+    },
+    decorate: (td, r) => {
+      const d = deltaOf(metric, r.i);
+      if (d && d.delta !== null && d.delta !== 0) {
+        const better = metric.lowerIsBetter ? d.delta < 0 : d.delta > 0;
+        td.classList.add('moved', better ? 'better' : 'worse');
+      }
+      const val = metric.get(r.c);
+      if (val !== null) td.dataset.value = String(val);
+    },
+  });
+  const metrics = metricList(v);
+  const columns = [
+    { key: 'model', label: 'model', value: (r) => r.c.model, cell: (r) => r.c.model },
+    { key: 'phase', label: 'phase', value: (r) => r.c.phase, cell: (r) => r.c.phase },
+    { key: 'ok', label: 'images ok', className: 'num', value: (r) => r.c.images_ok, cell: (r) => String(r.c.images_ok) },
+    { key: 'failed', label: 'failed', className: 'num', value: (r) => r.c.images_failed, cell: (r) => String(r.c.images_failed) },
+    ...metrics.map(num),
+  ];
+  sortableTable($('cells'), columns, rows, state.cellSort, 'Cells: model, phase and scores' + (v.preview ? ', settled → preview (delta)' : ''));
+  // the metric menu of the chart
+  const menu = $('metric');
+  const keep = state.metric;
+  clear(menu).append(...metrics.map((m) => el('option', { value: m.key, selected: m.key === keep }, m.label)));
+  if (!metrics.some((m) => m.key === keep)) state.metric = 'f1';
+}
+
+function renderChart() {
+  const v = state.view;
+  const metric = metricList(v).find((m) => m.key === state.metric) || metricList(v)[0];
+  const items = v.cells.map((c, i) => {
+    const d = deltaOf(metric, i);
+    return { label: `${c.model} / ${c.phase}`, value: metric.get(c), settled: d ? d.settled : undefined, delta: d };
+  });
+  barChart($('chart'), `${metric.label} per cell${v.preview ? ' (bar: preview, mark: settled)' : ''}`, items,
+    (it) => (it.delta ? fmtDelta(it.delta) : fmtOpt4(it.value)));
+}
+
+function renderPages() {
+  const v = state.view;
+  plainTable($('pages'), ['page', ...v.cells.map((c) => `${c.model} / ${c.phase}`)],
+    v.pages.ids.map((p, k) => [p, ...v.pages.f1[k].map((x) => (x === null ? '–' : fmt4(x)))]),
+    'F1 per page and cell');
+}
+
+function renderRules() {
+  const r = state.rules;
+  const section = $('rules');
+  section.hidden = !r;
+  if (!r) return;
+  $('rules-summary').textContent = `${r.file}: ${r.settled} settled, ${r.open} OPEN rows` +
+    (r.sha256 ? `, sha256 ${r.sha256.slice(0, 12)}` : '') + '. OPEN rows change no score until you preview them.';
+  const problems = clear($('rules-problems'));
+  for (const p of r.errors) problems.append(el('li', { class: 'error-item' }, `error: line ${p.line}: ${p.message}`));
+  for (const p of r.warnings) problems.append(el('li', { class: 'warning-item' }, `warning: line ${p.line}: ${p.message}`));
+  const open = r.rows.filter((x) => x.status === 'OPEN');
+  $('rules-all-p').hidden = open.length === 0 || r.errors.length > 0;
+  const all = $('rules-all');
+  const on = open.filter((x) => state.preview.has(x.line)).length;
+  all.checked = open.length > 0 && on === open.length;
+  all.indeterminate = on > 0 && on < open.length;
+  const table = $('rules-table');
+  table.hidden = r.rows.length === 0;
+  plainTable(table, ['line', 'kind', 'status', 'field', 'forms', 'canonical / position, side', 'witness', 'preview'],
+    r.rows.map((x) => [
+      String(x.line), x.kind, x.status, x.fields.join(', '), x.forms.join(' / '),
+      x.kind === 'equivalence' ? x.canonical : `${x.position}, ${x.side}`, x.witness,
+      x.status === 'OPEN' && r.errors.length === 0
+        ? el('label', {}, el('input', {
+          type: 'checkbox', checked: state.preview.has(x.line), dataset: { line: x.line },
+          onchange: (e) => togglePreview([x.line], e.target.checked),
+        }), el('span', { class: 'sr' }, `Preview line ${x.line}`))
+        : '',
+    ]), 'Rows of the rule file');
+  for (const tr of table.tBodies[0].rows) {
+    if (tr.cells[2].textContent === 'OPEN') tr.classList.add('open-row');
+  }
+}
+
+function togglePreview(lines, on) {
+  for (const l of lines) {
+    if (on) state.preview.add(l);
+    else state.preview.delete(l);
+  }
+  renderRules();
+  rescore();
+}
+
+function renderPreview() {
+  const v = state.view;
+  const box = $('preview');
+  box.hidden = !v.preview;
+  if (!v.preview) return;
+  const rows = clear($('preview-rows'));
+  rows.append('Rows switched on: ');
+  rows.append(el('ul', {}, v.preview.rows.map((x) => el('li', {},
+    `line ${x.line} (${x.kind}): ${rowString(x)}`))));
+  const table = $('preview-table');
+  plainTable(table, ['model', 'phase', 'F1', 'name CER', ...v.fields],
+    v.preview.cells.map((c) => [c.model, c.phase, fmtDelta(c.f1), fmtDelta(c.name_cer), ...v.fields.map((f) => fmtDelta(c.fields[f]))]),
+    'Preview deltas per cell');
+  // highlight what moved
+  v.preview.cells.forEach((c, i) => {
+    const tr = table.tBodies[0].rows[i];
+    const ds = [c.f1, c.name_cer, ...v.fields.map((f) => c.fields[f])];
+    ds.forEach((d, k) => {
+      if (d.delta !== null && d.delta !== 0) {
+        const better = k === 1 ? d.delta < 0 : d.delta > 0;
+        tr.cells[k + 2].classList.add('moved', better ? 'better' : 'worse');
+      }
+    });
+  });
+}
+
+// rowString renders a rule row like the Markdown report (rules.Row.String).
+function rowString(x) {
+  const base = `${x.fields.join(', ')} | ${x.forms.join(' / ')} | `;
+  return x.kind === 'equivalence' ? base + `${x.canonical} | ${x.status}` : base + `${x.position} | ${x.side} | ${x.status}`;
+}
+
+function renderImages() {
+  const v = state.view;
+  const im = v.images;
+  const cell = (i) => v.cells[im.cell[i]];
+  if (!images) {
+    images = new VirtualTable($('images'), {
+      label: 'Images, one per line of the runs file',
+      onOpen: (i) => openDetail(state.view.images.line[i]),
+      columns: [],
+    });
+  }
+  images.columns = [
+    { key: 'line', label: 'line', className: 'num', value: (i) => im.line[i], cell: (i) => String(im.line[i]) },
+    { key: 'model', label: 'model', value: (i) => cell(i).model, cell: (i) => cell(i).model },
+    { key: 'phase', label: 'phase', value: (i) => cell(i).phase, cell: (i) => cell(i).phase },
+    { key: 'run', label: 'run', value: (i) => v.runIds[im.run[i]], cell: (i) => v.runIds[im.run[i]] },
+    { key: 'page', label: 'page', value: (i) => v.pageIds[im.page[i]], cell: (i) => v.pageIds[im.page[i]] },
+    { key: 'status', label: 'status', value: (i) => im.ok[i], cell: (i) => (im.ok[i] ? 'ok' : 'failed') },
+    { key: 'matched', label: 'matched', className: 'num', value: (i) => im.matched[i], cell: (i) => String(im.matched[i]) },
+    { key: 'n_model', label: 'model rows', className: 'num', value: (i) => im.nModel[i], cell: (i) => String(im.nModel[i]) },
+    { key: 'n_gt', label: 'GT rows', className: 'num', value: (i) => im.nGT[i], cell: (i) => String(im.nGT[i]) },
+    { key: 'f1', label: 'F1', className: 'num', value: (i) => im.f1[i], cell: (i) => (im.ok[i] ? fmt4(im.f1[i]) : '–') },
+  ];
+  images.renderHead();
+  images.setRows(im.count);
+}
+
+function renderFailed() {
+  const v = state.view;
+  $('failed').hidden = v.failed.length === 0;
+  plainTable($('failed-table'), ['line', 'model', 'phase', 'run', 'page', 'why'],
+    v.failed.map((f) => [String(f.line), f.model, f.phase, f.run, f.page, f.failure]), 'Failed images');
+}
+
+// ---- drill-down ----------------------------------------------------------
+
+function openDetail(line) {
+  enqueue(async () => {
+    const d = await client.call('detail', { line });
+    state.detailLine = line;
+    renderDetail(d);
+  });
+}
+
+function renderDetail(d) {
+  const box = $('detail');
+  box.hidden = false;
+  box.dataset.line = String(d.line);
+  $('detail-h').textContent = `Image at line ${d.line}: ${d.model} / ${d.phase}, run ${runText(d.run)}, page ${d.page}`;
+  const body = clear($('detail-body'));
+  if (d.status !== 'ok') {
+    $('detail-summary').textContent = `Failed (${d.failure}): counted, and excluded from every score.`;
+    return;
+  }
+  $('detail-summary').textContent = `${d.matched} of ${d.n_gt} ground-truth rows (${d.gt_file}) matched by ${d.n_model} model rows: ` +
+    `precision ${fmt4(d.precision)}, recall ${fmt4(d.recall)}, F1 ${fmt4(d.f1)}. Gate ${d.gate}` +
+    (d.preview ? '; previewed OPEN rows are on.' : '.');
+
+  body.append(el('h4', {}, `Pairs (${d.pairs.length})`));
+  const pairs = el('div', { class: 'pairs' });
+  for (const p of d.pairs) {
+    const [gtName, modelName] = diffPair(p.name.diff);
+    const table = el('table', {
+      class: 'data pair', dataset: { gt: p.name.gt, model: p.name.model, similarity: String(p.similarity) },
+    });
+    table.append(el('caption', {},
+      el('span', { class: 'pair-gt' }, p.name.gt), ' ≈ ', el('span', { class: 'pair-model' }, p.name.model),
+      el('span', { class: 'similarity' }, ` similarity ${fmt4(p.similarity)}` +
+        (p.similarity_gt === 'written' ? ' (GT as written)' : '') + `, GT line ${p.gt_line}`)));
+    table.append(el('thead', {}, el('tr', {},
+      el('th', { scope: 'col' }, 'field'), el('th', { scope: 'col' }, 'ground truth'),
+      el('th', { scope: 'col' }, 'model'), el('th', { scope: 'col', class: 'num' }, 'score'))));
+    const tb = el('tbody');
+    tb.append(el('tr', { class: 'name-row' }, el('th', { scope: 'row' }, d.key),
+      el('td', {}, gtName), el('td', {}, modelName),
+      el('td', { class: 'num' }, `${p.name.edits} edit${p.name.edits === 1 ? '' : 's'} / ${p.name.ref_chars}`)));
+    for (const f of p.fields) {
+      let gtCell;
+      let modelCell;
+      if (f.score === null) {
+        gtCell = el('span', { class: 'blank' }, f.gt || '(blank)');
+        modelCell = el('span', {}, f.model);
+      } else {
+        [gtCell, modelCell] = diffPair(f.diff);
+      }
+      const tr = el('tr', { class: f.score === null ? 'unscorable' : f.score === 1 ? 'exact' : 'wrong', dataset: { field: f.name } },
+        el('th', { scope: 'row' }, f.name),
+        el('td', { title: f.gt !== f.gt_compared ? 'as written: ' + f.gt : null }, gtCell),
+        el('td', { title: f.model !== f.model_compared ? 'as written: ' + f.model : null }, modelCell),
+        el('td', { class: 'num' }, f.score === null ? 'unscorable' : fmt4(f.score)));
+      tb.append(tr);
+    }
+    table.append(tb);
+    pairs.append(table);
+  }
+  body.append(pairs);
+
+  const rowsTable = (title, rows, withLine) => {
+    body.append(el('h4', {}, `${title} (${rows.length})`));
+    if (rows.length === 0) {
+      body.append(el('p', { class: 'hint' }, 'None.'));
+      return;
+    }
+    const t = el('table', { class: 'data ' + (withLine ? 'misses' : 'extras') });
+    plainTable(t, [withLine ? 'GT line' : 'record', d.key, ...d.columns.map((c) => c.name)],
+      rows.map((r) => [String(withLine ? r.line : r.index + 1), r.key, ...r.values]), title);
+    rows.forEach((r, i) => { t.tBodies[0].rows[i].dataset.key = r.key; });
+    body.append(el('div', { class: 'scroll' }, t));
+  };
+  rowsTable('Misses: ground-truth rows no record was paired with', d.misses, true);
+  rowsTable('Extras: model records paired with no ground-truth row', d.extras, false);
+  box.focus();
+}
+
+// ---- downloads -------------------------------------------------------------
+
+async function download(format) {
+  const { blob, name } = await client.call('download', { format });
+  const url = URL.createObjectURL(blob);
+  const a = el('a', { href: url, download: name, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60000);
+}
+
+// ---- wiring --------------------------------------------------------------
+
+function wire() {
+  // Files dropped anywhere on the page are taken; the browser must not
+  // navigate to them.
+  document.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+    document.body.classList.add('dragging');
+  });
+  document.addEventListener('dragleave', (e) => {
+    if (e.relatedTarget === null) document.body.classList.remove('dragging');
+  });
+  document.addEventListener('drop', (e) => {
+    e.preventDefault();
+    document.body.classList.remove('dragging');
+    performance.mark('docscore:drop');
+    collectDropped(e.dataTransfer).then(addItems, showFatal);
+  });
+  $('pick-files').addEventListener('click', () => $('file-input').click());
+  $('pick-folder').addEventListener('click', () => $('folder-input').click());
+  for (const id of ['file-input', 'folder-input']) {
+    $(id).addEventListener('change', (e) => {
+      performance.mark('docscore:drop');
+      const items = [...e.target.files].map((file) => ({ file, path: file.webkitRelativePath || file.name }));
+      e.target.value = '';
+      addItems(items);
+    });
+  }
+  $('load-sample').addEventListener('click', () => {
+    performance.mark('docscore:drop');
+    state.preview.clear();
+    enqueue(async () => {
+      showError('');
+      state.files = await client.call('loadSample');
+      renderFiles();
+    });
+    rescore();
+  });
+  $('clear').addEventListener('click', () => {
+    state.preview.clear();
+    enqueue(async () => {
+      state.files = await client.call('clear');
+    });
+    rescore();
+  });
+  $('gate').addEventListener('change', () => rescore());
+  $('metric').addEventListener('change', (e) => {
+    state.metric = e.target.value;
+    renderChart();
+  });
+  $('rules-all').addEventListener('change', (e) => {
+    const open = state.rules ? state.rules.rows.filter((r) => r.status === 'OPEN').map((r) => r.line) : [];
+    togglePreview(open, e.target.checked);
+  });
+  for (const b of document.querySelectorAll('[data-download]')) {
+    b.addEventListener('click', () => enqueue(() => download(b.dataset.download)));
+  }
+}
+
+wire();
+enqueue(async () => {
+  const v = await client.call('version');
+  $('version').textContent = `docscore ${v.docscore}: scoring core compiled to WebAssembly with ${v.go}, running in a Web Worker. ` +
+    'This page makes no request beyond its own origin.';
+  document.body.dataset.ready = 'true';
+  status('Ready: drop files, choose them, or load the sample.');
+});

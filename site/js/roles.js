@@ -1,0 +1,142 @@
+// roles.js — what a dropped file is for, decided from its name and its
+// content. Pure functions (no DOM, no worker API); tested with node --test.
+
+// ROLES maps each role to its label, in the order the role menu lists them.
+export const ROLES = {
+  gt: 'Ground truth (CSV)',
+  runs: 'Model runs (JSONL)',
+  rules: 'Rule file (EQUIVALENCES.md)',
+  schema: 'Schema (JSON)',
+  'receipt-run': 'Receipt run (pilot JSONL)',
+  'receipt-ref': 'Receipt references (CORD)',
+  ignore: 'Not used',
+};
+
+// RECEIPT_ROLES are the roles of receipt scoring (SPEC B).
+export const RECEIPT_ROLES = new Set(['receipt-run', 'receipt-ref']);
+
+// How much of a file the detection looks at: the first line of a JSONL,
+// the head of a CSV or Markdown file. Whole JSON files are parsed only when
+// smaller than WHOLE_JSON.
+const HEAD = 64 * 1024;
+const WHOLE_JSON = 8 * 1024 * 1024;
+
+function baseName(name) {
+  const i = name.lastIndexOf('/');
+  return i >= 0 ? name.slice(i + 1) : name;
+}
+
+function extension(name) {
+  const b = baseName(name).toLowerCase();
+  const i = b.lastIndexOf('.');
+  return i > 0 ? b.slice(i + 1) : '';
+}
+
+function stripBOM(s) {
+  return s.charCodeAt(0) === 0xfeff ? s.slice(1) : s;
+}
+
+// firstLine returns the first non-blank line of text.
+function firstLine(text) {
+  const head = stripBOM(text.slice(0, HEAD));
+  for (const line of head.split('\n')) {
+    if (line.trim() !== '') return line.trim();
+  }
+  return '';
+}
+
+function parseObject(s) {
+  try {
+    const v = JSON.parse(s);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+// csvHeader splits the first line of a CSV into trimmed, lower-cased
+// names (quotes removed; enough to recognise a header).
+function csvHeader(text) {
+  const line = stripBOM(text.slice(0, HEAD)).split(/\r?\n/, 1)[0] || '';
+  return line.split(',').map((h) => h.replace(/^\s*"?|"?\s*$/g, '').trim().toLowerCase());
+}
+
+// isCORD reports whether a parsed JSON value is a CORD-v2 annotation: the
+// ground_truth object (valid_line), a file holding it, or a dataset row
+// with gt_parse.
+function isCORD(v) {
+  if (v === null || typeof v !== 'object') return false;
+  if (Array.isArray(v)) return v.length > 0 && isCORD(v[0]);
+  if (Array.isArray(v.valid_line) || 'gt_parse' in v) return true;
+  if (typeof v.ground_truth === 'string') return isCORD(parseObject(v.ground_truth));
+  return isCORD(v.ground_truth ?? null);
+}
+
+// detectRole returns {role, note} for a file: role is a key of ROLES and
+// note says why, for the file list.
+export function detectRole(name, text) {
+  const base = baseName(name);
+  const lower = base.toLowerCase();
+  const ext = extension(name);
+
+  if (ext === 'csv') {
+    if (/^gt_page_.+\.csv$/i.test(base)) {
+      return { role: 'gt', note: 'page ' + base.replace(/^gt_page_/i, '').replace(/\.csv$/i, '') };
+    }
+    const header = csvHeader(text);
+    if (header.includes('page')) {
+      return { role: 'gt', note: 'pages from its page column' };
+    }
+    if (header.length > 1) {
+      return { role: 'gt', note: 'no page in its name (gt_page_NN.csv) nor a page column' };
+    }
+    return { role: 'ignore', note: 'a CSV without a header row' };
+  }
+
+  if (ext === 'md' || ext === 'markdown') {
+    if (lower === 'equivalences.md') {
+      return { role: 'rules', note: '' };
+    }
+    const head = text.slice(0, HEAD);
+    if (/^#{1,6}[^\n]*(ignore|equivalen)/im.test(head) && /^\s*\|/m.test(head)) {
+      return { role: 'rules', note: 'has ignore or equivalence tables' };
+    }
+    return { role: 'ignore', note: 'Markdown without rule tables' };
+  }
+
+  if (ext === 'jsonl' || ext === 'ndjson' || ext === 'json' || ext === 'txt') {
+    const first = parseObject(firstLine(text));
+    if (first !== null) {
+      if (first.type === 'run') {
+        return { role: 'receipt-run', note: 'a pilot run (its first line is the run header)' };
+      }
+      if ('sample_id' in first && 'reference' in first) {
+        return { role: 'receipt-ref', note: 'receipt references (JSONL)' };
+      }
+      if ('model' in first && ('records' in first || 'response' in first || 'page' in first)) {
+        return { role: 'runs', note: '' };
+      }
+    }
+    if (ext === 'json' && text.length <= WHOLE_JSON) {
+      let whole = null;
+      try {
+        whole = JSON.parse(stripBOM(text));
+      } catch {
+        whole = null;
+      }
+      if (whole !== null && typeof whole === 'object' && !Array.isArray(whole) &&
+          typeof whole.key === 'string' && Array.isArray(whole.columns)) {
+        return { role: 'schema', note: 'key column ' + whole.key };
+      }
+      if (isCORD(whole)) {
+        return { role: 'receipt-ref', note: 'a CORD annotation' };
+      }
+    }
+    if (ext === 'jsonl' || ext === 'ndjson') {
+      return { role: 'runs', note: 'no model, page and records on its first line' };
+    }
+    return { role: 'ignore', note: 'JSON docscore does not recognise' };
+  }
+
+  return { role: 'ignore', note: 'not a file docscore reads' };
+}

@@ -1,0 +1,219 @@
+package bridge
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/docscore/docscore/sample"
+	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/tabular"
+)
+
+// envelope decodes an answer, checking that exactly one side is set.
+type envelope struct {
+	Error  *api.ErrorDetail `json:"error"`
+	Result json.RawMessage  `json:"result"`
+}
+
+func decodeEnvelope(t testing.TB, out string) envelope {
+	t.Helper()
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatalf("answer is not JSON: %v\n%.300s", err, out)
+	}
+	if len(raw) != 2 || raw["error"] == nil || raw["result"] == nil {
+		t.Fatalf("answer keys %v, want exactly error and result", raw)
+	}
+	var env envelope
+	if err := json.Unmarshal([]byte(out), &env); err != nil {
+		t.Fatal(err)
+	}
+	if (env.Error == nil) == (string(env.Result) == "null") {
+		t.Fatalf("answer has error %v and result %.100s: want exactly one", env.Error, env.Result)
+	}
+	return env
+}
+
+// sampleRequest is the bundled sample as the page sends it.
+func sampleRequest(t testing.TB, preview, format string) api.TabularRequest {
+	t.Helper()
+	r, err := sample.TabularRequest(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return toAPI(r, preview, format)
+}
+
+func toAPI(r tabular.Request, preview, format string) api.TabularRequest {
+	req := api.TabularRequest{Runs: api.File{Name: r.Runs.Name, Text: string(r.Runs.Data)}, Preview: preview, Format: format}
+	if r.Rules != nil {
+		req.Rules = &api.File{Name: r.Rules.Name, Text: string(r.Rules.Data)}
+	}
+	for _, f := range r.GT {
+		req.GT = append(req.GT, api.File{Name: f.Name, Text: string(f.Data)})
+	}
+	return req
+}
+
+func mustJSON(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestScoreTabularIsTheCLIReport checks that the result string is exactly
+// the golden report the command line writes, in every format.
+func TestScoreTabularIsTheCLIReport(t *testing.T) {
+	for _, c := range []struct{ preview, format, golden string }{
+		{"", "", "sample.json"},
+		{"", "json", "sample.json"},
+		{"", "csv", "sample.csv"},
+		{"", "md", "sample.md"},
+		{"open", "json", "sample_preview_open.json"},
+		{"open", "md", "sample_preview_open.md"},
+	} {
+		env := decodeEnvelope(t, Call("scoreTabular", mustJSON(t, sampleRequest(t, c.preview, c.format))))
+		if env.Error != nil {
+			t.Fatalf("%s: %+v", c.golden, env.Error)
+		}
+		var got string
+		if err := json.Unmarshal(env.Result, &got); err != nil {
+			t.Fatalf("%s: result is not a string: %v", c.golden, err)
+		}
+		want, err := os.ReadFile(filepath.Join("..", "..", "scoring", "tabular", "testdata", "golden", c.golden))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != string(want) {
+			t.Errorf("preview %q format %q: result differs from %s", c.preview, c.format, c.golden)
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	bad := sampleRequest(t, "", "json")
+	bad.Runs.Text = `{"model": "m", "page": "27", "records": []}` + "\n{oops\n"
+	badCSV := sampleRequest(t, "", "json")
+	badCSV.GT[1].Text = "name,title\n\"unterminated\n"
+	for _, c := range []struct {
+		name, method, request string
+		code, file            string
+		line                  int
+		message               string
+	}{
+		{"bad runs line", "scoreTabular", mustJSON(t, bad), "input", "sample/tabular/runs.jsonl", 2, "expected one JSON object per line"},
+		{"bad csv", "scoreTabular", mustJSON(t, badCSV), "input", "sample/tabular/gt/gt_page_28.csv", 1, "gt_page_28.csv"},
+		{"unknown method", "scoreReceipts", "{}", "input", "", 0, `unknown method "scoreReceipts"`},
+		{"empty method", "", "{}", "input", "", 0, "unknown method"},
+		{"request not JSON", "scoreTabular", "{", "input", "", 0, "scoreTabular request"},
+		{"request not an object", "checkRules", "[1]", "input", "", 0, "checkRules request"},
+		{"unknown key", "scoreTabular", `{"gt": [], "runz": {}}`, "input", "", 0, `unknown field "runz"`},
+		{"two objects", "scoreTabular", `{} {}`, "input", "", 0, "found more after it"},
+		{"no GT", "scoreTabular", `{}`, "input", "", 0, "no ground-truth CSV"},
+		{"bad format", "scoreTabular", mustJSON(t, sampleRequest(t, "", "xml")), "input", "", 0, `format "xml": expected json, csv or md`},
+		{"detail of a blank line", "tabularDetail", `{"gt": [{"name": "gt_page_1.csv", "text": "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\nA,,,,,,,,\n"}], "runs": {"name": "r.jsonl", "text": "\n"}, "line": 1}`, "input", "r.jsonl", 1, "expected an image on this line"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			env := decodeEnvelope(t, Call(c.method, c.request))
+			if env.Error == nil {
+				t.Fatalf("no error: %.200s", env.Result)
+			}
+			e := env.Error
+			if e.Code != c.code || e.File != c.file || (c.line != 0 && e.Line != c.line) || !strings.Contains(e.Message, c.message) {
+				t.Fatalf("error %+v, want code %s file %q line %d message containing %q", e, c.code, c.file, c.line, c.message)
+			}
+		})
+	}
+}
+
+// TestPanicIsRecovered checks that a panic in a method becomes an internal
+// error envelope and that the bridge keeps answering afterwards.
+func TestPanicIsRecovered(t *testing.T) {
+	methods["panicForTest"] = func([]byte) (any, error) { panic("boom") }
+	defer delete(methods, "panicForTest")
+	env := decodeEnvelope(t, Call("panicForTest", "{}"))
+	if env.Error == nil || env.Error.Code != "internal" || !strings.Contains(env.Error.Message, "boom") || !strings.Contains(env.Error.Message, "panicForTest") {
+		t.Fatalf("envelope %+v", env)
+	}
+	methods["unencodable"] = func([]byte) (any, error) { return func() {}, nil }
+	defer delete(methods, "unencodable")
+	env = decodeEnvelope(t, Call("unencodable", "{}"))
+	if env.Error == nil || env.Error.Code != "internal" {
+		t.Fatalf("envelope %+v", env)
+	}
+	if env := decodeEnvelope(t, Call("version", "")); env.Error != nil {
+		t.Fatalf("version after a panic: %+v", env.Error)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	env := decodeEnvelope(t, Call("version", ""))
+	var v VersionResult
+	if err := json.Unmarshal(env.Result, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Docscore != Version || v.Go != runtime.Version() || strings.Join(v.Methods, ",") != "checkRules,scoreTabular,tabularDetail,version" {
+		t.Fatalf("version %+v", v)
+	}
+}
+
+func TestCheckRules(t *testing.T) {
+	req := sampleRequest(t, "", "")
+	env := decodeEnvelope(t, Call("checkRules", mustJSON(t, api.RulesCheckRequest{Rules: *req.Rules, GT: req.GT})))
+	want, err := api.CheckRules(api.RulesCheckRequest{Rules: *req.Rules, GT: req.GT})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJSON, _ := json.Marshal(want)
+	var got bytes.Buffer
+	if err := json.Compact(&got, env.Result); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != string(wantJSON) {
+		t.Fatalf("checkRules result\n%s\nwant\n%s", got.String(), wantJSON)
+	}
+}
+
+func TestTabularDetail(t *testing.T) {
+	req := sampleRequest(t, "open", "")
+	env := decodeEnvelope(t, Call("tabularDetail", mustJSON(t, api.TabularDetailRequest{TabularRequest: req, Line: 3})))
+	if env.Error != nil {
+		t.Fatal(env.Error)
+	}
+	var d tabular.ImageDetail
+	if err := json.Unmarshal(env.Result, &d); err != nil {
+		t.Fatal(err)
+	}
+	want, err := api.TabularDetail(api.TabularDetailRequest{TabularRequest: req, Line: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Line != 3 || !d.Preview || len(d.Pairs) != len(want.Pairs) || len(d.Pairs) == 0 || d.Pairs[0].Name.GT != want.Pairs[0].Name.GT {
+		t.Fatalf("detail %+v", d)
+	}
+}
+
+func FuzzCall(f *testing.F) {
+	sampleJSON := mustJSON(f, sampleRequest(f, "", "csv"))
+	for _, s := range []struct{ method, request string }{
+		{"scoreTabular", sampleJSON},
+		{"scoreTabular", `{"gt": [{"name": "gt_page_1.csv", "text": "name\nA\n"}], "runs": {"name": "r", "text": "{\"model\":\"m\",\"page\":1,\"records\":[{\"name\":\"A\"}]}"}}`},
+		{"checkRules", `{"rules": {"name": "r.md", "text": "## Ignore\n|field|token|position|side|status|\n|-|-|-|-|-|\n|name|x|up|model|OPEN|\n"}}`},
+		{"tabularDetail", `{"line": -1}`},
+		{"version", ""},
+		{"nope", "null"},
+	} {
+		f.Add(s.method, s.request)
+	}
+	f.Fuzz(func(t *testing.T, method, request string) {
+		decodeEnvelope(t, Call(method, request))
+	})
+}

@@ -1,0 +1,33 @@
+package bridge_test
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/docscore/docscore/wasm/bridge"
+)
+
+func ExampleCall() {
+	gt := "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\n" +
+		"Anzola Benetti,,February 1 1769,,San Geremia,Rovigo,Y,N,0\n"
+	runs := `{"model": "m", "phase": "G", "run": 1, "page": "27", "records": [{"name": "Anzola Benetti"}]}`
+	req, _ := json.Marshal(map[string]any{
+		"gt":     []map[string]string{{"name": "gt_page_27.csv", "text": gt}},
+		"runs":   map[string]string{"name": "runs.jsonl", "text": runs},
+		"format": "csv",
+	})
+	var env struct {
+		Error  any    `json:"error"`
+		Result string `json:"result"`
+	}
+	json.Unmarshal([]byte(bridge.Call("scoreTabular", string(req))), &env)
+	fmt.Println("error:", env.Error)
+	fmt.Print(env.Result[:60], "…\n")
+
+	json.Unmarshal([]byte(bridge.Call("scoreTabular", `{"runs": {}}`)), &env)
+	fmt.Println("error:", env.Error)
+	// Output:
+	// error: <nil>
+	// table,model,phase,run,page,status,line,failure,images_ok,ima…
+	// error: map[code:input message:no ground-truth CSV given (expected gt_page_NN.csv files)]
+}
