@@ -31,7 +31,7 @@ demo: build ## score the sample on the command line, then serve the site (prints
 	$(BIN) score tabular --sample --format md
 	$(BIN) serve --addr $(DEMO_ADDR)
 
-test: deps vet test-go test-wasm test-site-js check-core fuzz-smoke ## everything CI runs
+test: deps vet test-go test-wasm test-site-js test-e2e check-core fuzz-smoke ## everything CI runs
 	@echo "make test: all checks passed"
 
 deps: ## install what the tests need, when it is missing (idempotent)
@@ -39,6 +39,7 @@ deps: ## install what the tests need, when it is missing (idempotent)
 
 vet: ## go vet and gofmt
 	$(GO) vet ./...
+	$(GO) vet -tags e2e $(E2E_PKGS)
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
@@ -53,11 +54,16 @@ test-wasm: ## the core's tests compiled to WebAssembly and run by Node
 test-site-js: ## the site's pure JavaScript modules, with Node's test runner
 	node --test site/js/
 
-test-e2e: ## only the browser tests (real Chromium; part of test-go)
-	$(GO) test -count=1 -v ./cmd/docscore/internal/e2e/
+# The end-to-end suites (real Chromium, real workerd) carry the e2e build
+# tag and run one package at a time, after the unit tests, so that their
+# timing checks do not compete with the rest of the suite for the CPU.
+E2E_PKGS := ./cmd/docscore/internal/e2e/ ./wasm/worker/
+
+test-e2e: ## the end-to-end tests: the site in real Chromium, the Worker in workerd
+	$(GO) test -count=1 -p 1 -tags e2e $(E2E_PKGS)
 
 screenshots: ## rewrite the screenshots in docs/ from the browser tests
-	$(GO) test -count=1 -run 'TestDroppedSampleFilesEqualTheCLI|TestPreviewDeltasEqualTheCLI|TestDrillDown' ./cmd/docscore/internal/e2e/ -update
+	$(GO) test -count=1 -tags e2e -run 'TestDroppedSampleFilesEqualTheCLI|TestPreviewDeltasEqualTheCLI|TestDrillDown' ./cmd/docscore/internal/e2e/ -update
 
 check-core: ## prove scoring/ and rules/ import no os, net or syscall/js
 	@scripts/check-core.sh $(CORE_PKGS)

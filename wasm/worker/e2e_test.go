@@ -1,4 +1,4 @@
-//go:build !(js && wasm)
+//go:build e2e && !(js && wasm)
 
 package main
 
