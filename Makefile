@@ -77,8 +77,9 @@ fuzz-smoke: ## run every fuzz target briefly (FUZZTIME=10s each)
 WORKER_BUILD := worker/build
 VERSION      ?= dev
 
-worker: ## build the Cloudflare Worker into worker/build (then: cd worker && npx wrangler dev)
+worker: ## build the Cloudflare Worker and the site into worker/build (then: cd worker && npx wrangler dev)
 	cd worker && $(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o build
+	$(GO) run ./cmd/docscore/internal/sitebuild/run -out $(WORKER_BUILD)/site
 	GOOS=js GOARCH=wasm $(GO) build -tags noexpr -trimpath -ldflags='-s -w -X main.version=$(VERSION)' -o $(WORKER_BUILD)/app.wasm ./wasm/worker
 
 clean: ## remove build outputs

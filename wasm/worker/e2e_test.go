@@ -88,6 +88,31 @@ func TestWorkerEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("the site from the same Worker", func(t *testing.T) {
+		status, header, page := wd.do(t, "GET", "/", "", nil)
+		if status != 200 || !bytes.Contains(page, []byte("<title>docscore")) || !strings.HasPrefix(header.Get("Content-Type"), "text/html") {
+			t.Fatalf("GET /: status %d, %s, %.200s", status, header.Get("Content-Type"), page)
+		}
+		// Every built asset is served as built.
+		assets, err := os.ReadDir(filepath.Join(workerDir, "build", "site", "assets"))
+		if err != nil || len(assets) == 0 {
+			t.Fatalf("built assets: %v", err)
+		}
+		for _, a := range assets {
+			want, _ := os.ReadFile(filepath.Join(workerDir, "build", "site", "assets", a.Name()))
+			status, header, got := wd.do(t, "GET", "/assets/"+a.Name(), "", nil)
+			if status != 200 || !bytes.Equal(got, want) {
+				t.Fatalf("GET /assets/%s: status %d, %d bytes (want %d)", a.Name(), status, len(got), len(want))
+			}
+			if strings.HasSuffix(a.Name(), ".wasm") && header.Get("Content-Type") != "application/wasm" {
+				t.Errorf("%s served as %q", a.Name(), header.Get("Content-Type"))
+			}
+		}
+		if status, _, body := wd.do(t, "GET", "/healthz", "", nil); status != 200 || !bytes.Contains(body, []byte(`"ok"`)) {
+			t.Fatalf("the API beside the site: %d %s", status, body)
+		}
+	})
+
 	t.Run("receipts and harness routes", func(t *testing.T) {
 		refs, err := filepath.Glob(filepath.Join(root, "sample", "receipts", "refs", "*.json"))
 		if err != nil || len(refs) == 0 {
