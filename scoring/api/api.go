@@ -179,19 +179,42 @@ type ErrorBody struct {
 	Error ErrorDetail `json:"error"`
 }
 
-// ErrorDetail describes a failed call. Code is "input" for bad input (the
-// user's to fix) and "internal" otherwise; File and Line locate bad input.
+// ErrorDetail describes a failed call: a stable code ("input" for bad
+// input, the user's to fix, "internal" otherwise; hosts add their own, such
+// as the HTTP API's "bad_request"), a message for people, and the file and
+// line of bad input, null when they do not apply. Every host sends this
+// same shape.
 type ErrorDetail struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	File    string `json:"file,omitempty"`
-	Line    int    `json:"line,omitempty"`
+	Code    string  `json:"code"`
+	Message string  `json:"message"`
+	File    *string `json:"file"`
+	Line    *int    `json:"line"`
+}
+
+// Where returns the error's file and line, "" and 0 when they do not apply.
+func (d ErrorDetail) Where() (file string, line int) {
+	if d.File != nil {
+		file = *d.File
+	}
+	if d.Line != nil {
+		line = *d.Line
+	}
+	return file, line
 }
 
 // DescribeError turns an error into its JSON description.
 func DescribeError(err error) ErrorDetail {
 	if e, ok := inputerr.As(err); ok {
-		return ErrorDetail{Code: "input", Message: err.Error(), File: e.File, Line: e.Line}
+		d := ErrorDetail{Code: "input", Message: err.Error()}
+		if e.File != "" {
+			file := e.File
+			d.File = &file
+		}
+		if e.Line > 0 {
+			line := e.Line
+			d.Line = &line
+		}
+		return d
 	}
 	return ErrorDetail{Code: "internal", Message: err.Error()}
 }

@@ -46,7 +46,7 @@ func TestErrors(t *testing.T) {
 	req.Runs.Text = "{oops\n"
 	_, err := ScoreTabular(req)
 	d := DescribeError(err)
-	if d.Code != "input" || d.File != "sample/tabular/runs.jsonl" || d.Line != 1 {
+	if d.Code != "input" || d.File == nil || *d.File != "sample/tabular/runs.jsonl" || d.Line == nil || *d.Line != 1 {
 		t.Fatalf("error %+v", d)
 	}
 	req = sampleTabular(t)

@@ -49,7 +49,7 @@ func TestTabularDetail(t *testing.T) {
 	}
 	req.Runs.Text = "{oops\n"
 	_, err = TabularDetail(TabularDetailRequest{TabularRequest: req, Line: 1})
-	if d := DescribeError(err); d.Code != "input" || d.Line != 1 || d.File != "sample/tabular/runs.jsonl" {
+	if d := DescribeError(err); d.Code != "input" || d.Line == nil || *d.Line != 1 || d.File == nil || *d.File != "sample/tabular/runs.jsonl" {
 		t.Fatalf("error %+v", d)
 	}
 }

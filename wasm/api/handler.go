@@ -160,18 +160,11 @@ func jsonReply(v any) (*reply, error) {
 }
 
 // ErrorBody is the body of every failed request.
-type ErrorBody struct {
-	Error ErrorDetail `json:"error"`
-}
+type ErrorBody = core.ErrorBody
 
 // ErrorDetail says what went wrong: a stable code, a message for people,
 // and the file and line of bad input (null when they do not apply).
-type ErrorDetail struct {
-	Code    string  `json:"code"`
-	Message string  `json:"message"`
-	File    *string `json:"file"`
-	Line    *int    `json:"line"`
-}
+type ErrorDetail = core.ErrorDetail
 
 // httpError is an error with its status and error body.
 type httpError struct {
@@ -204,16 +197,9 @@ func classify(err error) *httpError {
 	if errors.As(err, &tooBig) {
 		return errorf(http.StatusRequestEntityTooLarge, "too_large", "request body over the %d-byte limit", tooBig.Limit)
 	}
-	d := core.DescribeError(err)
-	out := &httpError{status: http.StatusInternalServerError, detail: ErrorDetail{Code: d.Code, Message: d.Message}}
-	if d.Code == "input" {
+	out := &httpError{status: http.StatusInternalServerError, detail: core.DescribeError(err)}
+	if out.detail.Code == "input" {
 		out.status = http.StatusUnprocessableEntity
-	}
-	if d.File != "" {
-		out.detail.File = &d.File
-	}
-	if d.Line > 0 {
-		out.detail.Line = &d.Line
 	}
 	return out
 }

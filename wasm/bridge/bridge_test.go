@@ -127,7 +127,8 @@ func TestErrors(t *testing.T) {
 				t.Fatalf("no error: %.200s", env.Result)
 			}
 			e := env.Error
-			if e.Code != c.code || e.File != c.file || (c.line != 0 && e.Line != c.line) || !strings.Contains(e.Message, c.message) {
+			file, line := e.Where()
+			if e.Code != c.code || file != c.file || (c.line != 0 && line != c.line) || !strings.Contains(e.Message, c.message) {
 				t.Fatalf("error %+v, want code %s file %q line %d message containing %q", e, c.code, c.file, c.line, c.message)
 			}
 		})

@@ -29,5 +29,5 @@ func ExampleCall() {
 	// Output:
 	// error: <nil>
 	// table,model,phase,run,page,status,line,failure,images_ok,ima…
-	// error: map[code:input message:no ground-truth CSV given (expected gt_page_NN.csv files)]
+	// error: map[code:input file:<nil> line:<nil> message:no ground-truth CSV given (expected gt_page_NN.csv files)]
 }

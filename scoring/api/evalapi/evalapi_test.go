@@ -22,7 +22,7 @@ func TestEvaluate(t *testing.T) {
 		t.Fatalf("markdown: %v\n%s", err, out)
 	}
 	req.Files[0].Base64 = "!!"
-	if _, err := Evaluate(context.Background(), req); err == nil || api.DescribeError(err).File != "gt.json" {
+	if _, err := Evaluate(context.Background(), req); err == nil || api.DescribeError(err).File == nil || *api.DescribeError(err).File != "gt.json" {
 		t.Fatalf("bad base64: %v", err)
 	}
 }
