@@ -38,8 +38,8 @@ type PhaseStats struct {
 	WallS *float64 `json:"wall_s"`
 	// RequestsPerS is the timed requests that were not cancelled divided
 	// by BusyS.
-	RequestsPerS *float64 `json:"requests_per_s"`
-	Usage        TokenUsage   `json:"usage"`
+	RequestsPerS *float64   `json:"requests_per_s"`
+	Usage        TokenUsage `json:"usage"`
 }
 
 // StatusCounts counts requests by status.

@@ -16,21 +16,21 @@ import (
 // pilotRunFlags holds the command line of docscore pilot run; each value
 // replaces the configuration file's when its flag is given.
 type pilotRunFlags struct {
-	config                                   string
-	dataset, datasetName, datasetRev, split  string
-	offset, limit                            int
-	engine, command                          string
-	baseURL, model, extra, apiKeyEnv         string
-	maxTokens                                int
-	temperature                              float64
-	prompt, promptFile                       string
-	concurrency                              string
-	deadline, grace                          string
-	out                                      string
-	quiet                                    bool
-	gpuMinFree, gpuIndex                     int
-	serverCmd, serverLog, healthURL          string
-	healthTimeout, containerLabel            string
+	config                                  string
+	dataset, datasetName, datasetRev, split string
+	offset, limit                           int
+	engine, command                         string
+	baseURL, model, extra, apiKeyEnv        string
+	maxTokens                               int
+	temperature                             float64
+	prompt, promptFile                      string
+	concurrency                             string
+	deadline, grace                         string
+	out                                     string
+	quiet                                   bool
+	gpuMinFree, gpuIndex                    int
+	serverCmd, serverLog, healthURL         string
+	healthTimeout, containerLabel           string
 }
 
 func init() {

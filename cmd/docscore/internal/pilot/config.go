@@ -123,7 +123,17 @@ func ParseDuration(s string) (time.Duration, error) {
 	return d, nil
 }
 
-var tomlLine = regexp.MustCompile(`line (\d+)`)
+var (
+	tomlLine    = regexp.MustCompile(`line (\d+)`)
+	tomlTypeErr = regexp.MustCompile(`^\(last key "([^"]+)"\): incompatible types: TOML value has type (\S+); destination has type (\S+)$`)
+)
+
+func article(s string) string {
+	if strings.ContainsAny(s[:1], "aeiou") {
+		return "an"
+	}
+	return "a"
+}
 
 // LoadConfig reads a TOML configuration file. Unknown keys are errors
 // (naming the key and its line), and relative paths in it (dataset.path,
@@ -170,6 +180,14 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 		msg := strings.TrimPrefix(err.Error(), "toml: ")
 		if m := tomlLine.FindStringIndex(msg); m != nil && m[0] == 0 {
 			msg = strings.TrimSpace(msg[m[1]:])
+		}
+		if m := tomlTypeErr.FindStringSubmatch(msg); m != nil {
+			kind := m[3]
+			if kind == "slice" {
+				kind = "array"
+			}
+			have := strings.TrimSuffix(m[2], "64")
+			msg = fmt.Sprintf("key %q has %s %s value: expected %s %s", m[1], article(have), have, article(kind), kind)
 		}
 		return nil, inputerr.New(name, line, "%s", msg)
 	}

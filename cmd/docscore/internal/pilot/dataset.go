@@ -353,7 +353,11 @@ func ParseManifest(name string, data []byte) ([]ManifestEntry, error) {
 				gt = []byte(s)
 			}
 			if _, err := receipts.ParseGroundTruth(name, lineNo, e.SampleID, gt, receipts.ParseOptions{}); err != nil {
-				return nil, inputerr.New(name, lineNo, "ground_truth: %v", err)
+				msg := err.Error()
+				if ie, ok := inputerr.As(err); ok {
+					msg = strings.TrimPrefix(ie.Msg, fmt.Sprintf("row %d: ", lineNo))
+				}
+				return nil, inputerr.New(name, lineNo, "%s", msg)
 			}
 			var compact bytes.Buffer
 			if err := json.Compact(&compact, gt); err != nil {
