@@ -268,7 +268,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 		facts = append(facts, d)
 	}
-	facts = append(facts, fmt.Sprintf("%d samples", r.Samples), "deadline "+strconv.FormatFloat(r.DeadlineS, 'g', -1, 64)+" s")
+	samples := fmt.Sprintf("%d samples", r.Samples)
+	if r.Samples == 1 {
+		samples = "1 sample"
+	}
+	facts = append(facts, samples, "deadline "+strconv.FormatFloat(r.DeadlineS, 'g', -1, 64)+" s")
 	if r.PromptSHA256 != "" {
 		facts = append(facts, "prompt sha256 `"+r.PromptSHA256[:min(12, len(r.PromptSHA256))]+"…`")
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/pilot"
+	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/pilotrun"
 )
 
@@ -190,6 +191,9 @@ func runPilot(env *Env, flags *pflag.FlagSet, o *pilotRunFlags) error {
 		var ue *pilot.UsageError
 		if errors.As(err, &ue) {
 			return usageError("%v", ue.Err)
+		}
+		if _, ok := inputerr.As(err); ok {
+			return err // a run file that cannot be resumed: exit 2
 		}
 		return &ExitError{Code: ExitFailure, Err: err}
 	}

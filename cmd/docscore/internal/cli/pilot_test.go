@@ -66,6 +66,13 @@ func TestPilotRunCommandEngine(t *testing.T) {
 	if code != ExitOK || !strings.Contains(stderr, "already holds the complete run") || !bytes.Equal(before, after) {
 		t.Errorf("rerun: exit %d, file changed %v, stderr:\n%s", code, !bytes.Equal(before, after), stderr)
 	}
+	// Other settings on the same file are refused: exit 2, file untouched.
+	other := append(append([]string{}, args...), "--deadline", "31s")
+	code, _, stderr = run(t, other...)
+	after, _ = os.ReadFile(out)
+	if code != ExitInput || !strings.Contains(stderr, "cannot resume: this run file was made with other settings:\n  deadline: file 30s, now 31s") || !bytes.Equal(before, after) {
+		t.Errorf("other settings: exit %d, stderr:\n%s", code, stderr)
+	}
 	// The report takes the references from the header.
 	code, stdout, stderr = run(t, "pilot", "report", out, "--format", "md")
 	if code != ExitOK || !strings.Contains(stdout, "References from run header") || !strings.Contains(stdout, "| c2 | 2 | 3 | 3 |") ||

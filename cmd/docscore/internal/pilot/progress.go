@@ -101,7 +101,7 @@ func (p *lineProgress) PhaseStart(phase string, total, recorded, conc int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.c = &phaseCounts{name: phase, total: total, concurrency: conc, started: time.Now()}
-	fmt.Fprintf(p.w, "pilot: phase %s: %d requests at concurrency %d (%d already recorded)\n", phase, total, conc, recorded)
+	fmt.Fprintf(p.w, "pilot: phase %s: %s at concurrency %d (%d already recorded)\n", phase, plural(total, "request"), conc, recorded)
 }
 
 func (p *lineProgress) Recorded(rec *pilotrun.Request) {
@@ -212,4 +212,12 @@ func (p *barProgress) Note(format string, args ...any) {
 	if p.bar != nil {
 		_ = p.bar.RenderBlank()
 	}
+}
+
+// plural writes n and the word, with an s unless n is 1.
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return itoa(n) + " " + word + "s"
 }

@@ -165,7 +165,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 		return sum, nil
 	}
 	if rf.existing != nil {
-		progress.Note("resuming run %s from %s: %d warmups and %d measured requests left", sum.RunID, o.Out, len(todoWarm), remaining)
+		progress.Note("resuming run %s from %s: %s and %s left", sum.RunID, o.Out, plural(len(todoWarm), "warmup"), plural(remaining, "measured request"))
 	}
 
 	// Images held in memory get a file when the engine needs a path.
@@ -232,6 +232,10 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 		if reason != "" || r.stopped() {
 			break
 		}
+		if len(todo[p]) == 0 {
+			progress.Note("phase %s: all %s already recorded", ph.Name, plural(len(o.Samples), "request"))
+			continue
+		}
 		r.phase(ph, todo[p], len(o.Samples)-len(todo[p]))
 	}
 	sum.Written, sum.Failed = int(r.written.Load()), int(r.failed.Load())
@@ -243,10 +247,13 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	}
 	status := pilotrun.EndComplete
 	warmupFailed := reason != ""
+	// A run interrupted after its last request was recorded is complete,
+	// unless the interruption cancelled a request.
+	allDone := sum.Written == len(todoWarm)+remaining && r.cancelledCount() == 0
 	switch {
 	case warmupFailed:
 		status = pilotrun.EndInterrupted
-	case ctx.Err() != nil:
+	case ctx.Err() != nil && !allDone:
 		status = pilotrun.EndInterrupted
 		reason = "interrupted by a signal (Ctrl-C or SIGTERM): no new requests were started"
 		if n := r.cancelledCount(); n > 0 {
