@@ -81,7 +81,8 @@ already recorded and never records one twice. A partial last line left by a
 crash is moved to <out>.partial-<time> and cut off. Ctrl-C stops new
 requests, gives in-flight ones --grace to finish, then cancels them (recorded
 as cancelled) and ends the file with an end record "interrupted" (exit 1); a
-second Ctrl-C quits at once, losing no recorded request.
+second Ctrl-C cancels them at once, a third ends the process (no recorded
+request is lost either way).
 
 GPU procedure (all optional): --container-label KEY=VALUE removes the
 containers with that label (docker ps -a --filter label=KEY=VALUE; no other
@@ -178,6 +179,7 @@ func runPilot(env *Env, flags *pflag.FlagSet, o *pilotRunFlags) error {
 	}
 	defer opts.Engine.Close()
 	opts.Progress = pilot.NewProgress(env.Stderr, env.IsTerminal, cfg.Quiet)
+	opts.Abort = env.Abort
 	sum, err := pilot.Run(env.Context, *opts)
 	if sum != nil && !sum.AlreadyComplete {
 		status := sum.Status

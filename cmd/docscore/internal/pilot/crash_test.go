@@ -168,11 +168,13 @@ func TestCrashSafetyWithTheRealBinary(t *testing.T) {
 		wantEnd       bool
 		wantCancelled bool
 		tornWrite     bool // append half a record before the rerun, as a crash mid-write would
+		twice         bool // a second SIGINT cuts the grace period short
 	}{
 		{name: "SIGKILL during c1", signal: syscall.SIGKILL, phase: "c1", hang: true, wantCode: -1},
 		{name: "SIGKILL during c4, torn last line", signal: syscall.SIGKILL, phase: "c4", hang: true, wantCode: -1, tornWrite: true},
 		{name: "SIGINT during c4: in-flight requests finish", signal: syscall.SIGINT, phase: "c4", grace: "10s", wantCode: 1, wantEnd: true},
 		{name: "SIGINT during c4: in-flight requests cancelled", signal: syscall.SIGINT, phase: "c4", grace: "0s", hang: true, wantCode: 1, wantEnd: true, wantCancelled: true},
+		{name: "SIGINT twice during c1: cancelled at once", signal: syscall.SIGINT, phase: "c1", grace: "60s", hang: true, wantCode: 1, wantEnd: true, wantCancelled: true, twice: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -203,7 +205,17 @@ func TestCrashSafetyWithTheRealBinary(t *testing.T) {
 			if err := p.cmd.Process.Signal(tc.signal); err != nil {
 				t.Fatal(err)
 			}
+			if tc.twice {
+				time.Sleep(200 * time.Millisecond)
+				if err := p.cmd.Process.Signal(tc.signal); err != nil {
+					t.Fatal(err)
+				}
+			}
+			signalled := time.Now()
 			code := p.wait(t)
+			if tc.twice && time.Since(signalled) > 10*time.Second {
+				t.Errorf("the second SIGINT did not cut the 60 s grace period short")
+			}
 			if code != tc.wantCode {
 				t.Errorf("exit code %d, want %d; log:\n%s", code, tc.wantCode, strings.Join(p.log(), "\n"))
 			}

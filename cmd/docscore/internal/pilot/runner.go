@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -46,6 +47,10 @@ type Options struct {
 	NoSync   bool
 	GPU      *GPUOptions
 	Progress Progress
+	// Abort, when it ends after the run was interrupted (a second
+	// Ctrl-C), cuts the grace period short: in-flight requests are
+	// cancelled at once. Nil means never.
+	Abort context.Context
 
 	skipWarmup bool // benchmarks measure one phase alone
 }
@@ -110,6 +115,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if err := checkOptions(&o); err != nil {
 		return nil, err
 	}
+	o.Samples = slices.Clone(o.Samples) // temporary image paths stay this run's
 	progress := o.Progress
 	if progress == nil {
 		progress = NewProgress(discard{}, false, true)
@@ -257,7 +263,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 		status = pilotrun.EndInterrupted
 		reason = "interrupted by a signal (Ctrl-C or SIGTERM): no new requests were started"
 		if n := r.cancelledCount(); n > 0 {
-			reason += fmt.Sprintf("; %d in-flight request(s) were cancelled after the %s grace period", n, o.Grace)
+			reason += fmt.Sprintf("; %d in-flight request(s) were cancelled (grace period %s)", n, o.Grace)
 		}
 	}
 	if err := app.Append(endRecord(status, reason)); err != nil {
@@ -331,9 +337,13 @@ func (r *runner) watchInterrupt(runDone <-chan struct{}) {
 	case <-r.soft.Done():
 	}
 	if n := r.inflight.Load(); n > 0 {
-		r.progress.Note("interrupted: no new requests; waiting up to %s for %d in-flight request(s), then cancelling them (Ctrl-C again quits at once; recorded requests are kept)", r.o.Grace, n)
+		r.progress.Note("interrupted: no new requests; waiting up to %s for %d in-flight request(s), then cancelling them (Ctrl-C again cancels them at once)", r.o.Grace, n)
 	} else {
 		r.progress.Note("interrupted: no new requests")
+	}
+	var abort <-chan struct{}
+	if r.o.Abort != nil {
+		abort = r.o.Abort.Done()
 	}
 	if r.o.Grace > 0 {
 		t := time.NewTimer(r.o.Grace)
@@ -342,6 +352,8 @@ func (r *runner) watchInterrupt(runDone <-chan struct{}) {
 		case <-runDone:
 			return
 		case <-t.C:
+		case <-abort:
+			r.progress.Note("cancelling the in-flight requests now")
 		}
 	}
 	r.stopHard(errCancelled)

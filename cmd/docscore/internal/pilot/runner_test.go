@@ -397,9 +397,11 @@ func TestInterruptedRun(t *testing.T) {
 		grace         time.Duration
 		hang          bool
 		wantCancelled bool
+		abort         bool // a second interruption at once
 	}{
-		{"in-flight requests finish within the grace period", 5 * time.Second, false, false},
-		{"in-flight requests are cancelled and recorded", 50 * time.Millisecond, true, true},
+		{"in-flight requests finish within the grace period", 5 * time.Second, false, false, false},
+		{"in-flight requests are cancelled and recorded", 50 * time.Millisecond, true, true, false},
+		{"a second interruption cancels them at once", time.Minute, true, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := newFakeServer(t, nil)
@@ -410,13 +412,23 @@ func TestInterruptedRun(t *testing.T) {
 			cfg.Grace = &Duration{tc.grace}
 			o := prepare(t, cfg)
 			ctx, cancel := context.WithCancel(context.Background())
+			abort, abortNow := context.WithCancel(context.Background())
+			defer abortNow()
+			o.Abort = abort
 			o.Progress = &interruptAt{Progress: NewProgress(discard{}, false, true), phase: "c4", after: 2, do: func() {
 				if tc.hang {
 					srv.hang.Store(true)
 				}
 				cancel()
+				if tc.abort {
+					go func() { time.Sleep(50 * time.Millisecond); abortNow() }()
+				}
 			}}
+			start := time.Now()
 			sum, err := Run(ctx, *o)
+			if time.Since(start) > 20*time.Second {
+				t.Errorf("the run took %v to stop", time.Since(start))
+			}
 			if !errors.Is(err, ErrInterrupted) || sum.Status != pilotrun.EndInterrupted {
 				t.Fatalf("err = %v, summary %+v: want interrupted", err, sum)
 			}
@@ -525,5 +537,49 @@ func TestAppenderConcurrentRecordsStayWhole(t *testing.T) {
 	}
 	if err := a.Append(2); err == nil {
 		t.Error("a later write after a failure succeeded")
+	}
+}
+
+// Parquet rows are sent from memory to a server, and written to temporary
+// files for a command; their hashes and labels reach the header.
+func TestParquetDatasetRuns(t *testing.T) {
+	pq := filepath.Join(t.TempDir(), "test-00000-of-00001.parquet")
+	writeParquet(t, pq, 3)
+	srv := newFakeServer(t, nil)
+	out := filepath.Join(t.TempDir(), "server.jsonl")
+	if _, err := Run(context.Background(), *prepare(t, openaiConfig(pq, out, srv.baseURL()))); err != nil {
+		t.Fatal(err)
+	}
+	run := readRunFile(t, out)
+	checkExactlyOnce(t, run)
+	for _, r := range run.Requests {
+		want := "TOTAL row" + strings.TrimPrefix(r.SampleID, "cord-test-000")
+		if r.OutputString() != want || r.ImageSHA256 != sha256Hex(fakeImage("row"+strings.TrimPrefix(r.SampleID, "cord-test-000"))) {
+			t.Errorf("%s/%s: output %q, want %q", r.Phase, r.SampleID, r.OutputString(), want)
+		}
+	}
+	if h := run.Header; h.Dataset.Split != "test" || len(h.Samples) != 3 || len(h.Samples[2].Label) == 0 || h.Samples[2].Image != "test-00000-of-00001.parquet row 2" {
+		t.Errorf("header dataset %+v samples %+v", h.Dataset, h.Samples)
+	}
+
+	out = filepath.Join(t.TempDir(), "command.jsonl")
+	cfg := &Config{Out: out, Dataset: DatasetConfig{Path: pq, Offset: 1}, Command: "wc -c < {image}; basename {image}", Concurrency: []int{2}}
+	o := prepare(t, cfg)
+	for range 2 { // the same options twice: the temporary files are the run's own
+		os.Remove(out)
+		if _, err := Run(context.Background(), *o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run = readRunFile(t, out)
+	checkExactlyOnce(t, run)
+	for _, r := range run.Requests {
+		lines := strings.Fields(r.OutputString())
+		if len(lines) != 2 || lines[0] != itoa(len(fakeImage("row1"))) || !strings.HasSuffix(lines[1], ".png") || !strings.Contains(lines[1], r.SampleID) {
+			t.Errorf("%s/%s: output %q", r.Phase, r.SampleID, r.OutputString())
+		}
+	}
+	if matches, _ := filepath.Glob(filepath.Join(os.TempDir(), "docscore-pilot-images-*", "*"+run.Header.Planned.SampleIDs[0]+"*")); len(matches) != 0 {
+		t.Errorf("temporary images left behind: %v", matches)
 	}
 }
