@@ -34,7 +34,8 @@ type appender struct {
 	batch    uint64 // the batch that records appended now belong to
 	flushed  uint64 // the last batch written (and synced)
 	flushing bool
-	err      error
+	err      error  // the first write error; later appends fail with it
+	errBatch uint64 // the batch that failed (0: none)
 }
 
 func newAppender(f *os.File, doSync bool) *appender {
@@ -63,7 +64,7 @@ func (a *appender) AppendLine(line []byte) error {
 	mine := a.batch
 	for a.flushed < mine {
 		if a.err != nil {
-			return a.err
+			return a.err // an earlier batch failed: this one is never written
 		}
 		if a.flushing {
 			a.cond.Wait()
@@ -86,10 +87,14 @@ func (a *appender) AppendLine(line []byte) error {
 		a.flushed = b
 		if werr != nil {
 			a.err = fmt.Errorf("writing %s: %w", a.f.Name(), werr)
+			a.errBatch = b
 		}
 		a.cond.Broadcast()
 	}
-	return a.err
+	if a.err != nil && mine >= a.errBatch {
+		return a.err
+	}
+	return nil // this record's batch was written (a later one may have failed)
 }
 
 // encodeLine encodes v as compact JSON without HTML escaping, plus "\n".

@@ -197,6 +197,9 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 		defer stop()
 	}
 
+	if ctx.Err() != nil {
+		return sum, fmt.Errorf("%w before the first request; nothing was written", ErrInterrupted)
+	}
 	if rf.existing == nil {
 		if err := rf.create(); err != nil {
 			return nil, err
