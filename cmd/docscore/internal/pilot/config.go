@@ -442,7 +442,10 @@ func newRunID() string {
 // UsageError is a bad setting (exit 2 on the command line).
 type UsageError struct{ Err error }
 
+// Error returns the setting's problem.
 func (e *UsageError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the underlying error.
 func (e *UsageError) Unwrap() error { return e.Err }
 
 func usage(err error) error { return &UsageError{Err: err} }

@@ -12,7 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docscore/docscore/cmd/docscore/internal/cord"
 	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/receipts"
 )
 
 // openaiConfig is a run of the openai engine against a fake server.
@@ -560,6 +562,15 @@ func TestParquetDatasetRuns(t *testing.T) {
 	}
 	if h := run.Header; h.Dataset.Split != "test" || len(h.Samples) != 3 || len(h.Samples[2].Label) == 0 || h.Samples[2].Image != "test-00000-of-00001.parquet row 2" {
 		t.Errorf("header dataset %+v samples %+v", h.Dataset, h.Samples)
+	}
+	// The scorer, given the same parquet file as references, checks the
+	// records' image hashes against the file's images: they agree.
+	refs, err := cord.Load(pq, receipts.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := receipts.Score(refs, run, receipts.Options{}); err != nil || !rep.Complete || len(rep.Pages) != 6 {
+		t.Errorf("scoring against the parquet file: %v", err)
 	}
 
 	out = filepath.Join(t.TempDir(), "command.jsonl")
