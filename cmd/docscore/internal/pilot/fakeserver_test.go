@@ -48,6 +48,7 @@ type fakeServer struct {
 
 	behave func(sample string, call int) behaviour
 	delay  time.Duration // added to every normal answer
+	slow   atomic.Int64  // when set (nanoseconds), replaces delay
 	hang   atomic.Bool   // when set, every request waits like answerSlow
 
 	mu       sync.Mutex
@@ -58,7 +59,8 @@ type fakeServer struct {
 	log      *os.File // when set, events are appended to it
 
 	inflight, maxInflight atomic.Int64
-	served                atomic.Int64
+	served                atomic.Int64 // requests received
+	hanging               atomic.Int64 // requests waiting now as answerSlow
 	ready                 func() bool // /health answers 200 once it is true
 }
 
@@ -140,6 +142,8 @@ func (f *fakeServer) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	switch b {
 	case answerSlow:
+		f.hanging.Add(1)
+		defer f.hanging.Add(-1)
 		select {
 		case <-r.Context().Done():
 		case <-time.After(30 * time.Second):
@@ -174,11 +178,15 @@ func (f *fakeServer) chat(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	if f.delay > 0 {
+	delay := f.delay
+	if d := f.slow.Load(); d > 0 {
+		delay = time.Duration(d)
+	}
+	if delay > 0 {
 		select {
 		case <-r.Context().Done():
 			return
-		case <-time.After(f.delay):
+		case <-time.After(delay):
 		}
 	}
 	content := any("TOTAL " + sample)
