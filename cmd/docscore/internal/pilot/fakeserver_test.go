@@ -61,7 +61,7 @@ type fakeServer struct {
 	inflight, maxInflight atomic.Int64
 	served                atomic.Int64 // requests received
 	hanging               atomic.Int64 // requests waiting now as answerSlow
-	ready                 func() bool // /health answers 200 once it is true
+	ready                 func() bool  // /health answers 200 once it is true
 }
 
 func newFakeServer(t testing.TB, behave func(sample string, call int) behaviour) *fakeServer {
