@@ -124,8 +124,10 @@ func (run *Run) addLine(line []byte, lineNo int) *inputerr.Error {
 		run.Requests = append(run.Requests, Record{Line: lineNo, Request: req})
 	case TypeEnd:
 		var end struct {
-			Type   string  `json:"type"`
-			Status *string `json:"status"`
+			Type       string  `json:"type"`
+			Status     *string `json:"status"`
+			Reason     string  `json:"reason"`
+			FinishedAt string  `json:"finished_at"`
 		}
 		if err := json.Unmarshal(trimmed, &end); err != nil {
 			return jsonError(name, lineNo, line, trimmed, "an end record", err)
@@ -133,7 +135,7 @@ func (run *Run) addLine(line []byte, lineNo int) *inputerr.Error {
 		if end.Status == nil || *end.Status == "" {
 			return inputerr.New(name, lineNo, "end record: expected a \"status\" string such as \"complete\" or \"interrupted\"")
 		}
-		run.End = &End{Type: TypeEnd, Status: *end.Status}
+		run.End = &End{Type: TypeEnd, Status: *end.Status, Reason: end.Reason, FinishedAt: end.FinishedAt}
 		run.EndLine = lineNo
 	default:
 		return inputerr.New(name, lineNo, "unknown record type %q: expected run, request or end", *probe.Type)

@@ -8,6 +8,8 @@
 // The package is pure: it reads from an io.Reader and never touches files.
 package pilotrun
 
+import "encoding/json"
+
 // Record types: the value of the "type" member of every line.
 const (
 	TypeRun     = "run"     // the run header, first line of the file
@@ -61,6 +63,50 @@ type Header struct {
 	Model        *Model   `json:"model,omitempty"`
 	PromptSHA256 string   `json:"prompt_sha256,omitempty"`
 	DeadlineS    float64  `json:"deadline_s,omitempty"`
+	// Engine says what answered the requests: a model server or a local
+	// command run per image.
+	Engine *Engine `json:"engine,omitempty"`
+	// Prompt is the prompt text sent with every image (its SHA-256 is
+	// PromptSHA256); nil when the engine takes no prompt.
+	Prompt *string `json:"prompt,omitempty"`
+	// CreatedAt is when the run was prepared (RFC 3339, UTC) and
+	// DocscoreVersion the version of the runner that prepared it; a
+	// resumed run keeps both.
+	CreatedAt       string `json:"created_at,omitempty"`
+	DocscoreVersion string `json:"docscore_version,omitempty"`
+	// Samples lists every planned sample with its image hash and its
+	// original label, in plan order.
+	Samples []Sample `json:"samples,omitempty"`
+}
+
+// Engine describes how the requests of a run were answered.
+type Engine struct {
+	// Kind is EngineOpenAI or EngineCommand.
+	Kind string `json:"kind"`
+	// Command is the command template of a command engine, with its
+	// {image} placeholder.
+	Command string `json:"command,omitempty"`
+}
+
+// Engine kinds.
+const (
+	EngineOpenAI  = "openai"  // an OpenAI-compatible chat completions server
+	EngineCommand = "command" // a local program run once per image
+)
+
+// Sample is one planned sample of a run header: where its image came
+// from, the image's SHA-256 and the sample's original label.
+type Sample struct {
+	SampleID    string `json:"sample_id"`
+	Image       string `json:"image,omitempty"` // file name, manifest path or parquet row
+	ImageSHA256 string `json:"image_sha256"`
+	ImageBytes  int64  `json:"image_bytes"`
+	// Label is the original CORD annotation (the ground_truth object, or
+	// a file holding it), when the dataset had one.
+	Label json.RawMessage `json:"label,omitempty"`
+	// Reference is a plain-text reference, when the dataset gave one
+	// instead of a CORD annotation.
+	Reference *string `json:"reference,omitempty"`
 }
 
 // Planned lists the measured phases and the samples of a run; every
@@ -83,6 +129,9 @@ type Model struct {
 	Name        string   `json:"name"`
 	MaxTokens   int      `json:"max_tokens,omitempty"`
 	Temperature *float64 `json:"temperature,omitempty"`
+	// Extra holds the extra request members sent with every request (a
+	// JSON object), such as {"top_p": 1}.
+	Extra json.RawMessage `json:"extra,omitempty"`
 }
 
 // Request is one terminal request: the raw output is kept whatever the
@@ -99,6 +148,17 @@ type Request struct {
 	Usage        *Usage  `json:"usage,omitempty"`
 	StartedAt    string  `json:"started_at,omitempty"`
 	Error        *string `json:"error"`
+	// HTTPStatus is the status code of the server's answer, when there
+	// was one (0 when the request never got an answer).
+	HTTPStatus int `json:"http_status,omitempty"`
+	// ExitCode is the exit status of a command engine's program, when it
+	// exited on its own.
+	ExitCode *int `json:"exit_code,omitempty"`
+	// EmptyOutput and Truncated are observations apart from the status:
+	// the output is blank, or the answer hit max_tokens (finish reason
+	// "length"). They are written only when true.
+	EmptyOutput bool `json:"empty_output,omitempty"`
+	Truncated   bool `json:"truncated,omitempty"`
 }
 
 // Usage is the token accounting the server reported.
@@ -111,6 +171,11 @@ type Usage struct {
 type End struct {
 	Type   string `json:"type"` // always TypeEnd
 	Status string `json:"status"`
+	// Reason says why a run stopped early ("interrupted by signal",
+	// "warmup of cord-test-0003 failed: timeout").
+	Reason string `json:"reason,omitempty"`
+	// FinishedAt is when the runner stopped (RFC 3339, UTC).
+	FinishedAt string `json:"finished_at,omitempty"`
 }
 
 // NewHeader returns a header of the right type for runID and plan.

@@ -44,6 +44,9 @@ type Env struct {
 	Getenv func(string) string
 	// Context is cancelled when the process is asked to stop (Ctrl-C).
 	Context context.Context
+	// Abort is cancelled when it is asked again (a second Ctrl-C): work
+	// still finishing must stop at once. Nil means never.
+	Abort context.Context
 	// IsTerminal reports whether Stderr is an interactive terminal.
 	IsTerminal bool
 }

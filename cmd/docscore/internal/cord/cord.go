@@ -111,28 +111,65 @@ func loadParquetFile(path string, opts receipts.ParseOptions, rows map[string]in
 // file name up to its first "-", as in test-00000-of-00001.parquet) and
 // NNNN the row's 0-based position within the split; next holds the next
 // row number per split and is updated, so that sharded splits number on.
-func LoadParquet(name string, r io.ReaderAt, size int64, opts receipts.ParseOptions, next map[string]int) (refs receipts.References, err error) {
+func LoadParquet(name string, r io.ReaderAt, size int64, opts receipts.ParseOptions, next map[string]int) (receipts.References, error) {
+	var refs receipts.References
+	err := ReadParquetRows(name, r, size, next, func(row ParquetRow) error {
+		ref, perr := receipts.ParseGroundTruth(name, row.Index, row.SampleID, row.GroundTruth, opts)
+		if perr != nil {
+			return perr
+		}
+		if len(row.Image) > 0 {
+			sum := sha256.Sum256(row.Image)
+			ref.ImageSHA256 = hex.EncodeToString(sum[:])
+		}
+		refs = append(refs, ref)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return refs, nil
+}
+
+// ParquetRow is one row of a cord-v2 parquet file as ReadParquetRows hands
+// it over. Its byte slices are only valid during the callback: copy what
+// you keep.
+type ParquetRow struct {
+	Index       int    // 0-based row position in the file
+	SampleID    string // cord-<split>-<NNNN>, see LoadParquet
+	GroundTruth []byte // the ground_truth JSON string's bytes
+	Image       []byte // the image bytes; nil when the file has none
+	ImagePath   string // the image struct's path member, when present
+}
+
+// ReadParquetRows calls fn for every row of a cord-v2 parquet file, in
+// file order, numbering sample ids as LoadParquet does (next is updated
+// the same way; nil starts from zero). An error from fn stops the read and
+// is returned as is; malformed files give input errors naming the file and
+// the row.
+func ReadParquetRows(name string, r io.ReaderAt, size int64, next map[string]int, fn func(ParquetRow) error) (err error) {
 	if next == nil {
 		next = map[string]int{}
 	}
 	pf, err := parquet.OpenFile(r, size)
 	if err != nil {
-		return nil, inputerr.New(name, 0, "not a readable parquet file (truncated or not parquet?): %v", err)
+		return inputerr.New(name, 0, "not a readable parquet file (truncated or not parquet?): %v", err)
 	}
 	schema := pf.Schema()
 	gtCol, ok := schema.Lookup("ground_truth")
 	if !ok {
-		return nil, inputerr.New(name, 0, "no ground_truth column: expected a naver-clova-ix/cord-v2 parquet file with columns image and ground_truth (columns here: %s)", columnList(schema))
+		return inputerr.New(name, 0, "no ground_truth column: expected a naver-clova-ix/cord-v2 parquet file with columns image and ground_truth (columns here: %s)", columnList(schema))
 	}
 	imgCol, hasImage := schema.Lookup("image", "bytes")
 	if !hasImage {
 		imgCol, hasImage = schema.Lookup("image")
 	}
+	pathCol, hasPath := schema.Lookup("image", "path")
 	defer func() {
 		// parquet-go panics on some malformed pages; report them as
 		// input errors rather than crashing.
 		if p := recover(); p != nil {
-			refs, err = nil, inputerr.New(name, 0, "corrupt parquet data: %v", p)
+			err = inputerr.New(name, 0, "corrupt parquet data: %v", p)
 		}
 	}()
 	reader := parquet.NewReader(pf)
@@ -145,6 +182,7 @@ func LoadParquet(name string, r io.ReaderAt, size int64, opts receipts.ParseOpti
 		n, rerr := reader.ReadRows(buf)
 		for _, values := range buf[:n] {
 			var gt, img []byte
+			var imgPath string
 			gtNull := true
 			for _, v := range values {
 				switch {
@@ -153,10 +191,12 @@ func LoadParquet(name string, r io.ReaderAt, size int64, opts receipts.ParseOpti
 					gt = v.ByteArray()
 				case hasImage && v.Column() == imgCol.ColumnIndex && !v.IsNull():
 					img = v.ByteArray()
+				case hasPath && v.Column() == pathCol.ColumnIndex && !v.IsNull():
+					imgPath = string(v.ByteArray())
 				}
 			}
 			if gtNull {
-				return nil, inputerr.New(name, 0, "row %d: ground_truth is null: expected the CORD annotation as a JSON string", row)
+				return inputerr.New(name, 0, "row %d: ground_truth is null: expected the CORD annotation as a JSON string", row)
 			}
 			split := splitOf(gt)
 			if split == "" {
@@ -164,25 +204,19 @@ func LoadParquet(name string, r io.ReaderAt, size int64, opts receipts.ParseOpti
 			}
 			id := fmt.Sprintf("cord-%s-%04d", split, next[split])
 			next[split]++
-			ref, perr := receipts.ParseGroundTruth(name, row, id, gt, opts)
-			if perr != nil {
-				return nil, perr
+			if err := fn(ParquetRow{Index: row, SampleID: id, GroundTruth: gt, Image: img, ImagePath: imgPath}); err != nil {
+				return err
 			}
-			if len(img) > 0 {
-				sum := sha256.Sum256(img)
-				ref.ImageSHA256 = hex.EncodeToString(sum[:])
-			}
-			refs = append(refs, ref)
 			row++
 		}
 		if rerr == io.EOF {
 			break
 		}
 		if rerr != nil {
-			return nil, inputerr.New(name, 0, "row %d: cannot read the parquet data (truncated or corrupt?): %v", row, rerr)
+			return inputerr.New(name, 0, "row %d: cannot read the parquet data (truncated or corrupt?): %v", row, rerr)
 		}
 	}
-	return refs, nil
+	return nil
 }
 
 // splitOf returns meta.split of a CORD ground truth, or "".

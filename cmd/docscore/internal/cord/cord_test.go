@@ -203,3 +203,42 @@ func TestLoadFilesAndDirectories(t *testing.T) {
 		}
 	}
 }
+
+func TestReadParquetRows(t *testing.T) {
+	data := writeFixture(t, 3, func(i int, r *hfRow) {
+		if i == 1 {
+			p := "receipts/one.png"
+			r.Image.Path = &p
+		}
+	})
+	var got []ParquetRow
+	err := ReadParquetRows("test-00000-of-00001.parquet", bytes.NewReader(data), int64(len(data)), nil, func(row ParquetRow) error {
+		row.Image = bytes.Clone(row.Image)
+		row.GroundTruth = bytes.Clone(row.GroundTruth)
+		got = append(got, row)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 {
+		t.Fatalf("%d rows", len(got))
+	}
+	for i, row := range got {
+		wantPath := ""
+		if i == 1 {
+			wantPath = "receipts/one.png"
+		}
+		if row.Index != i || row.SampleID != "cord-test-000"+string(rune('0'+i)) || row.ImagePath != wantPath ||
+			(i > 0 && !bytes.Equal(row.Image, []byte{0x89, 'P', 'N', 'G', byte(i)})) || len(row.GroundTruth) == 0 {
+			t.Errorf("row %d: index %d id %s path %q image %d bytes", i, row.Index, row.SampleID, row.ImagePath, len(row.Image))
+		}
+	}
+	// An error from the callback stops the read and comes back as is.
+	stop := inputerr.New("x", 0, "stop here")
+	n := 0
+	err = ReadParquetRows("t.parquet", bytes.NewReader(data), int64(len(data)), nil, func(ParquetRow) error { n++; return stop })
+	if err != stop || n != 1 {
+		t.Errorf("err %v after %d rows", err, n)
+	}
+}

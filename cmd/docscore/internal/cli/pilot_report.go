@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/docscore/docscore/cmd/docscore/internal/cord"
+	"github.com/docscore/docscore/scoring/pilotreport"
+	"github.com/docscore/docscore/scoring/receipts"
+)
+
+type pilotReportOptions struct {
+	refs         string
+	readingOrder bool
+	skipBadLines bool
+	format, out  string
+}
+
+func init() {
+	register("pilot", func(env *Env) *cobra.Command {
+		var o pilotReportOptions
+		c := &cobra.Command{
+			Use:   "report RUN.jsonl",
+			Short: "Report a pilot run: throughput, latency percentiles, token usage, statuses and receipt scores",
+			Long: `Report a pilot run file (SPEC B.4): per phase the throughput (requests per
+second over the time requests were in flight), latency p50/p90/p99/max, token
+usage and status counts, beside the receipt scores of 'docscore score
+receipts' (ROUGE-L, numeric-string recall; warmups never scored).
+
+References: --refs as for 'docscore score receipts'; without it, the original
+labels the run header carries (CORD annotations or plain-text references of
+the dataset). Without either, the report has no scores and says why.
+
+An incomplete run (interrupted, killed) is reported and labelled incomplete
+with its unattempted phase/sample pairs; it is scored as with
+--allow-incomplete.`,
+			Example: `  docscore pilot report run.jsonl --format md
+  docscore pilot report run.jsonl --refs cord-v2/test-00000-of-00001.parquet --out report.json`,
+			Args: cobra.ExactArgs(1),
+			RunE: func(c *cobra.Command, args []string) error {
+				return runPilotReport(env, args[0], o)
+			},
+		}
+		f := c.Flags()
+		f.StringVar(&o.refs, "refs", "", "CORD references (.json, .jsonl, .parquet or a directory); default: the labels in the run header")
+		f.BoolVar(&o.readingOrder, "reading-order", false, "reference text in reading order instead of annotation order (a different protocol)")
+		f.BoolVar(&o.skipBadLines, "skip-bad-lines", false, "report and skip malformed run lines instead of failing")
+		f.StringVar(&o.format, "format", "json", "output format: json or md")
+		f.StringVar(&o.out, "out", "", "write the report to this file instead of standard output")
+		return c
+	})
+}
+
+func runPilotReport(env *Env, path string, o pilotReportOptions) error {
+	if err := checkFormat(o.format, "json", "md"); err != nil {
+		return err
+	}
+	popts := receipts.ParseOptions{}
+	if o.readingOrder {
+		popts.Order = receipts.ReadingOrder
+	}
+	opts := pilotreport.Options{Order: popts.Order}
+	if o.refs != "" {
+		refs, err := cord.Load(o.refs, popts)
+		if err != nil {
+			return err
+		}
+		opts.References, opts.ReferencesFrom = refs, o.refs
+	}
+	run, err := readRun(env, path, o.skipBadLines)
+	if err != nil {
+		return err
+	}
+	for _, s := range run.Skipped {
+		fmt.Fprintf(env.Stderr, "docscore: warning: skipped %s\n", s)
+	}
+	rep, err := pilotreport.Build(run, opts)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if o.format == "md" {
+		err = rep.WriteMarkdown(&buf)
+	} else {
+		err = rep.WriteJSON(&buf)
+	}
+	if err != nil {
+		return err
+	}
+	if err := writeOutput(env, o.out, buf.Bytes()); err != nil {
+		return err
+	}
+	if rep.Incomplete {
+		fmt.Fprintf(env.Stderr, "docscore: warning: run %q is incomplete (%d of %d planned pairs recorded, %d unattempted); the report is labelled incomplete\n",
+			rep.RunID, rep.Recorded, rep.Planned, len(rep.Unattempted))
+	}
+	if rep.Scores == nil && rep.ScoresNote != "" {
+		fmt.Fprintf(env.Stderr, "docscore: note: %s\n", rep.ScoresNote)
+	}
+	return nil
+}

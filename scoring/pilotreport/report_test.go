@@ -1,0 +1,163 @@
+package pilotreport_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/docscore/docscore/sample"
+	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/pilotreport"
+	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/receipts"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+func sampleRun(t testing.TB, name string) *pilotrun.Run {
+	t.Helper()
+	data, err := sample.Receipts.ReadFile("receipts/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := pilotrun.Read(bytes.NewReader(data), name, pilotrun.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
+func sampleRefs(t testing.TB) receipts.References {
+	t.Helper()
+	data, err := sample.Receipts.ReadFile("receipts/refs.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs, err := receipts.ParseReferences("refs.jsonl", data, receipts.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return refs
+}
+
+func labelledRun(t testing.TB) *pilotrun.Run {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "labelled.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := pilotrun.Read(bytes.NewReader(data), "labelled.jsonl", pilotrun.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
+// TestGolden compares the JSON and Markdown reports with testdata/golden;
+// go test -run TestGolden -update rewrites them.
+func TestGolden(t *testing.T) {
+	cases := []struct {
+		golden string
+		run    *pilotrun.Run
+		opts   pilotreport.Options
+	}{
+		{"sample", sampleRun(t, "run.jsonl"), pilotreport.Options{References: sampleRefs(t), ReferencesFrom: "refs.jsonl"}},
+		{"incomplete", sampleRun(t, "run_incomplete.jsonl"), pilotreport.Options{References: sampleRefs(t), ReferencesFrom: "refs.jsonl"}},
+		{"labelled", labelledRun(t), pilotreport.Options{}},
+		{"no_refs", sampleRun(t, "run.jsonl"), pilotreport.Options{}},
+	}
+	for _, c := range cases {
+		rep, err := pilotreport.Build(c.run, c.opts)
+		if err != nil {
+			t.Fatalf("%s: %v", c.golden, err)
+		}
+		for ext, write := range map[string]func(*bytes.Buffer) error{
+			".json": func(b *bytes.Buffer) error { return rep.WriteJSON(b) },
+			".md":   func(b *bytes.Buffer) error { return rep.WriteMarkdown(b) },
+		} {
+			var got bytes.Buffer
+			if err := write(&got); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", "golden", c.golden+ext)
+			if *update {
+				os.MkdirAll(filepath.Dir(path), 0o755)
+				if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -run TestGolden -update to create it)", err)
+			}
+			if !bytes.Equal(got.Bytes(), want) {
+				t.Errorf("%s differs from the golden file; run go test -run TestGolden -update and review the diff", path)
+			}
+		}
+	}
+}
+
+func TestReportFacts(t *testing.T) {
+	// The interrupted sample run: incomplete, with its unattempted pair.
+	rep, err := pilotreport.Build(sampleRun(t, "run_incomplete.jsonl"), pilotreport.Options{References: sampleRefs(t), ReferencesFrom: "refs.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Complete || !rep.Incomplete || len(rep.Unattempted) != 1 || rep.Unattempted[0] != (receipts.Pair{Phase: "c4", SampleID: "cord-test-0007"}) ||
+		len(rep.Duplicated) != 1 || rep.Duplicated[0].Count != 2 || rep.Recorded != 47 || rep.Planned != 48 {
+		t.Errorf("completeness: complete %v, unattempted %v, duplicated %v, %d/%d", rep.Complete, rep.Unattempted, rep.Duplicated, rep.Recorded, rep.Planned)
+	}
+	if rep.Scores == nil || !rep.Scores.Incomplete || len(rep.Scores.Missing) != 1 {
+		t.Errorf("scores of an incomplete run: %+v", rep.Scores)
+	}
+	var md bytes.Buffer
+	rep.WriteMarkdown(&md)
+	for _, want := range []string{"**INCOMPLETE:** 47 of 48 planned phase/sample pairs recorded, 1 unattempted, 1 recorded more than once", "Unattempted: c4/cord-test-0007"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q", want)
+		}
+	}
+
+	// Labels in the header are the references; phases carry the timing.
+	rep, err = pilotreport.Build(labelledRun(t), pilotreport.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.ReferencesFrom != "run header" || rep.Scores == nil || len(rep.Scores.Pages) != 4 || !rep.Complete {
+		t.Fatalf("labelled run: from %q, scores %v", rep.ReferencesFrom, rep.Scores)
+	}
+	if p := rep.Phases[2]; p.Phase != "c4" || p.Statuses.Timeout != 1 || p.LatencyS.Max != 120 || *p.BusyS != 120 || p.Usage.Requests != 1 {
+		t.Errorf("c4 stats %+v", p)
+	}
+	// Without labels and without --refs there are no scores, and the
+	// report says why.
+	rep, err = pilotreport.Build(sampleRun(t, "run.jsonl"), pilotreport.Options{})
+	if err != nil || rep.Scores != nil || !strings.Contains(rep.ScoresNote, "give --refs") {
+		t.Errorf("no references: %v, %+v", err, rep)
+	}
+}
+
+func TestReportErrors(t *testing.T) {
+	run := labelledRun(t)
+	// A record made on another image than the header's is refused.
+	run.Requests[2].ImageSHA256 = strings.Repeat("c", 64)
+	if _, err := pilotreport.Build(run, pilotreport.Options{}); err == nil || !strings.Contains(err.Error(), "the run was made on another image") {
+		t.Errorf("image mismatch: %v", err)
+	}
+	// A broken label is an input error naming the header line.
+	run = labelledRun(t)
+	run.Header.Samples[0].Label = []byte(`{"valid_line": 5}`)
+	_, err := pilotreport.Build(run, pilotreport.Options{})
+	if e, ok := inputerr.As(err); !ok || e.File != "labelled.jsonl" || e.Line != 1 || !strings.Contains(e.Msg, "sample cord-test-0000: label:") {
+		t.Errorf("broken label: %v", err)
+	}
+	// Reading order needs CORD quads, which a plain reference lacks.
+	_, err = pilotreport.Build(labelledRun(t), pilotreport.Options{Order: receipts.ReadingOrder})
+	if err == nil || !strings.Contains(err.Error(), "sample plain: reading order needs CORD annotations") {
+		t.Errorf("reading order: %v", err)
+	}
+}
