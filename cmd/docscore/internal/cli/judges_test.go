@@ -208,9 +208,6 @@ func TestEvalJudgeSecrets(t *testing.T) {
 
 // TestEvalCommandJudge runs the localjudge example as the command adapter.
 func TestEvalCommandJudge(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the example program")
-	}
 	bin := localJudge(t)
 	code, out, errs := runEnv(t, "", nil, "eval", "--cases", filepath.Join("..", "..", "..", "..", "examples", "judges", "cases.json"),
 		"--judge", "command", "--judge-command", "'"+bin+"'", "--model", "localjudge", "--fail-on", "uncertain")
