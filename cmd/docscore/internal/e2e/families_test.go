@@ -243,7 +243,7 @@ type shownStage struct {
 // dropped alone, shows the same graph and gives the same downloads.
 func TestPipelineGraphEqualsTheCLI(t *testing.T) {
 	dir := t.TempDir()
-	src := filepath.Join("..", "..", "..", "..", "examples", "harness", "pipeline")
+	src := filepath.Join(filepath.Dir(docsDir), "examples", "harness", "pipeline")
 	var paths []string
 	for _, name := range []string{"cases.json", "invoice.png"} {
 		b, err := os.ReadFile(filepath.Join(src, name))
@@ -381,6 +381,14 @@ func TestPipelineGraphEqualsTheCLI(t *testing.T) {
 	}
 	if got := download(t, ctx, "harness-md"); !bytes.Equal(got, wantMD) {
 		t.Errorf("dropped report: downloaded Markdown differs from docscore eval --markdown")
+	}
+	// The bundled example: the report of the command line run at the
+	// repository's root, which names the cases file by that path.
+	act(t, ctx, chromedp.Click(chromedp.ID("load-pipeline-sample")))
+	root := filepath.Dir(docsDir) // the repository
+	cliRun(t, root, "eval", "--cases", "examples/harness/pipeline/cases.json", "--output", filepath.Join(out, "example.json"))
+	if want, err := os.ReadFile(filepath.Join(out, "example.json")); err != nil || !bytes.Equal(download(t, ctx, "harness-json"), want) {
+		t.Errorf("Load pipeline example: downloaded JSON differs from docscore eval --cases examples/harness/pipeline/cases.json (%v)", err)
 	}
 	fetched := assetsFetched(reqs.list())
 	if !contains(fetched, "harness.wasm") || contains(fetched, "receipts.wasm") || contains(fetched, "receiptsview.js") {
