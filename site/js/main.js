@@ -240,6 +240,12 @@ async function scoreFiles() {
   if (state.rules) {
     for (const p of state.rules.errors) note(p.file, `line ${p.line}: ${p.message}`);
   }
+  if (res.harness && res.harness.unresolved && res.harness.unresolved.length) {
+    const cases = res.files.find((f) => f.role === 'cases');
+    if (cases) {
+      note(cases.name, `names ${res.harness.unresolved.join(', ')}: not among the dropped files; drop ${res.harness.unresolved.length === 1 ? 'it' : 'them'} beside the cases file`);
+    }
+  }
   if (res.receipts && res.receipts.refused) {
     const e = res.receipts.refused;
     note(e.file, messageWithoutPlace({ ...e, message: e.message.split('\n')[0] }));

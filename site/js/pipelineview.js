@@ -296,7 +296,7 @@ function showStage(pipeline, stageId, focus) {
     const t = el('table', { class: 'data' });
     plainTable(t, ['artifact', 'authority', 'kind', 'media type', 'comparison', 'sha256'],
       st.references.map((r) => [r.artifact_id, r.authority, r.kind, r.media_type, r.comparison_mode,
-        el('code', { title: r.sha256 }, r.sha256.slice(0, 16))]), 'References of the stage');
+        el('code', { title: r.sha256 }, String(r.sha256 || '').slice(0, 16))]), 'References of the stage');
     body.append(el('div', { class: 'scroll' }, t));
   }
 
@@ -315,8 +315,9 @@ function showStage(pipeline, stageId, focus) {
 function metricReason(m) {
   const out = el('div', {}, m.reason || '');
   const mism = [];
-  for (const r of (m.details && m.details.references) || []) {
-    for (const x of r.mismatches || []) {
+  const list = (v) => (Array.isArray(v) ? v : []);
+  for (const r of list(m.details && m.details.references)) {
+    for (const x of list(r && r.mismatches)) {
       mism.push(`${x.path}: expected ${JSON.stringify(x.expected)}, got ${x.missing ? 'missing' : JSON.stringify(x.actual)} (${r.artifact_id})`);
     }
   }

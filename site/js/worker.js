@@ -465,12 +465,19 @@ async function scoreHarness() {
   if (reports.length === 1) {
     const f = reports[0];
     out.source = 'report';
+    let rep;
     try {
-      out.report = JSON.parse(f.text.replace(/^\ufeff/, ''));
+      rep = JSON.parse(f.text.replace(/^\ufeff/, ''));
     } catch (err) {
       out.error = { code: 'input', file: f.name, message: `${f.name}: expected a harness report (JSON): ${err.message}` };
       return out;
     }
+    const bad = checkReport(rep);
+    if (bad) {
+      out.error = { code: 'input', file: f.name, message: `${f.name}: ${bad}` };
+      return out;
+    }
+    out.report = rep;
     lastHarness = { report: f };
     return out;
   }
@@ -479,10 +486,14 @@ async function scoreHarness() {
   // The files it names, under the paths it names them by.
   const names = files.map((f) => f.name);
   const given = [];
+  out.unresolved = [];
   for (const p of casePaths(c.text)) {
     const hit = resolveCasePath(c.name, p, names);
     const f = hit && files.find((x) => x.name === hit);
-    if (!f || f.error) continue;
+    if (!f || f.error) {
+      out.unresolved.push(p);
+      continue;
+    }
     given.push(f.bytes ? { name: p, base64: toBase64(f.bytes) } : { name: p, text: f.text });
     out.files.push({ path: p, file: f.name });
   }
@@ -562,6 +573,46 @@ function buildView(rep) {
     pages: { ids: okPages, f1: perPage },
     images, runIds, pageIds, failed,
   };
+}
+
+// checkReport returns what keeps a parsed JSON value from being a harness
+// report the page can draw ("" when nothing does): the fields it reads,
+// with their types. The Markdown download reads the report strictly, in
+// harness.wasm.
+function checkReport(rep) {
+  const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (!isObj(rep) || rep.kind !== 'harness') return 'expected a harness report ("kind": "harness")';
+  if (rep.report_version !== 1) return `report_version ${rep.report_version}: this page reads version 1`;
+  for (const k of ['pipelines', 'cases', 'review_queue', 'warnings']) {
+    if (!Array.isArray(rep[k])) return `expected "${k}" to be a list`;
+  }
+  if (!isObj(rep.summary)) return 'expected "summary" to be an object';
+  const stage = (st, at) => {
+    if (!isObj(st)) return `${at}: expected a stage object`;
+    for (const k of ['case_id', 'stage_id', 'verdict', 'metric_selection', 'fingerprint']) {
+      if (typeof st[k] !== 'string') return `${at}.${k}: expected a string`;
+    }
+    for (const k of ['metrics', 'references', 'warnings']) {
+      if (!Array.isArray(st[k])) return `${at}.${k}: expected a list`;
+    }
+    for (const k of ['upstream_verdicts', 'scores']) {
+      if (!isObj(st[k])) return `${at}.${k}: expected an object`;
+    }
+    if (st.depends_on !== null && !Array.isArray(st.depends_on)) return `${at}.depends_on: expected a list`;
+    return '';
+  };
+  for (const [i, p] of rep.pipelines.entries()) {
+    if (!isObj(p) || typeof p.pipeline_id !== 'string' || !Array.isArray(p.stages)) return `pipelines[${i}]: expected a pipeline_id and stages`;
+    for (const [k, st] of p.stages.entries()) {
+      const bad = stage(st, `pipelines[${i}].stages[${k}]`);
+      if (bad) return bad;
+    }
+  }
+  for (const [i, st] of rep.cases.entries()) {
+    const bad = stage(st, `cases[${i}]`);
+    if (bad) return bad;
+  }
+  return '';
 }
 
 // ---- messages --------------------------------------------------------------

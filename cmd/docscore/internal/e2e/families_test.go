@@ -273,7 +273,18 @@ func TestPipelineGraphEqualsTheCLI(t *testing.T) {
 	rerun := mdRerun(wantMD)
 
 	ctx, reqs := newTab(t, 2*time.Minute)
-	act(t, ctx, drop(paths...))
+	// The cases file alone: the image it names is missing, and the page
+	// says so beside it, with the harness's error and its line.
+	act(t, ctx, drop(paths[0]))
+	var missing struct{ Note, Alert string }
+	evalJSON(t, ctx, `JSON.stringify({note: [...document.querySelectorAll('#files tr[data-file="cases.json"] .file-error')].map(e => e.textContent).join(' | '),
+		alert: document.getElementById('error').textContent})`, &missing)
+	if !strings.Contains(missing.Note, "names invoice.png: not among the dropped files") || !strings.Contains(missing.Note, "line 43") ||
+		!strings.Contains(missing.Alert, `cases.json:43:23: pipelines[0].stages[0].references[0].path: cannot read "invoice.png"`) {
+		t.Fatalf("cases file without its image: %+v", missing)
+	}
+	// The image, dropped next: the cases file names it, so it is a case file.
+	act(t, ctx, drop(paths[1]))
 	if roles := fileRoles(t, ctx); roles["cases.json"] != "cases" || roles["invoice.png"] != "case-file" || len(roles) != 2 {
 		t.Fatalf("roles %v", roles)
 	}
@@ -382,6 +393,18 @@ func TestPipelineGraphEqualsTheCLI(t *testing.T) {
 	if got := download(t, ctx, "harness-md"); !bytes.Equal(got, wantMD) {
 		t.Errorf("dropped report: downloaded Markdown differs from docscore eval --markdown")
 	}
+	// A report the page cannot draw: the error is beside it.
+	badDir := t.TempDir()
+	bad := `{"kind": "harness", "report_version": 1, "summary": {}, "pipelines": [{"pipeline_id": "p", "stages": [{"stage_id": 3}]}], "cases": [], "review_queue": [], "warnings": []}`
+	if err := os.WriteFile(filepath.Join(badDir, "report.json"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	act(t, ctx, drop(filepath.Join(badDir, "report.json")))
+	note, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll('#files tr[data-file="report.json"] .file-error')].map(e => e.textContent).join(' | ')`))
+	if err != nil || note != "pipelines[0].stages[0].case_id: expected a string" {
+		t.Fatalf("error beside a malformed report: %q (%v)", note, err)
+	}
+
 	// The bundled example: the report of the command line run at the
 	// repository's root, which names the cases file by that path.
 	act(t, ctx, chromedp.Click(chromedp.ID("load-pipeline-sample")))
