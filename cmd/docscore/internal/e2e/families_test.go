@@ -93,7 +93,9 @@ func TestReceiptsEqualTheCLI(t *testing.T) {
 	dir := t.TempDir()
 	paths := receiptsDir(t, dir)
 	ctx, reqs := newTab(t, 2*time.Minute)
+	start := time.Now()
 	act(t, ctx, drop(paths...))
+	t.Logf("receipts sample (25 files) from the drop to the results, receipts.wasm fetched and started: %.1f s", time.Since(start).Seconds())
 	roles := fileRoles(t, ctx)
 	if len(roles) != 25 || roles["run.jsonl"] != "receipt-run" || roles["cord-test-0007.json"] != "receipt-ref" {
 		t.Fatalf("roles %v", roles)
@@ -275,7 +277,9 @@ func TestPipelineGraphEqualsTheCLI(t *testing.T) {
 	ctx, reqs := newTab(t, 2*time.Minute)
 	// The cases file alone: the image it names is missing, and the page
 	// says so beside it, with the harness's error and its line.
+	start := time.Now()
 	act(t, ctx, drop(paths[0]))
+	t.Logf("cases file alone: evaluated (and refused) %.1f s after the drop, harness.wasm fetched and started", time.Since(start).Seconds())
 	var missing struct{ Note, Alert string }
 	evalJSON(t, ctx, `JSON.stringify({note: [...document.querySelectorAll('#files tr[data-file="cases.json"] .file-error')].map(e => e.textContent).join(' | '),
 		alert: document.getElementById('error').textContent})`, &missing)
@@ -284,7 +288,9 @@ func TestPipelineGraphEqualsTheCLI(t *testing.T) {
 		t.Fatalf("cases file without its image: %+v", missing)
 	}
 	// The image, dropped next: the cases file names it, so it is a case file.
+	start = time.Now()
 	act(t, ctx, drop(paths[1]))
+	t.Logf("pipeline example evaluated and drawn %.1f s after the drop (harness.wasm already started by the first drop)", time.Since(start).Seconds())
 	if roles := fileRoles(t, ctx); roles["cases.json"] != "cases" || roles["invoice.png"] != "case-file" || len(roles) != 2 {
 		t.Fatalf("roles %v", roles)
 	}
