@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/docscore/docscore/sample"
 )
@@ -369,6 +370,16 @@ func TestPipelineGraphEqualsTheCLI(t *testing.T) {
 				t.Errorf("stage %s shows %+v; report: heading %q, rerun %q, upstream %v, metrics %v", key, shown, wantHeading, wantRerun, st.UpstreamVerdicts, metrics)
 			}
 		}
+	}
+	// The keyboard: every stage is a labelled button; Enter selects it.
+	var unlabelled int
+	evalJSON(t, ctx, `[...document.querySelectorAll('#pipelines g.stage')].filter(g => g.getAttribute('tabindex') !== '0' || g.getAttribute('role') !== 'button' || !g.getAttribute('aria-label').startsWith('Stage ' + g.dataset.stage + ': ')).length`, &unlabelled)
+	if unlabelled != 0 {
+		t.Errorf("%d stage nodes are not labelled, focusable buttons", unlabelled)
+	}
+	if err := chromedp.Do(ctx, chromedp.Focus(`#pipelines g.stage[data-pipeline="wrong-extraction"][data-stage="calculate-total"]`), chromedp.KeyEvent(kb.Enter),
+		chromedp.Poll[chromedp.Void](`document.getElementById('stage-h').textContent === 'wrong-extraction / calculate-total: pass (upstream)'`, chromedp.WithPollingTimeout(0))); err != nil {
+		t.Fatalf("selecting a stage with the keyboard: %v", err)
 	}
 	if got, want := tableRows(t, ctx, "#review-queue"), mdTable(t, wantMD, "## Review queue")[1:]; len(got) != len(want) || got[0][0] != want[0][0] || got[0][2] != want[0][2] || got[0][4] != want[0][4] {
 		t.Errorf("review queue %q, report %q", got, want)
