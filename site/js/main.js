@@ -17,6 +17,7 @@ const state = {
   cellSort: { key: null, dir: 1 },
   metric: 'f1',
   detailLine: 0,
+  allowIncomplete: false, // score an incomplete receipts run (labelled)
 };
 
 const client = new WorkerClient(onProgress);
@@ -49,6 +50,17 @@ function showFatal(err) {
 
 function status(text) {
   $('status').textContent = text;
+}
+
+// showErrors shows [message, hint] pairs in the alert box.
+function showErrors(list) {
+  const box = $('error');
+  clear(box);
+  box.hidden = list.length === 0;
+  for (const [text, detail] of list) {
+    box.append(el('p', {}, text));
+    if (detail) box.append(el('p', { class: 'hint' }, detail));
+  }
 }
 
 function showError(text, detail) {
@@ -197,24 +209,28 @@ async function scoreFiles() {
     renderEmpty();
     return;
   }
-  const t0 = performance.now();
-  const res = await client.call('score', { preview: previewSpec(), gate: gateValue() });
+  const res = await client.call('score', { preview: previewSpec(), gate: gateValue(), allowIncomplete: state.allowIncomplete });
   hideProgress();
   state.files = res.files;
   const problems = {};
   const note = (name, text) => { (problems[name] = problems[name] || []).push(text); };
-  showError('');
-  if (res.problem) {
-    for (const name of res.problem.files) note(name, res.problem.message);
-    showError(res.problem.message);
-  }
-  if (res.error) {
-    const e = res.error;
+  const alerts = [];
+  const fileProblem = (p) => {
+    for (const name of p.files) note(name, p.message);
+    alerts.push([p.message, '']);
+  };
+  const coreError = (e) => {
     const where = e.file ? (e.line ? `line ${e.line}: ` : '') : '';
     if (e.file && state.files.some((f) => f.name === e.file)) {
       note(e.file, where + messageWithoutPlace(e));
     }
-    showError(e.message, e.file ? 'Fix the file and drop it again (it replaces the old one), change its role, or remove it.' : '');
+    alerts.push([e.message, e.file ? 'Fix the file and drop it again (it replaces the old one), change its role, or remove it.' : '']);
+  };
+  if (res.problem) fileProblem(res.problem);
+  if (res.error) coreError(res.error);
+  for (const fam of [res.receipts, res.harness]) {
+    if (fam && fam.problem) fileProblem(fam.problem);
+    if (fam && fam.error) coreError(fam.error);
   }
   state.rules = res.rules && !res.rules.error ? res.rules : null;
   if (res.rules && res.rules.error) {
@@ -224,21 +240,48 @@ async function scoreFiles() {
   if (state.rules) {
     for (const p of state.rules.errors) note(p.file, `line ${p.line}: ${p.message}`);
   }
+  if (res.harness && res.harness.unresolved && res.harness.unresolved.length) {
+    const cases = res.files.find((f) => f.role === 'cases');
+    if (cases) {
+      note(cases.name, `names ${res.harness.unresolved.join(', ')}: not among the dropped files; drop ${res.harness.unresolved.length === 1 ? 'it' : 'them'} beside the cases file`);
+    }
+  }
+  if (res.receipts && res.receipts.refused) {
+    const e = res.receipts.refused;
+    note(e.file, messageWithoutPlace({ ...e, message: e.message.split('\n')[0] }));
+  }
+  showErrors(alerts);
   renderFiles(problems);
-  renderReceipts(res.receipts);
   renderRules();
+  await renderReceipts(res.receipts);
+  await renderHarness(res.harness);
+  const done = [];
   if (res.view) {
     state.view = res.view;
-    await renderResults(performance.now() - t0);
+    await renderResults();
+    done.push(`Scored ${res.view.images.count} image${res.view.images.count === 1 ? '' : 's'} in this browser ` +
+      `(the WebAssembly core: ${(res.view.timing.core / 1000).toFixed(1)} s)`);
   } else {
     state.view = null;
     $('results').hidden = true;
-    if (!res.error && !res.problem) {
-      status(res.missing.length ? 'To score, add ' + res.missing.join(' and ') + '.' : '');
-    } else {
-      status('Not scored: see the error above.');
+    if (res.present && !res.error && !res.problem && res.missing.length) {
+      done.push('To score the tables, add ' + res.missing.join(' and '));
     }
   }
+  if (res.receipts) {
+    const r = res.receipts;
+    if (r.report) done.push(`Scored receipts run ${r.report.run_id}: ${r.report.scored_records} pages (${(r.ms / 1000).toFixed(1)} s)`);
+    else if (r.missing.length) done.push('To score receipts, add ' + r.missing.join(' and '));
+    else if (r.refused) done.push('Receipts: the run is incomplete, see above');
+  }
+  if (res.harness && res.harness.report) {
+    const s = res.harness.report.summary;
+    done.push(res.harness.source === 'report' ? `Showing the harness report (${s.stages} stages)`
+      : `Evaluated ${s.stages} stage${s.stages === 1 ? '' : 's'} (${(res.harness.ms / 1000).toFixed(1)} s)`);
+  }
+  if (alerts.length && done.length === 0) done.push('Not scored: see the error above');
+  status(done.length ? done.join('. ') + '.' : 'Nothing to score: give each file its role.');
+  performance.mark('docscore:results');
 }
 
 // messageWithoutPlace drops the "FILE:LINE: " prefix the core puts on input
@@ -256,19 +299,32 @@ function renderEmpty() {
   state.view = null;
   state.rules = null;
   renderFiles();
-  renderReceipts(null);
   renderRules();
+  renderReceipts(null);
+  renderHarness(null);
   $('results').hidden = true;
   showError('');
   status('Drop files, choose them, or load the sample.');
 }
 
-function renderReceipts(receipts) {
-  const box = $('receipts');
-  box.hidden = !receipts;
-  if (receipts) {
-    $('receipts-msg').textContent = receipts.message + ' (' + receipts.files.join(', ') + ')';
-  }
+// The receipts and harness views are modules of their own, fetched the
+// first time they have something to show: a tabular-only session loads
+// none of their code.
+let receiptsView = null;
+let pipelineView = null;
+
+async function renderReceipts(r) {
+  $('receipts').hidden = !r;
+  if (!r) return;
+  receiptsView = receiptsView || await import('./receiptsview.js');
+  receiptsView.render(r, { allowIncomplete: state.allowIncomplete });
+}
+
+async function renderHarness(h) {
+  $('harness').hidden = !h;
+  if (!h) return;
+  pipelineView = pipelineView || await import('./pipelineview.js');
+  pipelineView.render(h);
 }
 
 // ---- results -------------------------------------------------------------
@@ -292,7 +348,7 @@ function nextTask() {
   return globalThis.scheduler && scheduler.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-async function renderResults(ms) {
+async function renderResults() {
   const v = state.view;
   $('results').hidden = false;
   const r = v.rules;
@@ -316,10 +372,7 @@ async function renderResults(ms) {
   }
   $('detail').hidden = true;
   state.detailLine = 0;
-  status(`Scored ${nImages} image${nImages === 1 ? '' : 's'} in ${(ms / 1000).toFixed(1)} s, in this browser ` +
-    `(the WebAssembly core: ${(v.timing.core / 1000).toFixed(1)} s).`);
   document.body.dataset.coreMs = String(Math.round(v.timing.core));
-  performance.mark('docscore:results');
 }
 
 function deltaOf(metric, cellIndex) {
@@ -572,8 +625,12 @@ function renderDetail(d) {
 
 // ---- downloads -------------------------------------------------------------
 
-async function download(format) {
-  const { blob, name } = await client.call('download', { format });
+// download saves a report: what is "json", "csv" or "md" for the tabular
+// report, "receipts-json"… for the receipts report, "harness-json"… for
+// the harness's.
+async function download(what) {
+  const [family, format] = what.includes('-') ? what.split('-') : ['tabular', what];
+  const { blob, name } = await client.call('download', { family, format });
   const url = URL.createObjectURL(blob);
   const a = el('a', { href: url, download: name, hidden: true });
   document.body.append(a);
@@ -611,14 +668,20 @@ function wire() {
       addItems(items);
     });
   }
-  $('load-sample').addEventListener('click', () => {
-    performance.mark('docscore:drop');
-    state.preview.clear();
-    enqueue(async () => {
-      showError('');
-      state.files = await client.call('loadSample');
-      renderFiles();
+  for (const [id, which] of [['load-sample', 'tabular'], ['load-receipts-sample', 'receipts'], ['load-pipeline-sample', 'pipeline']]) {
+    $(id).addEventListener('click', () => {
+      performance.mark('docscore:drop');
+      state.preview.clear();
+      enqueue(async () => {
+        showError('');
+        state.files = await client.call('loadSample', { which });
+        renderFiles();
+      });
+      rescore();
     });
+  }
+  $('allow-incomplete').addEventListener('change', (e) => {
+    state.allowIncomplete = e.target.checked;
     rescore();
   });
   $('clear').addEventListener('click', () => {

@@ -9,11 +9,36 @@ export const ROLES = {
   schema: 'Schema (JSON)',
   'receipt-run': 'Receipt run (pilot JSONL)',
   'receipt-ref': 'Receipt references (CORD)',
+  cases: 'Harness cases (JSON/JSONL)',
+  'case-file': 'File named by the cases',
+  'harness-report': 'Harness report (JSON)',
   ignore: 'Not used',
 };
 
-// RECEIPT_ROLES are the roles of receipt scoring (SPEC B).
-export const RECEIPT_ROLES = new Set(['receipt-run', 'receipt-ref']);
+// FAMILIES lists the roles of each family of scorers: tabular (SPEC A),
+// receipts (SPEC B) and the evaluation harness (SPEC C). Each family is
+// scored on its own, by its own WebAssembly file.
+export const FAMILIES = {
+  tabular: new Set(['gt', 'runs', 'rules', 'schema']),
+  receipts: new Set(['receipt-run', 'receipt-ref']),
+  harness: new Set(['cases', 'case-file', 'harness-report']),
+};
+
+// CASE_KEYS are the top-level keys of a cases file's items: a case, a
+// pipeline or a cases-file object (docs/schema/cases.schema.json).
+const CASE_KEYS = ['case_id', 'pipeline_id', 'stages', 'cases', 'pipelines', 'stage_metrics', 'operation_metrics',
+  'default_metrics', 'operation_specs'];
+
+// isHarnessReport reports whether a parsed JSON value is the report of
+// "docscore eval" (harness.Report).
+function isHarnessReport(v) {
+  return v !== null && typeof v === 'object' && v.kind === 'harness' && Array.isArray(v.pipelines);
+}
+
+function isCasesItem(v) {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && v.kind === undefined &&
+    CASE_KEYS.some((k) => k in v);
+}
 
 // How much of a file the detection looks at: the first line of a JSONL,
 // the head of a CSV or Markdown file. Whole JSON files are parsed only when
@@ -107,6 +132,12 @@ export function detectRole(name, text) {
   if (ext === 'jsonl' || ext === 'ndjson' || ext === 'json' || ext === 'txt') {
     const first = parseObject(firstLine(text));
     if (first !== null) {
+      if (isHarnessReport(first)) {
+        return { role: 'harness-report', note: 'a report of docscore eval' };
+      }
+      if (isCasesItem(first)) {
+        return { role: 'cases', note: 'cases and pipelines for the evaluation harness' };
+      }
       if (first.type === 'run') {
         return { role: 'receipt-run', note: 'a pilot run (its first line is the run header)' };
       }
@@ -131,6 +162,12 @@ export function detectRole(name, text) {
       if (isCORD(whole)) {
         return { role: 'receipt-ref', note: 'a CORD annotation' };
       }
+      if (isHarnessReport(whole)) {
+        return { role: 'harness-report', note: 'a report of docscore eval' };
+      }
+      if (isCasesItem(whole)) {
+        return { role: 'cases', note: 'cases and pipelines for the evaluation harness' };
+      }
     }
     if (ext === 'jsonl' || ext === 'ndjson') {
       return { role: 'runs', note: 'no model, page and records on its first line' };
@@ -139,4 +176,61 @@ export function detectRole(name, text) {
   }
 
   return { role: 'ignore', note: 'not a file docscore reads' };
+}
+
+// casePaths returns the paths a cases file names (its references' "path"),
+// in the order they appear, each once. A file that does not parse names
+// none: the harness reports its error.
+export function casePaths(text) {
+  const values = [];
+  const body = stripBOM(text);
+  try {
+    values.push(JSON.parse(body));
+  } catch {
+    for (const line of body.split('\n')) {
+      if (line.trim() === '') continue;
+      try {
+        values.push(JSON.parse(line));
+      } catch {
+        return [];
+      }
+    }
+  }
+  const out = [];
+  const walk = (v) => {
+    if (Array.isArray(v)) {
+      v.forEach(walk);
+    } else if (v !== null && typeof v === 'object') {
+      if (typeof v.path === 'string' && 'authority' in v && !out.includes(v.path)) out.push(v.path);
+      Object.values(v).forEach(walk);
+    }
+  };
+  values.forEach(walk);
+  return out;
+}
+
+// normalizePath resolves "." and ".." in a slash-separated path.
+function normalizePath(p) {
+  const out = [];
+  for (const part of p.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') out.pop();
+    else out.push(part);
+  }
+  return out.join('/');
+}
+
+// resolveCasePath finds the dropped file a cases file names by path p:
+// p against the cases file's folder (as "docscore eval" reads it), p as
+// it is, then the only dropped file with p's base name. names are the
+// dropped files' names; the answer is one of them or null.
+export function resolveCasePath(casesName, p, names) {
+  const have = new Set(names);
+  const dir = casesName.includes('/') ? casesName.slice(0, casesName.lastIndexOf('/')) : '';
+  for (const c of [normalizePath(dir + '/' + p), normalizePath(p)]) {
+    if (have.has(c)) return c;
+  }
+  const base = baseName(p);
+  const same = names.filter((n) => baseName(n) === base);
+  return same.length === 1 ? same[0] : null;
 }

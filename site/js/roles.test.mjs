@@ -1,7 +1,7 @@
 // Tests of roles.js with Node's test runner (make test-site-js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { detectRole, ROLES } from './roles.js';
+import { detectRole, ROLES, casePaths, resolveCasePath } from './roles.js';
 
 const header = 'name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\n';
 
@@ -31,4 +31,41 @@ test('detectRole reads names and contents', () => {
     assert.equal(got.role, want, `${name}: ${JSON.stringify(got)}`);
     assert.ok(got.role in ROLES);
   }
+});
+
+test('detectRole tells harness cases and reports from the rest', () => {
+  const cases = [
+    ['cases.json', '{\n  "pipelines": [{"pipeline_id": "p", "stages": []}]\n}\n', 'cases'],
+    ['cases.json', '{"case_id": "c", "prediction": {}}', 'cases'],
+    ['cases.jsonl', '{"operation_metrics": {}}\n{"case_id": "c"}\n', 'cases'],
+    ['cases.jsonl', '{"pipeline_id": "p", "stages": []}\n', 'cases'],
+    ['report.json', '{\n  "kind": "harness",\n  "report_version": 1,\n  "pipelines": [],\n  "cases": []\n}\n', 'harness-report'],
+    ['other.json', '{"kind": "receipts", "pipelines": []}', 'ignore'],
+    ['runs.jsonl', '{"model": "m", "page": "1", "records": []}\n', 'runs'],
+  ];
+  for (const [name, text, want] of cases) {
+    assert.equal(detectRole(name, text).role, want, name);
+  }
+});
+
+test('casePaths lists the references named by path', () => {
+  const json = JSON.stringify({
+    pipelines: [{ pipeline_id: 'p', stages: [
+      { case_id: 'c', references: [{ authority: 'evidence', path: 'invoice.png' }, { authority: 'ground_truth', value: { path: 'x' } }] },
+      { case_id: 'd', references: [{ authority: 'ground_truth', path: 'truth/t.csv' }, { authority: 'evidence', path: 'invoice.png' }] },
+    ] }],
+  });
+  assert.deepEqual(casePaths(json), ['invoice.png', 'truth/t.csv']);
+  assert.deepEqual(casePaths('{"case_id": "a", "references": [{"authority": "evidence", "path": "a.pdf"}]}\n\n{"case_id": "b"}\n'), ['a.pdf']);
+  assert.deepEqual(casePaths('{oops'), []);
+});
+
+test('resolveCasePath finds the dropped file', () => {
+  const names = ['pipeline/cases.json', 'pipeline/invoice.png', 'truth.csv', 'a/x.pdf', 'b/x.pdf'];
+  assert.equal(resolveCasePath('pipeline/cases.json', 'invoice.png', names), 'pipeline/invoice.png');
+  assert.equal(resolveCasePath('pipeline/cases.json', './invoice.png', names), 'pipeline/invoice.png');
+  assert.equal(resolveCasePath('pipeline/cases.json', '../truth.csv', names), 'truth.csv');
+  assert.equal(resolveCasePath('cases.json', 'data/truth.csv', names), 'truth.csv'); // by its base name, the only one
+  assert.equal(resolveCasePath('cases.json', 'x.pdf', names), null); // two candidates
+  assert.equal(resolveCasePath('cases.json', 'missing.png', names), null);
 });

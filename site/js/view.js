@@ -26,7 +26,8 @@ function setAttrs(node, attrs) {
   }
 }
 
-function svg(tag, attrs = {}, ...children) {
+// svg creates an SVG element like el.
+export function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
   setAttrs(node, attrs);
   for (const c of children.flat()) {

@@ -1,58 +1,99 @@
 // worker.js — the module Web Worker that does all the work: it reads the
 // dropped files (with progress), detects their roles, runs the WebAssembly
-// core and keeps the full report. The page receives only what it shows:
-// cells, per-page F1, a compact image index (typed arrays, transferred),
-// and one image's detail on request. Nothing leaves the browser: the only
-// fetches are the wasm and the bundled sample, from the page's own origin.
+// scorers and keeps the full reports. The page receives only what it
+// shows: cells, per-page F1, a compact image index (typed arrays,
+// transferred), one image's detail on request, the receipts report and the
+// harness report. Nothing leaves the browser: the only fetches are the
+// wasm files and the bundled samples, from the page's own origin.
+//
+// Each family of scorers is its own WebAssembly file: docscore.wasm (the
+// tabular core) starts with the worker; receipts.wasm and harness.wasm are
+// fetched the first time their files are scored, never before.
 
 import './wasm_exec.js';
-import { detectRole, RECEIPT_ROLES, ROLES } from './roles.js';
+import { detectRole, FAMILIES, ROLES, casePaths, resolveCasePath } from './roles.js';
 import { prf, pageCompare, runText } from './format.js';
 
-const wasmURL = new URL('./docscore.wasm', import.meta.url);
-const sampleURL = new URL('./sample.json', import.meta.url);
+// MODULES are the WebAssembly files and the global name each Go program
+// registers itself under (wasm/site/internal/host).
+const MODULES = {
+  core: { url: new URL('./docscore.wasm', import.meta.url), global: 'docscore' },
+  receipts: { url: new URL('./receipts.wasm', import.meta.url), global: 'docscoreReceipts' },
+  harness: { url: new URL('./harness.wasm', import.meta.url), global: 'docscoreHarness' },
+};
+const SAMPLES = {
+  tabular: new URL('./sample.json', import.meta.url),
+  receipts: new URL('./sample-receipts.json', import.meta.url),
+  pipeline: new URL('./sample-pipeline.json', import.meta.url),
+};
 
-let core = null;
-const ready = start();
+const loaded = {}; // module name → Promise of its API {call, version}
 
-// start loads and runs the Go program; it resolves with the version once
-// the program has registered globalThis.docscore.
-async function start() {
+// load starts a WebAssembly file's Go program once and resolves with its
+// API once the program has registered globalThis[global]. A failed load is
+// forgotten, so that the next call tries again.
+function load(name) {
+  if (!loaded[name]) {
+    loaded[name] = instantiate(MODULES[name]).catch((err) => {
+      delete loaded[name];
+      throw err;
+    });
+  }
+  return loaded[name];
+}
+
+async function instantiate({ url, global }) {
   const go = new Go();
   let instance;
   try {
-    ({ instance } = await WebAssembly.instantiateStreaming(fetch(wasmURL), go.importObject));
+    ({ instance } = await WebAssembly.instantiateStreaming(fetch(url), go.importObject));
   } catch {
     // A host that serves .wasm under another media type: use the bytes.
-    const resp = await fetch(wasmURL);
+    const resp = await fetch(url);
     if (!resp.ok) {
-      throw new Error(`cannot load the scorer: ${resp.status} for ${wasmURL.pathname}`);
+      throw new Error(`cannot load the scorer: ${resp.status} for ${url.pathname}`);
     }
     ({ instance } = await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject));
   }
   const started = new Promise((resolve) => {
-    self.docscoreReady = resolve;
+    self[global + 'Ready'] = resolve;
   });
   go.run(instance);
   await started;
-  core = self.docscore;
-  return core.version;
+  return self[global];
 }
 
-// call runs a bridge method and returns its envelope {error, result}.
-async function call(method, request) {
-  await ready;
-  return JSON.parse(await core.call(method, JSON.stringify(request)));
+load('core').catch(() => {}); // the tabular core starts with the worker; a failure shows at its first call
+
+// call runs a bridge method of a module and returns its envelope
+// {error, result}.
+async function call(method, request, module = 'core') {
+  const api = await load(module);
+  return JSON.parse(await api.call(method, JSON.stringify(request)));
 }
 
 // ---- files -------------------------------------------------------------
 
-const files = []; // {id, name, size, role, note, text, error}
+// files are the dropped files: {id, name, size, role, note, auto, text,
+// bytes}. text is the UTF-8 content; bytes the content of a binary file
+// (null otherwise); auto says the role was detected, not chosen.
+const files = [];
 let nextId = 1;
-let last = null; // the last successful scoring: {request, reportText, preview}
+let last = null; // the last tabular scoring: {request, reportText, preview}
+let lastReceipts = null; // the last receipts scoring: {request, reportText, incomplete}
+let lastHarness = null; // {request, reportText} for a cases file, or {report: file} for a dropped report
+
+const TEXT_ONLY = 'not UTF-8 text (docscore reads UTF-8 files)';
+
+// fileError is what is wrong with a file in its role: a binary file can
+// only be a file a cases file names.
+function fileError(f) {
+  if (f.error) return f.error;
+  return f.bytes && f.role !== 'ignore' && f.role !== 'case-file' ? TEXT_ONLY : '';
+}
 
 function listFiles() {
-  return files.map(({ id, name, size, role, note, error }) => ({ id, name, size, role, note, error }));
+  return files.map((f) => ({ id: f.id, name: f.name, size: f.size, role: f.role, note: f.note, error: fileError(f) }));
 }
 
 let lastProgress = 0;
@@ -75,29 +116,74 @@ async function readText(file, onBytes) {
   }
   const reader = file.stream().getReader();
   const parts = [];
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parts.push(dec.decode(value, { stream: true }));
-    onBytes(value.byteLength);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(dec.decode(value, { stream: true }));
+      onBytes(value.byteLength);
+    }
+    parts.push(dec.decode());
+  } catch (err) {
+    reader.cancel().catch(() => {});
+    throw err;
   }
-  parts.push(dec.decode());
   return parts.join('');
 }
 
-function addFile(name, size, text, role, note, error = '') {
-  const i = files.findIndex((f) => f.name === name);
-  const f = { id: nextId++, name, size, role, note, text, error };
+function addFile(f) {
+  const i = files.findIndex((x) => x.name === f.name);
+  const entry = { id: nextId++, error: '', bytes: null, text: '', ...f };
   if (i >= 0) {
-    files[i] = f; // dropping a file again replaces it
+    files[i] = entry; // dropping a file again replaces it
   } else {
-    files.push(f);
+    files.push(entry);
   }
+}
+
+// linkCaseFiles gives the files a cases file names by path the role
+// "case-file", and takes it back from those no cases file names any more.
+// Roles the user chose are left alone.
+function linkCaseFiles() {
+  const names = files.map((f) => f.name);
+  const named = new Map(); // file name → the cases file naming it
+  for (const c of files) {
+    if (c.role !== 'cases' || fileError(c)) continue;
+    for (const p of casePaths(c.text)) {
+      const hit = resolveCasePath(c.name, p, names);
+      if (hit && hit !== c.name && !named.has(hit)) named.set(hit, c.name);
+    }
+  }
+  for (const f of files) {
+    if (!f.auto) continue;
+    if (named.has(f.name) && f.role !== 'cases' && f.role !== 'harness-report') {
+      f.role = 'case-file';
+      f.note = 'named by ' + named.get(f.name);
+    } else if (!named.has(f.name) && f.role === 'case-file') {
+      f.role = f.detected.role;
+      f.note = f.detected.note;
+    }
+  }
+}
+
+// toBase64 encodes bytes as standard base64.
+function toBase64(bytes) {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(bin);
+}
+
+function fromBase64(s) {
+  const bin = atob(s);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
 }
 
 const ops = {
   async version() {
-    await ready;
     const env = await call('version', {});
     return env.result;
   },
@@ -109,31 +195,46 @@ const ops = {
     for (const { file, path } of items) {
       const name = path || file.name;
       let text = '';
+      let bytes = null;
       let error = '';
+      const before = done;
       try {
         text = await readText(file, (n) => {
           done += n;
           progress({ phase: 'read', done, total, name });
         });
       } catch (err) {
-        error = err instanceof TypeError ? 'not UTF-8 text (docscore reads UTF-8 files)' : String(err.message || err);
+        if (err instanceof TypeError) {
+          // Not UTF-8: keep the bytes, for a cases file that names it.
+          bytes = new Uint8Array(await file.arrayBuffer());
+          done = before + file.size;
+        } else {
+          error = String(err.message || err);
+        }
       }
-      const { role, note } = error ? { role: 'ignore', note: '' } : detectRole(name, text);
-      addFile(name, file.size, text, role, note, error);
+      const detected = error ? { role: 'ignore', note: '' }
+        : bytes ? { role: 'ignore', note: 'a binary file: used when a cases file names it' } : detectRole(name, text);
+      addFile({ name, size: file.size, text, bytes, error, role: detected.role, note: detected.note, auto: true, detected });
     }
+    linkCaseFiles();
     progress({ phase: 'read', done: total, total, name: '' }, true);
     return listFiles();
   },
 
-  async loadSample() {
-    const resp = await fetch(sampleURL);
+  async loadSample({ which = 'tabular' }) {
+    const resp = await fetch(SAMPLES[which]);
     if (!resp.ok) {
       throw new Error(`cannot load the sample: ${resp.status}`);
     }
     const sample = await resp.json();
     files.length = 0;
     for (const f of sample.files) {
-      addFile(f.name, new TextEncoder().encode(f.text).length, f.text, f.role, 'bundled sample');
+      const bytes = f.base64 ? fromBase64(f.base64) : null;
+      const text = f.text || '';
+      addFile({
+        name: f.name, size: bytes ? bytes.length : new TextEncoder().encode(text).length, text, bytes,
+        role: f.role, note: f.note || 'bundled sample', auto: false,
+      });
     }
     return listFiles();
   },
@@ -141,36 +242,70 @@ const ops = {
   async setRole({ id, role }) {
     if (!(role in ROLES)) throw new Error('unknown role ' + role);
     const f = files.find((x) => x.id === id);
-    if (f) f.role = role;
+    if (f) {
+      f.role = role;
+      f.auto = false;
+    }
+    linkCaseFiles();
     return listFiles();
   },
 
   async remove({ id }) {
     const i = files.findIndex((x) => x.id === id);
     if (i >= 0) files.splice(i, 1);
+    linkCaseFiles();
     return listFiles();
   },
 
   async clear() {
     files.length = 0;
     last = null;
+    lastReceipts = null;
+    lastHarness = null;
     return listFiles();
   },
 
   score,
 
-  async download({ format }) {
-    if (!last) throw new Error('nothing scored yet');
-    let text = last.reportText;
-    if (format !== 'json') {
-      const env = await call('scoreTabular', { ...last.request, format });
-      if (env.error) throw new Error(env.error.message);
-      text = env.result;
-    }
+  async download({ family = 'tabular', format }) {
     const types = { json: 'application/json', csv: 'text/csv', md: 'text/markdown' };
-    const name = 'docscore-tabular' + (last.preview ? '-preview' : '') + '.' + format;
+    let text;
+    let name;
+    if (family === 'tabular') {
+      if (!last) throw new Error('nothing scored yet');
+      text = last.reportText;
+      if (format !== 'json') {
+        const env = await call('scoreTabular', { ...last.request, format });
+        if (env.error) throw new Error(env.error.message);
+        text = env.result;
+      }
+      name = 'docscore-tabular' + (last.preview ? '-preview' : '');
+    } else if (family === 'receipts') {
+      if (!lastReceipts) throw new Error('no receipts report');
+      text = lastReceipts.reportText;
+      if (format !== 'json') {
+        const env = await call('scoreReceipts', { ...lastReceipts.request, format }, 'receipts');
+        if (env.error) throw new Error(env.error.message);
+        text = env.result;
+      }
+      name = 'docscore-receipts' + (lastReceipts.incomplete ? '-incomplete' : '');
+    } else if (family === 'harness') {
+      if (!lastHarness) throw new Error('no harness report');
+      if (format === 'json') {
+        text = lastHarness.report ? lastHarness.report.text : lastHarness.reportText;
+      } else {
+        const env = lastHarness.report
+          ? await call('reportMarkdown', { report: fileRef(lastHarness.report) }, 'harness')
+          : await call('evaluate', { ...lastHarness.request, format }, 'harness');
+        if (env.error) throw new Error(env.error.message);
+        text = env.result;
+      }
+      name = 'docscore-eval';
+    } else {
+      throw new Error('unknown report ' + family);
+    }
     // The report's exact bytes: the core's string, encoded as UTF-8.
-    return { blob: new Blob([text], { type: types[format] + ';charset=utf-8' }), name };
+    return { blob: new Blob([text], { type: types[format] + ';charset=utf-8' }), name: name + '.' + format };
   },
 
   async detail({ line }) {
@@ -199,27 +334,35 @@ function onlyLine(text, n) {
 // ---- scoring -------------------------------------------------------------
 
 function byRole(role) {
-  return files.filter((f) => f.role === role && !f.error);
+  return files.filter((f) => f.role === role && !fileError(f));
+}
+
+function byName(a, b) {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 function fileRef(f) {
   return { name: f.name, text: f.text };
 }
 
-// score scores the files with their current roles. It answers
-// {files, missing, problem, error, rules, receipts, view}: what is missing,
-// a problem with the roles, the core's error (with file and line), the rule
-// file's check, a note on receipt files, and the view of the report.
-async function score({ preview = '', gate = 0 }) {
-  const out = { files: listFiles(), missing: [], problem: null, error: null, rules: null, receipts: null, view: null };
-  const receipts = files.filter((f) => RECEIPT_ROLES.has(f.role));
-  if (receipts.length > 0) {
-    out.receipts = {
-      files: receipts.map((f) => f.name),
-      message: 'Receipts scoring is not in this build yet: these files are recognised but not scored.',
-    };
-  }
-  const gt = byRole('gt').sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+function hasFamily(family) {
+  return files.some((f) => FAMILIES[family].has(f.role));
+}
+
+// score scores every family whose files are present, each on its own:
+// {files, missing, problem, error, rules, view} for tabular files (as
+// before receipts and the harness came), and {receipts} and {harness}.
+async function score({ preview = '', gate = 0, allowIncomplete = false }) {
+  const receipts = await scoreReceipts(allowIncomplete);
+  const harness = await scoreHarness();
+  const tab = await scoreTabular(preview, gate);
+  const out = { ...tab.value, files: listFiles(), receipts, harness };
+  return tab.transfer ? { value: out, transfer: tab.transfer } : out;
+}
+
+async function scoreTabular(preview, gate) {
+  const out = { present: hasFamily('tabular'), missing: [], problem: null, error: null, rules: null, view: null };
+  const gt = byRole('gt').sort(byName);
   const runs = byRole('runs');
   const rules = byRole('rules');
   const schema = byRole('schema');
@@ -227,7 +370,7 @@ async function score({ preview = '', gate = 0 }) {
     if (list.length > 1) {
       out.problem = { message: `more than one ${what}: set all but one to "Not used"`, files: list.map((f) => f.name) };
       last = null;
-      return out;
+      return { value: out };
     }
   }
   if (rules.length === 1) {
@@ -236,11 +379,15 @@ async function score({ preview = '', gate = 0 }) {
     });
     out.rules = env.error ? { error: env.error } : env.result;
   }
+  if (!out.present) {
+    last = null;
+    return { value: out };
+  }
   if (gt.length === 0) out.missing.push('ground-truth CSVs (gt_page_NN.csv)');
   if (runs.length === 0) out.missing.push('a runs file (.jsonl)');
   if (out.missing.length > 0) {
     last = null;
-    return out;
+    return { value: out };
   }
   const request = { gt: gt.map(fileRef), runs: fileRef(runs[0]), format: 'json' };
   if (rules.length) request.rules = fileRef(rules[0]);
@@ -254,7 +401,7 @@ async function score({ preview = '', gate = 0 }) {
   if (env.error) {
     out.error = env.error;
     last = null;
-    return out;
+    return { value: out };
   }
   last = { request, reportText: env.result, preview };
   out.view = buildView(JSON.parse(env.result));
@@ -264,6 +411,105 @@ async function score({ preview = '', gate = 0 }) {
     value: out,
     transfer: [im.line, im.cell, im.run, im.page, im.ok, im.matched, im.nModel, im.nGT, im.f1].map((a) => a.buffer),
   };
+}
+
+// scoreReceipts scores the receipt files (SPEC B) with receipts.wasm:
+// null when there are none, else {files, missing, problem, error,
+// refused, report, allowIncomplete, ms}. refused is the refusal of an
+// incomplete run (error code "incomplete"), which allowIncomplete lifts.
+async function scoreReceipts(allowIncomplete) {
+  lastReceipts = null;
+  if (!hasFamily('receipts')) return null;
+  const refs = byRole('receipt-ref').sort(byName);
+  const runs = byRole('receipt-run');
+  const out = { missing: [], problem: null, error: null, refused: null, report: null, allowIncomplete, ms: 0 };
+  if (runs.length > 1) {
+    out.problem = { message: 'more than one receipt run: set all but one to "Not used"', files: runs.map((f) => f.name) };
+    return out;
+  }
+  if (refs.length === 0) out.missing.push('CORD references (.json annotations or a .jsonl of sample_id and reference)');
+  if (runs.length === 0) out.missing.push('a pilot run (.jsonl whose first line is the run header)');
+  if (out.missing.length > 0) return out;
+  const request = { refs: refs.map(fileRef), run: fileRef(runs[0]), format: 'json' };
+  if (allowIncomplete) request.allow_incomplete = true;
+  progress({ phase: 'score', done: 0, total: 0, name: runs[0].name }, true);
+  const t0 = performance.now();
+  const env = await call('scoreReceipts', request, 'receipts');
+  out.ms = performance.now() - t0;
+  if (env.error) {
+    if (env.error.code === 'incomplete') out.refused = env.error;
+    else out.error = env.error;
+    return out;
+  }
+  out.report = JSON.parse(env.result);
+  lastReceipts = { request, reportText: env.result, incomplete: out.report.incomplete };
+  return out;
+}
+
+// scoreHarness evaluates a cases file with harness.wasm, or reads a
+// dropped harness report (no wasm needed to show it): null when there is
+// neither, else {source, files, problem, error, report, ms}.
+async function scoreHarness() {
+  lastHarness = null;
+  const cases = byRole('cases');
+  const reports = byRole('harness-report');
+  if (cases.length + reports.length === 0) return null;
+  const out = { source: '', files: [], problem: null, error: null, report: null, ms: 0 };
+  if (cases.length + reports.length > 1) {
+    out.problem = {
+      message: 'more than one cases file or harness report: set all but one to "Not used"',
+      files: [...cases, ...reports].map((f) => f.name),
+    };
+    return out;
+  }
+  if (reports.length === 1) {
+    const f = reports[0];
+    out.source = 'report';
+    let rep;
+    try {
+      rep = JSON.parse(f.text.replace(/^\ufeff/, ''));
+    } catch (err) {
+      out.error = { code: 'input', file: f.name, message: `${f.name}: expected a harness report (JSON): ${err.message}` };
+      return out;
+    }
+    const bad = checkReport(rep);
+    if (bad) {
+      out.error = { code: 'input', file: f.name, message: `${f.name}: ${bad}` };
+      return out;
+    }
+    out.report = rep;
+    lastHarness = { report: f };
+    return out;
+  }
+  const c = cases[0];
+  out.source = 'cases';
+  // The files it names, under the paths it names them by.
+  const names = files.map((f) => f.name);
+  const given = [];
+  out.unresolved = [];
+  for (const p of casePaths(c.text)) {
+    const hit = resolveCasePath(c.name, p, names);
+    const f = hit && files.find((x) => x.name === hit);
+    if (!f || f.error) {
+      out.unresolved.push(p);
+      continue;
+    }
+    given.push(f.bytes ? { name: p, base64: toBase64(f.bytes) } : { name: p, text: f.text });
+    out.files.push({ path: p, file: f.name });
+  }
+  const request = { cases: fileRef(c), format: 'json' };
+  if (given.length) request.files = given;
+  progress({ phase: 'score', done: 0, total: 0, name: c.name }, true);
+  const t0 = performance.now();
+  const env = await call('evaluate', request, 'harness');
+  out.ms = performance.now() - t0;
+  if (env.error) {
+    out.error = env.error;
+    return out;
+  }
+  out.report = JSON.parse(env.result);
+  lastHarness = { request, reportText: env.result };
+  return out;
 }
 
 // buildView keeps what the page shows of a report. The images become
@@ -327,6 +573,46 @@ function buildView(rep) {
     pages: { ids: okPages, f1: perPage },
     images, runIds, pageIds, failed,
   };
+}
+
+// checkReport returns what keeps a parsed JSON value from being a harness
+// report the page can draw ("" when nothing does): the fields it reads,
+// with their types. The Markdown download reads the report strictly, in
+// harness.wasm.
+function checkReport(rep) {
+  const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (!isObj(rep) || rep.kind !== 'harness') return 'expected a harness report ("kind": "harness")';
+  if (rep.report_version !== 1) return `report_version ${rep.report_version}: this page reads version 1`;
+  for (const k of ['pipelines', 'cases', 'review_queue', 'warnings']) {
+    if (!Array.isArray(rep[k])) return `expected "${k}" to be a list`;
+  }
+  if (!isObj(rep.summary)) return 'expected "summary" to be an object';
+  const stage = (st, at) => {
+    if (!isObj(st)) return `${at}: expected a stage object`;
+    for (const k of ['case_id', 'stage_id', 'verdict', 'metric_selection', 'fingerprint']) {
+      if (typeof st[k] !== 'string') return `${at}.${k}: expected a string`;
+    }
+    for (const k of ['metrics', 'references', 'warnings']) {
+      if (!Array.isArray(st[k])) return `${at}.${k}: expected a list`;
+    }
+    for (const k of ['upstream_verdicts', 'scores']) {
+      if (!isObj(st[k])) return `${at}.${k}: expected an object`;
+    }
+    if (st.depends_on !== null && !Array.isArray(st.depends_on)) return `${at}.depends_on: expected a list`;
+    return '';
+  };
+  for (const [i, p] of rep.pipelines.entries()) {
+    if (!isObj(p) || typeof p.pipeline_id !== 'string' || !Array.isArray(p.stages)) return `pipelines[${i}]: expected a pipeline_id and stages`;
+    for (const [k, st] of p.stages.entries()) {
+      const bad = stage(st, `pipelines[${i}].stages[${k}]`);
+      if (bad) return bad;
+    }
+  }
+  for (const [i, st] of rep.cases.entries()) {
+    const bad = stage(st, `cases[${i}]`);
+    if (bad) return bad;
+  }
+  return '';
 }
 
 // ---- messages --------------------------------------------------------------

@@ -31,7 +31,7 @@ func BenchmarkCallScoreTabular(b *testing.B) {
 	b.SetBytes(int64(len(js)))
 	b.ReportAllocs()
 	for b.Loop() {
-		out := Call("scoreTabular", js)
+		out := core.Call("scoreTabular", js)
 		if len(out) < 1000 || !strings.HasPrefix(out, "{\n  \"error\": null,") {
 			b.Fatalf("answer %.200s", out)
 		}

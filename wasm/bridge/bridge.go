@@ -1,13 +1,22 @@
 // Package bridge is the host-neutral half of the WebAssembly entry points:
-// it takes a method name and a JSON request, calls the scoring API and
-// answers one JSON envelope, {"error": null|{code, message, file, line},
-// "result": …}. It has no build tag, so native tests cover everything but
-// the few lines of syscall/js in wasm/site that hand strings across.
+// a Dispatcher takes a method name and a JSON request, calls the method of
+// its table and answers one JSON envelope, {"error": null|{code, message,
+// file, line}, "result": …}. It has no build tag, so native tests cover
+// everything but the few lines of syscall/js in wasm/site that hand
+// strings across.
+//
+// Each WebAssembly file of the site serves one family of methods, so that
+// a page links only the scorers it needs: docscore.wasm serves Tabular,
+// receipts.wasm the table of wasm/bridge/receiptsbridge and harness.wasm
+// that of wasm/bridge/harnessbridge. A table lives in its own package
+// because importing a package links its initialisation: the tabular core
+// must not carry the receipt scorer or the harness's expression engine.
 package bridge
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime"
 	"sort"
@@ -34,58 +43,76 @@ type VersionResult struct {
 	Methods  []string `json:"methods"`
 }
 
-// method handles one call: it decodes its request and returns its result.
-type method func(request []byte) (any, error)
+// Method handles one call: it decodes its request (see Decode) and returns
+// its result, which the envelope encodes as JSON.
+type Method func(request []byte) (any, error)
 
-var methods = map[string]method{
-	// scoreTabular's result is the report as a string: the exact bytes of
-	// "docscore score tabular --format F" for the request's format.
-	"scoreTabular": func(r []byte) (any, error) {
-		var req api.TabularRequest
-		if err := decode("scoreTabular", r, &req); err != nil {
-			return nil, err
-		}
-		out, err := api.ScoreTabular(req)
-		if err != nil {
-			return nil, err
-		}
-		return string(out), nil
-	},
-	"checkRules": func(r []byte) (any, error) {
-		var req api.RulesCheckRequest
-		if err := decode("checkRules", r, &req); err != nil {
-			return nil, err
-		}
-		return api.CheckRules(req)
-	},
-	"tabularDetail": func(r []byte) (any, error) {
-		var req api.TabularDetailRequest
-		if err := decode("tabularDetail", r, &req); err != nil {
-			return nil, err
-		}
-		return api.TabularDetail(req)
-	},
+// Dispatcher answers calls to the methods of one table.
+type Dispatcher struct {
+	methods map[string]Method
 }
 
-func init() {
-	methods["version"] = func([]byte) (any, error) {
-		return VersionResult{Docscore: Version, Go: runtime.Version(), Methods: Methods()}, nil
+// New returns a dispatcher over a method table, to which it adds
+// "version". The table is copied.
+func New(methods map[string]Method) *Dispatcher {
+	d := &Dispatcher{methods: make(map[string]Method, len(methods)+1)}
+	for name, m := range methods {
+		d.methods[name] = m
+	}
+	d.methods["version"] = func([]byte) (any, error) {
+		return VersionResult{Docscore: Version, Go: runtime.Version(), Methods: d.Methods()}, nil
+	}
+	return d
+}
+
+// Tabular returns the methods of the tabular core (docscore.wasm):
+// scoreTabular, checkRules and tabularDetail.
+func Tabular() map[string]Method {
+	return map[string]Method{
+		// scoreTabular's result is the report as a string: the exact bytes
+		// of "docscore score tabular --format F" for the request's format.
+		"scoreTabular": func(r []byte) (any, error) {
+			var req api.TabularRequest
+			if err := Decode("scoreTabular", r, &req); err != nil {
+				return nil, err
+			}
+			out, err := api.ScoreTabular(req)
+			if err != nil {
+				return nil, err
+			}
+			return string(out), nil
+		},
+		"checkRules": func(r []byte) (any, error) {
+			var req api.RulesCheckRequest
+			if err := Decode("checkRules", r, &req); err != nil {
+				return nil, err
+			}
+			return api.CheckRules(req)
+		},
+		"tabularDetail": func(r []byte) (any, error) {
+			var req api.TabularDetailRequest
+			if err := Decode("tabularDetail", r, &req); err != nil {
+				return nil, err
+			}
+			return api.TabularDetail(req)
+		},
 	}
 }
 
-// Methods returns the names Call answers, sorted.
-func Methods() []string {
-	names := make([]string, 0, len(methods))
-	for n := range methods {
+// Methods returns the names the dispatcher answers, sorted.
+func (d *Dispatcher) Methods() []string {
+	names := make([]string, 0, len(d.methods))
+	for n := range d.methods {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	return names
 }
 
-// decode reads a request object, refusing unknown keys so that a typo is
-// an error rather than a silently ignored option. An empty request is {}.
-func decode(name string, r []byte, v any) error {
+// Decode reads a request object into v, refusing unknown keys so that a
+// typo is an error rather than a silently ignored option. An empty
+// request is {}. name is the method, for the error message.
+func Decode(name string, r []byte, v any) error {
 	if len(bytes.TrimSpace(r)) == 0 {
 		r = []byte("{}")
 	}
@@ -100,12 +127,32 @@ func decode(name string, r []byte, v any) error {
 	return nil
 }
 
+// codedError gives an error the envelope code a method chose.
+type codedError struct {
+	code string
+	err  error
+}
+
+func (e *codedError) Error() string { return e.err.Error() }
+func (e *codedError) Unwrap() error { return e.err }
+
+// WithCode returns err with the envelope code code instead of "input" or
+// "internal"; the file and line still come from err. A page tells the
+// errors it acts on from the others by their code (the receipts refusal
+// of an incomplete run is "incomplete").
+func WithCode(code string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &codedError{code: code, err: err}
+}
+
 // Call runs method on a JSON request and returns the JSON envelope. It
 // never panics: a panic in the core is recovered into an "internal"
 // error, and every outcome leaves through the one encoding at the end.
-func Call(name, request string) string {
+func (d *Dispatcher) Call(name, request string) string {
 	var env Envelope
-	env.Result, env.Error = run(name, request)
+	env.Result, env.Error = d.run(name, request)
 	out, err := api.MarshalJSON(env)
 	if err != nil {
 		// Only a result that cannot be encoded gets here.
@@ -115,21 +162,25 @@ func Call(name, request string) string {
 }
 
 // run calls the method, turning an error or a panic into its description.
-func run(name, request string) (result any, detail *api.ErrorDetail) {
+func (d *Dispatcher) run(name, request string) (result any, detail *api.ErrorDetail) {
 	defer func() {
 		if r := recover(); r != nil {
 			result = nil
 			detail = &api.ErrorDetail{Code: "internal", Message: fmt.Sprintf("internal error in %s: %v", name, r)}
 		}
 	}()
-	m, ok := methods[name]
+	m, ok := d.methods[name]
 	if !ok {
-		return nil, &api.ErrorDetail{Code: "input", Message: fmt.Sprintf("unknown method %q (expected one of %v)", name, Methods())}
+		return nil, &api.ErrorDetail{Code: "input", Message: fmt.Sprintf("unknown method %q (expected one of %v)", name, d.Methods())}
 	}
 	res, err := m([]byte(request))
 	if err != nil {
-		d := api.DescribeError(err)
-		return nil, &d
+		desc := api.DescribeError(err)
+		var c *codedError
+		if errors.As(err, &c) {
+			desc.Code = c.code
+		}
+		return nil, &desc
 	}
 	return res, nil
 }

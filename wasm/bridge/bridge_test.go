@@ -3,6 +3,7 @@ package bridge
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/tabular"
 )
 
@@ -60,6 +62,9 @@ func toAPI(r tabular.Request, preview, format string) api.TabularRequest {
 	return req
 }
 
+// core is the dispatcher of docscore.wasm.
+var core = New(Tabular())
+
 func mustJSON(t testing.TB, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
@@ -80,7 +85,7 @@ func TestScoreTabularIsTheCLIReport(t *testing.T) {
 		{"open", "json", "sample_preview_open.json"},
 		{"open", "md", "sample_preview_open.md"},
 	} {
-		env := decodeEnvelope(t, Call("scoreTabular", mustJSON(t, sampleRequest(t, c.preview, c.format))))
+		env := decodeEnvelope(t, core.Call("scoreTabular", mustJSON(t, sampleRequest(t, c.preview, c.format))))
 		if env.Error != nil {
 			t.Fatalf("%s: %+v", c.golden, env.Error)
 		}
@@ -122,7 +127,7 @@ func TestErrors(t *testing.T) {
 		{"detail of a blank line", "tabularDetail", `{"gt": [{"name": "gt_page_1.csv", "text": "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\nA,,,,,,,,\n"}], "runs": {"name": "r.jsonl", "text": "\n"}, "line": 1}`, "input", "r.jsonl", 1, "expected an image on this line"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			env := decodeEnvelope(t, Call(c.method, c.request))
+			env := decodeEnvelope(t, core.Call(c.method, c.request))
 			if env.Error == nil {
 				t.Fatalf("no error: %.200s", env.Result)
 			}
@@ -136,27 +141,38 @@ func TestErrors(t *testing.T) {
 }
 
 // TestPanicIsRecovered checks that a panic in a method becomes an internal
-// error envelope and that the bridge keeps answering afterwards.
+// error envelope and that the dispatcher keeps answering afterwards; an
+// error a method coded keeps its code, file and line.
 func TestPanicIsRecovered(t *testing.T) {
-	methods["panicForTest"] = func([]byte) (any, error) { panic("boom") }
-	defer delete(methods, "panicForTest")
-	env := decodeEnvelope(t, Call("panicForTest", "{}"))
+	d := New(map[string]Method{
+		"panicForTest": func([]byte) (any, error) { panic("boom") },
+		"unencodable":  func([]byte) (any, error) { return func() {}, nil },
+		"coded": func([]byte) (any, error) {
+			return nil, WithCode("incomplete", fmt.Errorf("wrapped: %w", inputerr.New("run.jsonl", 3, "run is incomplete")))
+		},
+	})
+	env := decodeEnvelope(t, d.Call("panicForTest", "{}"))
 	if env.Error == nil || env.Error.Code != "internal" || !strings.Contains(env.Error.Message, "boom") || !strings.Contains(env.Error.Message, "panicForTest") {
 		t.Fatalf("envelope %+v", env)
 	}
-	methods["unencodable"] = func([]byte) (any, error) { return func() {}, nil }
-	defer delete(methods, "unencodable")
-	env = decodeEnvelope(t, Call("unencodable", "{}"))
+	env = decodeEnvelope(t, d.Call("unencodable", "{}"))
 	if env.Error == nil || env.Error.Code != "internal" {
 		t.Fatalf("envelope %+v", env)
 	}
-	if env := decodeEnvelope(t, Call("version", "")); env.Error != nil {
+	if env := decodeEnvelope(t, d.Call("version", "")); env.Error != nil {
 		t.Fatalf("version after a panic: %+v", env.Error)
+	}
+	env = decodeEnvelope(t, d.Call("coded", "{}"))
+	if e := env.Error; e == nil || e.Code != "incomplete" || e.File != "run.jsonl" || e.Line != 3 || e.Message != "wrapped: run.jsonl:3: run is incomplete" {
+		t.Fatalf("coded error %+v", env.Error)
+	}
+	if WithCode("x", nil) != nil {
+		t.Fatal("WithCode(nil) is not nil")
 	}
 }
 
 func TestVersion(t *testing.T) {
-	env := decodeEnvelope(t, Call("version", ""))
+	env := decodeEnvelope(t, core.Call("version", ""))
 	var v VersionResult
 	if err := json.Unmarshal(env.Result, &v); err != nil {
 		t.Fatal(err)
@@ -164,11 +180,19 @@ func TestVersion(t *testing.T) {
 	if v.Docscore != Version || v.Go != runtime.Version() || strings.Join(v.Methods, ",") != "checkRules,scoreTabular,tabularDetail,version" {
 		t.Fatalf("version %+v", v)
 	}
+	// Each dispatcher answers its own table and version, nothing else.
+	d := New(map[string]Method{"echo": func(r []byte) (any, error) { return string(r), nil }})
+	if got := strings.Join(d.Methods(), ","); got != "echo,version" {
+		t.Fatalf("methods %s", got)
+	}
+	if env := decodeEnvelope(t, d.Call("scoreTabular", "{}")); env.Error == nil || !strings.Contains(env.Error.Message, `unknown method "scoreTabular" (expected one of [echo version])`) {
+		t.Fatalf("a method of another table: %+v", env.Error)
+	}
 }
 
 func TestCheckRules(t *testing.T) {
 	req := sampleRequest(t, "", "")
-	env := decodeEnvelope(t, Call("checkRules", mustJSON(t, api.RulesCheckRequest{Rules: *req.Rules, GT: req.GT})))
+	env := decodeEnvelope(t, core.Call("checkRules", mustJSON(t, api.RulesCheckRequest{Rules: *req.Rules, GT: req.GT})))
 	want, err := api.CheckRules(api.RulesCheckRequest{Rules: *req.Rules, GT: req.GT})
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +209,7 @@ func TestCheckRules(t *testing.T) {
 
 func TestTabularDetail(t *testing.T) {
 	req := sampleRequest(t, "open", "")
-	env := decodeEnvelope(t, Call("tabularDetail", mustJSON(t, api.TabularDetailRequest{TabularRequest: req, Line: 3})))
+	env := decodeEnvelope(t, core.Call("tabularDetail", mustJSON(t, api.TabularDetailRequest{TabularRequest: req, Line: 3})))
 	if env.Error != nil {
 		t.Fatal(env.Error)
 	}
@@ -215,6 +239,6 @@ func FuzzCall(f *testing.F) {
 		f.Add(s.method, s.request)
 	}
 	f.Fuzz(func(t *testing.T, method, request string) {
-		decodeEnvelope(t, Call(method, request))
+		decodeEnvelope(t, core.Call(method, request))
 	})
 }

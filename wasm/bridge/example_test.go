@@ -7,7 +7,8 @@ import (
 	"github.com/docscore/docscore/wasm/bridge"
 )
 
-func ExampleCall() {
+func ExampleDispatcher_Call() {
+	core := bridge.New(bridge.Tabular())
 	gt := "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\n" +
 		"Anzola Benetti,,February 1 1769,,San Geremia,Rovigo,Y,N,0\n"
 	runs := `{"model": "m", "phase": "G", "run": 1, "page": "27", "records": [{"name": "Anzola Benetti"}]}`
@@ -20,11 +21,11 @@ func ExampleCall() {
 		Error  any    `json:"error"`
 		Result string `json:"result"`
 	}
-	json.Unmarshal([]byte(bridge.Call("scoreTabular", string(req))), &env)
+	json.Unmarshal([]byte(core.Call("scoreTabular", string(req))), &env)
 	fmt.Println("error:", env.Error)
 	fmt.Print(env.Result[:60], "…\n")
 
-	json.Unmarshal([]byte(bridge.Call("scoreTabular", `{"runs": {}}`)), &env)
+	json.Unmarshal([]byte(core.Call("scoreTabular", `{"runs": {}}`)), &env)
 	fmt.Println("error:", env.Error)
 	// Output:
 	// error: <nil>

@@ -6,7 +6,12 @@
 package evalapi
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/harness"
@@ -42,4 +47,86 @@ func Evaluate(ctx context.Context, req EvalRequest) ([]byte, error) {
 		return harness.EvaluateCasesMarkdown(ctx, []byte(req.Cases.Text), opts)
 	}
 	return nil, inputerr.New("", 0, "format %q: expected json or md", req.Format)
+}
+
+// ReportMarkdown reads a harness report (the JSON of "docscore eval
+// --output") and renders its Markdown: the bytes "docscore eval
+// --markdown" wrote beside it. The report is read strictly: a field this
+// version does not know, another kind of report or another report version
+// is an input error naming the file and line.
+func ReportMarkdown(report api.File) ([]byte, error) {
+	data := bytes.TrimPrefix([]byte(report.Text), []byte("\ufeff"))
+	var head struct {
+		Kind          string `json:"kind"`
+		ReportVersion int    `json:"report_version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, jsonError(report.Name, data, err)
+	}
+	if head.Kind != "harness" {
+		return nil, inputerr.New(report.Name, 1, "expected a harness report (\"kind\": \"harness\"), found kind %q", head.Kind)
+	}
+	if head.ReportVersion != harness.ReportVersion {
+		return nil, inputerr.New(report.Name, 1, "report_version %d: this docscore reads version %d", head.ReportVersion, harness.ReportVersion)
+	}
+	var rep harness.Report
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rep); err != nil {
+		return nil, jsonError(report.Name, data, err)
+	}
+	if err := checkFingerprints(&rep); err != nil {
+		return nil, inputerr.New(report.Name, 0, "%v", err)
+	}
+	return rep.Markdown(), nil
+}
+
+// checkFingerprints refuses instruction fingerprints that are not SHA-256
+// hex digests: the Markdown shows their first 16 digits.
+func checkFingerprints(rep *harness.Report) error {
+	check := func(at string, sum string) error {
+		if len(sum) != 64 || strings.Trim(sum, "0123456789abcdef") != "" {
+			return fmt.Errorf("%s: expected a SHA-256 (64 lower-case hex digits), found %q", at, sum)
+		}
+		return nil
+	}
+	if err := check("judge_base_instructions.sha256", rep.JudgeBaseInstructions.SHA256); err != nil {
+		return err
+	}
+	stages := func(at string, list []harness.StageReport) error {
+		for i, st := range list {
+			for k, in := range st.Instructions {
+				if err := check(fmt.Sprintf("%s[%d].instructions[%d].sha256", at, i, k), in.SHA256); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	for i, p := range rep.Pipelines {
+		if err := stages(fmt.Sprintf("pipelines[%d].stages", i), p.Stages); err != nil {
+			return err
+		}
+	}
+	return stages("cases", rep.Cases)
+}
+
+// jsonError turns a decoding error into an input error at its line.
+func jsonError(name string, data []byte, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return inputerr.New(name, lineAt(data, int(syn.Offset)-1), "expected a JSON harness report: %v", err)
+	case errors.As(err, &typ):
+		return inputerr.New(name, lineAt(data, int(typ.Offset)-1), "expected a harness report: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	// Unknown fields and the like carry no offset.
+	return inputerr.New(name, 0, "expected a harness report: %s", strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// lineAt returns the 1-based line of byte offset off.
+func lineAt(data []byte, off int) int {
+	off = max(0, min(off, len(data)))
+	return 1 + bytes.Count(data[:off], []byte("\n"))
 }

@@ -6,6 +6,7 @@ package receiptsapi
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/docscore/docscore/scoring/api"
 
@@ -53,8 +54,8 @@ func ScoreReceipts(req ReceiptsRequest) ([]byte, error) {
 	}
 	rep, err := receipts.Score(refs, run, receipts.Options{AllowIncomplete: req.AllowIncomplete, Order: opts.Order})
 	if err != nil {
-		if _, ok := err.(*receipts.IncompleteError); ok {
-			return nil, &inputerr.Error{File: req.Run.Name, Msg: err.Error()}
+		if inc, ok := err.(*receipts.IncompleteError); ok {
+			return nil, &IncompleteError{Input: &inputerr.Error{File: req.Run.Name, Msg: strings.TrimPrefix(inc.Error(), inc.File+": ")}, Cause: inc}
 		}
 		return nil, err
 	}
@@ -71,3 +72,19 @@ func ScoreReceipts(req ReceiptsRequest) ([]byte, error) {
 	}
 	return buf.Bytes(), err
 }
+
+// IncompleteError is ScoreReceipts' refusal of an incomplete run: an input
+// error on the run file (Input, for every host's error reporting) that
+// keeps the scorer's account of the missing and duplicated pairs (Cause).
+type IncompleteError struct {
+	Input *inputerr.Error
+	Cause *receipts.IncompleteError
+}
+
+// Error is the input error's message: the run file, then every missing and
+// duplicated pair.
+func (e *IncompleteError) Error() string { return e.Input.Error() }
+
+// Unwrap exposes both the input error and the scorer's refusal to
+// errors.As.
+func (e *IncompleteError) Unwrap() []error { return []error{e.Input, e.Cause} }

@@ -2,6 +2,7 @@ package receiptsapi
 
 import (
 	"bytes"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/receipts"
 )
 
 func sampleReceipts(t *testing.T, run string) ReceiptsRequest {
@@ -52,8 +54,16 @@ func TestScoreReceiptsIncomplete(t *testing.T) {
 	req := sampleReceipts(t, "run_incomplete.jsonl")
 	_, err := ScoreReceipts(req)
 	d := api.DescribeError(err)
-	if d.Code != "input" || !strings.Contains(d.Message, "c4/cord-test-0007") || !strings.Contains(d.Message, "c1/cord-test-0005") {
+	if d.Code != "input" || d.File != "run_incomplete.jsonl" || !strings.Contains(d.Message, "c4/cord-test-0007") || !strings.Contains(d.Message, "c1/cord-test-0005") {
 		t.Fatalf("refusal %+v", d)
+	}
+	// The file is named once, as the command line names it.
+	if !strings.HasPrefix(d.Message, `run_incomplete.jsonl: run "pilot-100" is incomplete: `) {
+		t.Fatalf("refusal message %q", d.Message)
+	}
+	var inc *receipts.IncompleteError
+	if !errors.As(err, &inc) || len(inc.Missing) != 1 || inc.Missing[0] != (receipts.Pair{Phase: "c4", SampleID: "cord-test-0007"}) || len(inc.Duplicated) != 1 {
+		t.Fatalf("the scorer's refusal is not in the chain: %v", err)
 	}
 	req.AllowIncomplete = true
 	req.Format = "md"

@@ -351,6 +351,13 @@ func TestNetworkStaysOnTheOrigin(t *testing.T) {
 	if !sawWasm || !sawSample {
 		t.Fatalf("the recorder missed the worker's requests: %q", reqs.list())
 	}
+	// A tabular session fetches the page, its modules, the core and the
+	// sample: neither the receipt scorer nor the harness, nor their views.
+	want := []string{"client.js", "docscore.wasm", "format.js", "icon.svg", "index.html", "main.js", "roles.js",
+		"sample.json", "style.css", "view.js", "wasm_exec.js", "worker.js"}
+	if got := assetsFetched(reqs.list()); !reflect.DeepEqual(got, want) {
+		t.Fatalf("a tabular session fetched %q, want exactly %q", got, want)
+	}
 	blocked, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`new Promise(resolve => {
 		const seen = [];
 		document.addEventListener('securitypolicyviolation', e => seen.push(e.blockedURI));
@@ -364,9 +371,9 @@ func TestNetworkStaysOnTheOrigin(t *testing.T) {
 	}
 }
 
-// TestReceiptFilesAreRecognised drops a pilot run and a CORD annotation:
-// their roles are detected and the page says plainly that this build does
-// not score receipts.
+// TestReceiptFilesAreRecognised drops a pilot run and a CORD annotation
+// under names that say nothing: their roles come from their content, they
+// are scored, and a role changed by hand takes the file out.
 func TestReceiptFilesAreRecognised(t *testing.T) {
 	dir := t.TempDir()
 	run := filepath.Join(dir, "pilot-run.jsonl")
@@ -380,15 +387,18 @@ func TestReceiptFilesAreRecognised(t *testing.T) {
 	if roles["pilot-run.jsonl"] != "receipt-run" || roles["cord-test-0000.json"] != "receipt-ref" {
 		t.Fatalf("roles %v", roles)
 	}
-	msg, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("receipts-msg")))
-	if err != nil || !strings.Contains(msg, "Receipts scoring is not in this build yet") {
-		t.Fatalf("receipts message %q (%v)", msg, err)
+	if rows := tableRows(t, ctx, "#receipt-pages"); len(rows) != 1 || rows[0][1] != "cord-test-0000" || rows[0][8] != "1.0000" {
+		t.Fatalf("pages %q", rows)
 	}
 	// A role can be corrected by hand.
 	act(t, ctx, chromedp.SetValue(`#files tr[data-file="pilot-run.jsonl"] select`, "ignore"),
 		chromedp.Evaluate[chromedp.Void](`document.querySelector('#files tr[data-file="pilot-run.jsonl"] select').dispatchEvent(new Event('change'))`))
 	if got := fileRoles(t, ctx)["pilot-run.jsonl"]; got != "ignore" {
 		t.Fatalf("role after the change: %q", got)
+	}
+	msg, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("receipts-summary")))
+	if err != nil || !strings.Contains(msg, "To score receipts, add a pilot run") {
+		t.Fatalf("receipts summary %q (%v)", msg, err)
 	}
 }
 

@@ -1,9 +1,11 @@
 // Package sitebuild builds the static site into a folder any static host
-// can serve: it compiles the WebAssembly core (wasm/site), copies Go's
-// wasm_exec.js, bundles the sample, minifies the HTML, CSS, JavaScript and
-// SVG of package site with tdewolff/minify, and gives every asset a
-// content-hashed name (main.3f9a61c2.js) so that hosts may cache them
-// forever. index.html keeps its name and is the only file to revalidate.
+// can serve: it compiles the three WebAssembly files (Wasm: the tabular
+// core, the receipt scorer and the harness, each loaded by the page only
+// when its files are dropped), copies Go's wasm_exec.js, bundles the
+// samples, minifies the HTML, CSS, JavaScript and SVG of package site with
+// tdewolff/minify, and gives every asset a content-hashed name
+// (main.3f9a61c2.js) so that hosts may cache them forever. index.html
+// keeps its name and is the only file to revalidate.
 //
 // The output is:
 //
@@ -18,6 +20,7 @@ import (
 	"compress/gzip"
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -31,6 +34,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tdewolff/minify/v2"
 	"github.com/tdewolff/minify/v2/css"
@@ -42,10 +46,33 @@ import (
 	"github.com/docscore/docscore/site"
 )
 
-// WasmPackage is the package compiled to docscore.wasm.
+// WasmPackage is the package compiled to docscore.wasm, the tabular core.
 const WasmPackage = "./wasm/site"
 
-// WasmBuildFlags are the go build flags of docscore.wasm: no file paths,
+// WasmFile is one WebAssembly file of the site and the main package it is
+// compiled from.
+type WasmFile struct {
+	Name    string // docscore.wasm
+	Package string // ./wasm/site
+}
+
+// Wasm lists the site's WebAssembly files, one per family of scorers: the
+// tabular core, which the page loads at once (and whose size the tests
+// hold to 1.5 MB gzip-compressed), then the receipt scorer and the
+// harness, which the page's worker loads only when their files are
+// dropped.
+var Wasm = []WasmFile{
+	{"docscore.wasm", WasmPackage},
+	{"receipts.wasm", "./wasm/site/receipts"},
+	{"harness.wasm", "./wasm/site/harness"},
+}
+
+// PipelineExample is the harness example the page's "Load pipeline
+// example" loads, relative to the module root: its cases file and the
+// files it names.
+const PipelineExample = "examples/harness/pipeline"
+
+// WasmBuildFlags are the go build flags of every site wasm: no file paths,
 // no symbol table or DWARF. Code off the scoring hot path — the Markdown
 // parser behind rule files and the regexp and html packages it pulls in
 // (once per rule file), CSV and request decoding, the bridge, fmt — is
@@ -122,16 +149,20 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 
-	files := map[string][]byte{}
-	wasm, err := buildWasm(ctx, goCmd, root, opts.Log)
+	files, err := buildWasm(ctx, goCmd, root, opts.Log)
 	if err != nil {
 		return nil, err
 	}
-	files["docscore.wasm"] = wasm
 	if files["wasm_exec.js"], err = wasmExec(ctx, goCmd); err != nil {
 		return nil, err
 	}
 	if files["sample.json"], err = sampleJSON(); err != nil {
+		return nil, err
+	}
+	if files["sample-receipts.json"], err = receiptsSampleJSON(); err != nil {
+		return nil, err
+	}
+	if files["sample-pipeline.json"], err = pipelineSampleJSON(os.DirFS(root)); err != nil {
 		return nil, err
 	}
 	err = fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
@@ -181,15 +212,19 @@ func checkOut(out string) error {
 	return nil
 }
 
-func buildWasm(ctx context.Context, goCmd, root string, log io.Writer) ([]byte, error) {
+// buildWasm compiles every file of Wasm in one go build (the packages
+// they share are compiled once) and returns them by name.
+func buildWasm(ctx context.Context, goCmd, root string, log io.Writer) (map[string][]byte, error) {
 	tmp, err := os.MkdirTemp("", "docscore-wasm-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	out := filepath.Join(tmp, "docscore.wasm")
 	args := append([]string{"build"}, WasmBuildFlags...)
-	args = append(args, "-o", out, WasmPackage)
+	args = append(args, "-o", tmp+string(filepath.Separator))
+	for _, w := range Wasm {
+		args = append(args, w.Package)
+	}
 	cmd := exec.CommandContext(ctx, goCmd, args...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
@@ -201,7 +236,16 @@ func buildWasm(ctx context.Context, goCmd, root string, log io.Writer) ([]byte, 
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("sitebuild: GOOS=js GOARCH=wasm go %s: %v\n%s", strings.Join(args, " "), err, buf.String())
 	}
-	return os.ReadFile(out)
+	out := map[string][]byte{}
+	for _, w := range Wasm {
+		// go build -o DIR/ names each command after its package's folder.
+		b, err := os.ReadFile(filepath.Join(tmp, path.Base(w.Package)))
+		if err != nil {
+			return nil, fmt.Errorf("sitebuild: %s: %v", w.Name, err)
+		}
+		out[w.Name] = b
+	}
+	return out, nil
 }
 
 // wasmExec returns the wasm_exec.js of the Go that builds the wasm: the
@@ -219,11 +263,20 @@ func wasmExec(ctx context.Context, goCmd string) ([]byte, error) {
 	return b, nil
 }
 
-// SampleFile is one file of the bundled sample as the page loads it.
+// SampleFile is one file of a bundled sample as the page loads it: its
+// content as UTF-8 text, or as base64 when it is binary.
 type SampleFile struct {
-	Name string `json:"name"`
-	Role string `json:"role"`
-	Text string `json:"text"`
+	Name   string `json:"name"`
+	Role   string `json:"role"`
+	Note   string `json:"note,omitempty"`
+	Text   string `json:"text,omitempty"`
+	Base64 string `json:"base64,omitempty"`
+}
+
+func sampleFiles(files []SampleFile) ([]byte, error) {
+	return json.Marshal(struct {
+		Files []SampleFile `json:"files"`
+	}{files})
 }
 
 // sampleJSON bundles the tabular sample with the names and roles the
@@ -240,9 +293,70 @@ func sampleJSON() ([]byte, error) {
 	}
 	files = append(files, SampleFile{Name: req.Runs.Name, Role: "runs", Text: string(req.Runs.Data)})
 	files = append(files, SampleFile{Name: req.Rules.Name, Role: "rules", Text: string(req.Rules.Data)})
-	return json.Marshal(struct {
-		Files []SampleFile `json:"files"`
-	}{files})
+	return sampleFiles(files)
+}
+
+// receiptsSampleJSON bundles the receipts sample: the CORD references,
+// the complete pilot run and, not used until the user says so, the
+// interrupted one. The report is that of "docscore score receipts --refs
+// sample/receipts/refs --run sample/receipts/run.jsonl".
+func receiptsSampleJSON() ([]byte, error) {
+	refs, err := fs.Glob(sample.Receipts, "receipts/refs/*.json")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(refs)
+	var files []SampleFile
+	add := func(name, role, note string) error {
+		b, err := fs.ReadFile(sample.Receipts, name)
+		files = append(files, SampleFile{Name: path.Join("sample", name), Role: role, Note: note, Text: string(b)})
+		return err
+	}
+	for _, n := range refs {
+		if err := add(n, "receipt-ref", "bundled sample: a CORD annotation"); err != nil {
+			return nil, err
+		}
+	}
+	if err := add("receipts/run.jsonl", "receipt-run", "bundled sample: a complete pilot run"); err != nil {
+		return nil, err
+	}
+	if err := add("receipts/run_incomplete.jsonl", "ignore", "bundled sample: an interrupted run (one pair missing, one recorded twice); make it the receipt run, and the other Not used, to see the completeness check"); err != nil {
+		return nil, err
+	}
+	return sampleFiles(files)
+}
+
+// pipelineSampleJSON bundles the harness's pipeline example from the
+// module root: the cases file and the files it names (binary ones as
+// base64), under their paths in the repository, so the report is that of
+// "docscore eval --cases examples/harness/pipeline/cases.json".
+func pipelineSampleJSON(root fs.FS) ([]byte, error) {
+	entries, err := fs.ReadDir(root, PipelineExample)
+	if err != nil {
+		return nil, fmt.Errorf("sitebuild: the pipeline example: %v", err)
+	}
+	var files []SampleFile
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		name := path.Join(PipelineExample, e.Name())
+		b, err := fs.ReadFile(root, name)
+		if err != nil {
+			return nil, err
+		}
+		f := SampleFile{Name: name, Role: "case-file", Note: "bundled example: named by cases.json"}
+		if e.Name() == "cases.json" {
+			f.Role, f.Note = "cases", "bundled example: the seed's extraction and total pipeline, five times"
+		}
+		if utf8.Valid(b) {
+			f.Text = string(b)
+		} else {
+			f.Base64 = base64.StdEncoding.EncodeToString(b)
+		}
+		files = append(files, f)
+	}
+	return sampleFiles(files)
 }
 
 // newMinifier registers one minifier per type. JavaScript keeps its

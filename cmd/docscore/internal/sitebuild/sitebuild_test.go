@@ -3,6 +3,9 @@ package sitebuild
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -34,8 +37,9 @@ func TestProcessHashesAndRewrites(t *testing.T) {
 		"index.html":    []byte(`<script type="module" src="assets/main.js"></script>`),
 		"main.js":       []byte(`import {f} from "./lib.js"; new Worker(new URL("./worker.js", import.meta.url));`),
 		"lib.js":        []byte(`export const f = 1;`),
-		"worker.js":     []byte(`import "./lib.js"; fetch(new URL("./docscore.wasm", import.meta.url));`),
+		"worker.js":     []byte(`import "./lib.js"; fetch(new URL("./docscore.wasm", import.meta.url)); new URL("./receipts.wasm", import.meta.url);`),
 		"docscore.wasm": []byte("\x00asm\x01"),
+		"receipts.wasm": []byte("\x00asm\x02"),
 	}
 	out, err := process(files)
 	if err != nil {
@@ -65,6 +69,7 @@ func TestProcessHashesAndRewrites(t *testing.T) {
 	ref("main.js", "worker.js")
 	ref("worker.js", "lib.js")
 	ref("worker.js", "docscore.wasm")
+	ref("worker.js", "receipts.wasm")
 	if regexp.MustCompile(`"\./(lib|worker)\.js"`).Match(byName["main.js"].data) {
 		t.Errorf("main.js keeps an unhashed reference: %s", byName["main.js"].data)
 	}
@@ -76,7 +81,7 @@ func TestProcessHashesAndRewrites(t *testing.T) {
 	}
 	for _, f := range again {
 		changed := f.path != byName[f.source].path
-		if want := f.source != "docscore.wasm" && f.source != "index.html"; changed != want {
+		if want := f.source != "docscore.wasm" && f.source != "receipts.wasm" && f.source != "index.html"; changed != want {
 			t.Errorf("%s: renamed %v after lib.js changed", f.source, changed)
 		}
 	}
@@ -121,5 +126,52 @@ func TestSampleJSONNamesFilesLikeTheCLI(t *testing.T) {
 		if !bytes.Contains(b, []byte(want)) {
 			t.Errorf("sample.json lacks %s", want)
 		}
+	}
+}
+
+func TestReceiptsAndPipelineSamples(t *testing.T) {
+	var rs struct{ Files []SampleFile }
+	b, err := receiptsSampleJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &rs); err != nil {
+		t.Fatal(err)
+	}
+	roles := map[string]int{}
+	for _, f := range rs.Files {
+		roles[f.Role]++
+		if f.Text == "" || f.Base64 != "" {
+			t.Errorf("%s: want text content", f.Name)
+		}
+	}
+	if len(rs.Files) != 26 || roles["receipt-ref"] != 24 || roles["receipt-run"] != 1 || roles["ignore"] != 1 ||
+		rs.Files[0].Name != "sample/receipts/refs/cord-test-0000.json" || rs.Files[24].Name != "sample/receipts/run.jsonl" {
+		t.Fatalf("receipts sample: %d files, roles %v, first %s", len(rs.Files), roles, rs.Files[0].Name)
+	}
+
+	root := os.DirFS(filepath.Join("..", "..", "..", ".."))
+	var ps struct{ Files []SampleFile }
+	if b, err = pipelineSampleJSON(root); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &ps); err != nil {
+		t.Fatal(err)
+	}
+	png, err := fs.ReadFile(root, PipelineExample+"/invoice.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]SampleFile{}
+	for _, f := range ps.Files {
+		got[f.Name] = f
+	}
+	cases, image := got[PipelineExample+"/cases.json"], got[PipelineExample+"/invoice.png"]
+	if len(ps.Files) != 2 || cases.Role != "cases" || !strings.Contains(cases.Text, `"pipeline_id"`) ||
+		image.Role != "case-file" || image.Text != "" || image.Base64 != base64.StdEncoding.EncodeToString(png) {
+		t.Fatalf("pipeline example: %d files, cases role %q, image role %q (base64 %d bytes)", len(ps.Files), cases.Role, image.Role, len(image.Base64))
+	}
+	if _, err := pipelineSampleJSON(os.DirFS(t.TempDir())); err == nil {
+		t.Error("no error without the example")
 	}
 }

@@ -1,0 +1,53 @@
+// Tests of pipelineview.js's pure functions with Node's test runner
+// (make test-site-js).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { layoutStages, formatScore, scoresText, rerunAdvice, NODE } from './pipelineview.js';
+
+test('layoutStages puts each stage one column after its deepest dependency', () => {
+  const stages = [
+    { stage_id: 'extract' },
+    { stage_id: 'total', depends_on: ['extract'] },
+    { stage_id: 'tax', depends_on: ['extract'] },
+    { stage_id: 'report', depends_on: ['total', 'extract', 'tax'] },
+  ];
+  const lay = layoutStages(stages);
+  assert.deepEqual(lay.nodes.map((n) => [n.id, n.layer, n.row]), [['extract', 0, 0], ['total', 1, 0], ['tax', 1, 1], ['report', 2, 0]]);
+  assert.deepEqual(lay.edges, [{ from: 0, to: 1 }, { from: 0, to: 2 }, { from: 1, to: 3 }, { from: 0, to: 3 }, { from: 2, to: 3 }]);
+  const { w, h, gapX, gapY, pad } = NODE;
+  assert.equal(lay.width, 2 * pad + 3 * w + 2 * gapX);
+  assert.equal(lay.height, 2 * pad + 2 * h + gapY);
+  // a column of one is centred against the column of two
+  assert.equal(lay.nodes[0].y, pad + (h + gapY) / 2);
+  assert.equal(lay.nodes[2].y, pad + h + gapY);
+  assert.equal(lay.nodes[3].x, pad + 2 * (w + gapX));
+});
+
+test('layoutStages draws cycles and unknown dependencies flat', () => {
+  const lay = layoutStages([{ stage_id: 'a', depends_on: ['b'] }, { stage_id: 'b', depends_on: ['a', 'ghost'] }, { stage_id: 'c', depends_on: ['c'] }]);
+  assert.equal(lay.nodes.length, 3);
+  assert.ok(lay.nodes.every((n) => Number.isFinite(n.x) && Number.isFinite(n.y)));
+  assert.deepEqual(lay.edges, [{ from: 1, to: 0 }, { from: 0, to: 1 }]);
+  assert.deepEqual(layoutStages([]).nodes, []);
+});
+
+test('formatScore and scoresText print like the Markdown report', () => {
+  assert.equal(formatScore(1), '1');
+  assert.equal(formatScore(0.75), '0.75');
+  assert.equal(formatScore(0), '0');
+  assert.equal(formatScore(2 / 3), '0.6667');
+  assert.equal(formatScore(0.00001), '0');
+  assert.equal(scoresText({ recall: 0.5, f1: 0.25 }), 'f1 0.25, recall 0.5');
+  assert.equal(scoresText({}), '—');
+});
+
+test('rerunAdvice follows the failure context', () => {
+  assert.match(rerunAdvice({ failure_context: 'current_stage', upstream_verdicts: {} }), /failed on its own input/);
+  assert.match(rerunAdvice({ failure_context: 'current_stage', upstream_verdicts: { a: 'pass' } }), /everything upstream of it passed/);
+  assert.equal(rerunAdvice({ failure_context: 'upstream', upstream_verdicts: { b: 'fail', a: 'fail', c: 'pass' } }),
+    'this stage passed on the input it received; fix the failing upstream stage(s) a, b and rerun them, then this stage.');
+  assert.match(rerunAdvice({ failure_context: 'upstream_or_combined', upstream_verdicts: { x: 'fail' } }), /^rerun this stage with corrected input from x\./);
+  assert.match(rerunAdvice({ failure_context: 'indeterminate', verdict: 'uncertain', upstream_verdicts: {} }), /could not be decided/);
+  assert.match(rerunAdvice({ failure_context: 'indeterminate', verdict: 'fail', upstream_verdicts: { u: 'uncertain' } }), /upstream verdict \(u\)/);
+  assert.equal(rerunAdvice({ failure_context: null, upstream_verdicts: {} }), 'nothing to rerun.');
+});

@@ -1,0 +1,56 @@
+//go:build js && wasm
+
+// Package host hands strings between JavaScript and a bridge.Dispatcher:
+// it is the syscall/js half shared by the site's WebAssembly files
+// (docscore.wasm, receipts.wasm, harness.wasm), which run side by side in
+// one Web Worker, each under its own global name.
+package host
+
+import (
+	"syscall/js"
+
+	"github.com/docscore/docscore/wasm/bridge"
+)
+
+// Serve exposes d as
+//
+//	globalThis[name].call(method, requestJSON) → Promise<envelopeJSON>
+//
+// (and globalThis[name].version), calls globalThis[name+"Ready"](version)
+// when the host defined it, and blocks forever. The promise always
+// resolves, with an error envelope when the call failed; the work runs on
+// a goroutine.
+func Serve(name string, d *bridge.Dispatcher) {
+	promise := js.Global().Get("Promise")
+	call := js.FuncOf(func(this js.Value, args []js.Value) any {
+		method, request := stringArg(args, 0), stringArg(args, 1)
+		var executor js.Func
+		executor = js.FuncOf(func(this js.Value, p []js.Value) any {
+			resolve := p[0]
+			go func() {
+				out := d.Call(method, request)
+				executor.Release()
+				resolve.Invoke(out)
+			}()
+			return nil
+		})
+		return promise.New(executor)
+	})
+	api := js.Global().Get("Object").New()
+	api.Set("call", call)
+	api.Set("version", bridge.Version)
+	js.Global().Set(name, api)
+	if ready := js.Global().Get(name + "Ready"); ready.Type() == js.TypeFunction {
+		ready.Invoke(bridge.Version)
+	}
+	select {}
+}
+
+// stringArg returns argument i as a string; a missing or non-string
+// argument is "", which the dispatcher answers with an error envelope.
+func stringArg(args []js.Value, i int) string {
+	if i >= len(args) || args[i].Type() != js.TypeString {
+		return ""
+	}
+	return args[i].String()
+}

@@ -1,0 +1,21 @@
+//go:build js && wasm
+
+// Command receipts is the receipt scorer of the static site
+// (receipts.wasm), loaded by the Web Worker only when receipt files are
+// dropped. It exposes
+//
+//	globalThis.docscoreReceipts.call(method, requestJSON) → Promise<envelopeJSON>
+//
+// with the methods of wasm/bridge/receiptsbridge, and calls
+// globalThis.docscoreReceiptsReady(version) when it is ready.
+package main
+
+import (
+	"github.com/docscore/docscore/wasm/bridge"
+	"github.com/docscore/docscore/wasm/bridge/receiptsbridge"
+	"github.com/docscore/docscore/wasm/site/internal/host"
+)
+
+func main() {
+	host.Serve("docscoreReceipts", bridge.New(receiptsbridge.Methods()))
+}
