@@ -163,7 +163,7 @@ func TestPanicIsRecovered(t *testing.T) {
 		t.Fatalf("version after a panic: %+v", env.Error)
 	}
 	env = decodeEnvelope(t, d.Call("coded", "{}"))
-	if e := env.Error; e == nil || e.Code != "incomplete" || e.File != "run.jsonl" || e.Line != 3 || e.Message != "wrapped: run.jsonl:3: run is incomplete" {
+	if e := env.Error; e == nil || e.Code != "incomplete" || whereOf(e) != "run.jsonl:3" || e.Message != "wrapped: run.jsonl:3: run is incomplete" {
 		t.Fatalf("coded error %+v", env.Error)
 	}
 	if WithCode("x", nil) != nil {
@@ -241,4 +241,10 @@ func FuzzCall(f *testing.F) {
 	f.Fuzz(func(t *testing.T, method, request string) {
 		decodeEnvelope(t, core.Call(method, request))
 	})
+}
+
+// whereOf renders an error's position as FILE:LINE.
+func whereOf(e *api.ErrorDetail) string {
+	file, line := e.Where()
+	return fmt.Sprintf("%s:%d", file, line)
 }

@@ -97,7 +97,7 @@ func TestReportMarkdownErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := ReportMarkdown(api.File{Name: "r.json", Text: c.text})
 			d := api.DescribeError(err)
-			if d.Code != "input" || d.File != "r.json" || (c.line != 0 && d.Line != c.line) || !strings.Contains(d.Message, c.want) {
+			if file, line := d.Where(); d.Code != "input" || file != "r.json" || (c.line != 0 && line != c.line) || !strings.Contains(d.Message, c.want) {
 				t.Fatalf("error %+v, want line %d and %q", d, c.line, c.want)
 			}
 		})

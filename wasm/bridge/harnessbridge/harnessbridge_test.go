@@ -132,7 +132,7 @@ func TestErrors(t *testing.T) {
 			if e == nil {
 				t.Fatal("no error")
 			}
-			if e.Code != "input" || e.File != c.file || (c.line != 0 && e.Line != c.line) || !strings.Contains(e.Message, c.message) {
+			if file, line := e.Where(); e.Code != "input" || file != c.file || (c.line != 0 && line != c.line) || !strings.Contains(e.Message, c.message) {
 				t.Fatalf("error %+v, want file %q line %d message containing %q", e, c.file, c.line, c.message)
 			}
 		})

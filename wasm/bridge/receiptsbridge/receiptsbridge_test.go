@@ -133,7 +133,7 @@ func TestScoreReceiptsErrors(t *testing.T) {
 			if e == nil {
 				t.Fatal("no error")
 			}
-			if e.Code != c.code || e.File != c.file || (c.line != 0 && e.Line != c.line) || !strings.Contains(e.Message, c.message) {
+			if file, line := e.Where(); e.Code != c.code || file != c.file || (c.line != 0 && line != c.line) || !strings.Contains(e.Message, c.message) {
 				t.Fatalf("error %+v, want code %s file %q line %d message containing %q", e, c.code, c.file, c.line, c.message)
 			}
 		})
