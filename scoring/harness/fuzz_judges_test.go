@@ -54,6 +54,9 @@ func FuzzParseGroundTruthClaims(f *testing.F) {
 	f.Add([]byte("```json\n{\"claims\": []}\n```"))
 	f.Add([]byte(`{"claims": [{"path": "$[\"odd key\"]", "value": "x", "reference_id": "page-001", "visual_evidence": "", "confidence": 0}]}`))
 	f.Add([]byte(`{"claims": [{"path": "$.a", "value": 1e400, "reference_id": "page-001", "visual_evidence": "", "confidence": 1}]}`))
+	// Found by fuzzing: a key with '&' was rendered as a JSON string
+	// (\u0026) that CanonicalPath did not read back.
+	f.Add([]byte(`{"claims":[{"path":"aaaaaaaa","value":"","reference_id":"page-001","visual_evidence":"","confidence":0},{"path":"aa 00&000000000","value":true,"reference_id":"page-001","visual_evidence":"","confidence":0}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, err := ParseGroundTruthClaims(data, []string{"page-001"})
 		if err != nil {

@@ -173,14 +173,17 @@ func flattenInto(out *[]Leaf, path string, v any) {
 var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // keySegment renders one object key as a path segment: .name for plain
-// identifiers, ["any key"] (a JSON string) otherwise.
+// identifiers, ["any key"] otherwise, with only '"' and '\' escaped by a
+// backslash — exactly what CanonicalPath reads back, so a rendered path is
+// its own canonical form.
 func keySegment(k string) string {
 	if identRE.MatchString(k) {
 		return "." + k
 	}
-	b, _ := json.Marshal(k)
-	return "[" + string(b) + "]"
+	return `["` + keyEscaper.Replace(k) + `"]`
 }
+
+var keyEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 
 // CanonicalPath parses a field path as written in a path/value table
 // ($.items[0].code, items[0].code, $['odd key'], $["odd key"]) and renders
