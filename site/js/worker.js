@@ -65,11 +65,20 @@ async function instantiate({ url, global }) {
 
 load('core').catch(() => {}); // the tabular core starts with the worker; a failure shows at its first call
 
+// RAW_MARKER starts a response whose result is a report's bytes, sent
+// after the marker line as they are (wasm/bridge.RawMarker).
+const RAW_MARKER = '{"error":null,"result":null,"raw":true}\n';
+
 // call runs a bridge method of a module and returns its envelope
-// {error, result}.
+// {error, result}; a report comes back as the result string, byte for
+// byte, without having been escaped into JSON and parsed out again.
 async function call(method, request, module = 'core') {
   const api = await load(module);
-  return JSON.parse(await api.call(method, JSON.stringify(request)));
+  const out = await api.call(method, JSON.stringify(request));
+  if (out.startsWith(RAW_MARKER)) {
+    return { error: null, result: out.slice(RAW_MARKER.length) };
+  }
+  return JSON.parse(out);
 }
 
 // ---- files -------------------------------------------------------------

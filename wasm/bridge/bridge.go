@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
+	"strings"
 
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/inputerr"
@@ -69,8 +70,8 @@ func New(methods map[string]Method) *Dispatcher {
 // scoreTabular, checkRules and tabularDetail.
 func Tabular() map[string]Method {
 	return map[string]Method{
-		// scoreTabular's result is the report as a string: the exact bytes
-		// of "docscore score tabular --format F" for the request's format.
+		// scoreTabular's result is the report, raw: the exact bytes of
+		// "docscore score tabular --format F" for the request's format.
 		"scoreTabular": func(r []byte) (any, error) {
 			var req api.TabularRequest
 			if err := Decode("scoreTabular", r, &req); err != nil {
@@ -80,7 +81,7 @@ func Tabular() map[string]Method {
 			if err != nil {
 				return nil, err
 			}
-			return string(out), nil
+			return Raw(out), nil
 		},
 		"checkRules": func(r []byte) (any, error) {
 			var req api.RulesCheckRequest
@@ -147,12 +148,41 @@ func WithCode(code string, err error) error {
 	return &codedError{code: code, err: err}
 }
 
-// Call runs method on a JSON request and returns the JSON envelope. It
-// never panics: a panic in the core is recovered into an "internal"
-// error, and every outcome leaves through the one encoding at the end.
+// Raw is a method result that is already text (a report's bytes): Call
+// sends it after the envelope instead of inside it, so that megabytes of
+// report are neither escaped here nor parsed on the other side.
+type Raw string
+
+// RawMarker is the first line of a response that carries a Raw result:
+// the envelope, compact, then a newline, then the result's bytes as they
+// are.
+const RawMarker = `{"error":null,"result":null,"raw":true}`
+
+// AsEnvelope turns any response of Call into the plain envelope JSON: a
+// Raw result becomes the envelope's "result" string. Go callers that want
+// one shape use it; the page splits at the marker instead.
+func AsEnvelope(response string) string {
+	raw, ok := strings.CutPrefix(response, RawMarker+"\n")
+	if !ok {
+		return response
+	}
+	out, err := api.MarshalJSON(Envelope{Result: raw})
+	if err != nil {
+		return response
+	}
+	return string(out)
+}
+
+// Call runs method on a JSON request and returns the JSON envelope — or,
+// for a Raw result, RawMarker, a newline and the result. It never panics:
+// a panic in the core is recovered into an "internal" error, and every
+// outcome leaves through the one encoding at the end.
 func (d *Dispatcher) Call(name, request string) string {
 	var env Envelope
 	env.Result, env.Error = d.run(name, request)
+	if raw, ok := env.Result.(Raw); ok && env.Error == nil {
+		return RawMarker + "\n" + string(raw)
+	}
 	out, err := api.MarshalJSON(env)
 	if err != nil {
 		// Only a result that cannot be encoded gets here.

@@ -24,6 +24,7 @@ type envelope struct {
 
 func decodeEnvelope(t testing.TB, out string) envelope {
 	t.Helper()
+	out = AsEnvelope(out)
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(out), &raw); err != nil {
 		t.Fatalf("answer is not JSON: %v\n%.300s", err, out)
@@ -247,4 +248,30 @@ func FuzzCall(f *testing.F) {
 func whereOf(e *api.ErrorDetail) string {
 	file, line := e.Where()
 	return fmt.Sprintf("%s:%d", file, line)
+}
+
+// TestRawResultTravelsAfterTheMarker checks the wire form of a report: the
+// marker line, then the report's bytes exactly, unescaped.
+func TestRawResultTravelsAfterTheMarker(t *testing.T) {
+	r, err := sample.TabularRequest(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := api.TabularRequest{Runs: api.File{Name: r.Runs.Name, Text: string(r.Runs.Data)}, Rules: &api.File{Name: r.Rules.Name, Text: string(r.Rules.Data)}}
+	for _, f := range r.GT {
+		req.GT = append(req.GT, api.File{Name: f.Name, Text: string(f.Data)})
+	}
+	body, _ := json.Marshal(req)
+	out := New(Tabular()).Call("scoreTabular", string(body))
+	want, err := os.ReadFile(filepath.Join("..", "..", "scoring", "tabular", "testdata", "golden", "sample.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != RawMarker+"\n"+string(want) {
+		t.Fatalf("response does not start with the marker or its report differs: %.120q", out)
+	}
+	// Errors stay plain envelopes.
+	if out := New(Tabular()).Call("scoreTabular", `{"runs": {}}`); strings.HasPrefix(out, RawMarker) {
+		t.Fatalf("an error came back raw: %.120s", out)
+	}
 }

@@ -21,11 +21,11 @@ func ExampleDispatcher_Call() {
 		Error  any    `json:"error"`
 		Result string `json:"result"`
 	}
-	json.Unmarshal([]byte(core.Call("scoreTabular", string(req))), &env)
+	json.Unmarshal([]byte(bridge.AsEnvelope(core.Call("scoreTabular", string(req)))), &env)
 	fmt.Println("error:", env.Error)
 	fmt.Print(env.Result[:60], "…\n")
 
-	json.Unmarshal([]byte(core.Call("scoreTabular", `{"runs": {}}`)), &env)
+	json.Unmarshal([]byte(bridge.AsEnvelope(core.Call("scoreTabular", `{"runs": {}}`))), &env)
 	fmt.Println("error:", env.Error)
 	// Output:
 	// error: <nil>

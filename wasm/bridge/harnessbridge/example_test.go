@@ -18,7 +18,7 @@ func ExampleMethods() {
 		Error  any    `json:"error"`
 		Result string `json:"result"`
 	}
-	json.Unmarshal([]byte(harness.Call("evaluate", string(req))), &env)
+	json.Unmarshal([]byte(bridge.AsEnvelope(harness.Call("evaluate", string(req)))), &env)
 	fmt.Println("error:", env.Error)
 	for _, line := range strings.Split(env.Result, "\n") {
 		if strings.HasPrefix(line, "| (case)") {

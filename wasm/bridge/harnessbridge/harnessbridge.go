@@ -36,7 +36,7 @@ func Methods() map[string]bridge.Method {
 			if err != nil {
 				return nil, err
 			}
-			return string(out), nil
+			return bridge.Raw(out), nil
 		},
 		"reportMarkdown": func(r []byte) (any, error) {
 			var req ReportRequest
@@ -47,7 +47,7 @@ func Methods() map[string]bridge.Method {
 			if err != nil {
 				return nil, err
 			}
-			return string(out), nil
+			return bridge.Raw(out), nil
 		},
 	}
 }

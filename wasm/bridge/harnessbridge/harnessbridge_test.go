@@ -17,6 +17,7 @@ var harness = bridge.New(Methods())
 
 // envelope decodes an answer, checking that exactly one side is set.
 func envelope(t *testing.T, out string) (*api.ErrorDetail, json.RawMessage) {
+	out = bridge.AsEnvelope(out)
 	t.Helper()
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(out), &raw); err != nil || len(raw) != 2 || raw["error"] == nil || raw["result"] == nil {

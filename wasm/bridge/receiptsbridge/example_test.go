@@ -21,7 +21,7 @@ func ExampleMethods() {
 	var env struct {
 		Error *struct{ Code, Message, File string } `json:"error"`
 	}
-	json.Unmarshal([]byte(receipts.Call("scoreReceipts", string(req))), &env)
+	json.Unmarshal([]byte(bridge.AsEnvelope(receipts.Call("scoreReceipts", string(req)))), &env)
 	fmt.Println(env.Error.Code, env.Error.File)
 	fmt.Println(env.Error.Message)
 	// Output:

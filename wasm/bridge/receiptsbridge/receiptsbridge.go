@@ -32,7 +32,7 @@ func Methods() map[string]bridge.Method {
 			if err != nil {
 				return nil, err
 			}
-			return string(out), nil
+			return bridge.Raw(out), nil
 		},
 	}
 }

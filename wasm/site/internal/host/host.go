@@ -14,7 +14,7 @@ import (
 
 // Serve exposes d as
 //
-//	globalThis[name].call(method, requestJSON) → Promise<envelopeJSON>
+//	globalThis[name].call(method, requestJSON) → Promise<response> (an envelope, or bridge.RawMarker and a report)
 //
 // (and globalThis[name].version), calls globalThis[name+"Ready"](version)
 // when the host defined it, and blocks forever. The promise always
