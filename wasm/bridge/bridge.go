@@ -173,6 +173,31 @@ func AsEnvelope(response string) string {
 	return string(out)
 }
 
+// ParseResponse reads any response of Call: its error, or its result as
+// JSON (a Raw result as a JSON string). It checks the envelope's shape:
+// exactly the keys error and result, exactly one of them set.
+func ParseResponse(response string) (*api.ErrorDetail, json.RawMessage, error) {
+	out := []byte(AsEnvelope(response))
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(out, &keys); err != nil {
+		return nil, nil, fmt.Errorf("response is not a JSON envelope: %w", err)
+	}
+	if len(keys) != 2 || keys["error"] == nil || keys["result"] == nil {
+		return nil, nil, fmt.Errorf("response keys %d, want exactly error and result", len(keys))
+	}
+	var env struct {
+		Error  *api.ErrorDetail `json:"error"`
+		Result json.RawMessage  `json:"result"`
+	}
+	if err := json.Unmarshal(out, &env); err != nil {
+		return nil, nil, err
+	}
+	if (env.Error == nil) == (string(env.Result) == "null") {
+		return nil, nil, fmt.Errorf("response has error %v and result %.100s: want exactly one", env.Error, env.Result)
+	}
+	return env.Error, env.Result, nil
+}
+
 // Call runs method on a JSON request and returns the JSON envelope — or,
 // for a Raw result, RawMarker, a newline and the result. It never panics:
 // a panic in the core is recovered into an "internal" error, and every

@@ -17,23 +17,12 @@ var harness = bridge.New(Methods())
 
 // envelope decodes an answer, checking that exactly one side is set.
 func envelope(t *testing.T, out string) (*api.ErrorDetail, json.RawMessage) {
-	out = bridge.AsEnvelope(out)
 	t.Helper()
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(out), &raw); err != nil || len(raw) != 2 || raw["error"] == nil || raw["result"] == nil {
-		t.Fatalf("answer %.300s: want exactly error and result (%v)", out, err)
+	e, result, err := bridge.ParseResponse(out)
+	if err != nil {
+		t.Fatalf("%v: %.300s", err, out)
 	}
-	var env struct {
-		Error  *api.ErrorDetail `json:"error"`
-		Result json.RawMessage  `json:"result"`
-	}
-	if err := json.Unmarshal([]byte(out), &env); err != nil {
-		t.Fatal(err)
-	}
-	if (env.Error == nil) == (string(env.Result) == "null") {
-		t.Fatalf("answer has error %v and result %.100s: want exactly one", env.Error, env.Result)
-	}
-	return env.Error, env.Result
+	return e, result
 }
 
 func mustJSON(t *testing.T, v any) string {

@@ -148,30 +148,30 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 			done[pairKey{rec.Phase, rec.SampleID}] = true
 		}
 	}
-	todoWarm := []*Sample{}
+	pendingWarm := []*Sample{}
 	for i := range o.Samples {
 		if _, ok := warm[o.Samples[i].SampleID]; !ok && !o.skipWarmup {
-			todoWarm = append(todoWarm, &o.Samples[i])
+			pendingWarm = append(pendingWarm, &o.Samples[i])
 		}
 	}
-	todo := make([][]*Sample, len(o.Phases))
+	pending := make([][]*Sample, len(o.Phases))
 	remaining := 0
 	for p, ph := range o.Phases {
 		for i := range o.Samples {
 			if !done[pairKey{ph.Name, o.Samples[i].SampleID}] {
-				todo[p] = append(todo[p], &o.Samples[i])
+				pending[p] = append(pending[p], &o.Samples[i])
 			}
 		}
-		remaining += len(todo[p])
+		remaining += len(pending[p])
 	}
-	if rf.existing != nil && warmupFailure == "" && len(todoWarm) == 0 && remaining == 0 &&
+	if rf.existing != nil && warmupFailure == "" && len(pendingWarm) == 0 && remaining == 0 &&
 		rf.existing.End != nil && rf.existing.End.Status == pilotrun.EndComplete {
 		sum.Status, sum.AlreadyComplete = pilotrun.EndComplete, true
 		progress.Note("%s already holds the complete run %s: nothing to do", o.Out, sum.RunID)
 		return sum, nil
 	}
 	if rf.existing != nil {
-		progress.Note("resuming run %s from %s: %s and %s left", sum.RunID, o.Out, plural(len(todoWarm), "warmup"), plural(remaining, "measured request"))
+		progress.Note("resuming run %s from %s: %s and %s left", sum.RunID, o.Out, plural(len(pendingWarm), "warmup"), plural(remaining, "measured request"))
 	}
 
 	// Images held in memory get a file when the engine needs a path.
@@ -234,18 +234,18 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	go r.watchInterrupt(runDone)
 
 	reason := ""
-	if len(todoWarm) > 0 {
-		reason = r.warmups(todoWarm, len(o.Samples)-len(todoWarm))
+	if len(pendingWarm) > 0 {
+		reason = r.warmups(pendingWarm, len(o.Samples)-len(pendingWarm))
 	}
 	for p, ph := range o.Phases {
 		if reason != "" || r.stopped() {
 			break
 		}
-		if len(todo[p]) == 0 {
+		if len(pending[p]) == 0 {
 			progress.Note("phase %s: all %s already recorded", ph.Name, plural(len(o.Samples), "request"))
 			continue
 		}
-		r.phase(ph, todo[p], len(o.Samples)-len(todo[p]))
+		r.phase(ph, pending[p], len(o.Samples)-len(pending[p]))
 	}
 	sum.Written, sum.Failed = int(r.written.Load()), int(r.failed.Load())
 	if err := r.fatal(); err != nil {
@@ -258,7 +258,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	warmupFailed := reason != ""
 	// A run interrupted after its last request was recorded is complete,
 	// unless the interruption cancelled a request.
-	allDone := sum.Written == len(todoWarm)+remaining && r.cancelledCount() == 0
+	allDone := sum.Written == len(pendingWarm)+remaining && r.cancelledCount() == 0
 	switch {
 	case warmupFailed:
 		status = pilotrun.EndInterrupted
@@ -386,10 +386,10 @@ func (r *runner) cancelledCount() int { return int(r.cancelled.Load()) }
 
 // warmups runs one warmup per sample, one at a time, and returns the
 // reason measured work must not start ("" when all went well).
-func (r *runner) warmups(todo []*Sample, recorded int) string {
-	r.progress.PhaseStart(pilotrun.WarmupPhase, len(todo), recorded, 1)
+func (r *runner) warmups(pending []*Sample, recorded int) string {
+	r.progress.PhaseStart(pilotrun.WarmupPhase, len(pending), recorded, 1)
 	defer r.progress.PhaseEnd(pilotrun.WarmupPhase)
-	for _, s := range todo {
+	for _, s := range pending {
 		if r.stopped() {
 			return ""
 		}
@@ -407,23 +407,23 @@ func (r *runner) warmups(todo []*Sample, recorded int) string {
 // phase runs the given samples of one measured phase with ph.Concurrency
 // workers, which take samples in plan order until none is left or the run
 // stops.
-func (r *runner) phase(ph Phase, todo []*Sample, recorded int) {
-	r.progress.PhaseStart(ph.Name, len(todo), recorded, ph.Concurrency)
+func (r *runner) phase(ph Phase, pending []*Sample, recorded int) {
+	r.progress.PhaseStart(ph.Name, len(pending), recorded, ph.Concurrency)
 	defer r.progress.PhaseEnd(ph.Name)
 	var mu sync.Mutex
 	next := 0
 	take := func() *Sample {
 		mu.Lock()
 		defer mu.Unlock()
-		if next >= len(todo) || r.stopped() {
+		if next >= len(pending) || r.stopped() {
 			return nil
 		}
-		s := todo[next]
+		s := pending[next]
 		next++
 		return s
 	}
 	var wg sync.WaitGroup
-	for range min(ph.Concurrency, len(todo)) {
+	for range min(ph.Concurrency, len(pending)) {
 		wg.Go(func() {
 			for s := take(); s != nil; s = take() {
 				if _, ok := r.request(ph.Name, s); !ok {
