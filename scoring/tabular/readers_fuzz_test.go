@@ -218,7 +218,7 @@ func FuzzExtractRecords(f *testing.F) {
 			}
 			for i, r := range recs {
 				var obj map[string]json.RawMessage
-				if err := json.Unmarshal(r, &obj); err != nil || obj == nil {
+				if err := json.Unmarshal([]byte(r), &obj); err != nil || obj == nil {
 					t.Fatalf("record %d %q is not a JSON object: %v", i, r, err)
 				}
 			}

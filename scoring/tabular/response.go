@@ -19,7 +19,7 @@ const (
 // empty array is a valid answer with no records. ok is false when the text
 // holds no such array, or when the search gives up: after 1000 "[" that
 // start no such array, or 32 MiB of parsing in all.
-func ExtractRecords(response string) (records []json.RawMessage, ok bool) {
+func ExtractRecords(response string) (records []string, ok bool) {
 	attempts, scanned := 0, int64(0)
 	for i := 0; i < len(response); i++ {
 		j := strings.IndexByte(response[i:], '[')
@@ -40,7 +40,7 @@ func ExtractRecords(response string) (records []json.RawMessage, ok bool) {
 		if err != nil {
 			continue
 		}
-		if recs, ok := recordList(raw); ok {
+		if recs, ok := recordList(string(raw)); ok {
 			return recs, true
 		}
 	}

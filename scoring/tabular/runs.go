@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/internal/jsonscan"
 	"github.com/docscore/docscore/scoring/schema"
 )
 
@@ -104,6 +105,20 @@ func ReadRuns(name string, data []byte, s *schema.Schema, opts RunsOptions) (*Ru
 	return runs, nil
 }
 
+// object is a parsed JSON object: its members in input order, a repeated
+// key's last value winning (as in encoding/json).
+type object []jsonscan.Member
+
+// get returns a member's value; ok is false when the key is missing.
+func (o object) get(key string) (value string, ok bool) {
+	for i := len(o) - 1; i >= 0; i-- {
+		if o[i].Key == key {
+			return o[i].Value, true
+		}
+	}
+	return "", false
+}
+
 // parseImage reads one line.
 func parseImage(file string, lineNo int, line []byte, s *schema.Schema) (*Image, *inputerr.Error) {
 	bad := func(format string, args ...any) (*Image, *inputerr.Error) {
@@ -112,10 +127,14 @@ func parseImage(file string, lineNo int, line []byte, s *schema.Schema) (*Image,
 	if !utf8.Valid(line) {
 		return bad("expected UTF-8 text")
 	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(line, &obj); err != nil || obj == nil {
+	// One copy of the line: every string read from it shares its memory.
+	members, ok := jsonscan.Object(nil, string(line))
+	if !ok {
+		var m map[string]json.RawMessage
+		err := json.Unmarshal(line, &m)
 		return bad("expected one JSON object per line: %s", jsonProblem(line, err))
 	}
+	obj := object(members)
 	im := &Image{Line: lineNo}
 	var err error
 	if im.Model, err = requiredString(obj, "model"); err != nil {
@@ -124,39 +143,39 @@ func parseImage(file string, lineNo int, line []byte, s *schema.Schema) (*Image,
 	if im.Phase, err = optionalString(obj, "phase"); err != nil {
 		return bad("%v", err)
 	}
-	run := bytes.TrimSpace(obj["run"])
+	run, _ := obj.get("run")
 	switch {
 	case len(run) == 0 || string(run) == "null":
 		im.Run = json.RawMessage("null")
 	case run[0] == '"' || (run[0] >= '0' && run[0] <= '9') || run[0] == '-':
 		var buf bytes.Buffer
-		if json.Compact(&buf, run) != nil {
+		if json.Compact(&buf, []byte(run)) != nil {
 			return bad(`expected "run" to be a number or a string`)
 		}
 		im.Run = buf.Bytes()
 	default:
-		return bad(`expected "run" to be a number or a string, found %s`, abbreviate(string(run)))
+		return bad(`expected "run" to be a number or a string, found %s`, abbreviate(run))
 	}
-	page := bytes.TrimSpace(obj["page"])
+	page, _ := obj.get("page")
 	switch {
 	case len(page) == 0 || string(page) == "null":
 		return bad(`expected a "page" naming the ground-truth page (a string or a number)`)
 	case page[0] == '"':
-		var p string
-		_ = json.Unmarshal(page, &p)
+		p, _ := jsonscan.String(page)
 		im.Page = strings.TrimSpace(p)
 	case (page[0] >= '0' && page[0] <= '9') || page[0] == '-':
-		im.Page = string(page)
+		im.Page = page
 	default:
-		return bad(`expected "page" to be a string or a number, found %s`, abbreviate(string(page)))
+		return bad(`expected "page" to be a string or a number, found %s`, abbreviate(page))
 	}
 	if im.Page == "" {
 		return bad(`expected a non-empty "page"`)
 	}
 	status := "ok"
-	if raw, ok := obj["status"]; ok && string(bytes.TrimSpace(raw)) != "null" {
-		if err := json.Unmarshal(raw, &status); err != nil {
-			return bad(`expected "status" to be a string, found %s`, abbreviate(string(raw)))
+	if raw, ok := obj.get("status"); ok && raw != "null" {
+		var isString bool
+		if status, isString = jsonscan.String(raw); !isString {
+			return bad(`expected "status" to be a string, found %s`, abbreviate(raw))
 		}
 	}
 	im.Status = status
@@ -164,20 +183,25 @@ func parseImage(file string, lineNo int, line []byte, s *schema.Schema) (*Image,
 		im.Failure = fmt.Sprintf("status %q", status)
 		return im, nil
 	}
-	if isNull(obj["records"]) {
-		delete(obj, "records") // null is missing: the response, if any, is read
+	records, hasRecords := obj.get("records")
+	response, hasResponse := obj.get("response")
+	if records == "null" {
+		hasRecords = false // null is missing: the response, if any, is read
 	}
 	switch {
-	case obj["records"] != nil:
-		recs, ok := recordList(obj["records"])
+	case hasRecords:
+		recs, ok := recordList(records)
 		if !ok {
 			im.Failure = "records is not a list of objects"
 			return im, nil
 		}
 		im.Records = convertRecords(recs, s)
-	case obj["response"] != nil:
-		var resp string
-		if err := json.Unmarshal(obj["response"], &resp); err != nil {
+	case hasResponse:
+		resp, ok := jsonscan.String(response)
+		if response == "null" {
+			resp, ok = "", true // read as no answer
+		}
+		if !ok {
 			im.Failure = "response is not a string"
 			return im, nil
 		}
@@ -193,18 +217,14 @@ func parseImage(file string, lineNo int, line []byte, s *schema.Schema) (*Image,
 	return im, nil
 }
 
-func isNull(raw json.RawMessage) bool {
-	return raw != nil && string(bytes.TrimSpace(raw)) == "null"
-}
-
-func requiredString(obj map[string]json.RawMessage, key string) (string, error) {
-	raw, ok := obj[key]
-	if !ok || string(bytes.TrimSpace(raw)) == "null" {
+func requiredString(obj object, key string) (string, error) {
+	raw, ok := obj.get(key)
+	if !ok || raw == "null" {
 		return "", fmt.Errorf("expected a %q string", key)
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", fmt.Errorf("expected %q to be a string, found %s", key, abbreviate(string(raw)))
+	s, ok := jsonscan.String(raw)
+	if !ok {
+		return "", fmt.Errorf("expected %q to be a string, found %s", key, abbreviate(raw))
 	}
 	if strings.TrimSpace(s) == "" {
 		return "", fmt.Errorf("expected a non-empty %q", key)
@@ -212,49 +232,52 @@ func requiredString(obj map[string]json.RawMessage, key string) (string, error) 
 	return s, nil
 }
 
-func optionalString(obj map[string]json.RawMessage, key string) (string, error) {
-	raw, ok := obj[key]
-	if !ok || string(bytes.TrimSpace(raw)) == "null" {
+func optionalString(obj object, key string) (string, error) {
+	raw, ok := obj.get(key)
+	if !ok || raw == "null" {
 		return "", nil
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", fmt.Errorf("expected %q to be a string, found %s", key, abbreviate(string(raw)))
+	s, ok := jsonscan.String(raw)
+	if !ok {
+		return "", fmt.Errorf("expected %q to be a string, found %s", key, abbreviate(raw))
 	}
 	return s, nil
 }
 
 // recordList splits a JSON array into its elements when every element is
 // an object.
-func recordList(raw json.RawMessage) ([]json.RawMessage, bool) {
-	var elems []json.RawMessage
-	if json.Unmarshal(raw, &elems) != nil || elems == nil && string(bytes.TrimSpace(raw)) != "[]" {
+func recordList(raw string) ([]string, bool) {
+	elems, ok := jsonscan.Array(nil, raw)
+	if !ok {
 		return nil, false
 	}
 	for _, e := range elems {
-		e = bytes.TrimSpace(e)
-		if len(e) == 0 || e[0] != '{' {
+		if e[0] != '{' {
 			return nil, false
 		}
 	}
 	return elems, true
 }
 
-// convertRecords turns JSON objects into records for schema s.
-func convertRecords(objs []json.RawMessage, s *schema.Schema) []Record {
+// convertRecords turns JSON objects (valid ones: recordList's elements)
+// into records for schema s.
+func convertRecords(objs []string, s *schema.Schema) []Record {
 	out := make([]Record, len(objs))
+	values := make([]Value, len(objs)*len(s.Columns))
+	var members []jsonscan.Member
 	for i, raw := range objs {
-		fields := orderedFields(raw)
-		rec := Record{Values: make([]Value, len(s.Columns))}
-		for _, f := range fields {
-			key := strings.ToLower(strings.TrimSpace(f.Key))
+		members = orderedFields(members[:0], raw)
+		rec := Record{Values: values[:len(s.Columns):len(s.Columns)]}
+		values = values[len(s.Columns):]
+		for _, f := range members {
+			key := fieldKey(f.Key)
 			switch {
 			case key == s.Key:
 				rec.Key = valueFromJSON(f.Value)
 			case s.Index(key) >= 0:
 				rec.Values[s.Index(key)] = valueFromJSON(f.Value)
 			default:
-				rec.Extra = append(rec.Extra, f)
+				rec.Extra = append(rec.Extra, Field{Key: f.Key, Value: json.RawMessage(f.Value)})
 			}
 		}
 		out[i] = rec
@@ -262,32 +285,48 @@ func convertRecords(objs []json.RawMessage, s *schema.Schema) []Record {
 	return out
 }
 
-// orderedFields returns the members of a JSON object in input order. When
-// a key repeats, the last value wins (as in encoding/json) at the first
-// key's place.
-func orderedFields(raw json.RawMessage) []Field {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil
+// fieldKey is a record key as the schema names columns: trimmed and lower
+// case (without allocating when it already is).
+func fieldKey(k string) string {
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; c >= 'A' && c <= 'Z' || c >= utf8.RuneSelf || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' {
+			return strings.ToLower(strings.TrimSpace(k))
+		}
 	}
-	var out []Field
-	index := map[string]int{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return out
+	return k
+}
+
+// orderedFields appends the members of a JSON object (a valid one) to dst
+// in input order. When a key repeats, the last value wins (as in
+// encoding/json) at the first key's place.
+func orderedFields(dst []jsonscan.Member, raw string) []jsonscan.Member {
+	members, _ := jsonscan.Object(dst, raw)
+	out := members[:0]
+	var index map[string]int // for objects with many keys
+	if len(members) > 32 {
+		index = make(map[string]int, len(members))
+	}
+	for _, m := range members {
+		j := -1
+		if index != nil {
+			if k, ok := index[m.Key]; ok {
+				j = k
+			} else {
+				index[m.Key] = len(out)
+			}
+		} else {
+			for k := range out {
+				if out[k].Key == m.Key {
+					j = k
+					break
+				}
+			}
 		}
-		key, _ := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return out
-		}
-		if i, ok := index[key]; ok {
-			out[i].Value = v
+		if j >= 0 {
+			out[j].Value = m.Value
 			continue
 		}
-		index[key] = len(out)
-		out = append(out, Field{Key: key, Value: v})
+		out = append(out, m)
 	}
 	return out
 }

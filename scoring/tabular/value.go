@@ -1,12 +1,11 @@
 package tabular
 
 import (
-	"bytes"
-	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/docscore/docscore/scoring/internal/jsonscan"
 	"github.com/docscore/docscore/scoring/text"
 )
 
@@ -24,15 +23,13 @@ func (v Value) Blank() bool { return text.IsBlank(v.Text) }
 // valueFromJSON converts a JSON value of a record: strings as they are,
 // numbers by their literal, booleans to Y/N, and null, arrays and objects
 // to blank.
-func valueFromJSON(raw json.RawMessage) Value {
-	raw = bytes.TrimSpace(raw)
+func valueFromJSON(raw string) Value {
 	if len(raw) == 0 {
 		return Value{}
 	}
 	switch raw[0] {
 	case '"':
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
+		if s, ok := jsonscan.String(raw); ok {
 			return Value{Text: s}
 		}
 	case 't':
@@ -42,7 +39,7 @@ func valueFromJSON(raw json.RawMessage) Value {
 	case 'n', '[', '{':
 		return Value{}
 	default:
-		return Value{Text: string(raw), Number: true}
+		return Value{Text: raw, Number: true}
 	}
 	return Value{}
 }

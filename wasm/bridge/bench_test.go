@@ -32,7 +32,7 @@ func BenchmarkCallScoreTabular(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		out := core.Call("scoreTabular", js)
-		if len(out) < 1000 || !strings.HasPrefix(out, "{\n  \"error\": null,") {
+		if len(out) < 1000 || !strings.HasPrefix(out, RawMarker+"\n{") {
 			b.Fatalf("answer %.200s", out)
 		}
 	}

@@ -1,0 +1,318 @@
+// Package jsonscan reads JSON text without building values: it checks a
+// value's syntax and hands back the spans of an object's members and an
+// array's elements, so that a reader of a large JSONL file decodes only the
+// parts it needs, with a few allocations per line instead of one per token.
+//
+// It accepts exactly the texts encoding/json accepts (the fuzz tests hold it
+// to that, both ways), and decodes strings as encoding/json does. It gives
+// no reasons: when it refuses a text, the caller asks encoding/json for the
+// error message it shows.
+package jsonscan
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+)
+
+// Member is one member of an object: its decoded key and its value's raw
+// text, without surrounding whitespace. Both share the scanned text's
+// memory when they can (a key without escapes is a substring of it).
+type Member struct {
+	Key   string
+	Value string
+}
+
+// maxDepth is encoding/json's nesting limit: deeper texts are refused.
+const maxDepth = 10000
+
+// Object parses data as one JSON object, with optional whitespace around
+// it, and appends its members, in input order and with repeated keys kept,
+// to dst. ok is false when data is anything else.
+func Object(dst []Member, data string) (members []Member, ok bool) {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return dst, false
+	}
+	members, end, ok := object(dst, data, i)
+	return members, ok && skipSpace(data, end) == len(data)
+}
+
+// Array parses data as one JSON array, with optional whitespace around it,
+// and appends its elements' raw texts to dst. ok is false when data is
+// anything else.
+func Array(dst []string, data string) (elems []string, ok bool) {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '[' {
+		return dst, false
+	}
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == ']' {
+		return dst, skipSpace(data, i+1) == len(data)
+	}
+	for i < len(data) {
+		end, ok := value(data, i, 1)
+		if !ok {
+			return dst, false
+		}
+		dst = append(dst, data[i:end])
+		i = skipSpace(data, end)
+		if i >= len(data) {
+			return dst, false
+		}
+		switch data[i] {
+		case ',':
+			i = skipSpace(data, i+1)
+		case ']':
+			return dst, skipSpace(data, i+1) == len(data)
+		default:
+			return dst, false
+		}
+	}
+	return dst, false
+}
+
+// Valid reports whether data is one JSON value with optional whitespace
+// around it.
+func Valid(data string) bool {
+	i := skipSpace(data, 0)
+	end, ok := value(data, i, 0)
+	return ok && skipSpace(data, end) == len(data)
+}
+
+// String decodes a JSON string literal (quotes included) as encoding/json
+// does: escapes resolved, invalid UTF-8 and lone surrogates replaced by
+// U+FFFD. ok is false when raw is not exactly one string literal.
+func String(raw string) (s string, ok bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	end, ok := stringEnd(raw, 0)
+	if !ok || end != len(raw) {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	if strings.IndexByte(body, '\\') < 0 && utf8.ValidString(body) {
+		return body, true
+	}
+	// Escapes and invalid UTF-8: the standard library's rules (surrogate
+	// pairs, U+FFFD), rarely needed.
+	return unquote(raw)
+}
+
+// unquote is String's slow path, kept apart so that String's result never
+// escapes to the heap.
+func unquote(raw string) (string, bool) {
+	var s string
+	err := json.Unmarshal([]byte(raw), &s)
+	return s, err == nil
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipSpace(data string, i int) int {
+	for i < len(data) && isSpace(data[i]) {
+		i++
+	}
+	return i
+}
+
+// object scans the object starting at data[i] == '{' and appends its
+// members to dst; end is the index after its closing brace.
+func object(dst []Member, data string, i int) (members []Member, end int, ok bool) {
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return dst, i + 1, true
+	}
+	for i < len(data) {
+		if data[i] != '"' {
+			return dst, 0, false
+		}
+		keyEnd, ok := stringEnd(data, i)
+		if !ok {
+			return dst, 0, false
+		}
+		key, _ := String(data[i:keyEnd])
+		i = skipSpace(data, keyEnd)
+		if i >= len(data) || data[i] != ':' {
+			return dst, 0, false
+		}
+		i = skipSpace(data, i+1)
+		valEnd, ok := value(data, i, 1)
+		if !ok {
+			return dst, 0, false
+		}
+		dst = append(dst, Member{Key: key, Value: data[i:valEnd]})
+		i = skipSpace(data, valEnd)
+		if i >= len(data) {
+			return dst, 0, false
+		}
+		switch data[i] {
+		case ',':
+			i = skipSpace(data, i+1)
+		case '}':
+			return dst, i + 1, true
+		default:
+			return dst, 0, false
+		}
+	}
+	return dst, 0, false
+}
+
+// value scans the value starting at data[i], nested depth levels deep, and
+// returns the index after it.
+func value(data string, i, depth int) (end int, ok bool) {
+	if i >= len(data) {
+		return 0, false
+	}
+	switch c := data[i]; {
+	case c == '"':
+		return stringEnd(data, i)
+	case c == '{' || c == '[':
+		if depth+1 > maxDepth {
+			return 0, false
+		}
+		return container(data, i, depth+1)
+	case c == '-' || (c >= '0' && c <= '9'):
+		return numberEnd(data, i)
+	case c == 't':
+		return literal(data, i, "true")
+	case c == 'f':
+		return literal(data, i, "false")
+	case c == 'n':
+		return literal(data, i, "null")
+	}
+	return 0, false
+}
+
+// container scans an object or array without collecting its parts.
+func container(data string, i, depth int) (end int, ok bool) {
+	closer := byte(']')
+	if data[i] == '{' {
+		closer = '}'
+	}
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == closer {
+		return i + 1, true
+	}
+	for i < len(data) {
+		if closer == '}' {
+			if data[i] != '"' {
+				return 0, false
+			}
+			keyEnd, ok := stringEnd(data, i)
+			if !ok {
+				return 0, false
+			}
+			i = skipSpace(data, keyEnd)
+			if i >= len(data) || data[i] != ':' {
+				return 0, false
+			}
+			i = skipSpace(data, i+1)
+		}
+		valEnd, ok := value(data, i, depth)
+		if !ok {
+			return 0, false
+		}
+		i = skipSpace(data, valEnd)
+		if i >= len(data) {
+			return 0, false
+		}
+		switch data[i] {
+		case ',':
+			i = skipSpace(data, i+1)
+		case closer:
+			return i + 1, true
+		default:
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// stringEnd returns the index after the string literal starting at
+// data[i] == '"'.
+func stringEnd(data string, i int) (end int, ok bool) {
+	for i++; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"':
+			return i + 1, true
+		case c < 0x20:
+			return 0, false
+		case c == '\\':
+			i++
+			if i >= len(data) {
+				return 0, false
+			}
+			switch data[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(data) {
+					return 0, false
+				}
+				for k := i + 1; k < i+5; k++ {
+					if !isHex(data[k]) {
+						return 0, false
+					}
+				}
+				i += 4
+			default:
+				return 0, false
+			}
+		}
+	}
+	return 0, false
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// numberEnd returns the index after the number starting at data[i]:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func numberEnd(data string, i int) (end int, ok bool) {
+	if data[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(data) && data[i] == '0':
+		i++
+	case i < len(data) && data[i] >= '1' && data[i] <= '9':
+		for i < len(data) && isDigit(data[i]) {
+			i++
+		}
+	default:
+		return 0, false
+	}
+	if i < len(data) && data[i] == '.' {
+		i++
+		if i >= len(data) || !isDigit(data[i]) {
+			return 0, false
+		}
+		for i < len(data) && isDigit(data[i]) {
+			i++
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		if i >= len(data) || !isDigit(data[i]) {
+			return 0, false
+		}
+		for i < len(data) && isDigit(data[i]) {
+			i++
+		}
+	}
+	return i, true
+}
+
+func literal(data string, i int, word string) (end int, ok bool) {
+	if len(data)-i < len(word) || data[i:i+len(word)] != word {
+		return 0, false
+	}
+	return i + len(word), true
+}
