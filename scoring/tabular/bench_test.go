@@ -1,6 +1,7 @@
 package tabular_test
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/docscore/docscore/sample"
@@ -62,4 +63,21 @@ func BenchmarkScoreRequest(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkWriteJSON writes the benchmark corpus's report as JSON.
+func BenchmarkWriteJSON(b *testing.B) {
+	rep, err := tabular.Score(benchInput(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		if err := rep.WriteJSON(&buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(int64(buf.Len()))
 }

@@ -11,16 +11,6 @@ import (
 	"strings"
 )
 
-// WriteJSON writes the report as indented JSON with a final newline. The
-// bytes depend only on the report: keys keep their declared order and
-// floats use Go's shortest round-trip formatting.
-func (r *Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
-}
-
 // formatFloat renders a score for CSV and Markdown cells: the shortest
 // representation that round-trips, like the JSON.
 func formatFloat(v float64) string {

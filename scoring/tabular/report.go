@@ -196,26 +196,26 @@ func (fd FieldDeltas) MarshalJSON() ([]byte, error) {
 }
 
 // marshalOrdered writes a JSON object whose n members come from member, in
-// order.
+// order. Like the rest of a report, it escapes no HTML characters.
 func marshalOrdered(n int, member func(int) (string, any)) ([]byte, error) {
 	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
 	buf.WriteByte('{')
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
 		k, v := member(i)
-		kb, err := json.Marshal(k)
-		if err != nil {
+		if err := enc.Encode(k); err != nil {
 			return nil, err
 		}
-		buf.Write(kb)
+		buf.Truncate(buf.Len() - 1) // Encode's newline
 		buf.WriteByte(':')
-		vb, err := json.Marshal(v)
-		if err != nil {
+		if err := enc.Encode(v); err != nil {
 			return nil, err
 		}
-		buf.Write(vb)
+		buf.Truncate(buf.Len() - 1)
 	}
 	buf.WriteByte('}')
 	return buf.Bytes(), nil

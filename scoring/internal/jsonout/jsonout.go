@@ -1,0 +1,239 @@
+// Package jsonout writes indented JSON by hand, byte for byte as
+// encoding/json's Encoder writes it with SetEscapeHTML(false) and
+// SetIndent("", "  "): the same string escapes, the same float format, the
+// same layout of empty and nested containers. A report writer that knows
+// its types uses it to skip reflection and the second indenting pass; the
+// tests hold it to encoding/json.
+package jsonout
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Writer appends JSON to a buffer. The first error (a NaN, a value
+// encoding/json refuses) sticks and is returned by Bytes.
+type Writer struct {
+	buf []byte
+	// empty[i] says whether the container open at depth i has no member
+	// or element yet.
+	empty []bool
+	err   error
+}
+
+// NewWriter returns a writer with room for about size bytes.
+func NewWriter(size int) *Writer { return &Writer{buf: make([]byte, 0, size)} }
+
+// Bytes returns the JSON written, with a final newline as Encoder.Encode
+// writes, or the first error.
+func (w *Writer) Bytes() ([]byte, error) {
+	if w.err != nil {
+		return nil, w.err
+	}
+	return append(w.buf, '\n'), nil
+}
+
+func (w *Writer) newline() {
+	w.buf = append(w.buf, '\n')
+	for range w.empty {
+		w.buf = append(w.buf, ' ', ' ')
+	}
+}
+
+// next starts a member or element: a comma after the previous one, then
+// a new line at the container's indentation.
+func (w *Writer) next() {
+	if n := len(w.empty); n > 0 {
+		if !w.empty[n-1] {
+			w.buf = append(w.buf, ',')
+		}
+		w.empty[n-1] = false
+		w.newline()
+	}
+}
+
+// Open starts an object ('{') or an array ('[') as the current value.
+func (w *Writer) Open(c byte) {
+	w.buf = append(w.buf, c)
+	w.empty = append(w.empty, true)
+}
+
+// Close ends the innermost container with c ('}' or ']'); an empty one
+// stays on its line, as in "{}" and "[]".
+func (w *Writer) Close(c byte) {
+	n := len(w.empty)
+	wasEmpty := w.empty[n-1]
+	w.empty = w.empty[:n-1]
+	if !wasEmpty {
+		w.newline()
+	}
+	w.buf = append(w.buf, c)
+}
+
+// Key starts an object member named k; its value is written next.
+func (w *Writer) Key(k string) {
+	w.next()
+	w.buf = AppendString(w.buf, k)
+	w.buf = append(w.buf, ':', ' ')
+}
+
+// Elem starts an array element; its value is written next.
+func (w *Writer) Elem() { w.next() }
+
+// String writes a string value.
+func (w *Writer) String(s string) { w.buf = AppendString(w.buf, s) }
+
+// Int writes an integer value.
+func (w *Writer) Int(n int) { w.buf = strconv.AppendInt(w.buf, int64(n), 10) }
+
+// Bool writes true or false.
+func (w *Writer) Bool(b bool) { w.buf = strconv.AppendBool(w.buf, b) }
+
+// Null writes null.
+func (w *Writer) Null() { w.buf = append(w.buf, "null"...) }
+
+// Float writes a float64 as encoding/json does: like ES6's number to
+// string conversion. NaN and infinities are an error, as there.
+func (w *Writer) Float(f float64) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		w.fail(fmt.Errorf("json: unsupported value: %s", strconv.FormatFloat(f, 'g', -1, 64)))
+		w.Null()
+		return
+	}
+	w.buf = AppendFloat(w.buf, f)
+}
+
+// OptFloat writes *f, or null when f is nil.
+func (w *Writer) OptFloat(f *float64) {
+	if f == nil {
+		w.Null()
+		return
+	}
+	w.Float(*f)
+}
+
+// Raw writes a JSON text (a json.RawMessage) re-indented at the current
+// depth, as the Encoder lays out a RawMessage value.
+func (w *Writer) Raw(raw []byte) {
+	if raw == nil {
+		w.Null() // as encoding/json writes a nil RawMessage
+		return
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, w.prefix(), "  "); err != nil {
+		w.fail(err)
+		w.Null()
+		return
+	}
+	w.buf = append(w.buf, bytes.TrimRight(b.Bytes(), " \t\r\n")...)
+}
+
+// Value writes any value through encoding/json, re-indented at the
+// current depth: for the parts of a report that are small or rare.
+func (w *Writer) Value(v any) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(w.prefix(), "  ")
+	if err := enc.Encode(v); err != nil {
+		w.fail(err)
+		w.Null()
+		return
+	}
+	w.buf = append(w.buf, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
+}
+
+func (w *Writer) prefix() string {
+	p := make([]byte, 2*len(w.empty))
+	for i := range p {
+		p[i] = ' '
+	}
+	return string(p)
+}
+
+func (w *Writer) fail(err error) {
+	if w.err == nil {
+		w.err = err
+	}
+}
+
+const hex = "0123456789abcdef"
+
+// AppendString appends s as a JSON string literal, escaped as
+// encoding/json escapes it without HTML escaping: quotes, backslashes and
+// control characters, U+2028 and U+2029; invalid UTF-8 becomes U+FFFD.
+func AppendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if b := s[i]; b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '\\', '"':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if c == '\u2028' || c == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[c&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// AppendFloat appends a finite float64 as encoding/json formats it: the
+// shortest representation that round-trips, in 'f' form between 1e-6 and
+// 1e21 and in 'e' form with an unpadded exponent outside.
+func AppendFloat(dst []byte, f float64) []byte {
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	dst = strconv.AppendFloat(dst, f, format, -1, 64)
+	if format == 'e' {
+		// e-09 → e-9
+		n := len(dst)
+		if n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+			dst[n-2] = dst[n-1]
+			dst = dst[:n-1]
+		}
+	}
+	return dst
+}

@@ -1,0 +1,123 @@
+package jsonout
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"testing"
+)
+
+// encodingJSON is the oracle: the Encoder with no HTML escaping and two
+// spaces of indentation.
+func encodingJSON(t *testing.T, v any) string {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+var strs = []string{"", "plain", `q"uote\back`, "tab\tnl\ncr\rbs\bff\f", "\x00\x01\x1f\x7f", "<a&b>",
+	"é ü 中 😀", "\u2028\u2029", "bad\xffutf8\xc3", "\xed\xa0\x80 surrogate bytes"}
+
+func FuzzAppendString(f *testing.F) {
+	for _, s := range strs {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := string(AppendString(nil, s)) + "\n"
+		if want := encodingJSON(t, s); got != want {
+			t.Fatalf("AppendString(%q) = %s, encoding/json %s", s, got, want)
+		}
+	})
+}
+
+func FuzzAppendFloat(f *testing.F) {
+	for _, x := range []float64{0, math.Copysign(0, -1), 1, -1.5, 0.1, 1e-6, 9.99e-7, 1e-7, 1e20, 1e21, 123456789e13,
+		math.MaxFloat64, math.SmallestNonzeroFloat64, 1.0 / 3, 2.5e-10} {
+		f.Add(x)
+	}
+	f.Fuzz(func(t *testing.T, x float64) {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			w := NewWriter(0)
+			w.Float(x)
+			if _, err := w.Bytes(); err == nil {
+				t.Fatalf("Float(%v) gave no error", x)
+			}
+			return
+		}
+		got := string(AppendFloat(nil, x)) + "\n"
+		if want := encodingJSON(t, x); got != want {
+			t.Fatalf("AppendFloat(%v) = %s, encoding/json %s", x, got, want)
+		}
+	})
+}
+
+// TestLayout writes nested and empty containers, raw values with their own
+// whitespace and values through encoding/json, and compares with the
+// Encoder's bytes for the same document.
+func TestLayout(t *testing.T) {
+	raw := json.RawMessage(" { \"k\" : [1, {\"x\":[]}, {}], \"e\":\"<&>\"} ")
+	doc := map[string]any{} // the oracle's document, written in key order below
+	w := NewWriter(0)
+	w.Open('{')
+	w.Key("a")
+	w.Open('[')
+	w.Close(']')
+	doc["a"] = []int{}
+	w.Key("b")
+	w.Open('{')
+	w.Close('}')
+	doc["b"] = struct{}{}
+	w.Key("c")
+	w.Open('[')
+	for _, s := range strs[:3] {
+		w.Elem()
+		w.String(s)
+	}
+	w.Elem()
+	w.Open('{')
+	w.Key("n")
+	w.Int(-3)
+	w.Key("t")
+	w.Bool(true)
+	w.Key("z")
+	w.OptFloat(nil)
+	w.Close('}')
+	w.Close(']')
+	doc["c"] = []any{strs[0], strs[1], strs[2], map[string]any{"n": -3, "t": true, "z": nil}}
+	w.Key("d")
+	w.Raw(raw)
+	doc["d"] = raw
+	w.Key("e")
+	w.Value(map[string][]float64{"x": {0.5, 1e-7}, "y": nil})
+	doc["e"] = map[string][]float64{"x": {0.5, 1e-7}, "y": nil}
+	w.Key("f")
+	w.Raw(nil)
+	doc["f"] = json.RawMessage(nil)
+	w.Close('}')
+	got, err := w.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := encodingJSON(t, doc); string(got) != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestErrorsStick(t *testing.T) {
+	w := NewWriter(0)
+	w.Open('[')
+	w.Elem()
+	w.Raw(json.RawMessage("{bad"))
+	w.Elem()
+	w.Float(math.NaN())
+	w.Close(']')
+	if _, err := w.Bytes(); err == nil {
+		t.Fatal("no error for an invalid raw value")
+	}
+}

@@ -1,0 +1,102 @@
+package tabular_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"testing"
+
+	"github.com/docscore/docscore/sample"
+	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabulartest"
+)
+
+// reflectJSON is the report as encoding/json's Encoder writes it (no HTML
+// escaping, two-space indentation): the oracle of WriteJSON, which writes
+// the images by hand.
+func reflectJSON(t testing.TB, rep *tabular.Report) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(rep); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func checkAgainstReflection(t testing.TB, what string, rep *tabular.Report) {
+	t.Helper()
+	got := render(t, rep, "json")
+	if want := reflectJSON(t, rep); !bytes.Equal(got, want) {
+		i := 0
+		for i < len(got) && i < len(want) && got[i] == want[i] {
+			i++
+		}
+		lo := max(0, i-200)
+		t.Fatalf("%s: WriteJSON differs from encoding/json at byte %d:\n got  …%s\n want …%s", what, i, got[lo:min(len(got), i+100)], want[lo:min(len(want), i+100)])
+	}
+}
+
+// TestWriteJSONEqualsEncodingJSON: the sample in its three forms and
+// generated corpora (failed images, misses, extras, previews) give the same
+// bytes by hand as through reflection.
+func TestWriteJSONEqualsEncodingJSON(t *testing.T) {
+	for _, c := range sampleCases {
+		checkAgainstReflection(t, c.name, sampleReport(t, c.withRules, c.preview))
+	}
+	s, err := sample.TabularRequest(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, spec := range []tabulartest.Spec{
+		tabulartest.Benchmark,
+		{Models: 2, Runs: 3, Pages: 2, Travelers: 7, Phases: []string{"x"}, Seed: 3},
+		{Models: 3, Runs: 2, Pages: 4, Travelers: 1, Phases: []string{"a", "b"}, Seed: 99},
+	} {
+		gt, runs := tabulartest.Generate(spec)
+		for _, preview := range []string{"", "open"} {
+			rep, err := tabular.ScoreRequest(tabular.Request{GT: gt, Runs: runs, Rules: s.Rules, Preview: preview})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkAgainstReflection(t, "generated corpus", rep)
+		}
+	}
+}
+
+// FuzzWriteJSON builds reports from arbitrary strings, numbers and raw
+// JSON values and holds WriteJSON to encoding/json on each.
+func FuzzWriteJSON(f *testing.F) {
+	f.Add("model", "07", `"r1"`, "name", `{"a": [1, {"b": null}], "c": "<&>"}`, "Maria q.m. Antonio", 0.5, 3)
+	f.Add("m\u2028<&>", "\x00", `12`, "x\"y", `[ ]`, "bad\xff", 1e-7, 0)
+	f.Add("", "", `null`, "", `"s"`, "", 1e21, -1)
+	f.Fuzz(func(t *testing.T, model, page, run, key, extra, reading string, x float64, n int) {
+		if !json.Valid([]byte(run)) || !json.Valid([]byte(extra)) || math.IsNaN(x) || math.IsInf(x, 0) {
+			return // encoding/json refuses these: nothing to compare
+		}
+		score := x
+		rep := &tabular.Report{Kind: "tabular", Gate: x, Key: key, Fields: []string{key}, Warnings: []string{reading},
+			Cells: []*tabular.Cell{{Model: model, Phase: page, F1: x, NameCER: &score,
+				Fields: tabular.FieldTotals{{Name: key, Accuracy: &score, Scored: n, Sum: x}}}},
+			Images: []*tabular.ImageScore{
+				{Model: model, Phase: key, Run: json.RawMessage(run), Page: page, Status: "failed", Line: n, Failure: reading},
+				{Model: model, Run: json.RawMessage(run), Page: page, Status: "ok", Precision: x, Recall: -x, F1: x / 3,
+					Fields: tabular.FieldSums{{Name: key, Sum: x, Scored: n}, {Name: reading}},
+					Pairs: []*tabular.Pair{
+						{GT: reading, Model: model, Similarity: x, SimilarityGT: "resolved", GTResolved: key, ModelReading: reading,
+							Fields: tabular.PairFields{{Name: key, Score: &score}, {Name: page}},
+							Extra:  tabular.ExtraFields{{Key: key, Value: json.RawMessage(extra)}, {Key: reading, Value: json.RawMessage(run)}}},
+						{}, nil,
+					},
+					UnmatchedModel: []string{reading, key}, UnmatchedGT: []string{}},
+				nil,
+			},
+		}
+		if n%2 == 0 {
+			rep.Preview = &tabular.Preview{Cells: []*tabular.PreviewCell{{Model: model, F1: tabular.Delta{Settled: &score}}}}
+		}
+		checkAgainstReflection(t, "fuzzed report", rep)
+	})
+}
