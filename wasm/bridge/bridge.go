@@ -73,9 +73,11 @@ func Tabular() map[string]Method {
 		// scoreTabular's result is the report, raw: the exact bytes of
 		// "docscore score tabular --format F" for the request's format.
 		"scoreTabular": func(r []byte) (any, error) {
-			var req api.TabularRequest
-			if err := Decode("scoreTabular", r, &req); err != nil {
-				return nil, err
+			req, ok := api.DecodeTabularRequestFast(r)
+			if !ok {
+				if err := Decode("scoreTabular", r, &req); err != nil {
+					return nil, err
+				}
 			}
 			out, err := api.ScoreTabular(req)
 			if err != nil {

@@ -10,8 +10,9 @@
 package jsonscan
 
 import (
-	"encoding/json"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -95,17 +96,100 @@ func String(raw string) (s string, ok bool) {
 	if strings.IndexByte(body, '\\') < 0 && utf8.ValidString(body) {
 		return body, true
 	}
-	// Escapes and invalid UTF-8: the standard library's rules (surrogate
-	// pairs, U+FFFD), rarely needed.
 	return unquote(raw)
 }
 
-// unquote is String's slow path, kept apart so that String's result never
-// escapes to the heap.
+// unquote is String's slow path for a valid literal with escapes or
+// invalid UTF-8, ported from encoding/json's unquoteBytes: escapes
+// resolved, surrogate pairs joined, lone surrogates and invalid bytes
+// replaced by U+FFFD.
 func unquote(raw string) (string, bool) {
-	var s string
-	err := json.Unmarshal([]byte(raw), &s)
-	return s, err == nil
+	s := raw[1 : len(raw)-1]
+	b := make([]byte, 0, len(s)+utf8.UTFMax)
+	for r := 0; r < len(s); {
+		c := s[r]
+		if c >= 0x20 && c < utf8.RuneSelf && c != '\\' && c != '"' {
+			start := r
+			for r < len(s) && s[r] >= 0x20 && s[r] < utf8.RuneSelf && s[r] != '\\' && s[r] != '"' {
+				r++
+			}
+			b = append(b, s[start:r]...)
+			continue
+		}
+		switch {
+		case c == '\\':
+			r++
+			if r >= len(s) {
+				return "", false
+			}
+			switch s[r] {
+			case '"', '\\', '/', '\'':
+				b = append(b, s[r])
+				r++
+			case 'b':
+				b = append(b, '\b')
+				r++
+			case 'f':
+				b = append(b, '\f')
+				r++
+			case 'n':
+				b = append(b, '\n')
+				r++
+			case 'r':
+				b = append(b, '\r')
+				r++
+			case 't':
+				b = append(b, '\t')
+				r++
+			case 'u':
+				rr := getu4(s[r-1:])
+				if rr < 0 {
+					return "", false
+				}
+				r += 5
+				if utf16.IsSurrogate(rr) {
+					if dec := utf16.DecodeRune(rr, getu4(s[r:])); dec != unicode.ReplacementChar {
+						r += 6 // a valid pair
+						b = utf8.AppendRune(b, dec)
+						break
+					}
+					rr = unicode.ReplacementChar
+				}
+				b = utf8.AppendRune(b, rr)
+			default:
+				return "", false
+			}
+		case c == '"' || c < 0x20:
+			return "", false
+		default:
+			rr, size := utf8.DecodeRuneInString(s[r:])
+			r += size
+			b = utf8.AppendRune(b, rr)
+		}
+	}
+	return string(b), true
+}
+
+// getu4 decodes the \uXXXX escape at the start of s, or returns -1.
+func getu4(s string) rune {
+	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
+		return -1
+	}
+	var r rune
+	for _, c := range []byte(s[2:6]) {
+		switch {
+		case '0' <= c && c <= '9':
+			c = c - '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -3,6 +3,8 @@
 package e2e
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path"
@@ -19,6 +21,7 @@ import (
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/tabular"
 	"github.com/docscore/docscore/scoring/tabular/tabulartest"
+	"github.com/docscore/docscore/wasm/bridge"
 )
 
 // writeCorpus writes a generated corpus (and, withRules, the sample's
@@ -110,24 +113,36 @@ func TestNoLongTaskWhileScoring10000Images(t *testing.T) {
 }
 
 // TestBenchmarkCorpusInTheBrowser times the 450-image benchmark corpus
-// from the drop to the rendered results, twice, beside the native
-// api.ScoreTabular on the same files (best of three). It reports; the
-// target (within 2× of native) is not a pass/fail line on a shared
-// machine.
+// from the drop to the rendered results (performance marks set by the
+// page), beside two native figures on the same files, best of three:
+// api.ScoreTabular (the command line's work, files already in memory) and
+// the bridge call (the same JSON request in and report out as the page's
+// worker exchanges with the core). Three drops: on a page just opened (the
+// core still loading), on a page left to settle for three seconds, and
+// again on that page (the core's code optimized, its heap grown). It reports; the target (within 2× of
+// native) is not a pass/fail line on a shared machine.
 func TestBenchmarkCorpusInTheBrowser(t *testing.T) {
 	dir := t.TempDir()
 	paths, req := writeCorpus(t, dir, tabulartest.Benchmark, true)
-	native := time.Duration(1 << 62)
+	request, err := json.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	core := bridge.New(bridge.Tabular())
+	native, call := time.Duration(1<<62), time.Duration(1<<62)
 	for i := 0; i < 3; i++ {
 		start := time.Now()
 		if _, err := api.ScoreTabular(req); err != nil {
 			t.Fatal(err)
 		}
 		native = min(native, time.Since(start))
+		start = time.Now()
+		if out := core.Call("scoreTabular", string(request)); !strings.HasPrefix(out, bridge.RawMarker) {
+			t.Fatalf("bridge call: %.300s", out)
+		}
+		call = min(call, time.Since(start))
 	}
-	ctx, _ := newTab(t, 4*time.Minute)
-	var browser, core []float64
-	for i := 0; i < 2; i++ {
+	dropOnce := func(ctx context.Context) (total, wasm float64) {
 		act(t, ctx, drop(paths...))
 		ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`performance.measure('drop-to-results', 'docscore:drop', 'docscore:results').duration`))
 		if err != nil {
@@ -137,15 +152,23 @@ func TestBenchmarkCorpusInTheBrowser(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		browser, core = append(browser, ms), append(core, c)
+		summary, _ := chromedp.Run(ctx, chromedp.Text(chromedp.ID("summary")))
+		if !strings.HasPrefix(summary, "450 images in 15 cells.") {
+			t.Fatalf("summary %q", summary)
+		}
+		return ms, c
 	}
-	summary, _ := chromedp.Run(ctx, chromedp.Text(chromedp.ID("summary")))
-	if !strings.HasPrefix(summary, "450 images in 15 cells.") {
-		t.Fatalf("summary %q", summary)
-	}
-	nativeMS := float64(native.Microseconds()) / 1000
-	t.Logf("450-image benchmark corpus: browser drop→results %.0f ms (first), %.0f ms (second), of which the wasm call %.0f / %.0f ms; native api.ScoreTabular %.0f ms; ratio %.1f× / %.1f×",
-		browser[0], browser[1], core[0], core[1], nativeMS, browser[0]/nativeMS, browser[1]/nativeMS)
+	coldCtx, _ := newTab(t, 2*time.Minute)
+	cold, coldWasm := dropOnce(coldCtx)
+	ctx, _ := newTab(t, 2*time.Minute)
+	time.Sleep(3 * time.Second) // the page settled: the core loaded and compiled
+	settled, settledWasm := dropOnce(ctx)
+	again, againWasm := dropOnce(ctx)
+	nativeMS, callMS := float64(native.Microseconds())/1000, float64(call.Microseconds())/1000
+	t.Logf("450-image benchmark corpus, browser drop→results (of which the worker's call to the core): just opened %.0f ms (%.0f), on a settled page %.0f ms (%.0f), again %.0f ms (%.0f); native api.ScoreTabular %.0f ms, native bridge call %.0f ms",
+		cold, coldWasm, settled, settledWasm, again, againWasm, nativeMS, callMS)
+	t.Logf("ratios to api.ScoreTabular: %.1f× / %.1f× / %.1f×; to the bridge call: %.1f× / %.1f× / %.1f×",
+		cold/nativeMS, settled/nativeMS, again/nativeMS, cold/callMS, settled/callMS, again/callMS)
 }
 
 // TestWasmSize checks the core's WebAssembly file against the budget:
