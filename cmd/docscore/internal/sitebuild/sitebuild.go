@@ -75,12 +75,14 @@ const PipelineExample = "examples/harness/pipeline"
 // WasmBuildFlags are the go build flags of every site wasm: no file paths,
 // no symbol table or DWARF. Code off the scoring hot path — the Markdown
 // parser behind rule files and the regexp and html packages it pulls in
-// (once per rule file), CSV and request decoding, the bridge, fmt — is
-// compiled without inlining, which keeps the gzip size under 1.5 MB; the
-// scorer's inner loops (scoring/text, scoring/tabular) keep it.
+// (once per rule file), CSV decoding, encoding/json and reflect (the report
+// and the request of a scoring avoid them), the bridge, fmt — is compiled
+// without inlining, which keeps the gzip size under 1.5 MB; the scorer's
+// inner loops (scoring/text, scoring/tabular, the JSON scanner and writer)
+// keep it.
 var WasmBuildFlags = []string{"-trimpath", "-ldflags=-s -w",
 	"-gcflags=github.com/gomarkdown/...=-l", "-gcflags=regexp/...=-l", "-gcflags=html=-l",
-	"-gcflags=encoding/json=-l", "-gcflags=encoding/csv=-l", "-gcflags=fmt=-l", "-gcflags=strconv=-l",
+	"-gcflags=encoding/json=-l", "-gcflags=reflect=-l", "-gcflags=encoding/csv=-l", "-gcflags=fmt=-l", "-gcflags=strconv=-l",
 	"-gcflags=github.com/docscore/docscore/rules=-l", "-gcflags=github.com/docscore/docscore/scoring/api=-l",
 	"-gcflags=github.com/docscore/docscore/wasm/...=-l"}
 
