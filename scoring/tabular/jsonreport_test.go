@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/docscore/docscore/sample"
@@ -99,4 +100,35 @@ func FuzzWriteJSON(f *testing.F) {
 		}
 		checkAgainstReflection(t, "fuzzed report", rep)
 	})
+}
+
+// TestImageScoresDoNotDependOnEachOther: the scorer computes a name's
+// readings and candidates once per page and reuses them; scoring each image
+// of a corpus on its own gives the same image scores as scoring them all.
+func TestImageScoresDoNotDependOnEachOther(t *testing.T) {
+	s, err := sample.TabularRequest(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gt, runs := tabulartest.Generate(tabulartest.Spec{Models: 2, Runs: 4, Pages: 2, Travelers: 9, Phases: []string{"a", "b"}, Seed: 7})
+	in, err := tabular.Load(tabular.Request{GT: gt, Runs: runs, Rules: s.Rules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := tabular.Score(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	images := in.Runs.Images
+	for i, im := range images {
+		one := in
+		one.Runs = &tabular.Runs{File: in.Runs.File, Images: []*tabular.Image{im}}
+		alone, err := tabular.Score(one)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(alone.Images[0], all.Images[i]) {
+			t.Fatalf("image at line %d scores differently alone:\n alone %+v\n all   %+v", im.Line, alone.Images[0], all.Images[i])
+		}
+	}
 }

@@ -277,6 +277,9 @@ type scorer struct {
 	gate       float64
 	pages      *pageIndex
 	prepared   map[*GTPage]*preparedPage
+	matches    map[matchKey]*nameMatch
+	// modelValues memoizes the normalized model values of each column.
+	modelValues []map[string]string
 	matcher    text.Matcher
 	aligner    text.WildcardAligner
 	cands      []candidate
@@ -284,11 +287,13 @@ type scorer struct {
 }
 
 func newScorer(s *schema.Schema, c *rules.Compiled, gate float64, pages *pageIndex) *scorer {
-	sc := &scorer{s: s, compiled: c, gate: gate, pages: pages, prepared: map[*GTPage]*preparedPage{}, tokenIDs: map[string]int32{}}
+	sc := &scorer{s: s, compiled: c, gate: gate, pages: pages, prepared: map[*GTPage]*preparedPage{}, matches: map[matchKey]*nameMatch{}, tokenIDs: map[string]int32{}}
 	sc.colRules = make([]*rules.FieldRules, len(s.Columns))
 	sc.plainEqual = make([]bool, len(s.Columns))
+	sc.modelValues = make([]map[string]string, len(s.Columns))
 	for i, col := range s.Columns {
 		sc.colRules[i] = c.Fields[col.Name]
+		sc.modelValues[i] = map[string]string{}
 		sc.plainEqual[i] = true
 		if fr := sc.colRules[i]; fr != nil {
 			for _, ig := range fr.Ignores {
@@ -348,32 +353,18 @@ func (sc *scorer) scoreImage(im *Image) *ImageScore {
 		return res
 	}
 	pp := sc.prepare(sc.pages.find(im.Page))
+	// Candidates: every pair whose similarity clears the gate.
 	names := make([]modelName, len(im.Records))
-	for i, rec := range im.Records {
+	sc.cands = sc.cands[:0]
+	for mi, rec := range im.Records {
 		if rec.Key.Blank() {
 			continue
 		}
-		readings := Readings(text.NameTokens(rec.Key.Text), sc.compiled.Key)
-		names[i].readings = make([]nameForm, len(readings))
-		for k, r := range readings {
-			names[i].readings[k] = sc.nameForm(r)
-		}
-	}
-
-	// Candidates: every pair whose similarity clears the gate.
-	sc.cands = sc.cands[:0]
-	for mi := range names {
-		if len(names[mi].readings) == 0 {
-			continue
-		}
-		for gi := range pp.names {
-			if len(pp.names[gi].runes) == 0 {
-				continue
-			}
-			if c, ok := sc.similarity(&pp.names[gi], names[mi].readings); ok {
-				c.model, c.gt = mi, gi
-				sc.cands = append(sc.cands, c)
-			}
+		m := sc.match(pp, rec.Key.Text)
+		names[mi].readings = m.readings
+		for _, c := range m.cands {
+			c.model = mi
+			sc.cands = append(sc.cands, c)
 		}
 	}
 	sort.SliceStable(sc.cands, func(a, b int) bool {
@@ -494,6 +485,18 @@ func (sc *scorer) fieldScore(j int, col schema.Column, gtRaw, gtNorm string, mod
 	}
 }
 
+// normalizedModelValue is normalizeField for a model's value of text
+// column j, computed once per distinct value: models repeat their
+// readings from run to run.
+func (sc *scorer) normalizedModelValue(j int, col schema.Column, v string) string {
+	if n, ok := sc.modelValues[j][v]; ok {
+		return n
+	}
+	n := normalizeField(v, col.Kind, sc.colRules[j], false)
+	sc.modelValues[j][v] = n
+	return n
+}
+
 func boolScore(b bool) float64 {
 	if b {
 		return 1
@@ -535,6 +538,48 @@ func (sc *scorer) similarity(g *nameForm, readings []nameForm) (candidate, bool)
 		}
 	}
 	return best, best.sim >= sc.gate
+}
+
+// nameMatch is what a model's name gives on a page: its readings and the
+// GT rows it may pair with (candidates without their record index).
+type nameMatch struct {
+	readings []nameForm
+	cands    []candidate
+}
+
+// matchKey names a model's name on a prepared page.
+type matchKey struct {
+	page *preparedPage
+	name string
+}
+
+// match returns the readings of a model's name and its candidates on a
+// page. They depend on nothing else (the rules, the gate and the page are
+// the scorer's), so they are computed once per distinct name and page:
+// models repeat their readings from run to run, and the similarity search
+// is most of the scoring.
+func (sc *scorer) match(pp *preparedPage, name string) *nameMatch {
+	key := matchKey{pp, name}
+	if m, ok := sc.matches[key]; ok {
+		return m
+	}
+	m := &nameMatch{}
+	readings := Readings(text.NameTokens(name), sc.compiled.Key)
+	m.readings = make([]nameForm, len(readings))
+	for k, r := range readings {
+		m.readings[k] = sc.nameForm(r)
+	}
+	for gi := range pp.names {
+		if len(pp.names[gi].runes) == 0 {
+			continue
+		}
+		if c, ok := sc.similarity(&pp.names[gi], m.readings); ok {
+			c.gt = gi
+			m.cands = append(m.cands, c)
+		}
+	}
+	sc.matches[key] = m
+	return m
 }
 
 // prf computes precision, recall and F1 in the order of SPEC A.6.
