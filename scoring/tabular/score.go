@@ -280,10 +280,10 @@ type scorer struct {
 	matches    map[matchKey]*nameMatch
 	// modelValues memoizes the normalized model values of each column.
 	modelValues []map[string]string
-	matcher    text.Matcher
-	aligner    text.WildcardAligner
-	cands      []candidate
-	tokenIDs   map[string]int32 // token interning for the overlap test
+	matcher     text.Matcher
+	aligner     text.WildcardAligner
+	cands       []candidate
+	tokenIDs    map[string]int32 // token interning for the overlap test
 }
 
 func newScorer(s *schema.Schema, c *rules.Compiled, gate float64, pages *pageIndex) *scorer {
