@@ -278,22 +278,18 @@ type scorer struct {
 	pages      *pageIndex
 	prepared   map[*GTPage]*preparedPage
 	matches    map[matchKey]*nameMatch
-	// modelValues memoizes the normalized model values of each column.
-	modelValues []map[string]string
-	matcher     text.Matcher
-	aligner     text.WildcardAligner
-	cands       []candidate
-	tokenIDs    map[string]int32 // token interning for the overlap test
+	matcher    text.Matcher
+	aligner    text.WildcardAligner
+	cands      []candidate
+	tokenIDs   map[string]int32 // token interning for the overlap test
 }
 
 func newScorer(s *schema.Schema, c *rules.Compiled, gate float64, pages *pageIndex) *scorer {
 	sc := &scorer{s: s, compiled: c, gate: gate, pages: pages, prepared: map[*GTPage]*preparedPage{}, matches: map[matchKey]*nameMatch{}, tokenIDs: map[string]int32{}}
 	sc.colRules = make([]*rules.FieldRules, len(s.Columns))
 	sc.plainEqual = make([]bool, len(s.Columns))
-	sc.modelValues = make([]map[string]string, len(s.Columns))
 	for i, col := range s.Columns {
 		sc.colRules[i] = c.Fields[col.Name]
-		sc.modelValues[i] = map[string]string{}
 		sc.plainEqual[i] = true
 		if fr := sc.colRules[i]; fr != nil {
 			for _, ig := range fr.Ignores {
@@ -483,18 +479,6 @@ func (sc *scorer) fieldScore(j int, col schema.Column, gtRaw, gtNorm string, mod
 		}
 		return text.CharAccuracy(gtNorm, m), true
 	}
-}
-
-// normalizedModelValue is normalizeField for a model's value of text
-// column j, computed once per distinct value: models repeat their
-// readings from run to run.
-func (sc *scorer) normalizedModelValue(j int, col schema.Column, v string) string {
-	if n, ok := sc.modelValues[j][v]; ok {
-		return n
-	}
-	n := normalizeField(v, col.Kind, sc.colRules[j], false)
-	sc.modelValues[j][v] = n
-	return n
 }
 
 func boolScore(b bool) float64 {
