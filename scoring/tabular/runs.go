@@ -145,7 +145,7 @@ func parseImage(file string, lineNo int, line []byte, s *schema.Schema) (*Image,
 	}
 	run, _ := obj.get("run")
 	switch {
-	case len(run) == 0 || string(run) == "null":
+	case len(run) == 0 || run == "null":
 		im.Run = json.RawMessage("null")
 	case run[0] == '"' || (run[0] >= '0' && run[0] <= '9') || run[0] == '-':
 		var buf bytes.Buffer
@@ -158,7 +158,7 @@ func parseImage(file string, lineNo int, line []byte, s *schema.Schema) (*Image,
 	}
 	page, _ := obj.get("page")
 	switch {
-	case len(page) == 0 || string(page) == "null":
+	case len(page) == 0 || page == "null":
 		return bad(`expected a "page" naming the ground-truth page (a string or a number)`)
 	case page[0] == '"':
 		p, _ := jsonscan.String(page)

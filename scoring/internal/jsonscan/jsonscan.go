@@ -35,8 +35,8 @@ func Object(dst []Member, data string) (members []Member, ok bool) {
 	if i >= len(data) || data[i] != '{' {
 		return dst, false
 	}
-	members, end, ok := object(dst, data, i)
-	return members, ok && skipSpace(data, end) == len(data)
+	end, ok := container(data, i, 1, &dst, nil)
+	return dst, ok && skipSpace(data, end) == len(data)
 }
 
 // Array parses data as one JSON array, with optional whitespace around it,
@@ -47,30 +47,8 @@ func Array(dst []string, data string) (elems []string, ok bool) {
 	if i >= len(data) || data[i] != '[' {
 		return dst, false
 	}
-	i = skipSpace(data, i+1)
-	if i < len(data) && data[i] == ']' {
-		return dst, skipSpace(data, i+1) == len(data)
-	}
-	for i < len(data) {
-		end, ok := value(data, i, 1)
-		if !ok {
-			return dst, false
-		}
-		dst = append(dst, data[i:end])
-		i = skipSpace(data, end)
-		if i >= len(data) {
-			return dst, false
-		}
-		switch data[i] {
-		case ',':
-			i = skipSpace(data, i+1)
-		case ']':
-			return dst, skipSpace(data, i+1) == len(data)
-		default:
-			return dst, false
-		}
-	}
-	return dst, false
+	end, ok := container(data, i, 1, nil, &dst)
+	return dst, ok && skipSpace(data, end) == len(data)
 }
 
 // Valid reports whether data is one JSON value with optional whitespace
@@ -201,48 +179,6 @@ func skipSpace(data string, i int) int {
 	return i
 }
 
-// object scans the object starting at data[i] == '{' and appends its
-// members to dst; end is the index after its closing brace.
-func object(dst []Member, data string, i int) (members []Member, end int, ok bool) {
-	i = skipSpace(data, i+1)
-	if i < len(data) && data[i] == '}' {
-		return dst, i + 1, true
-	}
-	for i < len(data) {
-		if data[i] != '"' {
-			return dst, 0, false
-		}
-		keyEnd, ok := stringEnd(data, i)
-		if !ok {
-			return dst, 0, false
-		}
-		key, _ := String(data[i:keyEnd])
-		i = skipSpace(data, keyEnd)
-		if i >= len(data) || data[i] != ':' {
-			return dst, 0, false
-		}
-		i = skipSpace(data, i+1)
-		valEnd, ok := value(data, i, 1)
-		if !ok {
-			return dst, 0, false
-		}
-		dst = append(dst, Member{Key: key, Value: data[i:valEnd]})
-		i = skipSpace(data, valEnd)
-		if i >= len(data) {
-			return dst, 0, false
-		}
-		switch data[i] {
-		case ',':
-			i = skipSpace(data, i+1)
-		case '}':
-			return dst, i + 1, true
-		default:
-			return dst, 0, false
-		}
-	}
-	return dst, 0, false
-}
-
 // value scans the value starting at data[i], nested depth levels deep, and
 // returns the index after it.
 func value(data string, i, depth int) (end int, ok bool) {
@@ -256,7 +192,7 @@ func value(data string, i, depth int) (end int, ok bool) {
 		if depth+1 > maxDepth {
 			return 0, false
 		}
-		return container(data, i, depth+1)
+		return container(data, i, depth+1, nil, nil)
 	case c == '-' || (c >= '0' && c <= '9'):
 		return numberEnd(data, i)
 	case c == 't':
@@ -269,8 +205,11 @@ func value(data string, i, depth int) (end int, ok bool) {
 	return 0, false
 }
 
-// container scans an object or array without collecting its parts.
-func container(data string, i, depth int) (end int, ok bool) {
+// container scans the object or array starting at data[i], depth levels
+// deep, and returns the index after it. When members (for an object) or
+// elems (for an array) is not nil, its parts are appended there; nested
+// containers are only checked.
+func container(data string, i, depth int, members *[]Member, elems *[]string) (end int, ok bool) {
 	closer := byte(']')
 	if data[i] == '{' {
 		closer = '}'
@@ -280,12 +219,13 @@ func container(data string, i, depth int) (end int, ok bool) {
 		return i + 1, true
 	}
 	for i < len(data) {
+		var keyStart, keyEnd int
 		if closer == '}' {
 			if data[i] != '"' {
 				return 0, false
 			}
-			keyEnd, ok := stringEnd(data, i)
-			if !ok {
+			keyStart = i
+			if keyEnd, ok = stringEnd(data, i); !ok {
 				return 0, false
 			}
 			i = skipSpace(data, keyEnd)
@@ -297,6 +237,13 @@ func container(data string, i, depth int) (end int, ok bool) {
 		valEnd, ok := value(data, i, depth)
 		if !ok {
 			return 0, false
+		}
+		switch {
+		case members != nil:
+			key, _ := String(data[keyStart:keyEnd])
+			*members = append(*members, Member{Key: key, Value: data[i:valEnd]})
+		case elems != nil:
+			*elems = append(*elems, data[i:valEnd])
 		}
 		i = skipSpace(data, valEnd)
 		if i >= len(data) {
