@@ -20,11 +20,14 @@ import (
 )
 
 // File is one input file: its name and its content, as UTF-8 text or, for
-// binary files (images, PDFs), as standard base64.
+// binary files (images, PDFs), as standard base64. A caller that hands
+// texts over beside the JSON request (the site's worker: see ResolveParts)
+// gives Part instead, the 1-based index of the file's text among them.
 type File struct {
 	Name   string `json:"name"`
 	Text   string `json:"text,omitempty"`
 	Base64 string `json:"base64,omitempty"`
+	Part   int    `json:"part,omitempty"`
 }
 
 // Bytes returns the file's content.

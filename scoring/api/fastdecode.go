@@ -84,15 +84,25 @@ func DecodeTabularRequestFast(data []byte) (req TabularRequest, ok bool) {
 	return req, true
 }
 
-// fastFile reads {"name": …, "text": …, "base64": …} with string values.
+// fastFile reads {"name": …, "text": …, "base64": …, "part": n} with
+// string values and a positive part.
 func fastFile(raw string) (File, bool) {
 	members, ok := jsonscan.Object(nil, raw)
 	if !ok {
 		return File{}, false
 	}
 	var f File
-	var seen [3]bool
+	var seen [4]bool
 	for _, m := range members {
+		if m.Key == "part" {
+			// A small positive integer, as encoding/json reads it.
+			n, err := strconv.Atoi(m.Value)
+			if err != nil || n <= 0 || m.Value[0] == '0' || m.Value[0] == '+' || seen[3] {
+				return File{}, false
+			}
+			f.Part, seen[3] = n, true
+			continue
+		}
 		s, ok := jsonscan.String(m.Value)
 		if !ok {
 			return File{}, false

@@ -13,6 +13,7 @@
 import './wasm_exec.js';
 import { detectRole, FAMILIES, ROLES, casePaths, resolveCasePath } from './roles.js';
 import { prf, pageCompare, runText } from './format.js';
+import { splitTexts } from './parts.js';
 
 // MODULES are the WebAssembly files and the global name each Go program
 // registers itself under (wasm/site/internal/host).
@@ -70,11 +71,14 @@ load('core').catch(() => {}); // the tabular core starts with the worker; a fail
 const RAW_MARKER = '{"error":null,"result":null,"raw":true}\n';
 
 // call runs a bridge method of a module and returns its envelope
-// {error, result}; a report comes back as the result string, byte for
-// byte, without having been escaped into JSON and parsed out again.
+// {error, result}. The files' texts go beside the JSON request, not
+// escaped inside it (parts.js); a report comes back as the result string,
+// byte for byte, without having been escaped into JSON and parsed out
+// again.
 async function call(method, request, module = 'core') {
   const api = await load(module);
-  const out = await api.call(method, JSON.stringify(request));
+  const { json, parts } = splitTexts(request);
+  const out = await api.call(method, json, parts);
   if (out.startsWith(RAW_MARKER)) {
     return { error: null, result: out.slice(RAW_MARKER.length) };
   }

@@ -38,6 +38,11 @@ func decoded[T any](spec fields, call func(*T) (*reply, error)) func(*handler, *
 		if err := decodeBody(r, req); err != nil {
 			return nil, err
 		}
+		// Parts are the site's worker's way of handing texts to its
+		// bridge; an HTTP request carries its files' contents.
+		if err := core.ResolveParts(req, nil); err != nil {
+			return nil, errorf(http.StatusBadRequest, "bad_request", "%v", err)
+		}
 		if err := applyQuery(r, req, spec.query); err != nil {
 			return nil, err
 		}

@@ -46,7 +46,14 @@ type VersionResult struct {
 
 // Method handles one call: it decodes its request (see Decode) and returns
 // its result, which the envelope encodes as JSON.
-type Method func(request []byte) (any, error)
+type Method func(request Request) (any, error)
+
+// Request is what a method is called with: the JSON request and the texts
+// handed over beside it, which its files name by part (api.ResolveParts).
+type Request struct {
+	JSON  []byte
+	Parts []string
+}
 
 // Dispatcher answers calls to the methods of one table.
 type Dispatcher struct {
@@ -60,7 +67,7 @@ func New(methods map[string]Method) *Dispatcher {
 	for name, m := range methods {
 		d.methods[name] = m
 	}
-	d.methods["version"] = func([]byte) (any, error) {
+	d.methods["version"] = func(Request) (any, error) {
 		return VersionResult{Docscore: Version, Go: runtime.Version(), Methods: d.Methods()}, nil
 	}
 	return d
@@ -72,12 +79,14 @@ func Tabular() map[string]Method {
 	return map[string]Method{
 		// scoreTabular's result is the report, raw: the exact bytes of
 		// "docscore score tabular --format F" for the request's format.
-		"scoreTabular": func(r []byte) (any, error) {
-			req, ok := api.DecodeTabularRequestFast(r)
-			if !ok {
-				if err := Decode("scoreTabular", r, &req); err != nil {
+		"scoreTabular": func(r Request) (any, error) {
+			req, ok := api.DecodeTabularRequestFast(r.JSON)
+			if ok {
+				if err := api.ResolveParts(&req, r.Parts); err != nil {
 					return nil, err
 				}
+			} else if err := Decode("scoreTabular", r, &req); err != nil {
+				return nil, err
 			}
 			out, err := api.ScoreTabular(req)
 			if err != nil {
@@ -85,14 +94,14 @@ func Tabular() map[string]Method {
 			}
 			return Raw(out), nil
 		},
-		"checkRules": func(r []byte) (any, error) {
+		"checkRules": func(r Request) (any, error) {
 			var req api.RulesCheckRequest
 			if err := Decode("checkRules", r, &req); err != nil {
 				return nil, err
 			}
 			return api.CheckRules(req)
 		},
-		"tabularDetail": func(r []byte) (any, error) {
+		"tabularDetail": func(r Request) (any, error) {
 			var req api.TabularDetailRequest
 			if err := Decode("tabularDetail", r, &req); err != nil {
 				return nil, err
@@ -113,9 +122,17 @@ func (d *Dispatcher) Methods() []string {
 }
 
 // Decode reads a request object into v, refusing unknown keys so that a
-// typo is an error rather than a silently ignored option. An empty
-// request is {}. name is the method, for the error message.
-func Decode(name string, r []byte, v any) error {
+// typo is an error rather than a silently ignored option, and gives the
+// files that name a part their text (api.ResolveParts). An empty request
+// is {}. name is the method, for the error message.
+func Decode(name string, r Request, v any) error {
+	if err := decodeJSON(name, r.JSON, v); err != nil {
+		return err
+	}
+	return api.ResolveParts(v, r.Parts)
+}
+
+func decodeJSON(name string, r []byte, v any) error {
 	if len(bytes.TrimSpace(r)) == 0 {
 		r = []byte("{}")
 	}
@@ -200,13 +217,14 @@ func ParseResponse(response string) (*api.ErrorDetail, json.RawMessage, error) {
 	return env.Error, env.Result, nil
 }
 
-// Call runs method on a JSON request and returns the JSON envelope — or,
-// for a Raw result, RawMarker, a newline and the result. It never panics:
-// a panic in the core is recovered into an "internal" error, and every
-// outcome leaves through the one encoding at the end.
-func (d *Dispatcher) Call(name, request string) string {
+// Call runs method on a JSON request, with the texts its files name by
+// part, and returns the JSON envelope — or, for a Raw result, RawMarker, a
+// newline and the result. It never panics: a panic in the core is
+// recovered into an "internal" error, and every outcome leaves through the
+// one encoding at the end.
+func (d *Dispatcher) Call(name, request string, parts ...string) string {
 	var env Envelope
-	env.Result, env.Error = d.run(name, request)
+	env.Result, env.Error = d.run(name, Request{JSON: []byte(request), Parts: parts})
 	if raw, ok := env.Result.(Raw); ok && env.Error == nil {
 		return RawMarker + "\n" + string(raw)
 	}
@@ -219,7 +237,7 @@ func (d *Dispatcher) Call(name, request string) string {
 }
 
 // run calls the method, turning an error or a panic into its description.
-func (d *Dispatcher) run(name, request string) (result any, detail *api.ErrorDetail) {
+func (d *Dispatcher) run(name string, request Request) (result any, detail *api.ErrorDetail) {
 	defer func() {
 		if r := recover(); r != nil {
 			result = nil
@@ -230,7 +248,7 @@ func (d *Dispatcher) run(name, request string) (result any, detail *api.ErrorDet
 	if !ok {
 		return nil, &api.ErrorDetail{Code: "input", Message: fmt.Sprintf("unknown method %q (expected one of %v)", name, d.Methods())}
 	}
-	res, err := m([]byte(request))
+	res, err := m(request)
 	if err != nil {
 		desc := api.DescribeError(err)
 		var c *codedError

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -146,9 +147,9 @@ func TestErrors(t *testing.T) {
 // error a method coded keeps its code, file and line.
 func TestPanicIsRecovered(t *testing.T) {
 	d := New(map[string]Method{
-		"panicForTest": func([]byte) (any, error) { panic("boom") },
-		"unencodable":  func([]byte) (any, error) { return func() {}, nil },
-		"coded": func([]byte) (any, error) {
+		"panicForTest": func(Request) (any, error) { panic("boom") },
+		"unencodable":  func(Request) (any, error) { return func() {}, nil },
+		"coded": func(Request) (any, error) {
 			return nil, WithCode("incomplete", fmt.Errorf("wrapped: %w", inputerr.New("run.jsonl", 3, "run is incomplete")))
 		},
 	})
@@ -182,7 +183,7 @@ func TestVersion(t *testing.T) {
 		t.Fatalf("version %+v", v)
 	}
 	// Each dispatcher answers its own table and version, nothing else.
-	d := New(map[string]Method{"echo": func(r []byte) (any, error) { return string(r), nil }})
+	d := New(map[string]Method{"echo": func(r Request) (any, error) { return string(r.JSON), nil }})
 	if got := strings.Join(d.Methods(), ","); got != "echo,version" {
 		t.Fatalf("methods %s", got)
 	}
@@ -273,5 +274,70 @@ func TestRawResultTravelsAfterTheMarker(t *testing.T) {
 	// Errors stay plain envelopes.
 	if out := New(Tabular()).Call("scoreTabular", `{"runs": {}}`); strings.HasPrefix(out, RawMarker) {
 		t.Fatalf("an error came back raw: %.120s", out)
+	}
+}
+
+// asParts moves every file's text out of a tabular request into the parts
+// sent beside it, as the site's worker does.
+func asParts(req api.TabularRequest) (api.TabularRequest, []string) {
+	var parts []string
+	move := func(f *api.File) {
+		if f != nil && f.Text != "" {
+			parts = append(parts, f.Text)
+			f.Text, f.Part = "", len(parts)
+		}
+	}
+	req.GT = slices.Clone(req.GT)
+	for i := range req.GT {
+		move(&req.GT[i])
+	}
+	move(&req.Runs)
+	if req.Rules != nil {
+		r := *req.Rules
+		move(&r)
+		req.Rules = &r
+	}
+	return req, parts
+}
+
+// TestPartsGiveTheSameAnswer checks that texts handed over beside the
+// request give byte for byte the answer of the same texts inside it, for
+// each method of the core, and that a part out of range is an input error
+// naming the file.
+func TestPartsGiveTheSameAnswer(t *testing.T) {
+	for _, c := range []struct{ preview, format string }{{"", "json"}, {"open", "md"}, {"", "csv"}} {
+		req := sampleRequest(t, c.preview, c.format)
+		withParts, parts := asParts(req)
+		if len(parts) != len(req.GT)+2 {
+			t.Fatalf("%d parts", len(parts))
+		}
+		want := core.Call("scoreTabular", mustJSON(t, req))
+		if got := core.Call("scoreTabular", mustJSON(t, withParts), parts...); got != want {
+			t.Errorf("preview %q format %q: with parts %.200s\nwant %.200s", c.preview, c.format, got, want)
+		}
+	}
+	req := sampleRequest(t, "", "json")
+	withParts, parts := asParts(req)
+	checkWant := core.Call("checkRules", mustJSON(t, api.RulesCheckRequest{Rules: *req.Rules, GT: req.GT}))
+	if got := core.Call("checkRules", mustJSON(t, api.RulesCheckRequest{Rules: *withParts.Rules, GT: withParts.GT}), parts...); got != checkWant {
+		t.Errorf("checkRules with parts %.200s\nwant %.200s", got, checkWant)
+	}
+	detail := func(r api.TabularRequest) string {
+		return mustJSON(t, api.TabularDetailRequest{TabularRequest: r, Line: 3})
+	}
+	if got, want := core.Call("tabularDetail", detail(withParts), parts...), core.Call("tabularDetail", detail(req)); got != want {
+		t.Errorf("tabularDetail with parts %.200s\nwant %.200s", got, want)
+	}
+	// The fast decoder and encoding/json (for a request the fast one
+	// leaves to it: a null schema) both refuse a part out of range.
+	slow := strings.Replace(mustJSON(t, withParts), `{"gt":`, `{"schema":null,"gt":`, 1)
+	if _, ok := api.DecodeTabularRequestFast([]byte(slow)); ok {
+		t.Fatal("the fast decoder took the request meant for encoding/json")
+	}
+	for _, request := range []string{mustJSON(t, withParts), slow} {
+		env := decodeEnvelope(t, core.Call("scoreTabular", request, parts[:2]...))
+		if e := env.Error; e == nil || e.Code != "input" || !strings.Contains(e.Message, "the request came with 2 text(s) beside it") {
+			t.Fatalf("a part out of range: %+v", env.Error)
+		}
 	}
 }

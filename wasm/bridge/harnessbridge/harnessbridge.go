@@ -27,7 +27,7 @@ type ReportRequest struct {
 //     Markdown, the bytes "docscore eval --markdown" wrote beside it.
 func Methods() map[string]bridge.Method {
 	return map[string]bridge.Method{
-		"evaluate": func(r []byte) (any, error) {
+		"evaluate": func(r bridge.Request) (any, error) {
 			var req evalapi.EvalRequest
 			if err := bridge.Decode("evaluate", r, &req); err != nil {
 				return nil, err
@@ -38,7 +38,7 @@ func Methods() map[string]bridge.Method {
 			}
 			return bridge.Raw(out), nil
 		},
-		"reportMarkdown": func(r []byte) (any, error) {
+		"reportMarkdown": func(r bridge.Request) (any, error) {
 			var req ReportRequest
 			if err := bridge.Decode("reportMarkdown", r, &req); err != nil {
 				return nil, err

@@ -19,7 +19,7 @@ import (
 //     missing and duplicated pair).
 func Methods() map[string]bridge.Method {
 	return map[string]bridge.Method{
-		"scoreReceipts": func(r []byte) (any, error) {
+		"scoreReceipts": func(r bridge.Request) (any, error) {
 			var req receiptsapi.ReceiptsRequest
 			if err := bridge.Decode("scoreReceipts", r, &req); err != nil {
 				return nil, err

@@ -14,21 +14,23 @@ import (
 
 // Serve exposes d as
 //
-//	globalThis[name].call(method, requestJSON) → Promise<response> (an envelope, or bridge.RawMarker and a report)
+//	globalThis[name].call(method, requestJSON[, texts]) → Promise<response> (an envelope, or bridge.RawMarker and a report)
 //
-// (and globalThis[name].version), calls globalThis[name+"Ready"](version)
-// when the host defined it, and blocks forever. The promise always
+// (texts, when given, is an array of strings the request's files name by
+// part: api.ResolveParts) and globalThis[name].version; it calls
+// globalThis[name+"Ready"](version) when the host defined it, and blocks
+// forever. The promise always
 // resolves, with an error envelope when the call failed; the work runs on
 // a goroutine.
 func Serve(name string, d *bridge.Dispatcher) {
 	promise := js.Global().Get("Promise")
 	call := js.FuncOf(func(this js.Value, args []js.Value) any {
-		method, request := stringArg(args, 0), stringArg(args, 1)
+		method, request, parts := stringArg(args, 0), stringArg(args, 1), stringsArg(args, 2)
 		var executor js.Func
 		executor = js.FuncOf(func(this js.Value, p []js.Value) any {
 			resolve := p[0]
 			go func() {
-				out := d.Call(method, request)
+				out := d.Call(method, request, parts...)
 				executor.Release()
 				resolve.Invoke(out)
 			}()
@@ -53,4 +55,22 @@ func stringArg(args []js.Value, i int) string {
 		return ""
 	}
 	return args[i].String()
+}
+
+// stringsArg returns argument i, an array of strings, as a slice; a
+// missing argument is nil, and a non-string element "", which a file
+// naming it reads as empty.
+func stringsArg(args []js.Value, i int) []string {
+	if i >= len(args) || args[i].Type() != js.TypeObject {
+		return nil
+	}
+	a := args[i]
+	n := a.Length()
+	out := make([]string, n)
+	for k := range out {
+		if v := a.Index(k); v.Type() == js.TypeString {
+			out[k] = v.String()
+		}
+	}
+	return out
 }
