@@ -1,13 +1,14 @@
 // client.js — the page's side of the worker: every call is a message
-// with an id, answered once, as a Promise. Progress reports arrive as
-// messages without an id and go to onProgress.
+// with an id, answered once, as a Promise. Notices (progress reports, the
+// end of the core's warm-up) arrive as messages without an id and go to
+// onNotice.
 
 export class WorkerClient {
-  constructor(onProgress) {
+  constructor(onNotice) {
     this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'docscore' });
     this.pending = new Map();
     this.nextId = 1;
-    this.onProgress = onProgress;
+    this.onNotice = onNotice;
     this.worker.onmessage = (e) => this.receive(e.data);
     this.worker.onerror = (e) => {
       const err = new Error('the scoring worker failed: ' + (e.message || 'unknown error'));
@@ -18,7 +19,7 @@ export class WorkerClient {
 
   receive(msg) {
     if (msg.id === undefined) {
-      if (msg.type === 'progress' && this.onProgress) this.onProgress(msg);
+      if (this.onNotice) this.onNotice(msg);
       return;
     }
     const p = this.pending.get(msg.id);

@@ -20,7 +20,11 @@ const state = {
   allowIncomplete: false, // score an incomplete receipts run (labelled)
 };
 
-const client = new WorkerClient(onProgress);
+const client = new WorkerClient((msg) => {
+  if (msg.type === 'progress') onProgress(msg);
+  // The core has warmed up (worker.js): tests wait for it.
+  if (msg.type === 'warm') document.body.dataset.warm = 'true';
+});
 let images = null; // the VirtualTable of images
 
 // ---- work queue: one call at a time, newest scoring wins -----------------
