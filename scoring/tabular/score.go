@@ -154,11 +154,22 @@ func (idx *pageIndex) ids() []string {
 
 // nameForm is a normalized name ready for comparison.
 type nameForm struct {
-	runes []rune
-	toks  []string
-	ids   []int32 // the distinct tokens, interned, sorted
-	bag   charBag
-	wild  bool // holds an illegible-glyph marker
+	runes  []rune
+	str    string // string(runes), once asked for (text)
+	hasStr bool
+	toks   []string
+	ids    []int32 // the distinct tokens, interned, sorted
+	bag    charBag
+	wild   bool // holds an illegible-glyph marker
+}
+
+// text returns the name as a string, converting it once: a GT name is
+// reported with every pair it makes.
+func (f *nameForm) text() string {
+	if !f.hasStr {
+		f.str, f.hasStr = string(f.runes), true
+	}
+	return f.str
 }
 
 // nameForm prepares normalized name tokens for comparison.
@@ -392,9 +403,17 @@ func (sc *scorer) scoreImage(im *Image) *ImageScore {
 	}
 	// Pairs are reported in ground-truth row order.
 	sort.Slice(accepted, func(a, b int) bool { return accepted[a].gt < accepted[b].gt })
-	res.Pairs = make([]*Pair, 0, len(accepted))
-	for _, c := range accepted {
-		res.Pairs = append(res.Pairs, sc.pair(im, pp, names, c, res))
+	// One allocation each for the image's pairs, their fields and their
+	// scores, rather than three per pair.
+	cols := len(sc.s.Columns)
+	pairs := make([]Pair, len(accepted))
+	fields := make(PairFields, len(accepted)*cols)
+	scores := make([]float64, len(accepted)*cols)
+	res.Pairs = make([]*Pair, len(accepted))
+	for k, c := range accepted {
+		lo, hi := k*cols, (k+1)*cols
+		res.Pairs[k] = &pairs[k]
+		sc.pair(&pairs[k], fields[lo:hi:hi], scores[lo:hi:hi], im, pp, names, c, res)
 	}
 	res.UnmatchedModel, res.UnmatchedGT = []string{}, []string{}
 	for i, taken := range modelTaken {
@@ -410,28 +429,33 @@ func (sc *scorer) scoreImage(im *Image) *ImageScore {
 	return res
 }
 
-// pair builds the report of one accepted pair and adds its name edits and
-// field scores to the image totals.
-func (sc *scorer) pair(im *Image, pp *preparedPage, names []modelName, c candidate, res *ImageScore) *Pair {
+// pair fills p, the report of one accepted pair, with fields and scores
+// (one per column) as its storage, and adds its name edits and field
+// scores to the image totals.
+func (sc *scorer) pair(p *Pair, fields PairFields, scores []float64, im *Image, pp *preparedPage, names []modelName, c candidate, res *ImageScore) {
 	g := &pp.names[c.gt]
 	r := &names[c.model].readings[c.reading]
 	resolved := sc.aligner.Resolve(g.runes, r.runes)
-	resolvedStr := string(resolved)
+	resolvedStr := ""
+	if len(resolved) > 0 && &resolved[0] == &g.runes[0] {
+		resolvedStr = g.text() // nothing to resolve: the GT name as normalized
+	} else {
+		resolvedStr = string(resolved)
+	}
 	edits := sc.aligner.Distance(resolved, r.runes)
 	rec := &im.Records[c.model]
 	row := &pp.page.Rows[c.gt]
-	p := &Pair{
+	*p = Pair{
 		GT: row.Key, Model: rec.Key.Text, GTIndex: c.gt, ModelIndex: c.model, GTLine: row.Line,
-		Similarity: c.sim, SimilarityGT: "resolved", GTResolved: resolvedStr, ModelReading: string(r.runes),
+		Similarity: c.sim, SimilarityGT: "resolved", GTResolved: resolvedStr, ModelReading: r.text(),
 		NameEdits: edits, NameRefChars: len(resolved), Extra: ExtraFields(rec.Extra),
-		Fields: make(PairFields, len(sc.s.Columns)),
+		Fields: fields,
 	}
 	if c.written {
 		p.SimilarityGT = "written"
 	}
 	res.NameEdits += edits
 	res.NameRefChars += len(resolved)
-	scores := make([]float64, len(sc.s.Columns)) // one allocation for every field's score
 	for j, col := range sc.s.Columns {
 		p.Fields[j].Name = col.Name
 		score, ok := sc.fieldScore(j, col, row.Values[j], pp.values[c.gt][j], rec.Values[j])
@@ -443,7 +467,6 @@ func (sc *scorer) pair(im *Image, pp *preparedPage, names []modelName, c candida
 		res.Fields[j].Sum += score
 		res.Fields[j].Scored++
 	}
-	return p
 }
 
 // fieldScore scores one field of a matched pair; ok is false when the field
