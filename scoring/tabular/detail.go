@@ -209,7 +209,7 @@ func (sc *scorer) comparedForms(j int, col schema.Column, gtRaw, gtNorm string, 
 	switch {
 	case col.Kind.IsText():
 		if !model.Blank() {
-			m = normalizeField(model.Text, col.Kind, sc.colRules[j], false)
+			m = normalizeField(model.Text, col.Kind, sc.colRules[j], false, nil)
 		}
 		if !text.IsBlank(gtRaw) {
 			gt = gtNorm

@@ -12,9 +12,16 @@ import (
 // text value of a column of the given kind, with the column's compiled
 // rules (nil for none), plus place splitting for places and the day
 // zero-strip for dates. gtSide selects the ground-truth steps: the trailing
-// '?' strip, and only ignore rows whose side is "both".
-func normalizeField(v string, kind schema.Kind, fr *rules.FieldRules, gtSide bool) string {
-	toks := text.BaseTokens(v, gtSide)
+// '?' strip, and only ignore rows whose side is "both". scratch, when not
+// nil, lends its slice for the tokens (the result keeps none of it).
+func normalizeField(v string, kind schema.Kind, fr *rules.FieldRules, gtSide bool, scratch *[]string) string {
+	var toks []string
+	if scratch != nil {
+		toks = text.AppendBaseTokens((*scratch)[:0], v, gtSide)
+		*scratch = toks
+	} else {
+		toks = text.BaseTokens(v, gtSide)
+	}
 	if kind == schema.Place {
 		toks = text.SplitElisions(toks)
 	}

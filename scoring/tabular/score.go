@@ -293,6 +293,7 @@ type scorer struct {
 	aligner    text.WildcardAligner
 	cands      []candidate
 	tokenIDs   map[string]int32 // token interning for the overlap test
+	toks       []string         // scratch tokens of a model's field value
 }
 
 func newScorer(s *schema.Schema, c *rules.Compiled, gate float64, pages *pageIndex) *scorer {
@@ -323,7 +324,7 @@ func (sc *scorer) prepare(p *GTPage) *preparedPage {
 		vals := make([]string, len(sc.s.Columns))
 		for j, col := range sc.s.Columns {
 			if col.Kind.IsText() && !text.IsBlank(row.Values[j]) {
-				vals[j] = normalizeField(row.Values[j], col.Kind, sc.colRules[j], true)
+				vals[j] = normalizeField(row.Values[j], col.Kind, sc.colRules[j], true, nil)
 			}
 		}
 		pp.values[i] = vals
@@ -498,7 +499,7 @@ func (sc *scorer) fieldScore(j int, col schema.Column, gtRaw, gtNorm string, mod
 		}
 		m := ""
 		if !model.Blank() {
-			m = normalizeField(model.Text, col.Kind, sc.colRules[j], false)
+			m = normalizeField(model.Text, col.Kind, sc.colRules[j], false, &sc.toks)
 		}
 		return text.CharAccuracy(gtNorm, m), true
 	}

@@ -130,3 +130,34 @@ func FuzzCharAccuracy(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAppendBaseTokens holds AppendBaseTokens to the definition of
+// BaseTokens it replaced (strings.FieldsFunc with unicode.IsSpace, then
+// the trailing strips), after whatever dst already holds.
+func FuzzAppendBaseTokens(f *testing.F) {
+	for _, s := range nameSeeds {
+		f.Add(s, true)
+		f.Add(s, false)
+	}
+	f.Add("Feb. 09 1769,  ? ?? x?, ;;\u2028[a]\u0085?", true)
+	f.Fuzz(func(t *testing.T, s string, gtSide bool) {
+		var want []string
+		for _, tok := range strings.FieldsFunc(Lower(StraightenApostrophes(s)), unicode.IsSpace) {
+			tok = strings.TrimRight(tok, baseTrailing)
+			if gtSide {
+				tok = strings.TrimSuffix(tok, "?")
+			}
+			if tok != "" {
+				want = append(want, tok)
+			}
+		}
+		prefix := []string{"kept"}
+		got := AppendBaseTokens(prefix, s, gtSide)
+		if len(got) != len(want)+1 || got[0] != "kept" || strings.Join(got[1:], "\x00") != strings.Join(want, "\x00") {
+			t.Fatalf("AppendBaseTokens(%q, %v) = %q, want %q after the prefix", s, gtSide, got, want)
+		}
+		if b := BaseTokens(s, gtSide); strings.Join(b, "\x00") != strings.Join(want, "\x00") || len(b) != len(want) {
+			t.Fatalf("BaseTokens(%q, %v) = %q, want %q", s, gtSide, b, want)
+		}
+	})
+}

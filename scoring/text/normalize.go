@@ -103,18 +103,44 @@ const baseTrailing = ",.;:]["
 // ",.;:][" from each token and, when gtSide is true, one trailing '?'.
 // Tokens emptied by these steps are dropped.
 func BaseTokens(s string, gtSide bool) []string {
-	toks := Fields(Lower(StraightenApostrophes(s)))
-	out := toks[:0]
-	for _, tok := range toks {
-		tok = strings.TrimRight(tok, baseTrailing)
-		if gtSide {
-			tok = strings.TrimSuffix(tok, "?")
+	return AppendBaseTokens(nil, s, gtSide)
+}
+
+// AppendBaseTokens appends the tokens of BaseTokens(s, gtSide) to dst and
+// returns the extended slice: a caller that normalizes many values reuses
+// one slice for their tokens.
+func AppendBaseTokens(dst []string, s string, gtSide bool) []string {
+	s = Lower(StraightenApostrophes(s))
+	start := -1
+	for i, r := range s { // as strings.FieldsFunc(s, unicode.IsSpace) splits
+		if !unicode.IsSpace(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
 		}
-		if tok != "" {
-			out = append(out, tok)
+		if start >= 0 {
+			dst = appendBaseToken(dst, s[start:i], gtSide)
+			start = -1
 		}
 	}
-	return out
+	if start >= 0 {
+		dst = appendBaseToken(dst, s[start:], gtSide)
+	}
+	return dst
+}
+
+// appendBaseToken appends tok stripped of its trailing ",.;:][" (and,
+// gtSide, one '?') unless that empties it.
+func appendBaseToken(dst []string, tok string, gtSide bool) []string {
+	tok = strings.TrimRight(tok, baseTrailing)
+	if gtSide {
+		tok = strings.TrimSuffix(tok, "?")
+	}
+	if tok == "" {
+		return dst
+	}
+	return append(dst, tok)
 }
 
 // SplitElisions splits every token at each apostrophe that has a character
