@@ -33,9 +33,14 @@ func resolveParts(v reflect.Value, parts []string) error {
 			}
 		}
 	case reflect.Map:
-		// File values in a map cannot be set in place; no request has one.
+		// File values in a map cannot be set in place (no request has
+		// such a map): one that names a part is refused, not ignored.
 		if v.Type().Elem() == fileType {
-			return inputerr.New("", 0, "a map of files cannot take parts")
+			for it := v.MapRange(); it.Next(); {
+				if f := it.Value().Interface().(File); f.Part != 0 {
+					return inputerr.New(f.Name, 0, "names part %d in a map of files, which cannot take parts", f.Part)
+				}
+			}
 		}
 	case reflect.Struct:
 		if v.Type() == fileType {

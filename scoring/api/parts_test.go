@@ -69,3 +69,16 @@ func TestResolvePartsRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestResolvePartsInAMap: a map of files is left alone unless one of them
+// names a part, which is refused rather than ignored.
+func TestResolvePartsInAMap(t *testing.T) {
+	plain := map[string]File{"a": {Name: "a.csv", Text: "x"}}
+	if err := ResolveParts(&plain, []string{"p"}); err != nil {
+		t.Fatalf("a map naming no part: %v", err)
+	}
+	named := map[string]File{"a": {Name: "a.csv", Part: 1}}
+	if err := ResolveParts(&named, []string{"p"}); err == nil || !strings.Contains(err.Error(), "a.csv: names part 1 in a map of files") {
+		t.Fatalf("a map naming a part: %v", err)
+	}
+}

@@ -437,7 +437,7 @@ func (sc *scorer) pair(p *Pair, fields PairFields, scores []float64, im *Image, 
 	g := &pp.names[c.gt]
 	r := &names[c.model].readings[c.reading]
 	resolved := sc.aligner.Resolve(g.runes, r.runes)
-	resolvedStr := ""
+	var resolvedStr string
 	if len(resolved) > 0 && &resolved[0] == &g.runes[0] {
 		resolvedStr = g.text() // nothing to resolve: the GT name as normalized
 	} else {
