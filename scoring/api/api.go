@@ -74,6 +74,18 @@ func ScoreTabular(req TabularRequest) ([]byte, error) {
 	return EncodeTabular(rep, req.Format)
 }
 
+// SummarizeTabular scores as ScoreTabular does and returns only the
+// report's summary (tabular.Report.SummaryJSON): what the page shows,
+// without writing megabytes of report nobody has asked for yet. The
+// request's format is not used; the summary is JSON.
+func SummarizeTabular(req TabularRequest) ([]byte, error) {
+	rep, err := tabular.ScoreRequest(req.tabular())
+	if err != nil {
+		return nil, err
+	}
+	return rep.SummaryJSON()
+}
+
 // EncodeTabular writes a tabular report in a format: json (also ""), csv
 // or md.
 func EncodeTabular(rep *tabular.Report, format string) ([]byte, error) {
@@ -81,7 +93,7 @@ func EncodeTabular(rep *tabular.Report, format string) ([]byte, error) {
 	var err error
 	switch format {
 	case "", "json":
-		err = rep.WriteJSON(&buf)
+		return rep.JSON()
 	case "csv":
 		err = rep.WriteCSV(&buf)
 	case "md":

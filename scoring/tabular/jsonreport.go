@@ -13,7 +13,31 @@ import (
 // spaces of indentation); the images, the bulk of a report, are written
 // without reflection, which the browser feels most.
 func (r *Report) WriteJSON(w io.Writer) error {
-	jw := jsonout.NewWriter(r.jsonSize())
+	b, err := r.JSON()
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// JSON returns the bytes WriteJSON writes, without copying them into a
+// writer: a report of the benchmark corpus is megabytes.
+func (r *Report) JSON() ([]byte, error) {
+	return r.jsonBytes(false)
+}
+
+// SummaryJSON returns the report's summary: the JSON of WriteJSON, key
+// for key, except that each image stops after its f1 (no name-CER counts,
+// field sums, pairs or unmatched names). It is what a view of the cells
+// and the images reads, a small fraction of the report's bytes; a page
+// shows it and keeps the report itself, unread, for download.
+func (r *Report) SummaryJSON() ([]byte, error) {
+	return r.jsonBytes(true)
+}
+
+func (r *Report) jsonBytes(summary bool) ([]byte, error) {
+	jw := jsonout.NewWriter(r.jsonSize(summary))
 	jw.Open('{')
 	jw.Key("kind")
 	jw.String(r.Kind)
@@ -36,7 +60,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		jw.Open('[')
 		for _, im := range r.Images {
 			jw.Elem()
-			writeImage(jw, im)
+			writeImage(jw, im, summary)
 		}
 		jw.Close(']')
 	}
@@ -45,19 +69,17 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		jw.Value(r.Preview)
 	}
 	jw.Close('}')
-	b, err := jw.Bytes()
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(b)
-	return err
+	return jw.Bytes()
 }
 
 // jsonSize is a generous estimate of the JSON's length, so that the
 // buffer is allocated once: the copies of a growing buffer cost more than
 // the writing.
-func (r *Report) jsonSize() int {
+func (r *Report) jsonSize(summary bool) int {
 	n := 4096 + 1024*len(r.Cells)
+	if summary {
+		return n + 400*len(r.Images)
+	}
 	for _, im := range r.Images {
 		if im != nil {
 			n += 800 + 40*len(im.Fields) + (400+40*len(r.Fields))*len(im.Pairs)
@@ -66,7 +88,8 @@ func (r *Report) jsonSize() int {
 	return n
 }
 
-func writeImage(jw *jsonout.Writer, im *ImageScore) {
+// writeImage writes one image's scores; a summary stops after its f1.
+func writeImage(jw *jsonout.Writer, im *ImageScore, summary bool) {
 	if im == nil {
 		jw.Null()
 		return
@@ -100,6 +123,10 @@ func writeImage(jw *jsonout.Writer, im *ImageScore) {
 	jw.Float(im.Recall)
 	jw.Key("f1")
 	jw.Float(im.F1)
+	if summary {
+		jw.Close('}')
+		return
+	}
 	jw.Key("name_cer_edits")
 	jw.Int(im.NameEdits)
 	jw.Key("name_ref_chars")

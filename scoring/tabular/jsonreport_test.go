@@ -17,32 +17,99 @@ import (
 // the images by hand.
 func reflectJSON(t testing.TB, rep *tabular.Report) []byte {
 	t.Helper()
+	return encodeLikeAReport(t, rep)
+}
+
+func encodeLikeAReport(t testing.TB, v any) []byte {
+	t.Helper()
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(rep); err != nil {
+	if err := enc.Encode(v); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
 }
 
+// reflectSummaryJSON is the summary as encoding/json writes it from a
+// mirror of the report whose images hold only the fields up to f1: the
+// oracle of SummaryJSON.
+func reflectSummaryJSON(t testing.TB, rep *tabular.Report) []byte {
+	t.Helper()
+	type image struct {
+		Model     string          `json:"model"`
+		Phase     string          `json:"phase"`
+		Run       json.RawMessage `json:"run"`
+		Page      string          `json:"page"`
+		Status    string          `json:"status"`
+		Line      int             `json:"line"`
+		Failure   string          `json:"failure,omitempty"`
+		Matched   int             `json:"matched"`
+		NModel    int             `json:"n_model"`
+		NGT       int             `json:"n_gt"`
+		Precision float64         `json:"precision"`
+		Recall    float64         `json:"recall"`
+		F1        float64         `json:"f1"`
+	}
+	mirror := struct {
+		Kind     string               `json:"kind"`
+		Gate     float64              `json:"gate"`
+		Key      string               `json:"key"`
+		Fields   []string             `json:"fields"`
+		Rules    tabular.RulesSummary `json:"rules"`
+		Warnings []string             `json:"warnings"`
+		Cells    []*tabular.Cell      `json:"cells"`
+		Images   []*image             `json:"images"`
+		Preview  *tabular.Preview     `json:"preview,omitempty"`
+	}{Kind: rep.Kind, Gate: rep.Gate, Key: rep.Key, Fields: rep.Fields, Rules: rep.Rules, Warnings: rep.Warnings,
+		Cells: rep.Cells, Preview: rep.Preview}
+	if rep.Images != nil {
+		mirror.Images = make([]*image, len(rep.Images))
+	}
+	for i, im := range rep.Images {
+		if im != nil {
+			mirror.Images[i] = &image{Model: im.Model, Phase: im.Phase, Run: im.Run, Page: im.Page, Status: im.Status,
+				Line: im.Line, Failure: im.Failure, Matched: im.Matched, NModel: im.NModel, NGT: im.NGT,
+				Precision: im.Precision, Recall: im.Recall, F1: im.F1}
+		}
+	}
+	return encodeLikeAReport(t, mirror)
+}
+
+// checkAgainstReflection holds WriteJSON, JSON and SummaryJSON to
+// encoding/json.
 func checkAgainstReflection(t testing.TB, what string, rep *tabular.Report) {
 	t.Helper()
-	got := render(t, rep, "json")
-	if want := reflectJSON(t, rep); !bytes.Equal(got, want) {
-		i := 0
-		for i < len(got) && i < len(want) && got[i] == want[i] {
-			i++
-		}
-		lo := max(0, i-200)
-		t.Fatalf("%s: WriteJSON differs from encoding/json at byte %d:\n got  …%s\n want …%s", what, i, got[lo:min(len(got), i+100)], want[lo:min(len(want), i+100)])
+	want := reflectJSON(t, rep)
+	sameBytes(t, what+": WriteJSON", render(t, rep, "json"), want)
+	got, err := rep.JSON()
+	if err != nil {
+		t.Fatal(err)
 	}
+	sameBytes(t, what+": JSON", got, want)
+	if got, err = rep.SummaryJSON(); err != nil {
+		t.Fatal(err)
+	}
+	sameBytes(t, what+": SummaryJSON", got, reflectSummaryJSON(t, rep))
+}
+
+func sameBytes(t testing.TB, what string, got, want []byte) {
+	t.Helper()
+	if bytes.Equal(got, want) {
+		return
+	}
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	lo := max(0, i-200)
+	t.Fatalf("%s differs from encoding/json at byte %d:\n got  …%s\n want …%s", what, i, got[lo:min(len(got), i+100)], want[lo:min(len(want), i+100)])
 }
 
 // TestWriteJSONEqualsEncodingJSON: the sample in its three forms and
 // generated corpora (failed images, misses, extras, previews) give the same
-// bytes by hand as through reflection.
+// bytes by hand as through reflection, report and summary alike.
 func TestWriteJSONEqualsEncodingJSON(t *testing.T) {
 	for _, c := range sampleCases {
 		checkAgainstReflection(t, c.name, sampleReport(t, c.withRules, c.preview))
@@ -68,7 +135,8 @@ func TestWriteJSONEqualsEncodingJSON(t *testing.T) {
 }
 
 // FuzzWriteJSON builds reports from arbitrary strings, numbers and raw
-// JSON values and holds WriteJSON to encoding/json on each.
+// JSON values and holds WriteJSON and SummaryJSON to encoding/json on
+// each.
 func FuzzWriteJSON(f *testing.F) {
 	f.Add("model", "07", `"r1"`, "name", `{"a": [1, {"b": null}], "c": "<&>"}`, "Maria q.m. Antonio", 0.5, 3)
 	f.Add("m\u2028<&>", "\x00", `12`, "x\"y", `[ ]`, "bad\xff", 1e-7, 0)

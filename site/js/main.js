@@ -23,7 +23,7 @@ const state = {
 const client = new WorkerClient((msg) => {
   if (msg.type === 'progress') onProgress(msg);
   // The core has warmed up (worker.js): tests wait for it.
-  if (msg.type === 'warm') document.body.dataset.warm = 'true';
+  if (msg.type === 'warm') document.body.dataset.warm = msg.error ? 'failed: ' + msg.error : 'true';
 });
 let images = null; // the VirtualTable of images
 

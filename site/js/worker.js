@@ -14,6 +14,7 @@ import './wasm_exec.js';
 import { detectRole, FAMILIES, ROLES, casePaths, resolveCasePath } from './roles.js';
 import { prf, pageCompare, runText } from './format.js';
 import { splitTexts } from './parts.js';
+import { warmUpRequests, SAMPLE_CALLS, LARGER_CALLS } from './warmup.js';
 
 // MODULES are the WebAssembly files and the global name each Go program
 // registers itself under (wasm/site/internal/host).
@@ -64,37 +65,28 @@ async function instantiate({ url, global }) {
   return self[global];
 }
 
-// WARM_UP_CALLS is how many times the worker scores the bundled sample
-// while nothing else is asked of it. A WebAssembly function runs as
-// baseline code until it has run enough to be optimized, and the Go heap
-// starts small: without this, the first scoring of a dropped file ran
-// about twice as long as the next (1.3–1.6 s against 0.5–0.6 s for the
-// 450-image benchmark corpus in Chromium).
-const WARM_UP_CALLS = 12;
 let idle = true; // no operation was asked for yet
 
 // warmUp scores the bundled sample (fetched from the page's own origin)
-// up to WARM_UP_CALLS times, yielding to the worker's messages between
-// calls and stopping at the first one: a drop waits for at most the
-// sample scoring in progress. The results are dropped. Measured in
-// Chromium: the first sample scoring takes 0.7–0.8 s (the engine compiles
-// each function the first time it runs, which a drop would otherwise
-// pay), the next ones 0.25 s falling to under 0.08 s.
+// and then a larger runs file made from it (warmup.js), yielding to the
+// worker's messages between calls and stopping at the first one: a drop
+// waits for at most the scoring in progress (under 0.1 s for the sample,
+// 0.1–0.2 s for the larger file once warm). The results are dropped; an
+// error ends the warm-up and is reported, so that a broken warm-up does
+// not pass unseen.
 async function warmUp() {
   const resp = await fetch(SAMPLES.tabular);
   if (!resp.ok || !idle) return;
-  const { files: sample } = await resp.json();
-  const ref = (f) => ({ name: f.name, text: f.text });
-  const request = {
-    gt: sample.filter((f) => f.role === 'gt').map(ref),
-    runs: ref(sample.find((f) => f.role === 'runs')),
-    rules: ref(sample.find((f) => f.role === 'rules')),
-    format: 'json',
-  };
-  for (let i = 0; i < WARM_UP_CALLS; i++) {
+  const { sample, larger } = warmUpRequests((await resp.json()).files);
+  const calls = [...Array(SAMPLE_CALLS).fill(sample), ...Array(LARGER_CALLS).fill(larger)];
+  for (const request of calls) {
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (!idle) return;
-    await call('scoreTabular', request);
+    const env = await call('summarizeTabular', request);
+    if (env.error) {
+      self.postMessage({ type: 'warm', error: env.error.message });
+      return;
+    }
   }
   self.postMessage({ type: 'warm' });
 }
@@ -103,23 +95,25 @@ async function warmUp() {
 // call. Once it runs, the worker warms it up while idle.
 load('core').then(warmUp).catch(() => {});
 
-// RAW_MARKER starts a response whose result is a report's bytes, sent
-// after the marker line as they are (wasm/bridge.RawMarker).
-const RAW_MARKER = '{"error":null,"result":null,"raw":true}\n';
-
 // call runs a bridge method of a module and returns its envelope
 // {error, result}. The files' texts go beside the JSON request, not
-// escaped inside it (parts.js); a report comes back as the result string,
-// byte for byte, without having been escaped into JSON and parsed out
-// again.
+// escaped inside it (parts.js). A report comes back as its bytes, raw (a
+// Uint8Array, byte for byte the core's), never escaped into JSON nor
+// decoded into a string unless asked for (rawText); result is then the
+// summary the method gives of it, or null (wasm/site/internal/host).
 async function call(method, request, module = 'core') {
   const api = await load(module);
   const { json, parts } = splitTexts(request);
   const out = await api.call(method, json, parts);
-  if (out.startsWith(RAW_MARKER)) {
-    return { error: null, result: out.slice(RAW_MARKER.length) };
-  }
-  return JSON.parse(out);
+  if (typeof out === 'string') return JSON.parse(out);
+  return { ...JSON.parse(out.envelope), raw: out.raw };
+}
+
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
+// rawText returns a raw answer's report as text.
+function rawText(env) {
+  return utf8.decode(env.raw);
 }
 
 // ---- files -------------------------------------------------------------
@@ -129,9 +123,9 @@ async function call(method, request, module = 'core') {
 // (null otherwise); auto says the role was detected, not chosen.
 const files = [];
 let nextId = 1;
-let last = null; // the last tabular scoring: {request, reportText, preview}
-let lastReceipts = null; // the last receipts scoring: {request, reportText, incomplete}
-let lastHarness = null; // {request, reportText} for a cases file, or {report: file} for a dropped report
+let last = null; // the last tabular scoring: {request, preview}
+let lastReceipts = null; // the last receipts scoring: {request, report (bytes), incomplete}
+let lastHarness = null; // {request, report (bytes)} for a cases file, or {file} for a dropped report
 
 const TEXT_ONLY = 'not UTF-8 text (docscore reads UTF-8 files)';
 
@@ -324,43 +318,42 @@ const ops = {
 
   async download({ family = 'tabular', format }) {
     const types = { json: 'application/json', csv: 'text/csv', md: 'text/markdown' };
-    let text;
+    let data; // the report's bytes, or a dropped report's text
     let name;
     if (family === 'tabular') {
       if (!last) throw new Error('nothing scored yet');
-      text = last.reportText;
-      if (format !== 'json') {
-        const env = await call('scoreTabular', { ...last.request, format });
-        if (env.error) throw new Error(env.error.message);
-        text = env.result;
-      }
+      // The page showed the report's summary: the report is written now.
+      const env = await call('scoreTabular', { ...last.request, format });
+      if (env.error) throw new Error(env.error.message);
+      data = env.raw;
       name = 'docscore-tabular' + (last.preview ? '-preview' : '');
     } else if (family === 'receipts') {
       if (!lastReceipts) throw new Error('no receipts report');
-      text = lastReceipts.reportText;
+      data = lastReceipts.report;
       if (format !== 'json') {
         const env = await call('scoreReceipts', { ...lastReceipts.request, format }, 'receipts');
         if (env.error) throw new Error(env.error.message);
-        text = env.result;
+        data = env.raw;
       }
       name = 'docscore-receipts' + (lastReceipts.incomplete ? '-incomplete' : '');
     } else if (family === 'harness') {
       if (!lastHarness) throw new Error('no harness report');
       if (format === 'json') {
-        text = lastHarness.report ? lastHarness.report.text : lastHarness.reportText;
+        data = lastHarness.file ? lastHarness.file.text : lastHarness.report;
       } else {
-        const env = lastHarness.report
-          ? await call('reportMarkdown', { report: fileRef(lastHarness.report) }, 'harness')
+        const env = lastHarness.file
+          ? await call('reportMarkdown', { report: fileRef(lastHarness.file) }, 'harness')
           : await call('evaluate', { ...lastHarness.request, format }, 'harness');
         if (env.error) throw new Error(env.error.message);
-        text = env.result;
+        data = env.raw;
       }
       name = 'docscore-eval';
     } else {
       throw new Error('unknown report ' + family);
     }
-    // The report's exact bytes: the core's string, encoded as UTF-8.
-    return { blob: new Blob([text], { type: types[format] + ';charset=utf-8' }), name: name + '.' + format };
+    // The report's exact bytes: the core's, or the dropped file's text
+    // encoded as UTF-8.
+    return { blob: new Blob([data], { type: types[format] + ';charset=utf-8' }), name: name + '.' + format };
   },
 
   async detail({ line }) {
@@ -444,22 +437,24 @@ async function scoreTabular(preview, gate) {
     last = null;
     return { value: out };
   }
-  const request = { gt: gt.map(fileRef), runs: fileRef(runs[0]), format: 'json' };
+  const request = { gt: gt.map(fileRef), runs: fileRef(runs[0]) };
   if (rules.length) request.rules = fileRef(rules[0]);
   if (schema.length) request.schema = fileRef(schema[0]);
   if (gate) request.gate = gate;
   if (preview) request.preview = preview;
   progress({ phase: 'score', done: 0, total: 0, name: runs[0].name }, true);
   const t0 = performance.now();
-  const env = await call('scoreTabular', request);
+  // The page shows the report's summary; the report itself (megabytes
+  // for a large runs file) is written when it is downloaded.
+  const env = await call('summarizeTabular', request);
   const t1 = performance.now();
   if (env.error) {
     out.error = env.error;
     last = null;
     return { value: out };
   }
-  last = { request, reportText: env.result, preview };
-  out.view = buildView(JSON.parse(env.result));
+  last = { request, preview };
+  out.view = buildView(JSON.parse(rawText(env)));
   out.view.timing = { core: t1 - t0, view: performance.now() - t1 };
   const im = out.view.images;
   return {
@@ -496,8 +491,8 @@ async function scoreReceipts(allowIncomplete) {
     else out.error = env.error;
     return out;
   }
-  out.report = JSON.parse(env.result);
-  lastReceipts = { request, reportText: env.result, incomplete: out.report.incomplete };
+  out.report = JSON.parse(rawText(env));
+  lastReceipts = { request, report: env.raw, incomplete: out.report.incomplete };
   return out;
 }
 
@@ -533,7 +528,7 @@ async function scoreHarness() {
       return out;
     }
     out.report = rep;
-    lastHarness = { report: f };
+    lastHarness = { file: f };
     return out;
   }
   const c = cases[0];
@@ -562,14 +557,15 @@ async function scoreHarness() {
     out.error = env.error;
     return out;
   }
-  out.report = JSON.parse(env.result);
-  lastHarness = { request, reportText: env.result };
+  out.report = JSON.parse(rawText(env));
+  lastHarness = { request, report: env.raw };
   return out;
 }
 
-// buildView keeps what the page shows of a report. The images become
-// typed arrays (transferred, not copied) so that a runs file of 10,000
-// images costs the page's main thread nothing to receive.
+// buildView keeps what the page shows of a report, from its summary
+// (tabular.Report.SummaryJSON: the images without their pairs). The
+// images become typed arrays (transferred, not copied) so that a runs
+// file of 10,000 images costs the page's main thread nothing to receive.
 function buildView(rep) {
   const cellIndex = new Map(rep.cells.map((c, i) => [c.model + '\u0000' + c.phase, i]));
   const n = rep.images.length;

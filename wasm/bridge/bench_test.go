@@ -39,6 +39,20 @@ func BenchmarkCallScoreTabular(b *testing.B) {
 	b.ReportMetric(float64(tabulartest.Benchmark.Images()), "images")
 }
 
+// BenchmarkCallSummarizeTabular is the page's own call after a drop on
+// the benchmark corpus: the report's summary, not the report.
+func BenchmarkCallSummarizeTabular(b *testing.B) {
+	_, js := benchmarkRequest(b)
+	b.SetBytes(int64(len(js)))
+	b.ReportAllocs()
+	for b.Loop() {
+		out := core.Call("summarizeTabular", js)
+		if len(out) < 1000 || !strings.HasPrefix(out, RawMarker+"\n{") {
+			b.Fatalf("answer %.200s", out)
+		}
+	}
+}
+
 // BenchmarkScoreTabularDirect is api.ScoreTabular on the same corpus with
 // no JSON request or envelope: the native command line's work.
 func BenchmarkScoreTabularDirect(b *testing.B) {

@@ -74,26 +74,15 @@ func New(methods map[string]Method) *Dispatcher {
 }
 
 // Tabular returns the methods of the tabular core (docscore.wasm):
-// scoreTabular, checkRules and tabularDetail.
+// scoreTabular, summarizeTabular, checkRules and tabularDetail.
 func Tabular() map[string]Method {
 	return map[string]Method{
 		// scoreTabular's result is the report, raw: the exact bytes of
 		// "docscore score tabular --format F" for the request's format.
-		"scoreTabular": func(r Request) (any, error) {
-			req, ok := api.DecodeTabularRequestFast(r.JSON)
-			if ok {
-				if err := api.ResolveParts(&req, r.Parts); err != nil {
-					return nil, err
-				}
-			} else if err := Decode("scoreTabular", r, &req); err != nil {
-				return nil, err
-			}
-			out, err := api.ScoreTabular(req)
-			if err != nil {
-				return nil, err
-			}
-			return Raw(out), nil
-		},
+		"scoreTabular": tabularRaw("scoreTabular", api.ScoreTabular),
+		// summarizeTabular's result is the report's JSON summary, raw
+		// (api.SummarizeTabular): what the page shows after a drop.
+		"summarizeTabular": tabularRaw("summarizeTabular", api.SummarizeTabular),
 		"checkRules": func(r Request) (any, error) {
 			var req api.RulesCheckRequest
 			if err := Decode("checkRules", r, &req); err != nil {
@@ -108,6 +97,27 @@ func Tabular() map[string]Method {
 			}
 			return api.TabularDetail(req)
 		},
+	}
+}
+
+// tabularRaw is a method that reads a tabular scoring request, by the
+// fast decoder when it can (api.DecodeTabularRequestFast), gives its files
+// their parts and answers what score makes of it, raw.
+func tabularRaw(name string, score func(api.TabularRequest) ([]byte, error)) Method {
+	return func(r Request) (any, error) {
+		req, ok := api.DecodeTabularRequestFast(r.JSON)
+		if ok {
+			if err := api.ResolveParts(&req, r.Parts); err != nil {
+				return nil, err
+			}
+		} else if err := Decode(name, r, &req); err != nil {
+			return nil, err
+		}
+		out, err := score(req)
+		if err != nil {
+			return nil, err
+		}
+		return Raw(out), nil
 	}
 }
 
@@ -170,7 +180,7 @@ func WithCode(code string, err error) error {
 // Raw is a method result that is already text (a report's bytes): Call
 // sends it after the envelope instead of inside it, so that megabytes of
 // report are neither escaped here nor parsed on the other side.
-type Raw string
+type Raw []byte
 
 // RawMarker is the first line of a response that carries a Raw result:
 // the envelope, compact, then a newline, then the result's bytes as they
@@ -221,19 +231,39 @@ func ParseResponse(response string) (*api.ErrorDetail, json.RawMessage, error) {
 // part, and returns the JSON envelope — or, for a Raw result, RawMarker, a
 // newline and the result. It never panics: a panic in the core is
 // recovered into an "internal" error, and every outcome leaves through the
-// one encoding at the end.
+// one encoding at the end of Answer.
 func (d *Dispatcher) Call(name, request string, parts ...string) string {
+	a := d.Answer(name, request, parts...)
+	if a.IsRaw {
+		return RawMarker + "\n" + string(a.Raw)
+	}
+	return a.Envelope
+}
+
+// Answer is a response in two parts, for a host that hands bytes across
+// without making them a string: the envelope (RawMarker for a Raw
+// result), and a Raw result's bytes.
+type Answer struct {
+	Envelope string
+	Raw      []byte // a Raw result's bytes
+	IsRaw    bool   // the result is Raw
+}
+
+// Answer runs method as Call does and returns the response in two parts:
+// a page keeps a report's bytes as bytes, for download, and decodes them
+// into text only when it reads them.
+func (d *Dispatcher) Answer(name, request string, parts ...string) Answer {
 	var env Envelope
 	env.Result, env.Error = d.run(name, Request{JSON: []byte(request), Parts: parts})
 	if raw, ok := env.Result.(Raw); ok && env.Error == nil {
-		return RawMarker + "\n" + string(raw)
+		return Answer{Envelope: RawMarker, Raw: raw, IsRaw: true}
 	}
 	out, err := api.MarshalJSON(env)
 	if err != nil {
 		// Only a result that cannot be encoded gets here.
 		out, _ = api.MarshalJSON(Envelope{Error: &api.ErrorDetail{Code: "internal", Message: err.Error()}})
 	}
-	return string(out)
+	return Answer{Envelope: string(out)}
 }
 
 // run calls the method, turning an error or a panic into its description.

@@ -179,7 +179,7 @@ func TestVersion(t *testing.T) {
 	if err := json.Unmarshal(env.Result, &v); err != nil {
 		t.Fatal(err)
 	}
-	if v.Docscore != Version || v.Go != runtime.Version() || strings.Join(v.Methods, ",") != "checkRules,scoreTabular,tabularDetail,version" {
+	if v.Docscore != Version || v.Go != runtime.Version() || strings.Join(v.Methods, ",") != "checkRules,scoreTabular,summarizeTabular,tabularDetail,version" {
 		t.Fatalf("version %+v", v)
 	}
 	// Each dispatcher answers its own table and version, nothing else.
@@ -277,6 +277,51 @@ func TestRawResultTravelsAfterTheMarker(t *testing.T) {
 	}
 }
 
+// TestAnswerAndSummary checks the two-part answer the site's host hands
+// across (a Raw result's bytes beside the marker envelope, anything else
+// the envelope of Call) and summarizeTabular, whose result is the report's
+// summary, raw, in whatever format the report was asked for.
+func TestAnswerAndSummary(t *testing.T) {
+	d := New(Tabular())
+	in, err := sample.TabularRequest(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Preview = "open"
+	rep, err := tabular.ScoreRequest(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	summary, err := rep.SummaryJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"json", "csv", "md"} {
+		body := mustJSON(t, toAPI(in, "open", format))
+		a := d.Answer("scoreTabular", body)
+		if !a.IsRaw || a.Envelope != RawMarker || RawMarker+"\n"+string(a.Raw) != d.Call("scoreTabular", body) {
+			t.Fatalf("%s: answer's report is not Call's (raw %v, %.80q)", format, a.IsRaw, a.Raw)
+		}
+		a = d.Answer("summarizeTabular", body)
+		if !a.IsRaw || !bytes.Equal(a.Raw, summary) {
+			t.Fatalf("%s: summarizeTabular gives %.200q, want the summary %.200q", format, a.Raw, summary)
+		}
+	}
+	var got struct{ Images []map[string]json.RawMessage }
+	if err := json.Unmarshal(summary, &got); err != nil || len(got.Images) == 0 {
+		t.Fatalf("summary does not parse with images: %v", err)
+	}
+	if _, ok := got.Images[0]["pairs"]; ok {
+		t.Fatal("the summary's images carry their pairs")
+	}
+	for _, method := range []string{"checkRules", "summarizeTabular", "nonesuch"} {
+		body := `{"rules": {"name": "EQUIVALENCES.md", "text": ""}}`
+		if a := d.Answer(method, body); a.IsRaw || a.Raw != nil || a.Envelope != d.Call(method, body) {
+			t.Fatalf("%s: answer %+v, want Call's envelope", method, a)
+		}
+	}
+}
+
 // asParts moves every file's text out of a tabular request into the parts
 // sent beside it, as the site's worker does.
 func asParts(req api.TabularRequest) (api.TabularRequest, []string) {
@@ -311,9 +356,11 @@ func TestPartsGiveTheSameAnswer(t *testing.T) {
 		if len(parts) != len(req.GT)+2 {
 			t.Fatalf("%d parts", len(parts))
 		}
-		want := core.Call("scoreTabular", mustJSON(t, req))
-		if got := core.Call("scoreTabular", mustJSON(t, withParts), parts...); got != want {
-			t.Errorf("preview %q format %q: with parts %.200s\nwant %.200s", c.preview, c.format, got, want)
+		for _, method := range []string{"scoreTabular", "summarizeTabular"} {
+			want := core.Call(method, mustJSON(t, req))
+			if got := core.Call(method, mustJSON(t, withParts), parts...); got != want {
+				t.Errorf("%s preview %q format %q: with parts %.200s\nwant %.200s", method, c.preview, c.format, got, want)
+			}
 		}
 	}
 	req := sampleRequest(t, "", "json")
@@ -335,9 +382,11 @@ func TestPartsGiveTheSameAnswer(t *testing.T) {
 		t.Fatal("the fast decoder took the request meant for encoding/json")
 	}
 	for _, request := range []string{mustJSON(t, withParts), slow} {
-		env := decodeEnvelope(t, core.Call("scoreTabular", request, parts[:2]...))
-		if e := env.Error; e == nil || e.Code != "input" || !strings.Contains(e.Message, "the request came with 2 text(s) beside it") {
-			t.Fatalf("a part out of range: %+v", env.Error)
+		for _, method := range []string{"scoreTabular", "summarizeTabular"} {
+			env := decodeEnvelope(t, core.Call(method, request, parts[:2]...))
+			if e := env.Error; e == nil || e.Code != "input" || !strings.Contains(e.Message, "the request came with 2 text(s) beside it") {
+				t.Fatalf("%s, a part out of range: %+v", method, env.Error)
+			}
 		}
 	}
 }

@@ -3,7 +3,7 @@
 // Command site is the tabular core of the static site (docscore.wasm). It
 // runs inside a Web Worker (never on the page's main thread) and exposes
 //
-//	globalThis.docscore.call(method, requestJSON) → Promise<response> (an envelope, or bridge.RawMarker and a report)
+//	globalThis.docscore.call(method, requestJSON[, texts]) → Promise<answer> (an envelope, or {envelope, raw} for a report: internal/host)
 //
 // where the envelope is wasm/bridge's {"error", "result"} and the methods
 // are bridge.Tabular's. When it is ready it calls

@@ -5,7 +5,7 @@
 // the Web Worker only when a cases file or a harness report is dropped.
 // It exposes
 //
-//	globalThis.docscoreHarness.call(method, requestJSON) → Promise<response> (an envelope, or bridge.RawMarker and a report)
+//	globalThis.docscoreHarness.call(method, requestJSON[, texts]) → Promise<answer> (an envelope, or {envelope, raw} for a report: internal/host)
 //
 // with the methods of wasm/bridge/harnessbridge, and calls
 // globalThis.docscoreHarnessReady(version) when it is ready.

@@ -4,7 +4,7 @@
 // (receipts.wasm), loaded by the Web Worker only when receipt files are
 // dropped. It exposes
 //
-//	globalThis.docscoreReceipts.call(method, requestJSON) → Promise<response> (an envelope, or bridge.RawMarker and a report)
+//	globalThis.docscoreReceipts.call(method, requestJSON[, texts]) → Promise<answer> (an envelope, or {envelope, raw} for a report: internal/host)
 //
 // with the methods of wasm/bridge/receiptsbridge, and calls
 // globalThis.docscoreReceiptsReady(version) when it is ready.

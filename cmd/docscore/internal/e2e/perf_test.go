@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -114,14 +115,16 @@ func TestNoLongTaskWhileScoring10000Images(t *testing.T) {
 
 // TestBenchmarkCorpusInTheBrowser times the 450-image benchmark corpus
 // from the drop to the rendered results (performance marks set by the
-// page), beside two native figures on the same files, best of three:
-// api.ScoreTabular (the command line's work, files already in memory) and
-// the bridge call (the same JSON request in and report out as the page's
-// worker exchanges with the core). Three drops: on a page just opened (the
-// core still loading or warming up), on a page that has settled (the
-// worker's warm-up on the bundled sample done), and again on that page
-// (the core's code optimized, its heap grown). It reports; the target
-// (within 2× of native) is not a pass/fail line on a shared machine.
+// page), beside native figures on the same files, each the best of three:
+// the bridge call (the same JSON request in and report out as
+// BenchmarkCallScoreTabular: the target's reference), the command line
+// run in-process (reading the files, scoring, writing the JSON report),
+// api.ScoreTabular (files already in memory) and the bridge's
+// summarizeTabular (the page's own call, natively). Three kinds of drop:
+// on a page just opened (the core still loading or warming up), on a page
+// that has settled (the worker's warm-up done) and again on that page,
+// the best of three. It reports; the target (within 2× of native) is not
+// a pass/fail line on a shared machine.
 func TestBenchmarkCorpusInTheBrowser(t *testing.T) {
 	dir := t.TempDir()
 	paths, req := writeCorpus(t, dir, tabulartest.Benchmark, true)
@@ -129,20 +132,40 @@ func TestBenchmarkCorpusInTheBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	args := []string{"score", "tabular", "--runs", filepath.Join(dir, "runs.jsonl"), "--rules", filepath.Join(dir, "EQUIVALENCES.md"), "--format", "json"}
+	for _, g := range req.GT {
+		args = append(args, "--gt", filepath.Join(dir, g.Name))
+	}
 	core := bridge.New(bridge.Tabular())
-	native, call := time.Duration(1<<62), time.Duration(1<<62)
-	for i := 0; i < 3; i++ {
-		start := time.Now()
-		if _, err := api.ScoreTabular(req); err != nil {
-			t.Fatal(err)
+	bestOf3 := func(run func()) float64 {
+		best := time.Duration(1 << 62)
+		for i := 0; i < 3; i++ {
+			start := time.Now()
+			run()
+			best = min(best, time.Since(start))
 		}
-		native = min(native, time.Since(start))
-		start = time.Now()
+		return float64(best.Microseconds()) / 1000
+	}
+	callMS := bestOf3(func() {
 		if out := core.Call("scoreTabular", string(request)); !strings.HasPrefix(out, bridge.RawMarker) {
 			t.Fatalf("bridge call: %.300s", out)
 		}
-		call = min(call, time.Since(start))
+	})
+	var cliOut []byte
+	cliMS := bestOf3(func() { cliOut = cliRun(t, "", args...) })
+	if !bytes.HasPrefix(cliOut, []byte("{\n  \"kind\": \"tabular\"")) {
+		t.Fatalf("command line: %.200s", cliOut)
 	}
+	directMS := bestOf3(func() {
+		if _, err := api.ScoreTabular(req); err != nil {
+			t.Fatal(err)
+		}
+	})
+	summaryMS := bestOf3(func() {
+		if out := core.Call("summarizeTabular", string(request)); !strings.HasPrefix(out, bridge.RawMarker) {
+			t.Fatalf("summarizeTabular: %.300s", out)
+		}
+	})
 	dropOnce := func(ctx context.Context) (total, wasm float64) {
 		act(t, ctx, drop(paths...))
 		ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`performance.measure('drop-to-results', 'docscore:drop', 'docscore:results').duration`))
@@ -162,20 +185,29 @@ func TestBenchmarkCorpusInTheBrowser(t *testing.T) {
 	coldCtx, _ := newTab(t, 2*time.Minute)
 	cold, coldWasm := dropOnce(coldCtx)
 	ctx, _ := newTab(t, 2*time.Minute)
-	// The page settled: the core loaded and warmed up on the bundled
-	// sample, as it does while a person picks files.
+	// The page settled: the core loaded and warmed up, as it does while a
+	// person picks files.
 	warmStart := time.Now()
-	if err := chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.body.dataset.warm === 'true'`, chromedp.WithPollingTimeout(time.Minute))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.body.dataset.warm !== undefined`, chromedp.WithPollingTimeout(time.Minute))); err != nil {
 		t.Fatalf("the core did not warm up: %v", err)
 	}
 	warm := time.Since(warmStart)
+	if w, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.dataset.warm`)); w != "true" {
+		t.Fatalf("the warm-up failed: %s", w)
+	}
 	settled, settledWasm := dropOnce(ctx)
 	again, againWasm := dropOnce(ctx)
-	nativeMS, callMS := float64(native.Microseconds())/1000, float64(call.Microseconds())/1000
-	t.Logf("450-image benchmark corpus, browser drop→results (of which the worker's call to the core): just opened %.0f ms (%.0f), on a settled page %.0f ms (%.0f; warm %.1f s after the page was ready), again %.0f ms (%.0f); native api.ScoreTabular %.0f ms, native bridge call %.0f ms",
-		cold, coldWasm, settled, settledWasm, warm.Seconds(), again, againWasm, nativeMS, callMS)
-	t.Logf("ratios to api.ScoreTabular: %.1f× / %.1f× / %.1f×; to the bridge call: %.1f× / %.1f× / %.1f×",
-		cold/nativeMS, settled/nativeMS, again/nativeMS, cold/callMS, settled/callMS, again/callMS)
+	for i := 0; i < 2; i++ {
+		if ms, c := dropOnce(ctx); ms < again {
+			again, againWasm = ms, c
+		}
+	}
+	t.Logf("450-image benchmark corpus, browser drop→results (of which the worker's call to the core): just opened %.0f ms (%.0f), on a settled page %.0f ms (%.0f; warm %.1f s after the page was ready), again %.0f ms (%.0f, best of 3)",
+		cold, coldWasm, settled, settledWasm, warm.Seconds(), again, againWasm)
+	t.Logf("native, best of 3: bridge call %.0f ms, command line %.0f ms, api.ScoreTabular %.0f ms, summarizeTabular %.0f ms",
+		callMS, cliMS, directMS, summaryMS)
+	t.Logf("browser/native (just opened / settled / again): to the bridge call %.1f× / %.1f× / %.1f×; to the command line %.1f× / %.1f× / %.1f×; to summarizeTabular %.1f× / %.1f× / %.1f×",
+		cold/callMS, settled/callMS, again/callMS, cold/cliMS, settled/cliMS, again/cliMS, cold/summaryMS, settled/summaryMS, again/summaryMS)
 }
 
 // TestWasmSize checks the core's WebAssembly file against the budget:

@@ -1,9 +1,9 @@
 //go:build js && wasm
 
-// Package host hands strings between JavaScript and a bridge.Dispatcher:
-// it is the syscall/js half shared by the site's WebAssembly files
-// (docscore.wasm, receipts.wasm, harness.wasm), which run side by side in
-// one Web Worker, each under its own global name.
+// Package host hands requests and answers between JavaScript and a
+// bridge.Dispatcher: it is the syscall/js half shared by the site's
+// WebAssembly files (docscore.wasm, receipts.wasm, harness.wasm), which
+// run side by side in one Web Worker, each under its own global name.
 package host
 
 import (
@@ -14,31 +14,45 @@ import (
 
 // Serve exposes d as
 //
-//	globalThis[name].call(method, requestJSON[, texts]) → Promise<response> (an envelope, or bridge.RawMarker and a report)
+//	globalThis[name].call(method, requestJSON[, texts]) → Promise<answer>
 //
 // (texts, when given, is an array of strings the request's files name by
 // part: api.ResolveParts) and globalThis[name].version; it calls
 // globalThis[name+"Ready"](version) when the host defined it, and blocks
-// forever. The promise always
-// resolves, with an error envelope when the call failed; the work runs on
-// a goroutine.
+// forever. The answer is the envelope string, or for a raw result
+// (bridge.Answer) an object {envelope, raw}: raw is a Uint8Array of the
+// report's bytes, which stay bytes — decoding megabytes of report into a
+// string is left to whoever needs the text. The promise always resolves,
+// with an error envelope when the call failed; the work runs on a
+// goroutine.
 func Serve(name string, d *bridge.Dispatcher) {
 	promise := js.Global().Get("Promise")
+	object := js.Global().Get("Object")
+	uint8Array := js.Global().Get("Uint8Array")
 	call := js.FuncOf(func(this js.Value, args []js.Value) any {
 		method, request, parts := stringArg(args, 0), stringArg(args, 1), stringsArg(args, 2)
 		var executor js.Func
 		executor = js.FuncOf(func(this js.Value, p []js.Value) any {
 			resolve := p[0]
 			go func() {
-				out := d.Call(method, request, parts...)
+				a := d.Answer(method, request, parts...)
 				executor.Release()
-				resolve.Invoke(out)
+				if !a.IsRaw {
+					resolve.Invoke(a.Envelope)
+					return
+				}
+				raw := uint8Array.New(len(a.Raw))
+				js.CopyBytesToJS(raw, a.Raw)
+				answer := object.New()
+				answer.Set("envelope", a.Envelope)
+				answer.Set("raw", raw)
+				resolve.Invoke(answer)
 			}()
 			return nil
 		})
 		return promise.New(executor)
 	})
-	api := js.Global().Get("Object").New()
+	api := object.New()
 	api.Set("call", call)
 	api.Set("version", bridge.Version)
 	js.Global().Set(name, api)
