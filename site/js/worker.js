@@ -241,26 +241,29 @@ const ops = {
     const total = items.reduce((n, it) => n + it.file.size, 0);
     let done = 0;
     progress({ phase: 'read', done, total, name: '' }, true);
-    for (const { file, path } of items) {
+    const readOne = async ({ file, path }) => {
       const name = path || file.name;
-      let text = '';
-      let bytes = null;
-      let error = '';
-      const before = done;
+      let got = 0;
+      const count = (n) => {
+        got += n;
+        done += n;
+        progress({ phase: 'read', done, total, name });
+      };
       try {
-        text = await readText(file, (n) => {
-          done += n;
-          progress({ phase: 'read', done, total, name });
-        });
+        return { name, file, text: await readText(file, count) };
       } catch (err) {
         if (err instanceof TypeError) {
           // Not UTF-8: keep the bytes, for a cases file that names it.
-          bytes = new Uint8Array(await file.arrayBuffer());
-          done = before + file.size;
-        } else {
-          error = String(err.message || err);
+          const bytes = new Uint8Array(await file.arrayBuffer());
+          count(file.size - got);
+          return { name, file, bytes };
         }
+        return { name, file, error: String(err.message || err) };
       }
+    };
+    // The files are read at once (the browser serves the reads side by
+    // side) and added in the order given.
+    for (const { name, file, text = '', bytes = null, error = '' } of await Promise.all(items.map(readOne))) {
       const detected = error ? { role: 'ignore', note: '' }
         : bytes ? { role: 'ignore', note: 'a binary file: used when a cases file names it' } : detectRole(name, text);
       addFile({ name, size: file.size, text, bytes, error, role: detected.role, note: detected.note, auto: true, detected });
