@@ -7,8 +7,8 @@
 // WebAssembly function runs as baseline code until it has run enough to
 // be optimized, and the Go heap starts small. Measured in Chromium on the
 // 450-image benchmark corpus: after the sample alone, the first drop's
-// call to the core took 0.55–0.72 s against 0.26–0.33 s for the next;
-// with the larger runs file after it, 0.31–0.33 s.
+// call to the core took 0.55–0.73 s against 0.26–0.35 s for the next;
+// with the larger runs file after it, 0.28–0.34 s.
 export const SAMPLE_CALLS = 12;
 export const LARGER_CALLS = 3;
 export const LARGER_COPIES = 8;
