@@ -90,7 +90,7 @@ function onProgress(msg) {
     $('progress-label').textContent = `Reading ${msg.name || 'files'}… ${pct}%`;
   } else {
     bar.removeAttribute('value'); // indeterminate
-    $('progress-label').textContent = `Scoring ${msg.name}…`;
+    $('progress-label').textContent = msg.phase === 'report' ? `Writing the ${msg.name}…` : `Scoring ${msg.name}…`;
   }
 }
 
@@ -634,7 +634,13 @@ function renderDetail(d) {
 // the harness's.
 async function download(what) {
   const [family, format] = what.includes('-') ? what.split('-') : ['tabular', what];
-  const { blob, name } = await client.call('download', { family, format });
+  let blob;
+  let name;
+  try {
+    ({ blob, name } = await client.call('download', { family, format }));
+  } finally {
+    hideProgress();
+  }
   const url = URL.createObjectURL(blob);
   const a = el('a', { href: url, download: name, hidden: true });
   document.body.append(a);

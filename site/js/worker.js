@@ -323,6 +323,8 @@ const ops = {
     const types = { json: 'application/json', csv: 'text/csv', md: 'text/markdown' };
     let data; // the report's bytes, or a dropped report's text
     let name;
+    // A report may be written now (for a large runs file, seconds).
+    progress({ phase: 'report', done: 0, total: 0, name: format.toUpperCase() + ' report' }, true);
     if (family === 'tabular') {
       if (!last) throw new Error('nothing scored yet');
       // The page showed the report's summary: the report is written now.

@@ -145,7 +145,7 @@ func evalJSON(t *testing.T, ctx context.Context, expr string, v any) {
 }
 
 // download clicks a download button and returns the bytes the browser
-// saved.
+// saved, checking that the progress shown meanwhile is gone.
 func download(t *testing.T, ctx context.Context, format string) []byte {
 	t.Helper()
 	dir := t.TempDir()
@@ -166,6 +166,10 @@ func download(t *testing.T, ctx context.Context, format string) []byte {
 			b, err := os.ReadFile(filepath.Join(dir, ev.GUID))
 			if err != nil {
 				t.Fatal(err)
+			}
+			// The progress shown while the report was written is gone.
+			if hidden, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById('progress').hidden`)); err != nil || !hidden {
+				t.Errorf("after the %s download the progress bar still shows (%v)", format, err)
 			}
 			return b
 		case browser.DownloadProgressStateCanceled:
