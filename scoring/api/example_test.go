@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/docscore/docscore/scoring/api"
@@ -25,4 +26,28 @@ func ExampleTabularDetail() {
 	// Output:
 	// place_of_stay: "san geremia" read as "s geremia", score 0.818
 	// misses: Zuane Rizzo extras: Marco Polo
+}
+
+func ExampleSummarizeTabular() {
+	gt := "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\n" +
+		"Anzola Benetti,,February 1 1769,,San Geremia,Rovigo,Y,N,0\n" +
+		"Zuane Rizzo,,March 3 1769,,San Moisè,Vienna,N,N,1\n"
+	runs := `{"model": "m", "phase": "G", "run": 1, "page": "27", "records": [{"name": "Anzola Benetti"}, {"name": "Marco Polo"}]}`
+	summary, err := api.SummarizeTabular(api.TabularRequest{GT: []api.File{{Name: "gt_page_27.csv", Text: gt}}, Runs: api.File{Name: "runs.jsonl", Text: runs}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var s struct {
+		Images []map[string]any `json:"images"`
+	}
+	if err := json.Unmarshal(summary, &s); err != nil {
+		fmt.Println(err)
+		return
+	}
+	im := s.Images[0]
+	_, hasPairs := im["pairs"]
+	fmt.Printf("matched %v of %v, f1 %v, pairs in the summary: %v\n", im["matched"], im["n_gt"], im["f1"], hasPairs)
+	// Output:
+	// matched 1 of 2, f1 0.5, pairs in the summary: false
 }

@@ -32,3 +32,21 @@ func ExampleDispatcher_Call() {
 	// table,model,phase,run,page,status,line,failure,images_ok,ima…
 	// error: map[code:input file:<nil> line:<nil> message:no ground-truth CSV given (expected gt_page_NN.csv files)]
 }
+
+func ExampleDispatcher_Answer() {
+	core := bridge.New(bridge.Tabular())
+	gt := "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\n" +
+		"Anzola Benetti,,February 1 1769,,San Geremia,Rovigo,Y,N,0\n"
+	runs := `{"model": "m", "phase": "G", "run": 1, "page": "27", "records": [{"name": "Anzola Benetti"}]}`
+	// The texts travel beside the request, named by part; the summary
+	// comes back as bytes beside the envelope.
+	req := `{"gt": [{"name": "gt_page_27.csv", "part": 1}], "runs": {"name": "runs.jsonl", "part": 2}}`
+	a := core.Answer("summarizeTabular", req, gt, runs)
+	fmt.Println(a.Envelope)
+	fmt.Printf("%d bytes of summary, raw %v: %.37s…\n", len(a.Raw), a.IsRaw, a.Raw)
+	// Output:
+	// {"error":null,"result":null,"raw":true}
+	// 1787 bytes of summary, raw true: {
+	//   "kind": "tabular",
+	//   "gate": 0.7,…
+}
