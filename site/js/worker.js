@@ -97,10 +97,10 @@ load('core').then(warmUp).catch(() => {});
 
 // call runs a bridge method of a module and returns its envelope
 // {error, result}. The files' texts go beside the JSON request, not
-// escaped inside it (parts.js). A report comes back as its bytes, raw (a
-// Uint8Array, byte for byte the core's), never escaped into JSON nor
-// decoded into a string unless asked for (rawText); result is then the
-// summary the method gives of it, or null (wasm/site/internal/host).
+// escaped inside it (parts.js). A report (or a report's summary) comes
+// back as its bytes, raw (a Uint8Array, byte for byte the core's), with
+// result null: never escaped into JSON, and decoded into a string only
+// when read (rawText; wasm/site/internal/host).
 async function call(method, request, module = 'core') {
   const api = await load(module);
   const { json, parts } = splitTexts(request);
