@@ -26,31 +26,24 @@ func benchmarkRequest(b *testing.B) (api.TabularRequest, string) {
 // decoding the request, parsing, scoring, encoding the report and the
 // envelope. Compare with BenchmarkScoreTabularDirect for the bridge's cost;
 // run it under GOOS=js GOARCH=wasm for the WebAssembly time.
-func BenchmarkCallScoreTabular(b *testing.B) {
+func BenchmarkCallScoreTabular(b *testing.B) { benchmarkCall(b, "scoreTabular") }
+
+// BenchmarkCallSummarizeTabular is the page's own call after a drop on
+// the benchmark corpus: the report's summary, not the report.
+func BenchmarkCallSummarizeTabular(b *testing.B) { benchmarkCall(b, "summarizeTabular") }
+
+// benchmarkCall calls method on the benchmark corpus, whose answer is raw.
+func benchmarkCall(b *testing.B, method string) {
 	_, js := benchmarkRequest(b)
 	b.SetBytes(int64(len(js)))
 	b.ReportAllocs()
 	for b.Loop() {
-		out := core.Call("scoreTabular", js)
+		out := core.Call(method, js)
 		if len(out) < 1000 || !strings.HasPrefix(out, RawMarker+"\n{") {
 			b.Fatalf("answer %.200s", out)
 		}
 	}
 	b.ReportMetric(float64(tabulartest.Benchmark.Images()), "images")
-}
-
-// BenchmarkCallSummarizeTabular is the page's own call after a drop on
-// the benchmark corpus: the report's summary, not the report.
-func BenchmarkCallSummarizeTabular(b *testing.B) {
-	_, js := benchmarkRequest(b)
-	b.SetBytes(int64(len(js)))
-	b.ReportAllocs()
-	for b.Loop() {
-		out := core.Call("summarizeTabular", js)
-		if len(out) < 1000 || !strings.HasPrefix(out, RawMarker+"\n{") {
-			b.Fatalf("answer %.200s", out)
-		}
-	}
 }
 
 // BenchmarkScoreTabularDirect is api.ScoreTabular on the same corpus with
