@@ -1,6 +1,6 @@
 // Package sha256sum computes the SHA-256 digest (FIPS 180-4) of a byte
 // slice, and nothing else. It exists for the browser: crypto/sha256 links
-// Go's FIPS 140 module with it (self-tests, a DRBG, AES), about 48 KB of
+// Go's FIPS 140 module with it (self-tests, a DRBG, AES), about 46 KB of
 // the tabular core's 1.5 MB gzip budget for one digest of a rule file. The
 // tests hold it to crypto/sha256 and to the standard's examples.
 package sha256sum
