@@ -48,8 +48,8 @@ test-go: ## go test, with -race on the pure core
 	$(GO) test -count=1 -race $(CORE_PKGS)
 	$(GO) test -count=1 -tags noexpr -run NoExpressions ./scoring/harness
 
-test-wasm: ## the core's tests compiled to WebAssembly and run by Node
-	PATH="$$($(GO) env GOROOT)/lib/wasm:$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 $(CORE_PKGS)
+test-wasm: ## the core's tests compiled to WebAssembly and run by Node (and the site core's heap floor)
+	PATH="$$($(GO) env GOROOT)/lib/wasm:$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 $(CORE_PKGS) ./wasm/site/internal/heapfloor
 
 test-site-js: ## the site's pure JavaScript modules, with Node's test runner
 	node --test site/js/

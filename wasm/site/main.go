@@ -14,9 +14,19 @@ package main
 
 import (
 	"github.com/docscore/docscore/wasm/bridge"
+	"github.com/docscore/docscore/wasm/site/internal/heapfloor"
 	"github.com/docscore/docscore/wasm/site/internal/host"
 )
 
+// heapFloor lets the heap grow to about 128 MB before the collector runs.
+// On the benchmark corpus in Chromium (five interleaved rounds) the median
+// drop on a settled page went from 567 to 454 ms and the drop again from
+// 403 to 365 ms; the worker's memory grew from about 38 to 160–170 MB of
+// WebAssembly memory, of which 40–50 MB more is resident (measured in
+// Node). 32 MB gave about half the gain.
+const heapFloor = 64 << 20
+
 func main() {
+	heapfloor.Set(heapFloor)
 	host.Serve("docscore", bridge.New(bridge.Tabular()))
 }
