@@ -21,6 +21,14 @@ test('the sample request holds the sample files by role', () => {
   });
 });
 
+test('the rule check names the sample rule file and ground truth', () => {
+  const { check } = warmUpRequests(files);
+  assert.deepEqual(check, {
+    rules: { name: 'EQUIVALENCES.md', text: '# rules\n' },
+    gt: [{ name: 'gt_page_27.csv', text: 'name\nA\n' }],
+  });
+});
+
 test('the larger runs file repeats every image under runs of its own', () => {
   const { sample, larger } = warmUpRequests(files);
   const original = runsText.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));

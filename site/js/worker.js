@@ -14,7 +14,7 @@ import './wasm_exec.js';
 import { detectRole, FAMILIES, ROLES, casePaths, resolveCasePath } from './roles.js';
 import { prf, pageCompare, runText } from './format.js';
 import { splitTexts } from './parts.js';
-import { warmUpRequests, SAMPLE_CALLS, LARGER_CALLS } from './warmup.js';
+import { warmUpRequests, CHECK_CALLS, SAMPLE_CALLS, LARGER_CALLS } from './warmup.js';
 
 // MODULES are the WebAssembly files and the global name each Go program
 // registers itself under (wasm/site/internal/host).
@@ -67,8 +67,9 @@ async function instantiate({ url, global }) {
 
 let idle = true; // no operation was asked for yet
 
-// warmUp scores the bundled sample (fetched from the page's own origin)
-// and then a larger runs file made from it (warmup.js), yielding to the
+// warmUp checks the bundled sample's rule file (fetched from the page's
+// own origin), scores the sample and then a larger runs file made from it
+// (warmup.js), yielding to the
 // worker's messages between calls and stopping at the first one: a drop
 // waits for at most the scoring in progress (under 0.1 s for the sample,
 // 0.1–0.2 s for the larger file once warm). The results are dropped; an
@@ -77,12 +78,13 @@ let idle = true; // no operation was asked for yet
 async function warmUp() {
   const resp = await fetch(SAMPLES.tabular);
   if (!resp.ok || !idle) return;
-  const { sample, larger } = warmUpRequests((await resp.json()).files);
-  const calls = [...Array(SAMPLE_CALLS).fill(sample), ...Array(LARGER_CALLS).fill(larger)];
-  for (const request of calls) {
+  const { check, sample, larger } = warmUpRequests((await resp.json()).files);
+  const calls = [...Array(CHECK_CALLS).fill(['checkRules', check]),
+    ...Array(SAMPLE_CALLS).fill(['summarizeTabular', sample]), ...Array(LARGER_CALLS).fill(['summarizeTabular', larger])];
+  for (const [method, request] of calls) {
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (!idle) return;
-    const env = await call('summarizeTabular', request);
+    const env = await call(method, request);
     if (env.error) {
       self.postMessage({ type: 'warm', error: env.error.message });
       return;
