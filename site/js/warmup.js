@@ -4,9 +4,9 @@
 // CHECK_CALLS is how many times the sample's rule file is checked first
 // (checkRules, which every drop with a rule file calls before scoring; its
 // code is not all on the scoring path). SAMPLE_CALLS is how many times
-// the bundled sample is scored then, and
-// LARGER_CALLS how many times a runs file then is that holds
-// LARGER_COPIES copies of the sample's (288 image scorings). A
+// the bundled sample is scored next, and LARGER_CALLS how many times a
+// runs file is last that holds LARGER_COPIES copies of the sample's (288
+// image scorings). A
 // WebAssembly function runs as baseline code until it has run enough to
 // be optimized, and the Go heap starts small. Measured in Chromium on the
 // 450-image benchmark corpus: after the sample alone, the first drop's

@@ -69,10 +69,10 @@ let idle = true; // no operation was asked for yet
 
 // warmUp checks the bundled sample's rule file (fetched from the page's
 // own origin), scores the sample and then a larger runs file made from it
-// (warmup.js), yielding to the
-// worker's messages between calls and stopping at the first one: a drop
-// waits for at most the scoring in progress (under 0.1 s for the sample,
-// 0.1–0.2 s for the larger file once warm). The results are dropped; an
+// (warmup.js), yielding to the worker's messages between calls and
+// stopping at the first one: a drop waits for at most the call in
+// progress (under 0.1 s for the sample, 0.1–0.2 s for the larger file
+// once warm). The results are dropped; an
 // error ends the warm-up and is reported, so that a broken warm-up does
 // not pass unseen.
 async function warmUp() {
