@@ -29,7 +29,7 @@ import (
 	core "github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/api/evalapi"
 	"github.com/docscore/docscore/scoring/api/receiptsapi"
-	"github.com/docscore/docscore/wasm/api"
+	"github.com/docscore/docscore/httpapi"
 )
 
 // TestWorkerEndToEnd builds the Worker (make worker), runs it in the real
@@ -75,7 +75,7 @@ func TestWorkerEndToEnd(t *testing.T) {
 	})
 
 	wd := startWrangler(t, workerDir)
-	native := api.New(api.Options{})
+	native := httpapi.New(httpapi.Options{})
 
 	t.Run("sample is the CLI's report", func(t *testing.T) {
 		want, err := os.ReadFile(filepath.Join(root, "scoring", "tabular", "testdata", "golden", "sample.json"))
@@ -160,7 +160,7 @@ func TestWorkerEndToEnd(t *testing.T) {
 					t.Fatalf("the Worker answered\n%s\nthe native handler\n%s", got, w.Body)
 				}
 				if c.status >= 400 {
-					var e api.ErrorBody
+					var e httpapi.ErrorBody
 					if err := json.Unmarshal(got, &e); err != nil || e.Error.Code != c.code {
 						t.Fatalf("error body %s: code %q, want %q (%v)", got, e.Error.Code, c.code, err)
 					}
@@ -173,9 +173,9 @@ func TestWorkerEndToEnd(t *testing.T) {
 	})
 
 	t.Run("body over the limit", func(t *testing.T) {
-		big := bytes.Repeat([]byte(" "), api.DefaultMaxBodyBytes+1)
+		big := bytes.Repeat([]byte(" "), httpapi.DefaultMaxBodyBytes+1)
 		status, _, got := wd.post(t, "/v1/score/tabular", "application/json", big)
-		var e api.ErrorBody
+		var e httpapi.ErrorBody
 		if status != 413 || json.Unmarshal(got, &e) != nil || e.Error.Code != "too_large" {
 			t.Fatalf("status %d: %s", status, got)
 		}

@@ -17,7 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/webui"
-	"github.com/docscore/docscore/wasm/api"
+	"github.com/docscore/docscore/httpapi"
 )
 
 func init() { register("", newServe) }
@@ -31,12 +31,12 @@ type serveOptions struct {
 // site, the site at every other path: one server gives the page and the
 // API, as one Worker deploy does.
 func newServeMux(opts serveOptions) *http.ServeMux {
-	apiOpts := api.Options{Version: Version}
+	apiOpts := httpapi.Options{Version: Version}
 	if opts.site != nil {
 		apiOpts.Fallback = webui.Handler(opts.site)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/", api.New(apiOpts))
+	mux.Handle("/", httpapi.New(apiOpts))
 	return mux
 }
 

@@ -1,17 +1,17 @@
-package api_test
+package httpapi_test
 
 import (
 	"fmt"
 	"net/http/httptest"
 	"strings"
 
-	"github.com/docscore/docscore/wasm/api"
+	"github.com/docscore/docscore/httpapi"
 )
 
 // New's handler is an ordinary http.Handler: mount it on a server, hand
 // it to the Workers runtime, or call it in a test.
 func ExampleNew() {
-	h := api.New(api.Options{Version: "1.0.0"})
+	h := httpapi.New(httpapi.Options{Version: "1.0.0"})
 
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, httptest.NewRequest("GET", "/healthz", nil))
@@ -39,7 +39,7 @@ func ExampleNew() {
 
 // A malformed file is a 422 naming the file and the line.
 func ExampleNew_inputError() {
-	h := api.New(api.Options{})
+	h := httpapi.New(httpapi.Options{})
 	header := "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count"
 	body := `{"gt": [{"name": "gt_page_1.csv", "text": "` + header + `\nAnna,,,,,,,,\n"}],
 	          "runs": {"name": "runs.jsonl", "text": "{\"model\": \"m\", \"page\": \"1\", \"records\": []}\nnot json\n"}}`

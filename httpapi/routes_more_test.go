@@ -1,4 +1,4 @@
-package api
+package httpapi
 
 import (
 	"bytes"
@@ -35,7 +35,7 @@ func TestScoreReceiptsRoute(t *testing.T) {
 	h := New(Options{})
 	body, ct := multipartBody(t, sampleReceiptParts(t, "run.jsonl")...)
 	rec := do(h, http.MethodPost, "/v1/score/receipts?format=md", ct, body)
-	want, _ := os.ReadFile(filepath.Join("..", "..", "scoring", "receipts", "testdata", "golden", "receipts.md"))
+	want, _ := os.ReadFile(filepath.Join("..", "scoring", "receipts", "testdata", "golden", "receipts.md"))
 	if rec.Code != http.StatusOK || !bytes.Equal(rec.Body.Bytes(), want) {
 		t.Fatalf("status %d, body differs from the golden Markdown:\n%s", rec.Code, rec.Body.String())
 	}

@@ -1,4 +1,4 @@
-package api
+package httpapi
 
 import (
 	"bytes"
@@ -87,7 +87,7 @@ func sampleParts(t testing.TB, withRules bool) []part {
 
 func golden(t testing.TB, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "scoring", "tabular", "testdata", "golden", name))
+	b, err := os.ReadFile(filepath.Join("..", "scoring", "tabular", "testdata", "golden", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-// Package api is docscore's HTTP API as an ordinary [net/http.Handler]: the
+// Package httpapi is docscore's HTTP API as an ordinary [net/http.Handler]: the
 // Cloudflare Worker (wasm/worker) and "docscore serve --api" both serve
 // the handler that [New] returns, so the same request gives the same bytes
 // in both, and the same bytes as the command line.
@@ -32,4 +32,4 @@
 //
 // No input makes the handler panic or answer 5xx: a panic would be a bug, and
 // is recovered into a 500 with code "internal"; FuzzHandler looks for one.
-package api
+package httpapi
