@@ -25,11 +25,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docscore/docscore/httpapi"
 	"github.com/docscore/docscore/sample"
 	core "github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/api/evalapi"
 	"github.com/docscore/docscore/scoring/api/receiptsapi"
-	"github.com/docscore/docscore/httpapi"
 )
 
 // TestWorkerEndToEnd builds the Worker (make worker), runs it in the real
