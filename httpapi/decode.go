@@ -16,46 +16,6 @@ import (
 	core "github.com/docscore/docscore/scoring/api"
 )
 
-// fields describes the request type of a route: which fields must be
-// given (with what to say when one is missing) and which may also come as
-// query parameters.
-type fields struct {
-	required []requiredField
-	query    []string
-}
-
-type requiredField struct {
-	name string
-	want string // "one or more ground-truth CSV files"
-}
-
-// decoded returns a route that decodes the request body into a T (JSON or
-// multipart/form-data), applies query parameters, checks required fields
-// and calls call.
-func decoded[T any](spec fields, call func(*T) (*reply, error)) func(*handler, *http.Request) (*reply, error) {
-	return func(h *handler, r *http.Request) (*reply, error) {
-		req := new(T)
-		if err := decodeBody(r, req); err != nil {
-			return nil, err
-		}
-		// Parts are the site's worker's way of handing texts to its
-		// bridge; an HTTP request carries its files' contents.
-		if err := core.ResolveParts(req, nil); err != nil {
-			return nil, errorf(http.StatusBadRequest, "bad_request", "%v", err)
-		}
-		if err := applyQuery(r, req, spec.query); err != nil {
-			return nil, err
-		}
-		v := reflect.ValueOf(req).Elem()
-		for _, f := range spec.required {
-			if i, ok := fieldIndex(v.Type(), f.name); ok && isEmpty(v.Field(i)) {
-				return nil, errorf(http.StatusBadRequest, "bad_request", "missing field %q (expected %s)", f.name, f.want)
-			}
-		}
-		return call(req)
-	}
-}
-
 // isEmpty reports whether a required field was left out: zero, or an
 // empty list.
 func isEmpty(v reflect.Value) bool {
@@ -177,24 +137,32 @@ func position(data []byte, offset int64) (line, col int) {
 
 var fileType = reflect.TypeOf(core.File{})
 
-// fieldIndex finds the struct field whose JSON name is name.
-func fieldIndex(t reflect.Type, name string) (int, bool) {
-	for i := 0; i < t.NumField(); i++ {
-		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if tag == name {
-			return i, true
+// jsonName is a struct field's JSON name, "" for none.
+func jsonName(f reflect.StructField) string {
+	tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if tag == "-" || f.Anonymous || !f.IsExported() {
+		return ""
+	}
+	return tag
+}
+
+// fieldByName finds the field of the struct v whose JSON name is name,
+// in v or a struct it embeds (a detail request embeds the scoring request).
+func fieldByName(v reflect.Value, name string) (reflect.Value, bool) {
+	for _, f := range reflect.VisibleFields(v.Type()) {
+		if jsonName(f) == name {
+			return v.FieldByIndex(f.Index), true
 		}
 	}
-	return 0, false
+	return reflect.Value{}, false
 }
 
 // fieldNames lists the JSON names of a request type's fields.
 func fieldNames(t reflect.Type) []string {
 	var names []string
-	for i := 0; i < t.NumField(); i++ {
-		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if tag != "" && tag != "-" {
-			names = append(names, tag)
+	for _, f := range reflect.VisibleFields(t) {
+		if n := jsonName(f); n != "" {
+			names = append(names, n)
 		}
 	}
 	return names
@@ -215,7 +183,7 @@ func decodeMultipart(mr *multipart.Reader, dst any) error {
 			return multipartError(err)
 		}
 		name := part.FormName()
-		i, ok := fieldIndex(v.Type(), name)
+		f, ok := fieldByName(v, name)
 		if !ok {
 			return errorf(http.StatusBadRequest, "bad_request", "unknown field %q (expected %s)", name, strings.Join(fieldNames(v.Type()), ", "))
 		}
@@ -223,7 +191,6 @@ func decodeMultipart(mr *multipart.Reader, dst any) error {
 		if err != nil {
 			return multipartError(err)
 		}
-		f := v.Field(i)
 		if seen[name] && f.Kind() != reflect.Slice {
 			return errorf(http.StatusBadRequest, "bad_request", "field %q given twice (expected one)", name)
 		}
@@ -316,8 +283,8 @@ func applyQuery(r *http.Request, dst any, allowed []string) error {
 		if len(vals) != 1 {
 			return errorf(http.StatusBadRequest, "bad_request", "query parameter %q given %d times (expected once)", name, len(vals))
 		}
-		i, _ := fieldIndex(v.Type(), name)
-		if err := setScalar(v.Field(i), name, vals[0]); err != nil {
+		f, _ := fieldByName(v, name)
+		if err := setScalar(f, name, vals[0]); err != nil {
 			return err
 		}
 	}

@@ -3,12 +3,19 @@
 // the handler that [New] returns, so the same request gives the same bytes
 // in both, and the same bytes as the command line.
 //
-// Routes (JSON in and out; multipart/form-data is accepted for files):
+// Routes (JSON in and out; multipart/form-data is accepted for files). The
+// POST routes are the operations of scoring/api's lists (see Operations):
+// one entry there is one route here, in the browser bridge and in the
+// command line.
 //
-//	GET  /healthz            {"status": "ok"}
-//	GET  /v1/version         docscore and Go versions, API version, routes
-//	POST /v1/score/tabular   exactly "docscore score tabular --format json"
-//	POST /v1/rules/check     the parsed rows, errors and warnings of a rule file
+//	GET  /healthz              {"status": "ok"}
+//	GET  /v1/version           docscore and Go versions, API version, routes
+//	POST /v1/score/tabular     exactly "docscore score tabular --format F"
+//	POST /v1/rules/check       the parsed rows, errors and warnings of a rule file
+//	POST /v1/tabular/detail    the drill-down of one image: its pairs, field values and differences
+//	POST /v1/score/receipts    exactly "docscore score receipts --format F"
+//	POST /v1/eval              the report of "docscore eval --judge none"
+//	POST /v1/eval/markdown     the Markdown of a harness report
 //
 // A JSON request carries files as {"name", "text"} objects, the request
 // types of [github.com/docscore/docscore/scoring/api]. A multipart request

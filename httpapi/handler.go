@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	core "github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/api/evalapi"
+	"github.com/docscore/docscore/scoring/api/receiptsapi"
 )
 
 // DefaultMaxBodyBytes is the largest request body accepted when
@@ -37,17 +39,32 @@ type route struct {
 	serve  func(h *handler, r *http.Request) (*reply, error)
 }
 
-// routes is the route table. A scorer's route is one line: a decoded
-// request type, its required fields, the query parameters it takes and
-// the function of scoring/api that answers it.
-var routes = []route{
-	{http.MethodGet, "/healthz", serveHealth},
-	{http.MethodGet, "/v1/version", serveVersion},
-	{http.MethodPost, "/v1/score/tabular", decoded(tabularFields, scoreTabular)},
-	{http.MethodPost, "/v1/rules/check", decoded(rulesCheckFields, checkRules)},
-	{http.MethodPost, "/v1/score/receipts", decoded(receiptsFields, scoreReceipts)},
-	{http.MethodPost, "/v1/eval", decoded(evalFields, evaluate)},
+// Operations lists every operation the API serves: each one with a Route
+// is answered at POST Route (see operationRoute).
+func Operations() []core.Operation {
+	var ops []core.Operation
+	for _, l := range [][]core.Operation{core.TabularOperations(), receiptsapi.Operations(), evalapi.Operations()} {
+		for _, o := range l {
+			if o.Route != "" {
+				ops = append(ops, o)
+			}
+		}
+	}
+	return ops
 }
+
+// routes is the route table: health and version, then one route per
+// operation.
+var routes = func() []route {
+	rs := []route{
+		{http.MethodGet, "/healthz", serveHealth},
+		{http.MethodGet, "/v1/version", serveVersion},
+	}
+	for _, o := range Operations() {
+		rs = append(rs, route{http.MethodPost, o.Route, operationRoute(o)})
+	}
+	return rs
+}()
 
 // reply is a successful answer: its bytes and their content type.
 type reply struct {
@@ -198,7 +215,11 @@ func classify(err error) *httpError {
 		return errorf(http.StatusRequestEntityTooLarge, "too_large", "request body over the %d-byte limit", tooBig.Limit)
 	}
 	out := &httpError{status: http.StatusInternalServerError, detail: core.DescribeError(err)}
-	if out.detail.Code == "input" {
+	var param *core.ParamError
+	switch {
+	case errors.As(err, &param):
+		out.status = http.StatusBadRequest
+	case out.detail.Code != "internal":
 		out.status = http.StatusUnprocessableEntity
 	}
 	return out

@@ -296,7 +296,7 @@ func errorCases(t testing.TB) []errorCase {
 		{name: "trailing data", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: append(append([]byte{}, good...), "\n{}"...), status: 400, code: "bad_request", line: 2, msg: "unexpected data after the JSON object"},
 		{name: "unknown field", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: []byte(`{"gt": [], "rule": {}}`), status: 400, code: "bad_request", msg: `unknown field "rule"`},
 		{name: "file as a string", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: []byte(`{"runs": "runs.jsonl"}`), status: 400, code: "bad_request", msg: `field "runs": expected a file {"name", "text"}, not a JSON string`},
-		{name: "a part without parts", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: with(func(r *core.TabularRequest) { r.Runs.Text, r.Runs.Part = "", 1 }), status: 400, code: "bad_request", msg: `names part 1, but no texts came beside the request`},
+		{name: "a part without parts", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: with(func(r *core.TabularRequest) { r.Runs.Text, r.Runs.Part = "", 1 }), status: 400, code: "bad_request", msg: `runs.jsonl: names part 1: an HTTP request carries the file's text or base64`},
 		{name: "gate as a string", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: []byte(`{"gate": "0.8"}`), status: 400, code: "bad_request", msg: `field "gate": expected a number`},
 		{name: "empty gt list", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: with(func(r *core.TabularRequest) { r.GT = []core.File{} }), status: 400, code: "bad_request", msg: `missing field "gt"`},
 		{name: "missing gt", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: with(func(r *core.TabularRequest) { r.GT = nil }), status: 400, code: "bad_request", msg: `missing field "gt" (expected one or more ground-truth CSV files)`},
@@ -323,7 +323,8 @@ func errorCases(t testing.TB) []errorCase {
 		{name: "malformed rule file", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: with(func(r *core.TabularRequest) {
 			r.Rules.Text = "## Ignore\n\n| field | token | position | side | status |\n|---|---|---|---|---|\n| name | x | up | model | settled |\n"
 		}), status: 422, code: "input", file: "sample/tabular/EQUIVALENCES.md", line: 5, msg: `unknown position "up"`},
-		{name: "preview of a settled row", method: "POST", target: "/v1/score/tabular?preview=bogus", contentType: "application/json", body: good, status: 422, code: "input"},
+		{name: "malformed preview", method: "POST", target: "/v1/score/tabular?preview=bogus", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: `preview "bogus": expected "open" or a comma-separated list`},
+		{name: "preview of a settled row", method: "POST", target: "/v1/score/tabular?preview=1", contentType: "application/json", body: good, status: 422, code: "input"},
 		{name: "page without GT", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: with(func(r *core.TabularRequest) { r.GT = r.GT[:1] }), status: 422, code: "input", file: "sample/tabular/runs.jsonl", msg: "page 28 has no ground-truth file"},
 		{name: "malformed GT in rules check", method: "POST", target: "/v1/rules/check", contentType: "application/json", body: mustJSON(t, core.RulesCheckRequest{Rules: *s.Rules, GT: []core.File{{Name: "gt.csv", Text: "name\n\"x\n"}}}), status: 422, code: "input", file: "gt.csv"},
 	}

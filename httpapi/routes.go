@@ -1,112 +1,55 @@
 package httpapi
 
 import (
-	"context"
 	"net/http"
+	"reflect"
 
 	core "github.com/docscore/docscore/scoring/api"
-	"github.com/docscore/docscore/scoring/api/evalapi"
-	"github.com/docscore/docscore/scoring/api/receiptsapi"
 )
 
-// A scorer's route is a function here and a line in the route table. The
-// static site is Options.Fallback natively, and the Worker's static assets
-// (worker/wrangler.toml) on Cloudflare.
-
-// tabularFields: POST /v1/score/tabular takes a scoring/api TabularRequest.
-var tabularFields = fields{
-	required: []requiredField{
-		{"gt", "one or more ground-truth CSV files"},
-		{"runs", "the runs JSONL file"},
-	},
-	query: []string{"gate", "preview", "format", "skip_bad_lines"},
-}
+// The static site is Options.Fallback natively, and the Worker's static
+// assets (worker/wrangler.toml) on Cloudflare.
 
 // contentTypes are the media types of the report formats.
 var contentTypes = map[string]string{
-	"":     "application/json; charset=utf-8",
 	"json": "application/json; charset=utf-8",
 	"csv":  "text/csv; charset=utf-8",
 	"md":   "text/markdown; charset=utf-8",
 }
 
-// scoreTabular answers exactly what "docscore score tabular --format F"
-// writes.
-func scoreTabular(req *core.TabularRequest) (*reply, error) {
-	ct, ok := contentTypes[req.Format]
-	if !ok {
-		return nil, errorf(http.StatusBadRequest, "bad_request", "format %q: expected json, csv or md", req.Format)
+// operationRoute serves an operation: it decodes the body (JSON or
+// multipart/form-data) into the operation's request, applies the query
+// parameters the operation takes, checks its required fields, runs it and
+// answers its report in the report's media type, or its value as JSON.
+func operationRoute(o core.Operation) func(*handler, *http.Request) (*reply, error) {
+	return func(h *handler, r *http.Request) (*reply, error) {
+		req := o.New()
+		if err := decodeBody(r, req); err != nil {
+			return nil, err
+		}
+		// Parts are the site's worker's way of handing texts to its
+		// bridge; an HTTP request carries its files' contents.
+		for _, f := range req.InputFiles() {
+			if f.Part != 0 {
+				return nil, errorf(http.StatusBadRequest, "bad_request", "%s: names part %d: an HTTP request carries the file's text or base64", f.Name, f.Part)
+			}
+		}
+		if err := applyQuery(r, req, o.Query); err != nil {
+			return nil, err
+		}
+		v := reflect.ValueOf(req).Elem()
+		for _, f := range o.Required {
+			if fv, ok := fieldByName(v, f.Name); ok && isEmpty(fv) {
+				return nil, errorf(http.StatusBadRequest, "bad_request", "missing field %q (expected %s)", f.Name, f.Want)
+			}
+		}
+		res, err := o.Run(r.Context(), req)
+		if err != nil {
+			return nil, err
+		}
+		if res.Bytes == nil && res.Value != nil {
+			return jsonReply(res.Value)
+		}
+		return &reply{contentType: contentTypes[res.Format], body: res.Bytes}, nil
 	}
-	// The command line refuses a gate outside (0, 1]; zero (or no gate)
-	// means the default.
-	if !(req.Gate >= 0 && req.Gate <= 1) {
-		return nil, errorf(http.StatusBadRequest, "bad_request", "gate %v: expected a similarity in (0, 1]", req.Gate)
-	}
-	b, err := core.ScoreTabular(*req)
-	if err != nil {
-		return nil, err
-	}
-	return &reply{contentType: ct, body: b}, nil
-}
-
-// rulesCheckFields: POST /v1/rules/check takes a scoring/api
-// RulesCheckRequest.
-var rulesCheckFields = fields{
-	required: []requiredField{{"rules", "the EQUIVALENCES.md rule file"}},
-}
-
-// checkRules answers the parsed rows, errors and warnings of a rule file.
-// Problems with the rule file are the answer (200, listed in "errors");
-// an unreadable GT or schema file is a 422.
-func checkRules(req *core.RulesCheckRequest) (*reply, error) {
-	res, err := core.CheckRules(*req)
-	if err != nil {
-		return nil, err
-	}
-	return jsonReply(res)
-}
-
-// receiptsFields: POST /v1/score/receipts takes a receiptsapi
-// ReceiptsRequest.
-var receiptsFields = fields{
-	required: []requiredField{
-		{"refs", "one or more CORD annotation (.json) or reference (.jsonl) files"},
-		{"run", "the pilot run file (JSONL)"},
-	},
-	query: []string{"format", "allow_incomplete", "reading_order", "skip_bad_lines"},
-}
-
-// scoreReceipts answers exactly what "docscore score receipts --format F"
-// writes; an incomplete run without allow_incomplete is a 422 naming the
-// missing and duplicated pairs.
-func scoreReceipts(req *receiptsapi.ReceiptsRequest) (*reply, error) {
-	ct, ok := contentTypes[req.Format]
-	if !ok {
-		return nil, errorf(http.StatusBadRequest, "bad_request", "format %q: expected json, csv or md", req.Format)
-	}
-	b, err := receiptsapi.ScoreReceipts(*req)
-	if err != nil {
-		return nil, err
-	}
-	return &reply{contentType: ct, body: b}, nil
-}
-
-// evalFields: POST /v1/eval takes an evalapi EvalRequest.
-var evalFields = fields{
-	required: []requiredField{{"cases", "the cases file (JSON or JSONL)"}},
-	query:    []string{"format"},
-}
-
-// evaluate runs the harness's deterministic metrics on a cases file (model
-// judges run only natively).
-func evaluate(req *evalapi.EvalRequest) (*reply, error) {
-	ct, ok := contentTypes[req.Format]
-	if !ok || req.Format == "csv" {
-		return nil, errorf(http.StatusBadRequest, "bad_request", "format %q: expected json or md", req.Format)
-	}
-	b, err := evalapi.Evaluate(context.Background(), *req)
-	if err != nil {
-		return nil, err
-	}
-	return &reply{contentType: ct, body: b}, nil
 }

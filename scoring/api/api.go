@@ -9,9 +9,12 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/docscore/docscore/rules"
 	"github.com/docscore/docscore/scoring/inputerr"
@@ -64,26 +67,86 @@ type TabularRequest struct {
 	Format       string  `json:"format,omitempty"` // json (default), csv or md
 }
 
+// InputFiles lists the request's files: the GT CSVs, the runs file, then the
+// rule file and the schema when given.
+func (req *TabularRequest) InputFiles() []*File {
+	files := make([]*File, 0, len(req.GT)+3)
+	for i := range req.GT {
+		files = append(files, &req.GT[i])
+	}
+	files = append(files, &req.Runs)
+	if req.Rules != nil {
+		files = append(files, req.Rules)
+	}
+	if req.Schema != nil {
+		files = append(files, req.Schema)
+	}
+	return files
+}
+
+// ReportFormat is the format the request asks for.
+func (req *TabularRequest) ReportFormat() string { return req.Format }
+
+// Validate checks the request's options: the gate is a similarity in
+// (0, 1], or 0 for the default; the preview is "", "open" or line
+// numbers.
+func (req *TabularRequest) Validate() error {
+	if !(req.Gate >= 0 && req.Gate <= 1) {
+		return Paramf("gate", "%v: expected a similarity in (0, 1]", req.Gate)
+	}
+	if _, err := rules.ParseSelection(req.Preview); err != nil {
+		return &ParamError{Param: "preview", Msg: strings.TrimPrefix(err.Error(), "preview ")}
+	}
+	return nil
+}
+
 // ScoreTabular scores a request and returns the report in its format:
 // exactly the bytes "docscore score tabular --format F" writes.
 func ScoreTabular(req TabularRequest) ([]byte, error) {
+	res, err := ScoreTabularOperation.Run(context.Background(), &req)
+	if err != nil {
+		return nil, err
+	}
+	return res.Bytes, nil
+}
+
+func scoreTabular(ctx context.Context, req *TabularRequest) (*Result, error) {
 	rep, err := tabular.ScoreRequest(req.tabular())
 	if err != nil {
 		return nil, err
 	}
-	return EncodeTabular(rep, req.Format)
+	format := req.Format
+	if format == "" {
+		format = "json"
+	}
+	out, err := EncodeTabular(rep, format)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Format: format, Bytes: out, Report: rep}, nil
 }
 
 // SummarizeTabular scores as ScoreTabular does and returns only the
 // report's summary (tabular.Report.SummaryJSON): what the page shows,
-// without writing megabytes of report nobody has asked for yet. The
-// request's format is not used; the summary is JSON.
+// without writing megabytes of report nobody has asked for yet.
 func SummarizeTabular(req TabularRequest) ([]byte, error) {
+	res, err := SummarizeTabularOperation.Run(context.Background(), &req)
+	if err != nil {
+		return nil, err
+	}
+	return res.Bytes, nil
+}
+
+func summarizeTabular(ctx context.Context, req *TabularRequest) (*Result, error) {
 	rep, err := tabular.ScoreRequest(req.tabular())
 	if err != nil {
 		return nil, err
 	}
-	return rep.SummaryJSON()
+	out, err := rep.SummaryJSON()
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Format: "json", Bytes: out, Report: rep}, nil
 }
 
 // EncodeTabular writes a tabular report in a format: json (also ""), csv
@@ -99,7 +162,7 @@ func EncodeTabular(rep *tabular.Report, format string) ([]byte, error) {
 	case "md":
 		err = rep.WriteMarkdown(&buf)
 	default:
-		return nil, inputerr.New("", 0, "format %q: expected json, csv or md", format)
+		return nil, Paramf("format", "%q: expected json, csv or md", format)
 	}
 	return buf.Bytes(), err
 }
@@ -219,8 +282,16 @@ func (d ErrorDetail) Where() (file string, line int) {
 
 // DescribeError turns an error into its JSON description.
 func DescribeError(err error) ErrorDetail {
+	code := "input"
+	var coded Coded
+	if errors.As(err, &coded) {
+		code = coded.ErrorCode()
+	}
+	if _, ok := coded.(*ParamError); ok {
+		return ErrorDetail{Code: code, Message: err.Error()}
+	}
 	if e, ok := inputerr.As(err); ok {
-		d := ErrorDetail{Code: "input", Message: err.Error()}
+		d := ErrorDetail{Code: code, Message: err.Error()}
 		if e.File != "" {
 			file := e.File
 			d.File = &file

@@ -51,7 +51,7 @@ func TestErrors(t *testing.T) {
 	}
 	req = sampleTabular(t)
 	req.Format = "xml"
-	if _, err := ScoreTabular(req); err == nil || DescribeError(err).Code != "input" {
+	if _, err := ScoreTabular(req); err == nil || DescribeError(err).Code != "bad_request" {
 		t.Fatalf("bad format: %v", err)
 	}
 }

@@ -15,8 +15,8 @@ package bridge
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"runtime"
 	"sort"
@@ -45,11 +45,12 @@ type VersionResult struct {
 }
 
 // Method handles one call: it decodes its request (see Decode) and returns
-// its result, which the envelope encodes as JSON.
+// its result, which the envelope encodes as JSON. A dispatcher's methods
+// are its operations (New); tests add their own with NewMethods.
 type Method func(request Request) (any, error)
 
 // Request is what a method is called with: the JSON request and the texts
-// handed over beside it, which its files name by part (api.ResolveParts).
+// handed over beside it, which its files name by part (see Decode).
 type Request struct {
 	JSON  []byte
 	Parts []string
@@ -60,9 +61,23 @@ type Dispatcher struct {
 	methods map[string]Method
 }
 
-// New returns a dispatcher over a method table, to which it adds
-// "version". The table is copied.
-func New(methods map[string]Method) *Dispatcher {
+// New returns a dispatcher over operation lists (api.TabularOperations,
+// receiptsapi.Operations, evalapi.Operations): each operation is a method
+// of its name, and "version" is added. An operation's report comes back
+// Raw, its JSON value inside the envelope.
+func New(lists ...[]api.Operation) *Dispatcher {
+	methods := map[string]Method{}
+	for _, l := range lists {
+		for _, o := range l {
+			methods[o.Name] = operationMethod(o)
+		}
+	}
+	return NewMethods(methods)
+}
+
+// NewMethods returns a dispatcher over a table of methods, to which it
+// adds "version". The table is copied.
+func NewMethods(methods map[string]Method) *Dispatcher {
 	d := &Dispatcher{methods: make(map[string]Method, len(methods)+1)}
 	for name, m := range methods {
 		d.methods[name] = m
@@ -73,51 +88,24 @@ func New(methods map[string]Method) *Dispatcher {
 	return d
 }
 
-// Tabular returns the methods of the tabular core (docscore.wasm):
-// scoreTabular, summarizeTabular, checkRules and tabularDetail.
-func Tabular() map[string]Method {
-	return map[string]Method{
-		// scoreTabular's result is the report, raw: the exact bytes of
-		// "docscore score tabular --format F" for the request's format.
-		"scoreTabular": tabularRaw("scoreTabular", api.ScoreTabular),
-		// summarizeTabular's result is the report's JSON summary, raw
-		// (api.SummarizeTabular): what the page shows after a drop.
-		"summarizeTabular": tabularRaw("summarizeTabular", api.SummarizeTabular),
-		"checkRules": func(r Request) (any, error) {
-			var req api.RulesCheckRequest
-			if err := Decode("checkRules", r, &req); err != nil {
-				return nil, err
-			}
-			return api.CheckRules(req)
-		},
-		"tabularDetail": func(r Request) (any, error) {
-			var req api.TabularDetailRequest
-			if err := Decode("tabularDetail", r, &req); err != nil {
-				return nil, err
-			}
-			return api.TabularDetail(req)
-		},
-	}
-}
-
-// tabularRaw is a method that reads a tabular scoring request, by the
-// fast decoder when it can (api.DecodeTabularRequestFast), gives its files
-// their parts and answers what score makes of it, raw.
-func tabularRaw(name string, score func(api.TabularRequest) ([]byte, error)) Method {
+// operationMethod calls an operation: it decodes the request, gives its
+// files their parts, runs the operation and answers its report Raw (the
+// exact bytes of the command line, neither escaped here nor parsed on the
+// other side) or its value.
+func operationMethod(o api.Operation) Method {
 	return func(r Request) (any, error) {
-		req, ok := api.DecodeTabularRequestFast(r.JSON)
-		if ok {
-			if err := api.ResolveParts(&req, r.Parts); err != nil {
-				return nil, err
-			}
-		} else if err := Decode(name, r, &req); err != nil {
+		req := o.New()
+		if err := Decode(o.Name, r, req); err != nil {
 			return nil, err
 		}
-		out, err := score(req)
+		res, err := o.Run(context.Background(), req)
 		if err != nil {
 			return nil, err
 		}
-		return Raw(out), nil
+		if res.Bytes != nil || res.Value == nil {
+			return Raw(res.Bytes), nil
+		}
+		return res.Value, nil
 	}
 }
 
@@ -133,13 +121,17 @@ func (d *Dispatcher) Methods() []string {
 
 // Decode reads a request object into v, refusing unknown keys so that a
 // typo is an error rather than a silently ignored option, and gives the
-// files that name a part their text (api.ResolveParts). An empty request
-// is {}. name is the method, for the error message.
+// files that name a part their text (ResolveParts) when v is an
+// api.Request. An empty request is {}. name is the method, for the error
+// message.
 func Decode(name string, r Request, v any) error {
 	if err := decodeJSON(name, r.JSON, v); err != nil {
 		return err
 	}
-	return api.ResolveParts(v, r.Parts)
+	if req, ok := v.(api.Request); ok {
+		return ResolveParts(req, r.Parts)
+	}
+	return nil
 }
 
 func decodeJSON(name string, r []byte, v any) error {
@@ -155,26 +147,6 @@ func decodeJSON(name string, r []byte, v any) error {
 		return inputerr.New("", 0, "%s request: expected one JSON object, found more after it", name)
 	}
 	return nil
-}
-
-// codedError gives an error the envelope code a method chose.
-type codedError struct {
-	code string
-	err  error
-}
-
-func (e *codedError) Error() string { return e.err.Error() }
-func (e *codedError) Unwrap() error { return e.err }
-
-// WithCode returns err with the envelope code code instead of "input" or
-// "internal"; the file and line still come from err. A page tells the
-// errors it acts on from the others by their code (the receipts refusal
-// of an incomplete run is "incomplete").
-func WithCode(code string, err error) error {
-	if err == nil {
-		return nil
-	}
-	return &codedError{code: code, err: err}
 }
 
 // Raw is a method result that is already text (a report's bytes): Call
@@ -281,10 +253,6 @@ func (d *Dispatcher) run(name string, request Request) (result any, detail *api.
 	res, err := m(request)
 	if err != nil {
 		desc := api.DescribeError(err)
-		var c *codedError
-		if errors.As(err, &c) {
-			desc.Code = c.code
-		}
 		return nil, &desc
 	}
 	return res, nil

@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/wasm/bridge"
 )
 
 func ExampleDispatcher_Call() {
-	core := bridge.New(bridge.Tabular())
+	core := bridge.New(api.TabularOperations())
 	gt := "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\n" +
 		"Anzola Benetti,,February 1 1769,,San Geremia,Rovigo,Y,N,0\n"
 	runs := `{"model": "m", "phase": "G", "run": 1, "page": "27", "records": [{"name": "Anzola Benetti"}]}`
@@ -34,7 +35,7 @@ func ExampleDispatcher_Call() {
 }
 
 func ExampleDispatcher_Answer() {
-	core := bridge.New(bridge.Tabular())
+	core := bridge.New(api.TabularOperations())
 	gt := "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\n" +
 		"Anzola Benetti,,February 1 1769,,San Geremia,Rovigo,Y,N,0\n"
 	runs := `{"model": "m", "phase": "G", "run": 1, "page": "27", "records": [{"name": "Anzola Benetti"}]}`

@@ -6,13 +6,14 @@
 //	globalThis.docscore.call(method, requestJSON[, texts]) → Promise<answer> (an envelope, or {envelope, raw} for a report: internal/host)
 //
 // where the envelope is wasm/bridge's {"error", "result"} and the methods
-// are bridge.Tabular's. When it is ready it calls
+// are api.TabularOperations'. When it is ready it calls
 // globalThis.docscoreReady(version) if the host defined it. The receipt
 // scorer and the harness are separate files (wasm/site/receipts,
 // wasm/site/harness), loaded only when their files are dropped.
 package main
 
 import (
+	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/wasm/bridge"
 	"github.com/docscore/docscore/wasm/site/internal/heapfloor"
 	"github.com/docscore/docscore/wasm/site/internal/host"
@@ -28,5 +29,5 @@ const heapFloor = 64 << 20
 
 func main() {
 	heapfloor.Set(heapFloor)
-	host.Serve("docscore", bridge.New(bridge.Tabular()))
+	host.Serve("docscore", bridge.New(api.TabularOperations()))
 }

@@ -26,9 +26,74 @@ type EvalRequest struct {
 	Format string     `json:"format,omitempty"` // json (default) or md
 }
 
+// InputFiles lists the cases file, then the files it names.
+func (req *EvalRequest) InputFiles() []*api.File {
+	files := []*api.File{&req.Cases}
+	for i := range req.Files {
+		files = append(files, &req.Files[i])
+	}
+	return files
+}
+
+// ReportFormat is the format the request asks for.
+func (req *EvalRequest) ReportFormat() string { return req.Format }
+
+// ReportRequest asks for the Markdown of a harness report file.
+type ReportRequest struct {
+	Report api.File `json:"report"`
+}
+
+// InputFiles lists the report file.
+func (req *ReportRequest) InputFiles() []*api.File { return []*api.File{&req.Report} }
+
+// The harness family's operations (SPEC C), served by harness.wasm, the
+// HTTP API and the command line.
+var (
+	// EvaluateOperation runs the deterministic metrics of a cases file:
+	// the report of "docscore eval --judge none" (--output for json,
+	// --markdown for md).
+	EvaluateOperation = api.Define(api.Operation{
+		Name:     "evaluate",
+		Route:    "/v1/eval",
+		Doc:      `the report of "docscore eval --judge none" (deterministic metrics only)`,
+		Formats:  []string{"json", "md"},
+		Required: []api.Field{{Name: "cases", Want: "the cases file (JSON or JSONL)"}},
+		Query:    []string{"format"},
+	}, evaluate)
+
+	// ReportMarkdownOperation renders a harness report JSON as the
+	// Markdown "docscore eval --markdown" wrote beside it.
+	ReportMarkdownOperation = api.Define(api.Operation{
+		Name:     "reportMarkdown",
+		Route:    "/v1/eval/markdown",
+		Doc:      `the Markdown of a harness report, as "docscore eval --markdown" wrote it`,
+		Formats:  []string{"md"},
+		Required: []api.Field{{Name: "report", Want: "a harness report (the JSON of docscore eval --output)"}},
+	}, func(ctx context.Context, req *ReportRequest) (*api.Result, error) {
+		out, err := ReportMarkdown(req.Report)
+		if err != nil {
+			return nil, err
+		}
+		return &api.Result{Format: "md", Bytes: out}, nil
+	})
+)
+
+// Operations lists the harness family's operations.
+func Operations() []api.Operation {
+	return []api.Operation{EvaluateOperation, ReportMarkdownOperation}
+}
+
 // Evaluate runs the deterministic metrics of a cases file (no model
 // judges: those run natively) and returns the report in its format.
 func Evaluate(ctx context.Context, req EvalRequest) ([]byte, error) {
+	res, err := EvaluateOperation.Run(ctx, &req)
+	if err != nil {
+		return nil, err
+	}
+	return res.Bytes, nil
+}
+
+func evaluate(ctx context.Context, req *EvalRequest) (*api.Result, error) {
 	opts := harness.RunOptions{Name: req.Cases.Name}
 	if len(req.Files) > 0 {
 		opts.Files = map[string][]byte{}
@@ -40,13 +105,22 @@ func Evaluate(ctx context.Context, req EvalRequest) ([]byte, error) {
 			opts.Files[f.Name] = b
 		}
 	}
-	switch req.Format {
-	case "", "json":
-		return harness.EvaluateCasesJSON(ctx, []byte(req.Cases.Text), opts)
-	case "md":
-		return harness.EvaluateCasesMarkdown(ctx, []byte(req.Cases.Text), opts)
+	var out []byte
+	var err error
+	format := req.Format
+	if format == "" {
+		format = "json"
 	}
-	return nil, inputerr.New("", 0, "format %q: expected json or md", req.Format)
+	switch format {
+	case "json":
+		out, err = harness.EvaluateCasesJSON(ctx, []byte(req.Cases.Text), opts)
+	case "md":
+		out, err = harness.EvaluateCasesMarkdown(ctx, []byte(req.Cases.Text), opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &api.Result{Format: format, Bytes: out}, nil
 }
 
 // ReportMarkdown reads a harness report (the JSON of "docscore eval

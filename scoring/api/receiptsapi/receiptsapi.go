@@ -6,6 +6,7 @@ package receiptsapi
 
 import (
 	"bytes"
+	"context"
 	"strings"
 
 	"github.com/docscore/docscore/scoring/api"
@@ -26,18 +27,59 @@ type ReceiptsRequest struct {
 	ReadingOrder    bool       `json:"reading_order,omitempty"`
 	SkipBadLines    bool       `json:"skip_bad_lines,omitempty"`
 	Format          string     `json:"format,omitempty"` // json (default), csv or md
+
+	// References are references a host has already read (the command
+	// line's parquet files and folders), scored after those of Refs.
+	References receipts.References `json:"-"`
 }
+
+// InputFiles lists the reference files, then the run.
+func (req *ReceiptsRequest) InputFiles() []*api.File {
+	files := make([]*api.File, 0, len(req.Refs)+1)
+	for i := range req.Refs {
+		files = append(files, &req.Refs[i])
+	}
+	return append(files, &req.Run)
+}
+
+// ReportFormat is the format the request asks for.
+func (req *ReceiptsRequest) ReportFormat() string { return req.Format }
+
+// ScoreReceiptsOperation scores a ReceiptsRequest: the report, exactly the
+// bytes of "docscore score receipts --format F".
+var ScoreReceiptsOperation = api.Define(api.Operation{
+	Name:    "scoreReceipts",
+	Route:   "/v1/score/receipts",
+	Doc:     `exactly "docscore score receipts --format F"`,
+	Formats: []string{"json", "csv", "md"},
+	Required: []api.Field{
+		{Name: "refs", Want: "one or more CORD annotation (.json) or reference (.jsonl) files"},
+		{Name: "run", Want: "the pilot run file (JSONL)"},
+	},
+	Query: []string{"format", "allow_incomplete", "reading_order", "skip_bad_lines"},
+}, scoreReceipts)
+
+// Operations lists the receipts family's operations.
+func Operations() []api.Operation { return []api.Operation{ScoreReceiptsOperation} }
 
 // ScoreReceipts scores a request and returns the report in its format:
 // exactly the bytes "docscore score receipts --format F" writes. A run
-// that is incomplete without AllowIncomplete is an input error naming the
-// missing and duplicated pairs.
+// that is incomplete without AllowIncomplete is an *IncompleteError naming
+// the missing and duplicated pairs.
 func ScoreReceipts(req ReceiptsRequest) ([]byte, error) {
+	res, err := ScoreReceiptsOperation.Run(context.Background(), &req)
+	if err != nil {
+		return nil, err
+	}
+	return res.Bytes, nil
+}
+
+func scoreReceipts(ctx context.Context, req *ReceiptsRequest) (*api.Result, error) {
 	opts := receipts.ParseOptions{}
 	if req.ReadingOrder {
 		opts.Order = receipts.ReadingOrder
 	}
-	if len(req.Refs) == 0 {
+	if len(req.Refs) == 0 && len(req.References) == 0 {
 		return nil, inputerr.New("", 0, "no references given (expected CORD .json files or a .jsonl of {\"sample_id\", \"reference\"})")
 	}
 	var refs receipts.References
@@ -48,29 +90,43 @@ func ScoreReceipts(req ReceiptsRequest) ([]byte, error) {
 		}
 		refs = append(refs, got...)
 	}
-	run, err := pilotrun.Read(bytes.NewReader([]byte(req.Run.Text)), req.Run.Name, pilotrun.ReadOptions{SkipBadLines: req.SkipBadLines})
+	refs = append(refs, req.References...)
+	run, err := pilotrun.Read(strings.NewReader(req.Run.Text), req.Run.Name, pilotrun.ReadOptions{SkipBadLines: req.SkipBadLines})
 	if err != nil {
 		return nil, err
 	}
 	rep, err := receipts.Score(refs, run, receipts.Options{AllowIncomplete: req.AllowIncomplete, Order: opts.Order})
 	if err != nil {
 		if inc, ok := err.(*receipts.IncompleteError); ok {
-			return nil, &IncompleteError{Input: &inputerr.Error{File: req.Run.Name, Msg: strings.TrimPrefix(inc.Error(), inc.File+": ")}, Cause: inc}
+			return nil, &IncompleteError{Input: &inputerr.Error{File: req.Run.Name, Msg: strings.TrimPrefix(inc.Error(), inc.File+": ")}, Cause: inc, Skipped: run.Skipped}
 		}
 		return nil, err
 	}
+	format := req.Format
+	if format == "" {
+		format = "json"
+	}
 	var buf bytes.Buffer
-	switch req.Format {
-	case "", "json":
+	switch format {
+	case "json":
 		err = rep.WriteJSON(&buf)
 	case "csv":
 		err = rep.WriteCSV(&buf)
 	case "md":
 		err = rep.WriteMarkdown(&buf)
-	default:
-		return nil, inputerr.New("", 0, "format %q: expected json, csv or md", req.Format)
 	}
-	return buf.Bytes(), err
+	if err != nil {
+		return nil, err
+	}
+	return &api.Result{Format: format, Bytes: buf.Bytes(), Report: &Report{Report: rep, Skipped: run.Skipped}}, nil
+}
+
+// Report is the typed report behind a receipts result's bytes, with the
+// run lines that were skipped (SkipBadLines), for hosts that tell the
+// user about them.
+type Report struct {
+	*receipts.Report
+	Skipped []*inputerr.Error
 }
 
 // IncompleteError is ScoreReceipts' refusal of an incomplete run: an input
@@ -79,6 +135,9 @@ func ScoreReceipts(req ReceiptsRequest) ([]byte, error) {
 type IncompleteError struct {
 	Input *inputerr.Error
 	Cause *receipts.IncompleteError
+	// Skipped lists the run lines SkipBadLines left out before the run
+	// was found incomplete.
+	Skipped []*inputerr.Error
 }
 
 // Error is the input error's message: the run file, then every missing and
@@ -88,3 +147,7 @@ func (e *IncompleteError) Error() string { return e.Input.Error() }
 // Unwrap exposes both the input error and the scorer's refusal to
 // errors.As.
 func (e *IncompleteError) Unwrap() []error { return []error{e.Input, e.Cause} }
+
+// ErrorCode is "incomplete" in every host's error body: a page offers to
+// score the run as incomplete.
+func (e *IncompleteError) ErrorCode() string { return "incomplete" }

@@ -54,7 +54,7 @@ func TestScoreReceiptsIncomplete(t *testing.T) {
 	req := sampleReceipts(t, "run_incomplete.jsonl")
 	_, err := ScoreReceipts(req)
 	d := api.DescribeError(err)
-	if file, _ := d.Where(); d.Code != "input" || file != "run_incomplete.jsonl" || !strings.Contains(d.Message, "c4/cord-test-0007") || !strings.Contains(d.Message, "c1/cord-test-0005") {
+	if file, _ := d.Where(); d.Code != "incomplete" || file != "run_incomplete.jsonl" || !strings.Contains(d.Message, "c4/cord-test-0007") || !strings.Contains(d.Message, "c1/cord-test-0005") {
 		t.Fatalf("refusal %+v", d)
 	}
 	// The file is named once, as the command line names it.

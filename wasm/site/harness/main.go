@@ -7,16 +7,16 @@
 //
 //	globalThis.docscoreHarness.call(method, requestJSON[, texts]) → Promise<answer> (an envelope, or {envelope, raw} for a report: internal/host)
 //
-// with the methods of wasm/bridge/harnessbridge, and calls
+// with the operations of scoring/api/evalapi, and calls
 // globalThis.docscoreHarnessReady(version) when it is ready.
 package main
 
 import (
+	"github.com/docscore/docscore/scoring/api/evalapi"
 	"github.com/docscore/docscore/wasm/bridge"
-	"github.com/docscore/docscore/wasm/bridge/harnessbridge"
 	"github.com/docscore/docscore/wasm/site/internal/host"
 )
 
 func main() {
-	host.Serve("docscoreHarness", bridge.New(harnessbridge.Methods()))
+	host.Serve("docscoreHarness", bridge.New(evalapi.Operations()))
 }

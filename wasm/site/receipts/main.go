@@ -6,16 +6,16 @@
 //
 //	globalThis.docscoreReceipts.call(method, requestJSON[, texts]) → Promise<answer> (an envelope, or {envelope, raw} for a report: internal/host)
 //
-// with the methods of wasm/bridge/receiptsbridge, and calls
+// with the operations of scoring/api/receiptsapi, and calls
 // globalThis.docscoreReceiptsReady(version) when it is ready.
 package main
 
 import (
+	"github.com/docscore/docscore/scoring/api/receiptsapi"
 	"github.com/docscore/docscore/wasm/bridge"
-	"github.com/docscore/docscore/wasm/bridge/receiptsbridge"
 	"github.com/docscore/docscore/wasm/site/internal/host"
 )
 
 func main() {
-	host.Serve("docscoreReceipts", bridge.New(receiptsbridge.Methods()))
+	host.Serve("docscoreReceipts", bridge.New(receiptsapi.Operations()))
 }

@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/docscore/docscore/scoring/api"
 )
 
 // Thresholds are the metric floors of a --fail-under flag, such as
@@ -58,6 +62,32 @@ func checkFormat(format string, allowed ...string) error {
 		}
 	}
 	return usageError("--format %q: expected one of %s", format, strings.Join(allowed, ", "))
+}
+
+// runOperation runs an operation of the core on the request a command
+// built from its flags and files: the same checks and the same bytes as
+// in the page and the HTTP API. A bad option is a usage error naming its
+// flag.
+func runOperation(ctx context.Context, o api.Operation, req api.Request) (*api.Result, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	res, err := o.Run(ctx, req)
+	if err != nil {
+		return nil, flagError(err)
+	}
+	return res, nil
+}
+
+// flagError turns an operation's *api.ParamError into a usage error that
+// names the command line's flag (format → --format, skip_bad_lines →
+// --skip-bad-lines); other errors pass unchanged.
+func flagError(err error) error {
+	var pe *api.ParamError
+	if errors.As(err, &pe) {
+		return usageError("--%s %s", strings.ReplaceAll(pe.Param, "_", "-"), pe.Msg)
+	}
+	return err
 }
 
 // writeOutput writes data to path, or to the command's stdout when path is

@@ -73,9 +73,7 @@ func runPilotReport(env *Env, path string, o pilotReportOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, s := range run.Skipped {
-		fmt.Fprintf(env.Stderr, "docscore: warning: skipped %s\n", s)
-	}
+	warnSkipped(env, run.Skipped)
 	rep, err := pilotreport.Build(run, opts)
 	if err != nil {
 		return err

@@ -59,10 +59,11 @@ when there is any error.`,
 					req.GT = append(req.GT, api.File{Name: f.Name, Text: string(f.Data)})
 				}
 			}
-			res, err := api.CheckRules(req)
+			out, err := runOperation(c.Context(), api.CheckRulesOperation, &req)
 			if err != nil {
 				return err
 			}
+			res := out.Value.(*api.RulesCheckResult)
 			if format == "json" {
 				b, err := api.MarshalJSON(res)
 				if err != nil {

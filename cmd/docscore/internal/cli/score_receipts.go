@@ -1,15 +1,19 @@
 package cli
 
 import (
-	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/cord"
+	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/api/receiptsapi"
+	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
 )
@@ -60,7 +64,7 @@ recall), checked on the primary phase c1 (on every phase when there is no c1).`,
   docscore score receipts --refs refs.jsonl --run run.jsonl --allow-incomplete --fail-under rougeL=0.5,numeric=0.8`,
 			Args: cobra.NoArgs,
 			RunE: func(c *cobra.Command, args []string) error {
-				return runScoreReceipts(env, o)
+				return runScoreReceipts(c.Context(), env, o)
 			},
 		}
 		f := c.Flags()
@@ -78,8 +82,9 @@ recall), checked on the primary phase c1 (on every phase when there is no c1).`,
 	})
 }
 
-func runScoreReceipts(env *Env, o scoreReceiptsOptions) error {
-	if err := checkFormat(o.format, "json", "csv", "md"); err != nil {
+func runScoreReceipts(ctx context.Context, env *Env, o scoreReceiptsOptions) error {
+	op := receiptsapi.ScoreReceiptsOperation
+	if err := flagError(op.CheckFormat(o.format)); err != nil {
 		return err
 	}
 	thresholds, err := parseThresholds(o.failUnder)
@@ -95,60 +100,69 @@ func runScoreReceipts(env *Env, o scoreReceiptsOptions) error {
 	if o.readingOrder {
 		opts.Order = receipts.ReadingOrder
 	}
+	// The references are read here (folders and parquet files need the
+	// file system); the operation parses the run and scores.
 	refs, err := cord.Load(o.refs, opts)
 	if err != nil {
 		return err
 	}
-	run, err := readRun(env, o.run, o.skipBadLines)
+	run, err := readRunFile(env, o.run)
 	if err != nil {
 		return err
 	}
-	for _, s := range run.Skipped {
-		fmt.Fprintf(env.Stderr, "docscore: warning: skipped %s\n", s)
-	}
-	rep, err := receipts.Score(refs, run, receipts.Options{AllowIncomplete: o.allowIncomplete, Order: opts.Order})
-	var incomplete *receipts.IncompleteError
+	req := &receiptsapi.ReceiptsRequest{References: refs, Run: run, AllowIncomplete: o.allowIncomplete,
+		ReadingOrder: o.readingOrder, SkipBadLines: o.skipBadLines, Format: o.format}
+	res, err := runOperation(ctx, op, req)
+	var incomplete *receiptsapi.IncompleteError
 	if errors.As(err, &incomplete) {
-		return &ExitError{Code: ExitInput, Err: err}
+		warnSkipped(env, incomplete.Skipped)
+		return &ExitError{Code: ExitInput, Err: incomplete.Cause}
 	}
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	switch o.format {
-	case "json":
-		err = rep.WriteJSON(&buf)
-	case "csv":
-		err = rep.WriteCSV(&buf)
-	case "md":
-		err = rep.WriteMarkdown(&buf)
-	}
-	if err != nil {
-		return err
-	}
-	if err := writeOutput(env, o.out, buf.Bytes()); err != nil {
+	rep := res.Report.(*receiptsapi.Report)
+	warnSkipped(env, rep.Skipped)
+	if err := writeOutput(env, o.out, res.Bytes); err != nil {
 		return err
 	}
 	if rep.Incomplete {
 		fmt.Fprintf(env.Stderr, "docscore: warning: run %q is incomplete (%d missing, %d duplicated pairs); the report is labelled incomplete\n",
 			rep.RunID, len(rep.Missing), len(rep.Duplicated))
 	}
-	return checkReceiptsThresholds(rep, thresholds)
+	return checkReceiptsThresholds(rep.Report, thresholds)
 }
 
-// readRun reads the run file, or standard input for "-".
-func readRun(env *Env, path string, skipBadLines bool) (*pilotrun.Run, error) {
-	var r io.Reader = env.Stdin
-	name := "<stdin>"
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, usageError("--run %s: %v", path, unwrapPathErr(err))
-		}
-		defer f.Close()
-		r, name = f, path
+// warnSkipped tells about the run lines --skip-bad-lines left out.
+func warnSkipped(env *Env, skipped []*inputerr.Error) {
+	for _, s := range skipped {
+		fmt.Fprintf(env.Stderr, "docscore: warning: skipped %s\n", s)
 	}
-	return pilotrun.Read(r, name, pilotrun.ReadOptions{SkipBadLines: skipBadLines})
+}
+
+// readRun reads and parses the run file, or standard input for "-".
+func readRun(env *Env, path string, skipBadLines bool) (*pilotrun.Run, error) {
+	f, err := readRunFile(env, path)
+	if err != nil {
+		return nil, err
+	}
+	return pilotrun.Read(strings.NewReader(f.Text), f.Name, pilotrun.ReadOptions{SkipBadLines: skipBadLines})
+}
+
+// readRunFile reads the run file, or standard input for "-".
+func readRunFile(env *Env, path string) (api.File, error) {
+	if path == "-" {
+		b, err := io.ReadAll(env.Stdin)
+		if err != nil {
+			return api.File{}, usageError("--run -: reading standard input: %v", err)
+		}
+		return api.File{Name: "<stdin>", Text: string(b)}, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return api.File{}, usageError("--run %s: %v", path, unwrapPathErr(err))
+	}
+	return api.File{Name: path, Text: string(b)}, nil
 }
 
 func unwrapPathErr(err error) error {

@@ -66,7 +66,8 @@ recall or a field's accuracy falls under its floor.`,
   docscore score tabular --gt gt/*.csv --runs runs.jsonl --rules EQUIVALENCES.md --preview open --format md
   docscore score tabular --gt gt/ --runs runs.jsonl --fail-under f1=0.95 --out report.json`,
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := checkFormat(format, "json", "csv", "md"); err != nil {
+			op := api.ScoreTabularOperation
+			if err := flagError(op.CheckFormat(format)); err != nil {
 				return err
 			}
 			thresholds, err := parseThresholds(failUnder)
@@ -110,18 +111,15 @@ recall or a field's accuracy falls under its floor.`,
 				}
 				req.Schema = &f
 			}
-			rep, err := tabular.ScoreRequest(req)
+			res, err := runOperation(c.Context(), op, tabularRequest(req, format))
 			if err != nil {
 				return err
 			}
+			rep := res.Report.(*tabular.Report)
 			if err := checkTabularThresholds(rep, thresholds); err != nil && !isThresholdFailure(err) {
 				return err
 			}
-			out, err := api.EncodeTabular(rep, format)
-			if err != nil {
-				return err
-			}
-			if err := writeOutput(env, outPath, out); err != nil {
+			if err := writeOutput(env, outPath, res.Bytes); err != nil {
 				return err
 			}
 			for _, w := range rep.Warnings {
@@ -155,6 +153,27 @@ func sampleRequest(req tabular.Request, withRules bool) (tabular.Request, error)
 	req.GT, req.Runs, req.Rules = files.GT, files.Runs, files.Rules
 	return req, nil
 }
+
+// tabularRequest is the operation's request for the files and options the
+// command read.
+func tabularRequest(req tabular.Request, format string) *api.TabularRequest {
+	out := &api.TabularRequest{Runs: apiFile(req.Runs), Gate: req.Gate, Preview: req.Preview, SkipBadLines: req.SkipBadLines, Format: format}
+	for _, f := range req.GT {
+		out.GT = append(out.GT, apiFile(f))
+	}
+	if req.Rules != nil {
+		f := apiFile(*req.Rules)
+		out.Rules = &f
+	}
+	if req.Schema != nil {
+		f := apiFile(*req.Schema)
+		out.Schema = &f
+	}
+	return out
+}
+
+// apiFile is a file the command read, as the operations take it.
+func apiFile(f tabular.File) api.File { return api.File{Name: f.Name, Text: string(f.Data)} }
 
 // readGTFiles reads ground-truth CSVs from directories (every *.csv in
 // them, sorted) and files.

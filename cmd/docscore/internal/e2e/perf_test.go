@@ -137,7 +137,7 @@ func TestBenchmarkCorpusInTheBrowser(t *testing.T) {
 	for _, g := range req.GT {
 		args = append(args, "--gt", filepath.Join(dir, g.Name))
 	}
-	core := bridge.New(bridge.Tabular())
+	core := bridge.New(api.TabularOperations())
 	bestOf3 := func(run func()) float64 {
 		best := time.Duration(1 << 62)
 		for i := 0; i < 3; i++ {

@@ -1,15 +1,15 @@
-package receiptsbridge_test
+package bridge_test
 
 import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/docscore/docscore/scoring/api/receiptsapi"
 	"github.com/docscore/docscore/wasm/bridge"
-	"github.com/docscore/docscore/wasm/bridge/receiptsbridge"
 )
 
-func ExampleMethods() {
-	receipts := bridge.New(receiptsbridge.Methods())
+func ExampleNew_receipts() {
+	receipts := bridge.New(receiptsapi.Operations())
 	run := `{"type": "run", "run_id": "r1", "planned": {"phases": ["c1"], "sample_ids": ["s1", "s2"]}}
 {"type": "request", "phase": "c1", "sample_id": "s1", "status": "ok", "finish_reason": "stop", "output": "TOTAL 12.000"}
 `

@@ -1,16 +1,16 @@
-package harnessbridge_test
+package bridge_test
 
 import (
 	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/docscore/docscore/scoring/api/evalapi"
 	"github.com/docscore/docscore/wasm/bridge"
-	"github.com/docscore/docscore/wasm/bridge/harnessbridge"
 )
 
-func ExampleMethods() {
-	harness := bridge.New(harnessbridge.Methods())
+func ExampleNew_harness() {
+	harness := bridge.New(evalapi.Operations())
 	cases := `{"case_id": "invoice-7", "input_data": {"items": [{"qty": 2, "price": 3}]}, "prediction": {"total": 6},
 	  "metrics": [{"name": "total", "expression": "prediction.total == sum(input.items, .qty * .price)"}]}`
 	req, _ := json.Marshal(map[string]any{"cases": map[string]string{"name": "cases.json", "text": cases}, "format": "md"})

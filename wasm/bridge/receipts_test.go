@@ -1,4 +1,4 @@
-package receiptsbridge
+package bridge_test
 
 import (
 	"encoding/json"
@@ -15,21 +15,11 @@ import (
 	"github.com/docscore/docscore/wasm/bridge"
 )
 
-var receipts = bridge.New(Methods())
-
-// envelope decodes an answer, checking that exactly one side is set.
-func envelope(t *testing.T, out string) (*api.ErrorDetail, json.RawMessage) {
-	t.Helper()
-	e, result, err := bridge.ParseResponse(out)
-	if err != nil {
-		t.Fatalf("%v: %.300s", err, out)
-	}
-	return e, result
-}
+var receipts = bridge.New(receiptsapi.Operations())
 
 // sampleRequest is the bundled receipts sample as the page sends it, the
 // run named as the golden reports name it.
-func sampleRequest(t *testing.T, run string) receiptsapi.ReceiptsRequest {
+func receiptsSampleRequest(t *testing.T, run string) receiptsapi.ReceiptsRequest {
 	t.Helper()
 	names, err := fs.Glob(sample.Receipts, "receipts/refs/*.json")
 	if err != nil || len(names) != 24 {
@@ -49,13 +39,9 @@ func sampleRequest(t *testing.T, run string) receiptsapi.ReceiptsRequest {
 	return req
 }
 
-func call(t *testing.T, method string, req any) (*api.ErrorDetail, json.RawMessage) {
+func receiptsCall(t *testing.T, method string, req any) (*api.ErrorDetail, json.RawMessage) {
 	t.Helper()
-	b, err := json.Marshal(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return envelope(t, receipts.Call(method, string(b)))
+	return envelopeOf(t, receipts.Call(method, jsonOf(t, req)))
 }
 
 // TestScoreReceiptsIsTheCLIReport: the result string is exactly the golden
@@ -73,9 +59,9 @@ func TestScoreReceiptsIsTheCLIReport(t *testing.T) {
 		{"run_incomplete.jsonl", "json", "receipts_incomplete.json", true},
 		{"run_incomplete.jsonl", "md", "receipts_incomplete.md", true},
 	} {
-		req := sampleRequest(t, c.run)
+		req := receiptsSampleRequest(t, c.run)
 		req.Format, req.AllowIncomplete = c.format, c.allow
-		e, res := call(t, "scoreReceipts", req)
+		e, res := receiptsCall(t, "scoreReceipts", req)
 		if e != nil {
 			t.Fatalf("%s: %+v", c.golden, e)
 		}
@@ -83,7 +69,7 @@ func TestScoreReceiptsIsTheCLIReport(t *testing.T) {
 		if err := json.Unmarshal(res, &got); err != nil {
 			t.Fatalf("%s: result is not a string: %v", c.golden, err)
 		}
-		want, err := os.ReadFile(filepath.Join("..", "..", "..", "scoring", "receipts", "testdata", "golden", c.golden))
+		want, err := os.ReadFile(filepath.Join("..", "..", "scoring", "receipts", "testdata", "golden", c.golden))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,24 +80,24 @@ func TestScoreReceiptsIsTheCLIReport(t *testing.T) {
 }
 
 func TestScoreReceiptsErrors(t *testing.T) {
-	badRun := sampleRequest(t, "run.jsonl")
+	badRun := receiptsSampleRequest(t, "run.jsonl")
 	lines := strings.SplitAfter(badRun.Run.Text, "\n")
 	lines[3] = "{oops\n"
 	badRun.Run.Text = strings.Join(lines, "")
-	badRef := sampleRequest(t, "run.jsonl")
+	badRef := receiptsSampleRequest(t, "run.jsonl")
 	badRef.Refs[2].Text = "{\n  \"gt_parse\": [\n"
 	for _, c := range []struct {
 		name, request       string
 		code, file, message string
 		line                int
 	}{
-		{"incomplete run", mustJSON(t, sampleRequest(t, "run_incomplete.jsonl")), "incomplete", "run_incomplete.jsonl",
+		{"incomplete run", jsonOf(t, receiptsSampleRequest(t, "run_incomplete.jsonl")), "incomplete", "run_incomplete.jsonl",
 			"missing:    c4/cord-test-0007\n  duplicated: c1/cord-test-0005 recorded 2 times (lines 31, 32)", 0},
-		{"bad run line", mustJSON(t, badRun), "input", "run.jsonl", "", 4},
-		{"bad reference", mustJSON(t, badRef), "input", "receipts/refs/cord-test-0002.json", "", 0},
+		{"bad run line", jsonOf(t, badRun), "input", "run.jsonl", "", 4},
+		{"bad reference", jsonOf(t, badRef), "input", "receipts/refs/cord-test-0002.json", "", 0},
 		{"no references", `{"run": {"name": "run.jsonl", "text": ""}}`, "input", "", "no references given", 0},
 		{"unknown key", `{"refs": [], "allow_incomplet": true}`, "input", "", `unknown field "allow_incomplet"`, 0},
-		{"bad format", mustJSON(t, receiptsapi.ReceiptsRequest{Refs: sampleRequest(t, "run.jsonl").Refs, Run: sampleRequest(t, "run.jsonl").Run, Format: "xml"}), "input", "", `format "xml"`, 0},
+		{"bad format", jsonOf(t, receiptsapi.ReceiptsRequest{Refs: receiptsSampleRequest(t, "run.jsonl").Refs, Run: receiptsSampleRequest(t, "run.jsonl").Run, Format: "xml"}), "bad_request", "", `format "xml"`, 0},
 		{"tabular method", `{}`, "input", "", `unknown method "scoreTabular"`, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -119,7 +105,7 @@ func TestScoreReceiptsErrors(t *testing.T) {
 			if c.name == "tabular method" {
 				method = "scoreTabular"
 			}
-			e, _ := envelope(t, receipts.Call(method, c.request))
+			e, _ := envelopeOf(t, receipts.Call(method, c.request))
 			if e == nil {
 				t.Fatal("no error")
 			}
@@ -130,19 +116,10 @@ func TestScoreReceiptsErrors(t *testing.T) {
 	}
 }
 
-func TestVersion(t *testing.T) {
-	_, res := envelope(t, receipts.Call("version", ""))
+func TestReceiptsVersion(t *testing.T) {
+	_, res := envelopeOf(t, receipts.Call("version", ""))
 	var v bridge.VersionResult
 	if err := json.Unmarshal(res, &v); err != nil || strings.Join(v.Methods, ",") != "scoreReceipts,version" {
 		t.Fatalf("version %s (%v)", res, err)
 	}
-}
-
-func mustJSON(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }

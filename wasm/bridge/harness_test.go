@@ -1,4 +1,4 @@
-package harnessbridge
+package bridge_test
 
 import (
 	"encoding/base64"
@@ -13,31 +13,12 @@ import (
 	"github.com/docscore/docscore/wasm/bridge"
 )
 
-var harness = bridge.New(Methods())
-
-// envelope decodes an answer, checking that exactly one side is set.
-func envelope(t *testing.T, out string) (*api.ErrorDetail, json.RawMessage) {
-	t.Helper()
-	e, result, err := bridge.ParseResponse(out)
-	if err != nil {
-		t.Fatalf("%v: %.300s", err, out)
-	}
-	return e, result
-}
-
-func mustJSON(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+var harness = bridge.New(evalapi.Operations())
 
 // callString calls a method that answers a string and returns it.
-func callString(t *testing.T, method string, req any) string {
+func harnessCallString(t *testing.T, method string, req any) string {
 	t.Helper()
-	e, res := envelope(t, harness.Call(method, mustJSON(t, req)))
+	e, res := envelopeOf(t, harness.Call(method, jsonOf(t, req)))
 	if e != nil {
 		t.Fatalf("%s: %+v", method, e)
 	}
@@ -51,9 +32,9 @@ func callString(t *testing.T, method string, req any) string {
 // pipelineRequest is examples/harness/pipeline as the page sends it: the
 // cases file under the name the harness's golden reports give it, and the
 // image it names by path, as base64.
-func pipelineRequest(t *testing.T, format string) evalapi.EvalRequest {
+func harnessPipelineRequest(t *testing.T, format string) evalapi.EvalRequest {
 	t.Helper()
-	dir := filepath.Join("..", "..", "..", "examples", "harness", "pipeline")
+	dir := filepath.Join("..", "..", "examples", "harness", "pipeline")
 	cases, err := os.ReadFile(filepath.Join(dir, "cases.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +50,7 @@ func pipelineRequest(t *testing.T, format string) evalapi.EvalRequest {
 
 func golden(t *testing.T, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "..", "scoring", "harness", "testdata", name))
+	b, err := os.ReadFile(filepath.Join("..", "..", "scoring", "harness", "testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,57 +61,61 @@ func golden(t *testing.T, name string) string {
 // reports of the pipeline example, and the Markdown of the JSON report
 // read back is its Markdown.
 func TestEvaluateIsTheEvalReport(t *testing.T) {
-	js := callString(t, "evaluate", pipelineRequest(t, ""))
+	js := harnessCallString(t, "evaluate", harnessPipelineRequest(t, ""))
 	if js != golden(t, "pipeline-report.golden.json") {
 		t.Errorf("evaluate: JSON differs from pipeline-report.golden.json")
 	}
-	if got := callString(t, "evaluate", pipelineRequest(t, "json")); got != js {
+	if got := harnessCallString(t, "evaluate", harnessPipelineRequest(t, "json")); got != js {
 		t.Errorf("evaluate with format json differs from the default")
 	}
-	md := callString(t, "evaluate", pipelineRequest(t, "md"))
+	md := harnessCallString(t, "evaluate", harnessPipelineRequest(t, "md"))
 	if md != golden(t, "pipeline-report.golden.md") {
 		t.Errorf("evaluate: Markdown differs from pipeline-report.golden.md")
 	}
-	if got := callString(t, "reportMarkdown", ReportRequest{Report: api.File{Name: "report.json", Text: js}}); got != md {
+	if got := harnessCallString(t, "reportMarkdown", evalapi.ReportRequest{Report: api.File{Name: "report.json", Text: js}}); got != md {
 		t.Errorf("reportMarkdown of the JSON report differs from its Markdown")
 	}
 }
 
-func TestErrors(t *testing.T) {
-	noImage := pipelineRequest(t, "")
+func TestHarnessErrors(t *testing.T) {
+	noImage := harnessPipelineRequest(t, "")
 	noImage.Files = nil
-	wrongImage := pipelineRequest(t, "")
+	wrongImage := harnessPipelineRequest(t, "")
 	wrongImage.Files[0].Name = "scan.png"
-	badExpr := pipelineRequest(t, "")
+	badExpr := harnessPipelineRequest(t, "")
 	badExpr.Cases.Text = strings.Replace(badExpr.Cases.Text, `sum(input.line_items, .quantity * .unit_price)`, `sum(input.line_items, .quantity *)`, 1)
 	for _, c := range []struct {
 		name, method, request string
 		file, message         string
 		line                  int
 	}{
-		{"no files", "evaluate", mustJSON(t, noImage), "pipeline/cases.json", `cannot read "invoice.png": no files were given`, 43},
-		{"file not given", "evaluate", mustJSON(t, wrongImage), "pipeline/cases.json", `cannot read "invoice.png": no file "invoice.png" was given`, 43},
-		{"bad expression", "evaluate", mustJSON(t, badExpr), "pipeline/cases.json", "invalid expression", 15},
+		{"no files", "evaluate", jsonOf(t, noImage), "pipeline/cases.json", `cannot read "invoice.png": no files were given`, 43},
+		{"file not given", "evaluate", jsonOf(t, wrongImage), "pipeline/cases.json", `cannot read "invoice.png": no file "invoice.png" was given`, 43},
+		{"bad expression", "evaluate", jsonOf(t, badExpr), "pipeline/cases.json", "invalid expression", 15},
 		{"bad base64", "evaluate", `{"cases": {"name": "c.json", "text": "{}"}, "files": [{"name": "a.png", "base64": "!"}]}`, "a.png", "base64", 0},
-		{"bad format", "evaluate", mustJSON(t, pipelineRequest(t, "csv")), "", `format "csv": expected json or md`, 0},
+		{"bad format", "evaluate", jsonOf(t, harnessPipelineRequest(t, "csv")), "", `format "csv": expected json or md`, 0},
 		{"unknown key", "evaluate", `{"case": {}}`, "", `unknown field "case"`, 0},
 		{"not a harness report", "reportMarkdown", `{"report": {"name": "r.json", "text": "{\"kind\": \"receipts\"}"}}`, "r.json", `found kind "receipts"`, 1},
 		{"tabular method", "scoreTabular", `{}`, "", `unknown method "scoreTabular"`, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			e, _ := envelope(t, harness.Call(c.method, c.request))
+			e, _ := envelopeOf(t, harness.Call(c.method, c.request))
 			if e == nil {
 				t.Fatal("no error")
 			}
-			if file, line := e.Where(); e.Code != "input" || file != c.file || (c.line != 0 && line != c.line) || !strings.Contains(e.Message, c.message) {
+			code := "input"
+			if strings.HasPrefix(c.message, "format ") {
+				code = "bad_request"
+			}
+			if file, line := e.Where(); e.Code != code || file != c.file || (c.line != 0 && line != c.line) || !strings.Contains(e.Message, c.message) {
 				t.Fatalf("error %+v, want file %q line %d message containing %q", e, c.file, c.line, c.message)
 			}
 		})
 	}
 }
 
-func TestVersion(t *testing.T) {
-	_, res := envelope(t, harness.Call("version", ""))
+func TestHarnessVersion(t *testing.T) {
+	_, res := envelopeOf(t, harness.Call("version", ""))
 	var v bridge.VersionResult
 	if err := json.Unmarshal(res, &v); err != nil || strings.Join(v.Methods, ",") != "evaluate,reportMarkdown,version" {
 		t.Fatalf("version %s (%v)", res, err)

@@ -1,0 +1,208 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/docscore/docscore/scoring/inputerr"
+)
+
+// Operation is one thing docscore does — score a tabular run, check a rule
+// file, score receipts, evaluate a cases file — written once: its name,
+// its HTTP route, its request type, its report formats and the function
+// that answers it. Every host dispatches through the operation lists
+// (TabularOperations, receiptsapi.Operations, evalapi.Operations) and adds
+// only its transport: the command line reads files and writes the bytes,
+// the browser bridge hands texts across, the HTTP handler decodes bodies.
+// A new operation is one entry in a list and its function.
+type Operation struct {
+	// Name is the operation's method name in the browser bridge, such
+	// as "scoreTabular".
+	Name string
+	// Route is the HTTP path the operation is served at (POST), such as
+	// "/v1/score/tabular"; empty for an operation only the page calls.
+	Route string
+	// Doc says in one line what the operation answers, for the route
+	// and method lists.
+	Doc string
+	// Formats lists the report formats the operation writes, the default
+	// first; nil when the result is a JSON value (Result.Value).
+	Formats []string
+	// Required lists the request fields that must be given, with what to
+	// say when one is missing.
+	Required []Field
+	// Query lists the request's option fields that may also come as HTTP
+	// query parameters.
+	Query []string
+	// New returns a new, empty request of the operation's type.
+	New func() Request
+	// call answers a request New made, once Run has checked it.
+	call func(ctx context.Context, req Request) (*Result, error)
+}
+
+// Field names a request field (its JSON name) and says what it holds.
+type Field struct {
+	Name string
+	Want string // "one or more ground-truth CSV files"
+}
+
+// Request is what every operation's request offers its hosts.
+type Request interface {
+	// InputFiles lists the request's files, so that a host can fill in or
+	// check their contents without knowing the request's shape.
+	InputFiles() []*File
+}
+
+// Formatted is a request that asks for a report format.
+type Formatted interface {
+	ReportFormat() string
+}
+
+// Validator is a request that checks its own options (a gate in range, a
+// preview selection that parses) before anything is scored.
+type Validator interface {
+	Validate() error
+}
+
+// Result is an operation's answer: a report's bytes in the requested
+// format, exactly what the command line writes, or a value every host
+// encodes as JSON (MarshalJSON).
+type Result struct {
+	// Format is the format of Bytes ("json", "csv", "md"); empty with
+	// Value.
+	Format string
+	// Bytes is the report, when the operation writes one.
+	Bytes []byte
+	// Value is the result, when the operation answers a JSON value.
+	Value any
+	// Report is the typed report behind Bytes (*tabular.Report,
+	// *receipts.Report…) for native hosts that check floors on it; it is
+	// never encoded.
+	Report any
+}
+
+// Define makes an operation from its description and its function over
+// its own request type: o.New and the call are filled in.
+func Define[P interface {
+	*R
+	Request
+}, R any](o Operation, call func(ctx context.Context, req P) (*Result, error)) Operation {
+	o.New = func() Request { return P(new(R)) }
+	o.call = func(ctx context.Context, req Request) (*Result, error) {
+		p, ok := req.(P)
+		if !ok {
+			return nil, fmt.Errorf("%s: request of type %T, want %T", o.Name, req, p)
+		}
+		return call(ctx, p)
+	}
+	return o
+}
+
+// Run checks a request — its format against the operation's formats, its
+// own options (Validator) — and answers it. Every host calls Run, so the
+// checks are the same everywhere: a bad option is a *ParamError.
+func (o Operation) Run(ctx context.Context, req Request) (*Result, error) {
+	if f, ok := req.(Formatted); ok {
+		if err := o.CheckFormat(f.ReportFormat()); err != nil {
+			return nil, err
+		}
+	}
+	if v, ok := req.(Validator); ok {
+		if err := v.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return o.call(ctx, req)
+}
+
+// CheckFormat refuses a format the operation does not write; "" is the
+// default format.
+func (o Operation) CheckFormat(format string) error {
+	if format == "" {
+		return nil
+	}
+	for _, f := range o.Formats {
+		if f == format {
+			return nil
+		}
+	}
+	if len(o.Formats) == 0 {
+		if format == "json" {
+			return nil
+		}
+		return Paramf("format", "%q: this operation answers JSON only", format)
+	}
+	return Paramf("format", "%q: expected %s", format, orList(o.Formats))
+}
+
+// DefaultFormat is the format a request that names none gets.
+func (o Operation) DefaultFormat() string {
+	if len(o.Formats) == 0 {
+		return ""
+	}
+	return o.Formats[0]
+}
+
+// orList writes "a", "a or b", "a, b or c".
+func orList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+}
+
+// ParamError is a request option with a bad value: the format, the gate, a
+// preview selection. Hosts name the option their own way (the command
+// line's --gate, the HTTP API's "gate" field, answered 400).
+type ParamError struct {
+	Param string // the option's request name: "format", "gate"
+	Msg   string // what is wrong: `"xml": expected json, csv or md`
+}
+
+// Error is "PARAM MSG", such as `format "xml": expected json, csv or md`.
+func (e *ParamError) Error() string { return e.Param + " " + e.Msg }
+
+// Paramf returns a *ParamError for the option param.
+func Paramf(param, format string, args ...any) *ParamError {
+	return &ParamError{Param: param, Msg: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode is the stable code of a ParamError in every host's error
+// body: "bad_request".
+func (e *ParamError) ErrorCode() string { return "bad_request" }
+
+// Coded is an error that chooses its own code in error bodies (see
+// DescribeError), such as receipts' "incomplete".
+type Coded interface {
+	error
+	ErrorCode() string
+}
+
+// Find returns the operation named name among lists.
+func Find(name string, lists ...[]Operation) (Operation, bool) {
+	for _, l := range lists {
+		for _, o := range l {
+			if o.Name == name {
+				return o, true
+			}
+		}
+	}
+	return Operation{}, false
+}
+
+// MustFind is Find for a name the caller's own code spells: a missing
+// operation is a bug, and panics.
+func MustFind(name string, lists ...[]Operation) Operation {
+	o, ok := Find(name, lists...)
+	if !ok {
+		panic("api: no operation " + name)
+	}
+	return o
+}
+
+// inputErrorf is an input error not tied to a file.
+func inputErrorf(format string, args ...any) error { return inputerr.New("", 0, format, args...) }

@@ -1,0 +1,88 @@
+package api
+
+import "context"
+
+// The tabular family's operations (SPEC A), served by docscore.wasm, the
+// HTTP API and the command line.
+var (
+	// ScoreTabularOperation scores a TabularRequest: the report, exactly
+	// the bytes of "docscore score tabular --format F".
+	ScoreTabularOperation = Define(Operation{
+		Name:    "scoreTabular",
+		Route:   "/v1/score/tabular",
+		Doc:     `exactly "docscore score tabular --format F"`,
+		Formats: []string{"json", "csv", "md"},
+		Required: []Field{
+			{"gt", "one or more ground-truth CSV files"},
+			{"runs", "the runs JSONL file"},
+		},
+		Query: []string{"gate", "preview", "format", "skip_bad_lines"},
+	}, scoreTabular)
+
+	// SummarizeTabularOperation scores a TabularRequest and answers the
+	// report's JSON summary: what the page shows after a drop.
+	SummarizeTabularOperation = Define(Operation{
+		Name:    "summarizeTabular",
+		Doc:     "the summary of a tabular report (cells, pages, images without their pairs)",
+		Formats: []string{"json"},
+		Required: []Field{
+			{"gt", "one or more ground-truth CSV files"},
+			{"runs", "the runs JSONL file"},
+		},
+	}, summarizeTabular)
+
+	// CheckRulesOperation checks a rule file: its rows, errors and
+	// warnings (RulesCheckResult).
+	CheckRulesOperation = Define(Operation{
+		Name:     "checkRules",
+		Route:    "/v1/rules/check",
+		Doc:      "the parsed rows, errors and warnings of a rule file",
+		Required: []Field{{"rules", "the EQUIVALENCES.md rule file"}},
+	}, func(ctx context.Context, req *RulesCheckRequest) (*Result, error) {
+		res, err := CheckRules(*req)
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Value: res}, nil
+	})
+
+	// TabularDetailOperation answers the drill-down of one image
+	// (tabular.ImageDetail).
+	TabularDetailOperation = Define(Operation{
+		Name:  "tabularDetail",
+		Route: "/v1/tabular/detail",
+		Doc:   "the drill-down of one image: its pairs, field values and differences",
+		Required: []Field{
+			{"gt", "one or more ground-truth CSV files"},
+			{"runs", "the runs JSONL file"},
+			{"line", "the image's line in the runs file"},
+		},
+	}, func(ctx context.Context, req *TabularDetailRequest) (*Result, error) {
+		res, err := TabularDetail(*req)
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Value: res}, nil
+	})
+)
+
+// TabularOperations lists the tabular family's operations.
+func TabularOperations() []Operation {
+	return []Operation{ScoreTabularOperation, SummarizeTabularOperation, CheckRulesOperation, TabularDetailOperation}
+}
+
+// InputFiles lists the rule file, the GT files and the schema.
+func (req *RulesCheckRequest) InputFiles() []*File {
+	files := []*File{&req.Rules}
+	for i := range req.GT {
+		files = append(files, &req.GT[i])
+	}
+	if req.Schema != nil {
+		files = append(files, req.Schema)
+	}
+	return files
+}
+
+// ReportFormat is "": the drill-down is a JSON value whatever format the
+// scoring request it carries names.
+func (req *TabularDetailRequest) ReportFormat() string { return "" }
