@@ -9,7 +9,6 @@ package api
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -103,17 +102,33 @@ func (req *TabularRequest) Validate() error {
 // ScoreTabular scores a request and returns the report in its format:
 // exactly the bytes "docscore score tabular --format F" writes.
 func ScoreTabular(req TabularRequest) ([]byte, error) {
-	res, err := ScoreTabularOperation.Run(context.Background(), &req)
+	res, err := ScoreTabularOperation.Run(NoCancel, &req)
 	if err != nil {
 		return nil, err
 	}
 	return res.Bytes, nil
 }
 
-func scoreTabular(ctx context.Context, req *TabularRequest) (*Result, error) {
+func scoreTabular(ctx Cancel, req *TabularRequest) (*Result, error) {
+	res, _, err := scoreTabularReport(ctx, req)
+	return res, err
+}
+
+// ScoreTabularReport is ScoreTabularOperation for native hosts that also
+// want the typed report (the command line checks --fail-under floors on
+// it): the same checks, the same bytes. The page's core never calls it,
+// so the report's types are not kept for reflection in docscore.wasm.
+func ScoreTabularReport(ctx Cancel, req *TabularRequest) (*Result, *tabular.Report, error) {
+	if err := ScoreTabularOperation.Check(ctx, req); err != nil {
+		return nil, nil, err
+	}
+	return scoreTabularReport(ctx, req)
+}
+
+func scoreTabularReport(ctx Cancel, req *TabularRequest) (*Result, *tabular.Report, error) {
 	rep, err := tabular.ScoreRequest(req.tabular())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	format := req.Format
 	if format == "" {
@@ -121,23 +136,23 @@ func scoreTabular(ctx context.Context, req *TabularRequest) (*Result, error) {
 	}
 	out, err := EncodeTabular(rep, format)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return &Result{Format: format, Bytes: out, Report: rep}, nil
+	return &Result{Format: format, Bytes: out}, rep, nil
 }
 
 // SummarizeTabular scores as ScoreTabular does and returns only the
 // report's summary (tabular.Report.SummaryJSON): what the page shows,
 // without writing megabytes of report nobody has asked for yet.
 func SummarizeTabular(req TabularRequest) ([]byte, error) {
-	res, err := SummarizeTabularOperation.Run(context.Background(), &req)
+	res, err := SummarizeTabularOperation.Run(NoCancel, &req)
 	if err != nil {
 		return nil, err
 	}
 	return res.Bytes, nil
 }
 
-func summarizeTabular(ctx context.Context, req *TabularRequest) (*Result, error) {
+func summarizeTabular(ctx Cancel, req *TabularRequest) (*Result, error) {
 	rep, err := tabular.ScoreRequest(req.tabular())
 	if err != nil {
 		return nil, err
@@ -146,7 +161,7 @@ func summarizeTabular(ctx context.Context, req *TabularRequest) (*Result, error)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Format: "json", Bytes: out, Report: rep}, nil
+	return &Result{Format: "json", Bytes: out}, nil
 }
 
 // EncodeTabular writes a tabular report in a format: json (also ""), csv

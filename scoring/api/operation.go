@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -38,7 +37,7 @@ type Operation struct {
 	// New returns a new, empty request of the operation's type.
 	New func() Request
 	// call answers a request New made, once Run has checked it.
-	call func(ctx context.Context, req Request) (*Result, error)
+	call func(ctx Cancel, req Request) (*Result, error)
 }
 
 // Field names a request field (its JSON name) and says what it holds.
@@ -76,20 +75,33 @@ type Result struct {
 	Bytes []byte
 	// Value is the result, when the operation answers a JSON value.
 	Value any
-	// Report is the typed report behind Bytes (*tabular.Report,
-	// *receipts.Report…) for native hosts that check floors on it; it is
-	// never encoded.
-	Report any
 }
+
+// Cancel is what an operation reads of its caller's context: Err turns
+// non-nil once the caller has gone away or its deadline has passed. A
+// context.Context is one. The core does not take a context.Context
+// itself: that interface's Deadline links the time package's formatting
+// and parsing into the page's core for nothing (about 50 KB gzipped).
+type Cancel interface {
+	Err() error
+}
+
+// NoCancel is a Cancel that never cancels, for hosts that run one call at
+// a time to its end (the page's cores).
+var NoCancel Cancel = noCancel{}
+
+type noCancel struct{}
+
+func (noCancel) Err() error { return nil }
 
 // Define makes an operation from its description and its function over
 // its own request type: o.New and the call are filled in.
 func Define[P interface {
 	*R
 	Request
-}, R any](o Operation, call func(ctx context.Context, req P) (*Result, error)) Operation {
+}, R any](o Operation, call func(ctx Cancel, req P) (*Result, error)) Operation {
 	o.New = func() Request { return P(new(R)) }
-	o.call = func(ctx context.Context, req Request) (*Result, error) {
+	o.call = func(ctx Cancel, req Request) (*Result, error) {
 		p, ok := req.(P)
 		if !ok {
 			return nil, fmt.Errorf("%s: request of type %T, want %T", o.Name, req, p)
@@ -102,21 +114,28 @@ func Define[P interface {
 // Run checks a request — its format against the operation's formats, its
 // own options (Validator) — and answers it. Every host calls Run, so the
 // checks are the same everywhere: a bad option is a *ParamError.
-func (o Operation) Run(ctx context.Context, req Request) (*Result, error) {
+func (o Operation) Run(ctx Cancel, req Request) (*Result, error) {
+	if err := o.Check(ctx, req); err != nil {
+		return nil, err
+	}
+	return o.call(ctx, req)
+}
+
+// Check makes Run's checks of a request without running it: the format,
+// the request's own options, and that ctx is still live. A host that
+// calls an operation's typed function (ScoreTabularReport) checks first.
+func (o Operation) Check(ctx Cancel, req Request) error {
 	if f, ok := req.(Formatted); ok {
 		if err := o.CheckFormat(f.ReportFormat()); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if v, ok := req.(Validator); ok {
 		if err := v.Validate(); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return o.call(ctx, req)
+	return ctx.Err()
 }
 
 // CheckFormat refuses a format the operation does not write; "" is the

@@ -1,7 +1,5 @@
 package api
 
-import "context"
-
 // The tabular family's operations (SPEC A), served by docscore.wasm, the
 // HTTP API and the command line.
 var (
@@ -38,7 +36,7 @@ var (
 		Route:    "/v1/rules/check",
 		Doc:      "the parsed rows, errors and warnings of a rule file",
 		Required: []Field{{"rules", "the EQUIVALENCES.md rule file"}},
-	}, func(ctx context.Context, req *RulesCheckRequest) (*Result, error) {
+	}, func(ctx Cancel, req *RulesCheckRequest) (*Result, error) {
 		res, err := CheckRules(*req)
 		if err != nil {
 			return nil, err
@@ -57,7 +55,7 @@ var (
 			{"runs", "the runs JSONL file"},
 			{"line", "the image's line in the runs file"},
 		},
-	}, func(ctx context.Context, req *TabularDetailRequest) (*Result, error) {
+	}, func(ctx Cancel, req *TabularDetailRequest) (*Result, error) {
 		res, err := TabularDetail(*req)
 		if err != nil {
 			return nil, err

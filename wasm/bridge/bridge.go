@@ -15,7 +15,6 @@ package bridge
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"runtime"
@@ -98,7 +97,7 @@ func operationMethod(o api.Operation) Method {
 		if err := Decode(o.Name, r, req); err != nil {
 			return nil, err
 		}
-		res, err := o.Run(context.Background(), req)
+		res, err := o.Run(api.NoCancel, req)
 		if err != nil {
 			return nil, err
 		}

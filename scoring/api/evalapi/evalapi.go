@@ -69,7 +69,7 @@ var (
 		Doc:      `the Markdown of a harness report, as "docscore eval --markdown" wrote it`,
 		Formats:  []string{"md"},
 		Required: []api.Field{{Name: "report", Want: "a harness report (the JSON of docscore eval --output)"}},
-	}, func(ctx context.Context, req *ReportRequest) (*api.Result, error) {
+	}, func(ctx api.Cancel, req *ReportRequest) (*api.Result, error) {
 		out, err := ReportMarkdown(req.Report)
 		if err != nil {
 			return nil, err
@@ -93,7 +93,13 @@ func Evaluate(ctx context.Context, req EvalRequest) ([]byte, error) {
 	return res.Bytes, nil
 }
 
-func evaluate(ctx context.Context, req *EvalRequest) (*api.Result, error) {
+func evaluate(cancel api.Cancel, req *EvalRequest) (*api.Result, error) {
+	// The harness takes a context (its judges make calls); a host that
+	// gave none gets one that never ends.
+	ctx, ok := cancel.(context.Context)
+	if !ok {
+		ctx = context.Background()
+	}
 	opts := harness.RunOptions{Name: req.Cases.Name}
 	if len(req.Files) > 0 {
 		opts.Files = map[string][]byte{}

@@ -6,7 +6,6 @@ package receiptsapi
 
 import (
 	"bytes"
-	"context"
 	"strings"
 
 	"github.com/docscore/docscore/scoring/api"
@@ -67,40 +66,55 @@ func Operations() []api.Operation { return []api.Operation{ScoreReceiptsOperatio
 // that is incomplete without AllowIncomplete is an *IncompleteError naming
 // the missing and duplicated pairs.
 func ScoreReceipts(req ReceiptsRequest) ([]byte, error) {
-	res, err := ScoreReceiptsOperation.Run(context.Background(), &req)
+	res, err := ScoreReceiptsOperation.Run(api.NoCancel, &req)
 	if err != nil {
 		return nil, err
 	}
 	return res.Bytes, nil
 }
 
-func scoreReceipts(ctx context.Context, req *ReceiptsRequest) (*api.Result, error) {
+func scoreReceipts(ctx api.Cancel, req *ReceiptsRequest) (*api.Result, error) {
+	res, _, err := scoreReceiptsReport(ctx, req)
+	return res, err
+}
+
+// ScoreReceiptsReport is ScoreReceiptsOperation for native hosts that also
+// want the typed report (the command line checks --fail-under floors and
+// warns about skipped lines): the same checks, the same bytes.
+func ScoreReceiptsReport(ctx api.Cancel, req *ReceiptsRequest) (*api.Result, *Report, error) {
+	if err := ScoreReceiptsOperation.Check(ctx, req); err != nil {
+		return nil, nil, err
+	}
+	return scoreReceiptsReport(ctx, req)
+}
+
+func scoreReceiptsReport(ctx api.Cancel, req *ReceiptsRequest) (*api.Result, *Report, error) {
 	opts := receipts.ParseOptions{}
 	if req.ReadingOrder {
 		opts.Order = receipts.ReadingOrder
 	}
 	if len(req.Refs) == 0 && len(req.References) == 0 {
-		return nil, inputerr.New("", 0, "no references given (expected CORD .json files or a .jsonl of {\"sample_id\", \"reference\"})")
+		return nil, nil, inputerr.New("", 0, "no references given (expected CORD .json files or a .jsonl of {\"sample_id\", \"reference\"})")
 	}
 	var refs receipts.References
 	for _, f := range req.Refs {
 		got, err := receipts.ParseReferences(f.Name, []byte(f.Text), opts)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		refs = append(refs, got...)
 	}
 	refs = append(refs, req.References...)
 	run, err := pilotrun.Read(strings.NewReader(req.Run.Text), req.Run.Name, pilotrun.ReadOptions{SkipBadLines: req.SkipBadLines})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rep, err := receipts.Score(refs, run, receipts.Options{AllowIncomplete: req.AllowIncomplete, Order: opts.Order})
 	if err != nil {
 		if inc, ok := err.(*receipts.IncompleteError); ok {
-			return nil, &IncompleteError{Input: &inputerr.Error{File: req.Run.Name, Msg: strings.TrimPrefix(inc.Error(), inc.File+": ")}, Cause: inc, Skipped: run.Skipped}
+			return nil, nil, &IncompleteError{Input: &inputerr.Error{File: req.Run.Name, Msg: strings.TrimPrefix(inc.Error(), inc.File+": ")}, Cause: inc, Skipped: run.Skipped}
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	format := req.Format
 	if format == "" {
@@ -116,9 +130,9 @@ func scoreReceipts(ctx context.Context, req *ReceiptsRequest) (*api.Result, erro
 		err = rep.WriteMarkdown(&buf)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return &api.Result{Format: format, Bytes: buf.Bytes(), Report: &Report{Report: rep, Skipped: run.Skipped}}, nil
+	return &api.Result{Format: format, Bytes: buf.Bytes()}, &Report{Report: rep, Skipped: run.Skipped}, nil
 }
 
 // Report is the typed report behind a receipts result's bytes, with the

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/docscore/docscore/scoring/api"
 )
 
@@ -69,14 +71,20 @@ func checkFormat(format string, allowed ...string) error {
 // in the page and the HTTP API. A bad option is a usage error naming its
 // flag.
 func runOperation(ctx context.Context, o api.Operation, req api.Request) (*api.Result, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	res, err := o.Run(ctx, req)
 	if err != nil {
 		return nil, flagError(err)
 	}
 	return res, nil
+}
+
+// contextOf is the command's context (Background when it was run without
+// one).
+func contextOf(c *cobra.Command) context.Context {
+	if ctx := c.Context(); ctx != nil {
+		return ctx
+	}
+	return context.Background()
 }
 
 // flagError turns an operation's *api.ParamError into a usage error that

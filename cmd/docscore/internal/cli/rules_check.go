@@ -59,7 +59,7 @@ when there is any error.`,
 					req.GT = append(req.GT, api.File{Name: f.Name, Text: string(f.Data)})
 				}
 			}
-			out, err := runOperation(c.Context(), api.CheckRulesOperation, &req)
+			out, err := runOperation(contextOf(c), api.CheckRulesOperation, &req)
 			if err != nil {
 				return err
 			}

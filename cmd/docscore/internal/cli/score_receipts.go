@@ -64,7 +64,7 @@ recall), checked on the primary phase c1 (on every phase when there is no c1).`,
   docscore score receipts --refs refs.jsonl --run run.jsonl --allow-incomplete --fail-under rougeL=0.5,numeric=0.8`,
 			Args: cobra.NoArgs,
 			RunE: func(c *cobra.Command, args []string) error {
-				return runScoreReceipts(c.Context(), env, o)
+				return runScoreReceipts(contextOf(c), env, o)
 			},
 		}
 		f := c.Flags()
@@ -112,16 +112,15 @@ func runScoreReceipts(ctx context.Context, env *Env, o scoreReceiptsOptions) err
 	}
 	req := &receiptsapi.ReceiptsRequest{References: refs, Run: run, AllowIncomplete: o.allowIncomplete,
 		ReadingOrder: o.readingOrder, SkipBadLines: o.skipBadLines, Format: o.format}
-	res, err := runOperation(ctx, op, req)
+	res, rep, err := receiptsapi.ScoreReceiptsReport(ctx, req)
 	var incomplete *receiptsapi.IncompleteError
 	if errors.As(err, &incomplete) {
 		warnSkipped(env, incomplete.Skipped)
 		return &ExitError{Code: ExitInput, Err: incomplete.Cause}
 	}
 	if err != nil {
-		return err
+		return flagError(err)
 	}
-	rep := res.Report.(*receiptsapi.Report)
 	warnSkipped(env, rep.Skipped)
 	if err := writeOutput(env, o.out, res.Bytes); err != nil {
 		return err

@@ -111,11 +111,10 @@ recall or a field's accuracy falls under its floor.`,
 				}
 				req.Schema = &f
 			}
-			res, err := runOperation(c.Context(), op, tabularRequest(req, format))
+			res, rep, err := api.ScoreTabularReport(contextOf(c), tabularRequest(req, format))
 			if err != nil {
-				return err
+				return flagError(err)
 			}
-			rep := res.Report.(*tabular.Report)
 			if err := checkTabularThresholds(rep, thresholds); err != nil && !isThresholdFailure(err) {
 				return err
 			}
