@@ -11,19 +11,27 @@ import (
 	"github.com/docscore/docscore/scoring/text"
 )
 
-// Check validates the rows of f against a schema: every field exists and is
+// Check returns every error of f in line order: the errors Parse found
+// (rows that do not parse, a code fence never closed), then the checks of
+// the rows against a schema: every field exists and is
 // one rules can apply to (the key column for ignore rows, text columns for
 // both kinds), and no form maps to two canonicals for one field. When gt is
 // not nil it maps column names to that column's ground-truth values, and a
 // model-side ignore that would remove something from one of those values is
 // an error: a model value identical to it would be changed, splitting an
 // identical pair. The test honours the row's position ("in" leading does
-// not fire on "Casa di … in Ghetto"). Settled and OPEN rows alike are checked. Errors
-// name the file, line and row.
+// not fire on "Casa di … in Ghetto"). Settled and OPEN rows alike are checked,
+// and the field list of a row that did not parse is checked too, so that one
+// pass reports every problem. Errors name the file, line and row.
 func Check(f *File, s *schema.Schema, gt map[string][]string) inputerr.List {
-	var errs inputerr.List
+	errs := append(inputerr.List(nil), f.errs...)
 	bad := func(r Row, format string, args ...any) {
 		errs = append(errs, inputerr.New(f.Name, r.Line, "%s (row: %s)", fmt.Sprintf(format, args...), r))
+	}
+	for _, r := range f.rejected {
+		if _, err := resolveFields(r, s); err != "" && len(r.Fields) > 0 {
+			bad(r, "%s", err)
+		}
 	}
 	type mapping struct {
 		canonical string
@@ -81,6 +89,7 @@ func Check(f *File, s *schema.Schema, gt map[string][]string) inputerr.List {
 			}
 		}
 	}
+	sortByLine(errs)
 	return errs
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/schema"
 )
 
 // lineCount returns how many lines the parser sees in src: CRLF, CR and LF
@@ -18,8 +19,9 @@ func lineCount(src []byte) int {
 	return 1 + bytes.Count(src, []byte("\n")) + bytes.Count(src, []byte("\r"))
 }
 
-// FuzzParse checks that Parse never panics, is deterministic, and that
-// every row, warning and error it returns points at a line of the file.
+// FuzzParse checks that Parse never panics, is deterministic, always
+// returns the file, and that every row, warning and error it returns points
+// at a line of the file.
 func FuzzParse(f *testing.F) {
 	for _, pattern := range []string{"testdata/valid/*.md", "testdata/invalid/*.md"} {
 		files, err := filepath.Glob(pattern)
@@ -38,6 +40,16 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("## Equivalences\n\n| field | forms | canonical | status |\n|---|---|---|---|\n| `*` | `a` / `b` | `c` | `OPEN` |\n"))
 	f.Add([]byte("# Equivalences\n> | field | forms | canonical | status | witness |\n> |---|---|---|---|---|\n> | title | ab. | abate | settled | w |\n"))
 
+	// Shapes the parser must question (issue 16): unclosed fences, extra
+	// cells, unknown column headings, no rule section.
+	f.Add([]byte("## Ignore\n\n```markdown\nnever closed\n\n| field | token | position | side | status |\n|-|-|-|-|-|\n| name | a | leading | model | settled |\n"))
+	f.Add([]byte("## Ignore\n\n> ~~~\n> in a quote\n\n| field | token | position | side | status |\n|-|-|-|-|-|\n| name | a | leading | model | settled |\n~~~\n"))
+	f.Add([]byte("## Ignore\n\n````\n```\n| field | token | position | side | status |\n|-|-|-|-|-|\n| name | a | leading | model | settled |\n`````\n"))
+	f.Add([]byte("## Equivalences\n| field | forms | canonical | status |\n|-|-|-|-|\n| title | `a|b` \\| c | d | OPEN | extra | `x|y` |\n> | e | f |\n"))
+	f.Add([]byte("## 1. Ignore rules\n| fld | tok | pos | sd | st |\n|-|-|-|-|-|\n| name | a | leading | model | settled |\n"))
+	f.Add([]byte("## Equivalences\n| field | forms | canonical | status | Notes | token | side |\n|-|-|-|-|-|-|-|\n| nome | a /  / b | | draft | n | t | s |\n"))
+	f.Add([]byte("# No rules\n\n<!--\n```\n-->\n| field | token | position | side | status |\n|-|-|-|-|-|\n"))
+
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file, err := Parse("fuzz.md", src)
 		again, errAgain := Parse("fuzz.md", src)
@@ -45,10 +57,10 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse is not deterministic: %v / %v", err, errAgain)
 		}
 		lines := lineCount(src)
+		if file == nil {
+			t.Fatalf("Parse returned no file (error %v)", err)
+		}
 		if err != nil {
-			if file != nil {
-				t.Errorf("Parse returned a file along with an error")
-			}
 			var list inputerr.List
 			if !errors.As(err, &list) || len(list) == 0 {
 				t.Fatalf("error %T is not a non-empty inputerr.List: %v", err, err)
@@ -58,7 +70,16 @@ func FuzzParse(f *testing.F) {
 					t.Errorf("error %q: line %d outside 1..%d", e, e.Line, lines)
 				}
 			}
-			return
+			// Check reports Parse's errors with its own, in line order.
+			checked := Check(file, schema.Default(), nil)
+			if len(checked) < len(list) {
+				t.Errorf("Check reports %d errors, Parse %d", len(checked), len(list))
+			}
+			for i := 1; i < len(checked); i++ {
+				if checked[i].Line < checked[i-1].Line {
+					t.Errorf("Check's errors out of line order: %v", checked)
+				}
+			}
 		}
 		if !reflect.DeepEqual(file, again) {
 			t.Fatalf("Parse is not deterministic:\n%+v\n%+v", file, again)

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/docscore/docscore/rules/internal/sha256sum"
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/text"
 )
 
 // Kind is the kind of a rule row.
@@ -71,8 +73,14 @@ type File struct {
 	SHA256 string `json:"sha256"` // of the bytes as given
 	Rows   []Row  `json:"rows"`
 	// Warnings are problems that do not stop scoring, such as a settled
-	// row without a witness or a table that lacks the rule columns.
+	// row without a witness, a table in a rule section that lacks the rule
+	// columns, a column or a cell that is not read, or a file with no rule
+	// section at all.
 	Warnings []*inputerr.Error `json:"-"`
+
+	errs     inputerr.List // Parse's errors, which Check reports too
+	rejected []Row         // rows that did not parse, as far as they read
+	prose    []int         // header lines of rule sections' tables taken for prose
 }
 
 // Count returns how many rows have the given status.
@@ -102,8 +110,15 @@ var (
 
 // Parse reads a rule file. name is used in errors and warnings. Every row
 // of a rule table is parsed; an unknown position, side or status, an empty
-// field or form is an error naming the line. All such errors are returned
-// together as an inputerr.List.
+// field or form is an error naming the line, and so is a code fence that
+// is never closed (a Markdown viewer shows the rest of the file as code,
+// which the parser would read as rules). All such errors, every problem of
+// every row, are returned together as an inputerr.List in line order.
+//
+// Parse always returns the file, with the rows that parsed, its digest and
+// its warnings, so that a check can report them beside the errors; Check
+// reports Parse's errors again together with its own. A file with errors
+// must not be scored.
 func Parse(name string, src []byte) (*File, error) {
 	sum := sha256sum.Sum256(src)
 	f := &File{Name: name, SHA256: hex.EncodeToString(sum[:])}
@@ -114,15 +129,17 @@ func Parse(name string, src []byte) (*File, error) {
 	buf = bytes.TrimPrefix(buf, []byte("\xef\xbb\xbf"))
 	if !isValidUTF8(buf) {
 		line := 1 + bytes.Count(buf[:firstInvalidUTF8(buf)], []byte("\n"))
-		return nil, inputerr.List{inputerr.New(name, line, "expected UTF-8 text")}
+		f.errs = inputerr.List{inputerr.New(name, line, "expected UTF-8 text")}
+		return f, f.errs
 	}
 	// A parser is single-use; MathJax is off so that "$" survives.
 	p := parser.NewWithExtensions(parser.CommonExtensions &^ parser.MathJax)
 	doc := p.Parse(buf)
 
-	var errs inputerr.List
+	errs := unclosedFences(name, buf)
 	var section Kind
 	sectionLevel := 0
+	firstSection, ruleTables := 0, 0
 	loc := newLocator(buf)
 	ast.WalkFunc(doc, func(node ast.Node, entering bool) ast.WalkStatus {
 		if !entering {
@@ -142,6 +159,9 @@ func Parse(name string, src []byte) (*File, error) {
 			switch {
 			case kind != "":
 				section, sectionLevel = kind, n.Level
+				if firstSection == 0 {
+					firstSection = max(nodeLine(buf, n), 1)
+				}
 			case section != "" && n.Level <= sectionLevel:
 				section = ""
 			}
@@ -149,18 +169,42 @@ func Parse(name string, src []byte) (*File, error) {
 		case *ast.CodeBlock:
 			return ast.SkipChildren
 		case *ast.Table:
-			if section != "" {
-				f.readTable(loc, n, section, &errs)
+			if section != "" && f.readTable(loc, n, section, &errs) {
+				ruleTables++
 			}
 			// The walk goes on into the table so that loc passes its lines.
 			return ast.GoToNext
 		}
 		return ast.GoToNext
 	})
-	if len(errs) > 0 {
-		return nil, errs
+	switch {
+	case firstSection == 0:
+		f.Warnings = append(f.Warnings, inputerr.New(name, 1,
+			"no rule section: expected a heading with \"ignore\" or \"equivalen\" in it, such as \"## 1. Ignore rules\" or \"## 2. Equivalences\"; no rules read"))
+	case ruleTables == 0:
+		msg := "no rule table in the rule sections (expected a table with the columns field, token, position, side, status or field, forms, canonical, status); no rules read"
+		if len(f.prose) > 0 {
+			lines := make([]string, len(f.prose))
+			for i, l := range f.prose {
+				lines[i] = strconv.Itoa(l)
+			}
+			msg += "; the table(s) at line(s) " + strings.Join(lines, ", ") + " have none of the rule columns"
+		}
+		f.Warnings = append(f.Warnings, inputerr.New(name, firstSection, "%s", msg))
 	}
-	return f, nil
+	sortByLine(f.Warnings)
+	if len(errs) == 0 {
+		return f, nil
+	}
+	sortByLine(errs)
+	f.errs = errs
+	return f, errs
+}
+
+// sortByLine orders problems by line, keeping the order of those on one
+// line.
+func sortByLine(l inputerr.List) {
+	sort.SliceStable(l, func(i, j int) bool { return l[i].Line < l[j].Line })
 }
 
 // sectionKind returns the kind of section a heading opens, or "".
@@ -174,8 +218,9 @@ func sectionKind(title string) Kind {
 	return ""
 }
 
-// readTable reads one table of a rule section.
-func (f *File) readTable(loc *locator, t *ast.Table, kind Kind, errs *inputerr.List) {
+// readTable reads one table of a rule section and reports whether it was
+// read as rules: whether it has the section's rule columns.
+func (f *File) readTable(loc *locator, t *ast.Table, kind Kind, errs *inputerr.List) bool {
 	src := loc.src
 	var rows []*ast.TableRow
 	var headerRow *ast.TableRow
@@ -191,18 +236,31 @@ func (f *File) readTable(loc *locator, t *ast.Table, kind Kind, errs *inputerr.L
 		return ast.GoToNext
 	})
 	if headerRow == nil {
-		return
+		return false
 	}
 	headerLine := nodeLine(src, headerRow)
 	if headerLine == 0 {
 		// A table in a block quote is parsed from a copy of its text.
 		headerLine = loc.search(headerRow)
 	}
+	warn := func(line int, format string, args ...any) {
+		f.Warnings = append(f.Warnings, inputerr.New(f.Name, line, format, args...))
+	}
 	cols := map[string]int{}
+	var unknown, unread []string
+	header := make([]string, len(headerRow.Children))
 	for i, c := range headerRow.Children {
-		h := strings.ToLower(strings.TrimSpace(nodeText(c)))
-		if canon, ok := columnSynonyms[h]; ok {
-			if _, dup := cols[canon]; !dup {
+		header[i] = strings.TrimSpace(nodeText(c))
+		canon, ok := columnSynonyms[strings.ToLower(header[i])]
+		switch {
+		case !ok:
+			unknown = append(unknown, strconv.Quote(header[i]))
+		case !usedBy(kind, canon):
+			unread = append(unread, fmt.Sprintf("column %q does not apply to %s rows", header[i], kind))
+		default:
+			if prev, dup := cols[canon]; dup {
+				unread = append(unread, fmt.Sprintf("column %q repeats column %q", header[i], header[prev]))
+			} else {
 				cols[canon] = i
 			}
 		}
@@ -210,19 +268,34 @@ func (f *File) readTable(loc *locator, t *ast.Table, kind Kind, errs *inputerr.L
 	var missing []string
 	for _, need := range neededColumns[kind] {
 		if _, ok := cols[need]; !ok {
+			if need == "forms" {
+				need = formsColumn(kind)
+			}
 			missing = append(missing, need)
 		}
 	}
 	if len(missing) > 0 {
-		// Only tables with the rule columns are rules; prose tables in a
-		// rule section are left alone (SPEC A.5). A table with some rule
-		// columns but not all is likely a mistake (an equivalence table
-		// under an ignore heading): say so.
-		if len(neededColumns[kind])-len(missing) >= 2 {
-			f.Warnings = append(f.Warnings, inputerr.New(f.Name, headerLine,
-				"table in an %s section lacks the column(s) %s; not read as rules", kind, strings.Join(missing, ", ")))
+		// Only tables with the rule columns are rules: another table in a
+		// rule section is prose, left alone (SPEC A.5). One with a rule
+		// column, or a name close to one, is likely a mistake (an
+		// equivalence table under an ignore heading, a misspelt header):
+		// say so. Parse names the others when no table is read at all.
+		if !ruleLike(header) {
+			f.prose = append(f.prose, headerLine)
+			return false
 		}
-		return
+		msg := fmt.Sprintf("table in an %s section lacks the column(s) %s; not read as rules", kind, strings.Join(missing, ", "))
+		if len(unknown) > 0 {
+			msg += fmt.Sprintf(" (unknown column(s) %s)", strings.Join(unknown, ", "))
+		}
+		warn(headerLine, "%s", msg)
+		return false
+	}
+	if len(unknown) > 0 {
+		warn(headerLine, "unknown column(s) %s in an %s table (expected %s); not read", strings.Join(unknown, ", "), kind, knownColumns(kind))
+	}
+	for _, u := range unread {
+		warn(headerLine, "%s; not read", u)
 	}
 	// Pipe-table rows are one line each, right after the delimiter row.
 	loc.pass(headerLine + 1 + len(rows))
@@ -238,22 +311,69 @@ func (f *File) readTable(loc *locator, t *ast.Table, kind Kind, errs *inputerr.L
 			}
 			return strings.TrimSpace(nodeText(r.Children[i]))
 		}
-		if row, err := parseRow(f.Name, line, kind, cell); err != nil {
-			*errs = append(*errs, err)
-		} else {
-			if row.Status == Settled && row.Witness == "" {
-				f.Warnings = append(f.Warnings, inputerr.New(f.Name, line, "settled row without a witness"))
-			}
-			f.Rows = append(f.Rows, row)
+		if extra := extraCells(loc.line(line), len(headerRow.Children)); len(extra) > 0 {
+			warn(line, "row has %d cell(s) more than the header's %d; not read: %s", len(extra), len(headerRow.Children), strings.Join(extra, ", "))
 		}
+		row, rowErrs := parseRow(f.Name, line, kind, cell)
+		if len(rowErrs) > 0 {
+			*errs = append(*errs, rowErrs...)
+			f.rejected = append(f.rejected, row)
+			continue
+		}
+		if row.Status == Settled && row.Witness == "" {
+			warn(line, "settled row without a witness")
+		}
+		f.Rows = append(f.Rows, row)
 	}
+	return true
 }
 
-// parseRow validates and converts one table row.
-func parseRow(file string, line int, kind Kind, cell func(string) string) (Row, *inputerr.Error) {
+// ruleLike reports whether a header has a rule column, or a name within
+// two edits of one (such as "fild" or "postion"): whether a table that is
+// not read as rules was likely meant to be.
+func ruleLike(header []string) bool {
+	for _, h := range header {
+		h = strings.ToLower(h)
+		if _, ok := columnSynonyms[h]; ok {
+			return true
+		}
+		for known := range columnSynonyms {
+			if len(h) > 2 && text.Levenshtein(h, known) <= 2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// usedBy reports whether a column (by its canonical name) is read in a
+// table of kind.
+func usedBy(kind Kind, col string) bool {
+	switch col {
+	case "canonical":
+		return kind == Equivalence
+	case "position", "side":
+		return kind == Ignore
+	}
+	return true
+}
+
+// knownColumns lists the columns a table of kind reads, for messages.
+func knownColumns(kind Kind) string {
+	if kind == Ignore {
+		return "field, token, position, side, status or witness"
+	}
+	return "field, forms, canonical, status or witness"
+}
+
+// parseRow validates and converts one table row. It reports every problem
+// of the row; with problems, the row holds what could be read (the field
+// list, the forms, the cells as written) for Check and for messages.
+func parseRow(file string, line int, kind Kind, cell func(string) string) (Row, inputerr.List) {
 	row := Row{Kind: kind, Line: line, Witness: cell("witness")}
-	bad := func(format string, args ...any) (Row, *inputerr.Error) {
-		return Row{}, inputerr.New(file, line, format, args...)
+	var errs inputerr.List
+	bad := func(format string, args ...any) {
+		errs = append(errs, inputerr.New(file, line, format, args...))
 	}
 	for _, fld := range strings.Split(cell("field"), ",") {
 		if fld = strings.TrimSpace(fld); fld != "" {
@@ -261,47 +381,63 @@ func parseRow(file string, line int, kind Kind, cell func(string) string) (Row, 
 		}
 	}
 	if len(row.Fields) == 0 {
-		return bad("expected a field name, a comma-separated list of fields, or *")
+		bad("expected a field name, a comma-separated list of fields, or *")
 	}
 	forms := cell("forms")
 	if forms == "" {
-		return bad("expected at least one form in the %s column", formsColumn(kind))
-	}
-	for _, form := range strings.Split(forms, " / ") {
-		form = strings.TrimSpace(form)
-		if form == "" {
-			return bad("empty form in %q (forms are separated by \" / \")", forms)
+		bad("expected at least one form in the %s column", formsColumn(kind))
+	} else {
+		empty := false
+		for _, form := range strings.Split(forms, " / ") {
+			if form = strings.TrimSpace(form); form != "" {
+				row.Forms = append(row.Forms, form)
+			} else {
+				empty = true
+			}
 		}
-		row.Forms = append(row.Forms, form)
+		if empty {
+			bad("empty form in %q (forms are separated by \" / \")", forms)
+		}
 	}
-	switch strings.ToLower(cell("status")) {
+	if kind == Equivalence {
+		row.Canonical = cell("canonical")
+		if row.Canonical == "" {
+			bad("expected a canonical form")
+		}
+	} else {
+		row.Position, row.Side = readPositionSide(cell, bad)
+	}
+	// Problems are reported in the order of SPEC A.5's columns.
+	switch status := cell("status"); strings.ToLower(status) {
 	case "settled":
 		row.Status = Settled
 	case "open":
 		row.Status = Open
 	default:
-		return bad("unknown status %q (expected settled or OPEN)", cell("status"))
+		row.Status = Status(status)
+		bad("unknown status %q (expected settled or OPEN)", status)
 	}
-	if kind == Equivalence {
-		row.Canonical = cell("canonical")
-		if row.Canonical == "" {
-			return bad("expected a canonical form")
-		}
-		return row, nil
-	}
-	switch Position(strings.ToLower(cell("position"))) {
+	return row, errs
+}
+
+// readPositionSide reads an ignore row's position and side; an unknown one
+// is reported to bad and kept as written.
+func readPositionSide(cell func(string) string, bad func(string, ...any)) (Position, Side) {
+	pos := Position(strings.ToLower(cell("position")))
+	switch pos {
 	case Leading, Trailing, Anywhere:
-		row.Position = Position(strings.ToLower(cell("position")))
 	default:
-		return bad("unknown position %q (expected leading, trailing or anywhere)", cell("position"))
+		pos = Position(cell("position"))
+		bad("unknown position %q (expected leading, trailing or anywhere)", cell("position"))
 	}
-	switch Side(strings.ToLower(cell("side"))) {
+	side := Side(strings.ToLower(cell("side")))
+	switch side {
 	case ModelSide, BothSides:
-		row.Side = Side(strings.ToLower(cell("side")))
 	default:
-		return bad("unknown side %q (expected model or both)", cell("side"))
+		side = Side(cell("side"))
+		bad("unknown side %q (expected model or both)", cell("side"))
 	}
-	return row, nil
+	return pos, side
 }
 
 func formsColumn(kind Kind) string {

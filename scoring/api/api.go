@@ -214,8 +214,9 @@ func problem(e *inputerr.Error) Problem {
 }
 
 // CheckRules parses and checks a rule file. Problems with the rule file are
-// reported in the result, not as an error; an error means another input
-// (the schema or a GT file) could not be read.
+// reported in the result, not as an error: every error of the file at once,
+// with its sha256 and the rows that parsed, and its warnings. An error
+// means another input (the schema or a GT file) could not be read.
 func CheckRules(req RulesCheckRequest) (*RulesCheckResult, error) {
 	s := schema.Default()
 	if req.Schema != nil {
@@ -243,16 +244,12 @@ func CheckRules(req RulesCheckRequest) (*RulesCheckResult, error) {
 		}
 	}
 	res := &RulesCheckResult{File: req.Rules.Name, Errors: []Problem{}, Warnings: []Problem{}, Rows: []rules.Row{}}
+	// Parse returns the file even when some rows do not parse, and Check
+	// reports Parse's errors with its own: every error of the file, in
+	// line order, beside the rows that did parse and the file's digest.
 	f, err := rules.Parse(req.Rules.Name, []byte(req.Rules.Text))
-	if err != nil {
-		list, ok := err.(inputerr.List)
-		if !ok {
-			return nil, err
-		}
-		for _, e := range list {
-			res.Errors = append(res.Errors, problem(e))
-		}
-		return res, nil
+	if f == nil {
+		return nil, err
 	}
 	res.SHA256, res.Settled, res.Open = f.SHA256, f.Count(rules.Settled), f.Count(rules.Open)
 	if f.Rows != nil {

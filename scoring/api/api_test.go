@@ -2,8 +2,12 @@ package api
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,8 +69,49 @@ func TestCheckRules(t *testing.T) {
 	if res.Settled != 11 || res.Open != 4 || len(res.Errors) != 0 || len(res.Warnings) != 1 || res.Warnings[0].Line != 46 {
 		t.Fatalf("result %+v", res)
 	}
-	res, err = CheckRules(RulesCheckRequest{Rules: File{Name: "bad.md", Text: "## Ignore\n\n| field | token | position | side | status |\n|---|---|---|---|---|\n| name | x | up | model | settled |\n"}})
-	if err != nil || len(res.Errors) != 1 || res.Errors[0].Line != 5 || !strings.Contains(res.Errors[0].Message, `unknown position "up"`) {
-		t.Fatalf("result %+v, %v", res, err)
+	// A file with errors: every error at once (Parse's and Check's, in
+	// line order), its sha256 and the rows that parsed.
+	const header = "## Ignore\n\n| field | token | position | side | status |\n|---|---|---|---|---|\n"
+	tests := []struct {
+		name, text string
+		errors     []string // "LINE: message prefix"
+		rows       []int
+	}{
+		{"one error", header + "| name | x | up | model | settled |\n", []string{`5: unknown position "up"`}, nil},
+		{"a field error before a side error", header + "| nome | x | leading | model | settled |\n| name | y | leading | nobody | OPEN |\n",
+			[]string{`5: unknown field "nome"`, `6: unknown side "nobody"`}, []int{5}},
+		{"an unclosed fence and a row", "```\n" + header + "| name | x | leading | model | settled |\n",
+			[]string{"1: code fence ``` is never closed"}, []int{6}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := CheckRules(RulesCheckRequest{Rules: File{Name: "bad.md", Text: tt.text}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, e := range res.Errors {
+				got = append(got, fmt.Sprintf("%d: %s", e.Line, e.Message))
+			}
+			if len(got) != len(tt.errors) {
+				t.Fatalf("errors %q, want %q", got, tt.errors)
+			}
+			for i := range got {
+				if !strings.HasPrefix(got[i], tt.errors[i]) {
+					t.Errorf("error %d = %q, want it to start %q", i, got[i], tt.errors[i])
+				}
+			}
+			sum := sha256.Sum256([]byte(tt.text))
+			if res.SHA256 != hex.EncodeToString(sum[:]) {
+				t.Errorf("sha256 = %q, want the file's", res.SHA256)
+			}
+			var rows []int
+			for _, r := range res.Rows {
+				rows = append(rows, r.Line)
+			}
+			if !slices.Equal(rows, tt.rows) || res.Settled+res.Open != len(rows) {
+				t.Errorf("rows at %v (%d settled, %d OPEN), want %v", rows, res.Settled, res.Open, tt.rows)
+			}
+		})
 	}
 }

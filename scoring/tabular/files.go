@@ -80,6 +80,11 @@ func loadRules(req Request, in *Input) error {
 	var err error
 	if req.Rules != nil {
 		if in.Rules, err = rules.Parse(req.Rules.Name, req.Rules.Data); err != nil {
+			// Report every error of the file at once: Check repeats
+			// Parse's and adds those of the rows that parsed.
+			if errs := rules.Check(in.Rules, in.Schema, nil); len(errs) > 0 {
+				return errs
+			}
 			return err
 		}
 	}

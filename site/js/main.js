@@ -230,9 +230,13 @@ async function scoreFiles() {
     for (const name of p.files) note(name, p.message);
     alerts.push([p.message, '']);
   };
+  // A rule file's check lists every error of the file, one note each; the
+  // scoring's refusal of that file repeats them in one message, which the
+  // alert shows, so it is not noted beside the file again.
+  const checked = res.rules && !res.rules.error && res.rules.errors.length > 0 ? res.rules.file : null;
   const coreError = (e) => {
     const where = e.file ? (e.line ? `line ${e.line}: ` : '') : '';
-    if (e.file && state.files.some((f) => f.name === e.file)) {
+    if (e.file && e.file !== checked && state.files.some((f) => f.name === e.file)) {
       note(e.file, where + messageWithoutPlace(e));
     }
     alerts.push([e.message, e.file ? 'Fix the file and drop it again (it replaces the old one), change its role, or remove it.' : '']);

@@ -3,6 +3,9 @@ package cli
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -159,12 +162,82 @@ func TestRulesCheck(t *testing.T) {
 	if code != ExitInput || !strings.Contains(out, `ok.md:5: model-side ignore "in" (leading) of field place_of_stay matches the ground truth "in Ghetto"`) {
 		t.Fatalf("GT check: exit %d, %q", code, out)
 	}
-	code, out, _ = run(t, "rules", "check", "--rules", filepath.Join(dir, "bad.md"))
-	if code != ExitInput || !strings.Contains(out, `bad.md:5: unknown position "middle"`) {
-		t.Fatalf("invalid file: exit %d, %q", code, out)
-	}
 	code, out, _ = run(t, "rules", "check", "--rules", filepath.Join(dir, "ok.md"), "--format", "json")
 	if code != 0 || !strings.Contains(out, `"settled": 1`) || !strings.Contains(out, `"line": 5`) {
 		t.Fatalf("json: exit %d, %q", code, out)
 	}
+}
+
+// TestRulesWithTwoErrors checks that a rule file with two errors (an
+// unknown position on line 5, which Parse finds, and an unknown field on
+// line 6, which only the check finds) has both reported at once, by rules
+// check in text and JSON and by scoring, which refuses it.
+func TestRulesWithTwoErrors(t *testing.T) {
+	const bad = "## 1. Ignore rules\n\n| field | token | position | side | status | witness |\n|---|---|---|---|---|---|\n" +
+		"| place_of_stay | in | middle | model | settled | seen |\n| nome | x | leading | model | settled | seen |\n"
+	dir := writeFiles(t, map[string]string{
+		"bad.md":        bad,
+		"gt_page_1.csv": "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\nAnna Bon,,,,,,,,\n",
+		"runs.jsonl":    `{"model":"m","phase":"G","run":1,"page":"1","records":[{"name":"Anna Bon"}]}` + "\n",
+	})
+	rules := filepath.Join(dir, "bad.md")
+	want := []string{
+		`bad.md:5: unknown position "middle" (expected leading, trailing or anywhere)`,
+		`bad.md:6: unknown field "nome" (expected name, title`,
+	}
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"rules check", []string{"rules", "check", "--rules", rules}},
+		{"rules check json", []string{"rules", "check", "--rules", rules, "--format", "json"}},
+		{"score tabular", []string{"score", "tabular", "--gt", filepath.Join(dir, "gt_page_1.csv"), "--runs", filepath.Join(dir, "runs.jsonl"), "--rules", rules}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := run(t, tt.args...)
+			if code != ExitInput {
+				t.Fatalf("exit %d, want %d; stdout %q, stderr %q", code, ExitInput, out, errOut)
+			}
+			if strings.HasSuffix(tt.name, "json") {
+				out = twoErrorReport(t, out, bad)
+			}
+			for _, w := range want {
+				if !strings.Contains(out+errOut, w) {
+					t.Errorf("output lacks %q:\n%s%s", w, out, errOut)
+				}
+			}
+		})
+	}
+}
+
+// twoErrorReport checks that the JSON report of rules check keeps its shape
+// and, with errors, still has the file's sha256 and the row that parsed (at
+// line 6); it returns the errors' text, one a line.
+func twoErrorReport(t *testing.T, out, src string) string {
+	t.Helper()
+	var res struct {
+		File     string                  `json:"file"`
+		SHA256   string                  `json:"sha256"`
+		Settled  *int                    `json:"settled"`
+		Open     *int                    `json:"open"`
+		Errors   []struct{ Text string } `json:"errors"`
+		Warnings []json.RawMessage       `json:"warnings"`
+		Rows     []struct {
+			Line int `json:"line"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	sum := sha256.Sum256([]byte(src))
+	if res.SHA256 != hex.EncodeToString(sum[:]) || len(res.Errors) != 2 || res.Warnings == nil ||
+		len(res.Rows) != 1 || res.Rows[0].Line != 6 || res.Settled == nil || *res.Settled != 1 || res.Open == nil {
+		t.Errorf("JSON report: %s", out)
+	}
+	var texts []string
+	for _, e := range res.Errors {
+		texts = append(texts, e.Text)
+	}
+	return strings.Join(texts, "\n")
 }

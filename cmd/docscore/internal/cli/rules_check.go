@@ -22,11 +22,17 @@ Every row of the ignore and equivalence tables must parse: an unknown
 field, position, side or status is an error naming the line. No form may map
 to two canonicals for one field. With --gt, a model-side ignore that would
 remove something from a ground-truth value of that field (at its position)
-is an error: it would split identical pairs. Settled and OPEN rows alike are
-checked. A settled row without a witness is a warning.
+is an error: it would split identical pairs. A code fence that is never
+closed is an error at the line that opens it. Settled and OPEN rows alike
+are checked, and every error of the file is reported in one pass.
+
+Warnings: a settled row without a witness; a table in a rule section that
+looks like rules but lacks a rule column; a column or extra cells that are
+not read; a file with no rule section, or no rule table, at all.
 
 Errors and warnings are printed as FILE:LINE: message; the exit code is 2
-when there is any error.`,
+when there is any error. With --format json the report still holds the
+file's sha256 and the rows that parsed when there are errors.`,
 		Example: `  docscore rules check --rules EQUIVALENCES.md
   docscore rules check --rules EQUIVALENCES.md --gt gt/`,
 		Args: cobra.NoArgs,

@@ -312,18 +312,26 @@ func TestBadInputShowsTheLine(t *testing.T) {
 		t.Fatal("dropping the good runs file again did not bring the results back")
 	}
 
-	// A rule file with a bad row: the error is beside the file and in the
-	// rules panel, with its line.
+	// A rule file with two bad rows, one that does not parse (line 7) and
+	// one that parses but names an unknown field (line 8): both errors are
+	// beside the file and in the rules panel, with their lines, and the
+	// row that parsed is listed.
 	badRules := filepath.Join(badDir, "EQUIVALENCES.md")
-	if err := os.WriteFile(badRules, []byte("# Rules\n\n## 1. Ignore rules\n\n| field | token | position | side | status | witness |\n|---|---|---|---|---|---|\n| name | conte | middle | model | settled | p27 |\n"), 0o644); err != nil {
+	if err := os.WriteFile(badRules, []byte("# Rules\n\n## 1. Ignore rules\n\n| field | token | position | side | status | witness |\n|---|---|---|---|---|---|\n| name | conte | middle | model | settled | p27 |\n| nome | il | leading | model | settled | p28 |\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	act(t, ctx, drop(badRules))
-	if got := fileError("EQUIVALENCES.md"); !strings.Contains(got, "line 7") || !strings.Contains(got, `unknown position "middle"`) {
-		t.Fatalf("error beside the rule file: %q", got)
+	if got := fileError("EQUIVALENCES.md"); !strings.HasPrefix(got, `line 7: unknown position "middle"`) ||
+		!strings.Contains(got, ` | line 8: unknown field "nome"`) ||
+		strings.Count(got, `unknown position "middle"`) != 1 || strings.Count(got, `unknown field "nome"`) != 1 {
+		t.Fatalf("errors beside the rule file, each once: %q", got)
 	}
-	if panel, _ := chromedp.Run(ctx, chromedp.Text(chromedp.ID("rules-problems"))); !strings.Contains(panel, `error: line 7: unknown position "middle"`) {
+	panel, _ := chromedp.Run(ctx, chromedp.Text(chromedp.ID("rules-problems")))
+	if !strings.Contains(panel, `error: line 7: unknown position "middle"`) || !strings.Contains(panel, `error: line 8: unknown field "nome"`) {
 		t.Fatalf("rules panel: %q", panel)
+	}
+	if rows, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll('#rules-table tbody tr')].map(r => r.cells[0].textContent).join(',')`)); rows != "8" {
+		t.Fatalf("rows of the rules panel: %q, want the row at line 8", rows)
 	}
 	act(t, ctx, drop(filepath.Join(dir, "EQUIVALENCES.md")))
 	if resultsHidden() || fileError("EQUIVALENCES.md") != "" {
