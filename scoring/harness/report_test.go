@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/docscore/docscore/scoring/evalcase"
 )
 
 // TestPipelineExampleReportGolden keeps the JSON and Markdown reports of
@@ -39,7 +41,7 @@ func TestReportDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(store CheckpointStore) []byte {
+	run := func(store evalcase.CheckpointStore) []byte {
 		f, err := ReadCaseFile(bytes.NewReader(data), "mixed.jsonl", ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -54,7 +56,7 @@ func TestReportDeterministic(t *testing.T) {
 		}
 		return b
 	}
-	store := NewMemoryCheckpointStore()
+	store := evalcase.NewMemoryCheckpointStore()
 	a, b := run(nil), run(store)
 	if !bytes.Equal(a, b) {
 		t.Fatal("two runs differ")

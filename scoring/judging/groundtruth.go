@@ -1,10 +1,8 @@
-package harness
+package judging
 
 import (
-	"bytes"
 	"context"
 	_ "embed"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/docscore/docscore/scoring/evalcase"
 )
 
 // GroundTruthClaimsSchema is the JSON Schema a ground-truth provider's
@@ -70,7 +70,7 @@ func ParseGroundTruthClaims(raw []byte, sourceIDs []string) ([]GroundTruthClaim,
 		text = strings.TrimPrefix(text, "```")
 		text = strings.TrimSuffix(strings.TrimSpace(text), "```")
 	}
-	v, _, err := parseWithPositions([]byte(text), "ground-truth answer", 0)
+	v, _, err := evalcase.ParseWithPositions([]byte(text), "ground-truth answer", 0)
 	if err != nil {
 		return unusable(err)
 	}
@@ -105,7 +105,7 @@ func ParseGroundTruthClaims(raw []byte, sourceIDs []string) ([]GroundTruthClaim,
 		if !ok {
 			return unusable(fmt.Errorf("%s.path: expected a string", at))
 		}
-		if c.Path, err = CanonicalPath(p); err != nil {
+		if c.Path, err = evalcase.CanonicalPath(p); err != nil {
 			return unusable(fmt.Errorf("%s.path: %v", at, err))
 		}
 		switch m["value"].(type) {
@@ -220,7 +220,7 @@ func canonicalFields(fields []string) ([]string, error) {
 	out := []string{}
 	seen := map[string]bool{}
 	for _, f := range fields {
-		c, err := CanonicalPath(f)
+		c, err := evalcase.CanonicalPath(f)
 		if err != nil {
 			return nil, fmt.Errorf("expected field: %v", err)
 		}
@@ -332,9 +332,9 @@ type GroundTruthReport struct {
 	RequiresHumanReview bool     `json:"requires_human_review"`
 	// ProvisionalReference is the consensus rows as a path/value table
 	// with authority "generated".
-	ProvisionalReference ReferenceArtifact   `json:"provisional_reference"`
-	Instructions         []InstructionRecord `json:"instructions"`
-	Notice               string              `json:"notice"`
+	ProvisionalReference evalcase.ReferenceArtifact `json:"provisional_reference"`
+	Instructions         []InstructionRecord        `json:"instructions"`
+	Notice               string                     `json:"notice"`
 }
 
 // GroundTruthReportKind is the Kind of a GroundTruthReport.
@@ -346,7 +346,7 @@ const generatedNotice = "Generated ground truth: agreement among models is a rel
 // its own) and reconciles their claims. A provider whose answer cannot be
 // used is kept with its raw answer and counts as having read nothing; any
 // other error (no answer arrived) stops the generation.
-func (p *GroundTruthPanel) Generate(ctx context.Context, caseID string, sources []ReferenceArtifact) (*GroundTruthReport, error) {
+func (p *GroundTruthPanel) Generate(ctx context.Context, caseID string, sources []evalcase.ReferenceArtifact) (*GroundTruthReport, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -367,8 +367,8 @@ func (p *GroundTruthPanel) Generate(ctx context.Context, caseID string, sources 
 		Kind: GroundTruthReportKind, CaseID: caseID, ExtractionInstruction: p.ExtractionInstruction,
 		ExpectedFields: fields, MinimumAgreement: p.minimum(), Sources: task.Sources, Readings: readings,
 		Instructions: []InstructionRecord{
-			{Name: "ground_truth_instructions", Source: "docscore", Version: GroundTruthInstructionsVersion, SHA256: sha256Hex([]byte(GroundTruthInstructions))},
-			{Name: "extraction_instruction", Source: "caller", SHA256: sha256Hex([]byte(p.ExtractionInstruction))},
+			{Name: "ground_truth_instructions", Source: "docscore", Version: GroundTruthInstructionsVersion, SHA256: evalcase.SHA256Hex([]byte(GroundTruthInstructions))},
+			{Name: "extraction_instruction", Source: "caller", SHA256: evalcase.SHA256Hex([]byte(p.ExtractionInstruction))},
 		},
 		Notice: generatedNotice,
 	}
@@ -400,7 +400,7 @@ func (p *GroundTruthPanel) Generate(ctx context.Context, caseID string, sources 
 }
 
 // sourceRequest builds the request every provider of a pass receives.
-func sourceRequest(purpose, instructions string, task *groundTruthTask, sources []ReferenceArtifact) (ModelRequest, []string) {
+func sourceRequest(purpose, instructions string, task *groundTruthTask, sources []evalcase.ReferenceArtifact) (ModelRequest, []string) {
 	var ids []string
 	task.Sources = []ReferenceEntry{}
 	for _, s := range sources {
@@ -456,7 +456,7 @@ func readAll(ctx context.Context, providers []GroundTruthProvider, req ModelRequ
 	return out, nil
 }
 
-func sourceMeta(sources []ReferenceArtifact) map[string]map[string]any {
+func sourceMeta(sources []evalcase.ReferenceArtifact) map[string]map[string]any {
 	m := map[string]map[string]any{}
 	for _, s := range sources {
 		m[s.ArtifactID] = s.Metadata
@@ -471,7 +471,7 @@ func normalizedValue(v any) string {
 	if s, ok := v.(string); ok {
 		v = strings.Join(strings.Fields(s), " ")
 	}
-	return scalarKey(v)
+	return evalcase.ScalarKey(v)
 }
 
 // reconcile votes every field: expected fields first, in order, then other
@@ -618,10 +618,10 @@ type GeneratedMetadata struct {
 // generatedMetaKey is the metadata key of a generated reference.
 const generatedMetaKey = "ground_truth_panel"
 
-func (r *GroundTruthReport) reference() (ReferenceArtifact, error) {
-	rows := make([]pathValue, 0, len(r.Agreed))
+func (r *GroundTruthReport) reference() (evalcase.ReferenceArtifact, error) {
+	rows := make([]evalcase.Field, 0, len(r.Agreed))
 	for _, a := range r.Agreed {
-		rows = append(rows, pathValue{a.Path, a.Value})
+		rows = append(rows, evalcase.Field{Path: a.Path, Value: a.Value})
 	}
 	var names, shas []string
 	for _, rd := range r.Readings {
@@ -637,56 +637,21 @@ func (r *GroundTruthReport) reference() (ReferenceArtifact, error) {
 	}
 	meta, err := toGeneric(map[string]any{generatedMetaKey: gm})
 	if err != nil {
-		return ReferenceArtifact{}, err
+		return evalcase.ReferenceArtifact{}, err
 	}
 	id := r.CaseID + "-generated"
 	if r.CaseID == "" {
 		id = "generated-reference"
 	}
-	return tableArtifact(id, AuthorityGenerated, rows, meta.(map[string]any))
-}
-
-type pathValue struct {
-	path  string
-	value any
-}
-
-// tableArtifact renders rows as a path/value CSV reference.
-func tableArtifact(id string, auth Authority, rows []pathValue, meta map[string]any) (ReferenceArtifact, error) {
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	w.Write([]string{"path", "expected"})
-	for _, row := range rows {
-		w.Write([]string{row.path, cellText(row.value)})
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		return ReferenceArtifact{}, err
-	}
-	return ArtifactFromValue(buf.String(), ArtifactOptions{ArtifactID: id, Authority: auth, Kind: KindCSV, Metadata: meta})
-}
-
-// cellText writes a scalar as a table cell: text as is, numbers in their
-// JSON form, true/false, null as an empty cell.
-func cellText(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case json.Number:
-		return string(x)
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
+	return evalcase.FieldTable(id, evalcase.AuthorityGenerated, rows, meta.(map[string]any))
 }
 
 func toGeneric(v any) (any, error) {
-	b, err := canonicalJSON(v)
+	b, err := evalcase.CanonicalJSON(v)
 	if err != nil {
 		return nil, err
 	}
-	return decodeJSON(b)
+	return evalcase.DecodeJSON(b)
 }
 
 // GroundTruthAdjudicator is a blind second reading of disputed fields
@@ -703,7 +668,7 @@ type GroundTruthAdjudicator struct {
 
 // Adjudicate re-reads report's disputed paths from sources (the same
 // sources the report was generated from, checked by SHA-256).
-func (a *GroundTruthAdjudicator) Adjudicate(ctx context.Context, report *GroundTruthReport, sources []ReferenceArtifact) (*GroundTruthReport, error) {
+func (a *GroundTruthAdjudicator) Adjudicate(ctx context.Context, report *GroundTruthReport, sources []evalcase.ReferenceArtifact) (*GroundTruthReport, error) {
 	if err := validateProviders("ground-truth adjudicator", a.Providers, 1); err != nil {
 		return nil, err
 	}
@@ -761,12 +726,12 @@ func (a *GroundTruthAdjudicator) Adjudicate(ctx context.Context, report *GroundT
 		still = []DisputedField{}
 	}
 	out.Disputed = still
-	out.Instructions = append(out.Instructions, InstructionRecord{Name: "adjudication_instructions", Source: "docscore", Version: GroundTruthInstructionsVersion, SHA256: sha256Hex([]byte(AdjudicationInstructions))})
+	out.Instructions = append(out.Instructions, InstructionRecord{Name: "adjudication_instructions", Source: "docscore", Version: GroundTruthInstructionsVersion, SHA256: evalcase.SHA256Hex([]byte(AdjudicationInstructions))})
 	out.sortAgreed()
 	return out, out.finish()
 }
 
-func sameSources(entries []ReferenceEntry, sources []ReferenceArtifact) error {
+func sameSources(entries []ReferenceEntry, sources []evalcase.ReferenceArtifact) error {
 	if len(entries) != len(sources) {
 		return fmt.Errorf("adjudication sources: the report was generated from %d source(s), %d given", len(entries), len(sources))
 	}
@@ -856,32 +821,32 @@ type Approval struct {
 // ground_truth: it records who approved it and applies the decisions. It
 // refuses a reference that is not generated by a panel, an unsigned
 // approval, and any unresolved disagreement without a decision.
-func ApproveGeneratedReference(ref ReferenceArtifact, a Approval) (ReferenceArtifact, error) {
-	if ref.Authority != AuthorityGenerated {
-		return ReferenceArtifact{}, fmt.Errorf("reference %q has authority %q: only a generated reference can be approved", ref.ArtifactID, ref.Authority)
+func ApproveGeneratedReference(ref evalcase.ReferenceArtifact, a Approval) (evalcase.ReferenceArtifact, error) {
+	if ref.Authority != evalcase.AuthorityGenerated {
+		return evalcase.ReferenceArtifact{}, fmt.Errorf("reference %q has authority %q: only a generated reference can be approved", ref.ArtifactID, ref.Authority)
 	}
 	gm, err := generatedMeta(ref)
 	if err != nil {
-		return ReferenceArtifact{}, err
+		return evalcase.ReferenceArtifact{}, err
 	}
 	if strings.TrimSpace(a.ApprovedBy) == "" {
-		return ReferenceArtifact{}, fmt.Errorf("reference %q: approval needs approved_by (who approved it)", ref.ArtifactID)
+		return evalcase.ReferenceArtifact{}, fmt.Errorf("reference %q: approval needs approved_by (who approved it)", ref.ArtifactID)
 	}
 	text, _ := ref.Value.(string)
-	fields, isTable, err := pathTable(text, ref)
+	fields, isTable, err := evalcase.PathTable(text, ref)
 	if err != nil {
-		return ReferenceArtifact{}, err
+		return evalcase.ReferenceArtifact{}, err
 	}
 	if !isTable {
-		return ReferenceArtifact{}, fmt.Errorf("reference %q is not a path/value table", ref.ArtifactID)
+		return evalcase.ReferenceArtifact{}, fmt.Errorf("reference %q is not a path/value table", ref.ArtifactID)
 	}
-	rows := make([]pathValue, 0, len(fields))
+	rows := make([]evalcase.Field, 0, len(fields))
 	for _, f := range fields {
-		rows = append(rows, pathValue{f.path, f.value})
+		rows = append(rows, evalcase.Field{Path: f.Path, Value: f.Value})
 	}
 	rows, err = applyDecisions(rows, gm.UnresolvedPaths, a.Decisions)
 	if err != nil {
-		return ReferenceArtifact{}, fmt.Errorf("reference %q: %w", ref.ArtifactID, err)
+		return evalcase.ReferenceArtifact{}, fmt.Errorf("reference %q: %w", ref.ArtifactID, err)
 	}
 	meta := map[string]any{
 		"approved_by":          strings.TrimSpace(a.ApprovedBy),
@@ -895,12 +860,12 @@ func ApproveGeneratedReference(ref ReferenceArtifact, a Approval) (ReferenceArti
 	}
 	m, err := toGeneric(meta)
 	if err != nil {
-		return ReferenceArtifact{}, err
+		return evalcase.ReferenceArtifact{}, err
 	}
-	return tableArtifact(ref.ArtifactID, AuthorityGroundTruth, rows, m.(map[string]any))
+	return evalcase.FieldTable(ref.ArtifactID, evalcase.AuthorityGroundTruth, rows, m.(map[string]any))
 }
 
-func generatedMeta(ref ReferenceArtifact) (GeneratedMetadata, error) {
+func generatedMeta(ref evalcase.ReferenceArtifact) (GeneratedMetadata, error) {
 	var gm GeneratedMetadata
 	raw, ok := ref.Metadata[generatedMetaKey]
 	if !ok {
@@ -918,10 +883,10 @@ func generatedMeta(ref ReferenceArtifact) (GeneratedMetadata, error) {
 
 // applyDecisions applies decisions to rows; every unresolved path must
 // have one.
-func applyDecisions(rows []pathValue, unresolved []string, decisions []FieldDecision) ([]pathValue, error) {
+func applyDecisions(rows []evalcase.Field, unresolved []string, decisions []FieldDecision) ([]evalcase.Field, error) {
 	byPath := map[string]FieldDecision{}
 	for i, d := range decisions {
-		p, err := CanonicalPath(d.Path)
+		p, err := evalcase.CanonicalPath(d.Path)
 		if err != nil {
 			return nil, fmt.Errorf("decision %d: %v", i+1, err)
 		}
@@ -945,23 +910,23 @@ func applyDecisions(rows []pathValue, unresolved []string, decisions []FieldDeci
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("refusing to approve: %d disagreement(s) unresolved (%s): decide each with set or omit", len(missing), strings.Join(missing, ", "))
 	}
-	out := []pathValue{}
+	out := []evalcase.Field{}
 	done := map[string]bool{}
 	for _, r := range rows {
-		d, ok := byPath[r.path]
-		done[r.path] = true
+		d, ok := byPath[r.Path]
+		done[r.Path] = true
 		switch {
 		case !ok:
 			out = append(out, r)
 		case d.Decision == DecisionSet:
-			out = append(out, pathValue{r.path, d.Value})
+			out = append(out, evalcase.Field{Path: r.Path, Value: d.Value})
 		}
 	}
 	for _, d := range decisions {
-		p, _ := CanonicalPath(d.Path)
+		p, _ := evalcase.CanonicalPath(d.Path)
 		if !done[p] && d.Decision == DecisionSet {
 			done[p] = true
-			out = append(out, pathValue{p, d.Value})
+			out = append(out, evalcase.Field{Path: p, Value: d.Value})
 		}
 	}
 	return out, nil
