@@ -436,6 +436,25 @@ func (o JudgeOutput) checkAgainst(req JudgeRequest) error {
 	return nil
 }
 
+// ask calls j and checks its answer against req: an answer that breaks the
+// output schema's enums and ranges, judges a claim the task does not have
+// or cites a reference it does not have is an *UnusableAnswerError keeping
+// the answer. Every judge metric asks through here.
+func ask(ctx context.Context, j Judge, req JudgeRequest) (JudgeOutput, error) {
+	out, err := j.Judge(ctx, req)
+	if err != nil {
+		return JudgeOutput{}, err
+	}
+	if verr := out.Validate(); verr != nil {
+		return JudgeOutput{}, &UnusableAnswerError{Err: verr}
+	}
+	if verr := out.checkAgainst(req); verr != nil {
+		raw, _ := evalcase.CanonicalJSON(out)
+		return JudgeOutput{}, &UnusableAnswerError{Raw: string(raw), Err: verr}
+	}
+	return out, nil
+}
+
 // ScoreJudgeOutput computes the judge scores of the seed from an output:
 // claim_precision = supported / (supported + contradicted);
 // reference_recall = matched / (matched + missing);
@@ -542,15 +561,7 @@ func (m *LLMJudgeMetric) Evaluate(ctx context.Context, stage evalcase.Evaluation
 		det.Judge = &info
 		det.Provenance = JudgeProvenance(stage.Producer, info.Provider, info.Model)
 	}
-	out, err := m.Judge.Judge(ctx, req)
-	if err == nil {
-		if verr := out.Validate(); verr != nil {
-			err = &UnusableAnswerError{Err: verr}
-		} else if verr := out.checkAgainst(req); verr != nil {
-			raw, _ := evalcase.CanonicalJSON(out)
-			err = &UnusableAnswerError{Raw: string(raw), Err: verr}
-		}
-	}
+	out, err := ask(ctx, m.Judge, req)
 	var ua *UnusableAnswerError
 	if errors.As(err, &ua) {
 		res.Verdict = evalcase.Uncertain

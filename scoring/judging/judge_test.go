@@ -2,6 +2,7 @@ package judging
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"os"
@@ -121,5 +122,52 @@ func TestJudgeOutputSchemaCopies(t *testing.T) {
 	}
 	if !bytes.Equal(docs, JudgeOutputSchema) {
 		t.Error("docs/schema/judge-output.schema.json and scoring/judging/schema/judge-output.schema.json differ: copy one over the other")
+	}
+}
+
+// TestAsk: the one place every judge metric calls a judge passes a good
+// answer through, turns a bad one into an unusable answer (keeping it when
+// it parsed) and returns a transport error as it is.
+func TestAsk(t *testing.T) {
+	req := JudgeRequest{Task: JudgeTask{
+		PredictionClaims:   []PredictionClaim{{ClaimID: "c1", Path: "a", Value: "x"}},
+		ReferenceInventory: []ReferenceEntry{{ArtifactID: "gt"}},
+	}}
+	ref := "gt"
+	other := "elsewhere"
+	boom := errors.New("connection refused")
+	for _, tc := range []struct {
+		name    string
+		out     JudgeOutput
+		err     error
+		want    string // "" ok, "unusable", "transport"
+		wantRaw bool
+	}{
+		{"good", JudgeOutput{Verdict: evalcase.Pass, Confidence: 1, Claims: []ClaimJudgment{{ClaimID: "c1", Status: ClaimSupported, ReferenceID: &ref}}}, nil, "", false},
+		{"bad verdict", JudgeOutput{Verdict: "ok", Confidence: 1}, nil, "unusable", false},
+		{"bad confidence", JudgeOutput{Verdict: evalcase.Pass, Confidence: 2}, nil, "unusable", false},
+		{"unknown claim", JudgeOutput{Verdict: evalcase.Pass, Claims: []ClaimJudgment{{ClaimID: "c9", Status: ClaimSupported}}}, nil, "unusable", true},
+		{"unknown reference", JudgeOutput{Verdict: evalcase.Pass, Claims: []ClaimJudgment{{ClaimID: "c1", Status: ClaimSupported, ReferenceID: &other}}}, nil, "unusable", true},
+		{"transport", JudgeOutput{}, boom, "transport", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			j := JudgeFunc(func(context.Context, JudgeRequest) (JudgeOutput, error) { return tc.out, tc.err })
+			out, err := ask(context.Background(), j, req)
+			var ua *UnusableAnswerError
+			switch tc.want {
+			case "":
+				if err != nil || out.Verdict != tc.out.Verdict {
+					t.Fatalf("got %+v, %v", out, err)
+				}
+			case "unusable":
+				if !errors.As(err, &ua) || (ua.Raw != "") != tc.wantRaw {
+					t.Fatalf("got %v (%#v), want an unusable answer, raw kept %v", err, ua, tc.wantRaw)
+				}
+			case "transport":
+				if !errors.Is(err, boom) || errors.As(err, &ua) {
+					t.Fatalf("got %v, want the transport error", err)
+				}
+			}
+		})
 	}
 }

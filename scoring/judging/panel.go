@@ -312,15 +312,7 @@ func judgeSample(ctx context.Context, v JudgeVariant, req JudgeRequest, producer
 		Group: groupKey(v.Provider, v.Model), Provenance: JudgeProvenance(producer, v.Provider, v.Model),
 		Scores: map[string]float64{},
 	}
-	out, err := v.Judge.Judge(ctx, req)
-	if err == nil {
-		if verr := out.Validate(); verr != nil {
-			err = &UnusableAnswerError{Err: verr}
-		} else if verr := out.checkAgainst(req); verr != nil {
-			raw, _ := evalcase.CanonicalJSON(out)
-			err = &UnusableAnswerError{Raw: string(raw), Err: verr}
-		}
-	}
+	out, err := ask(ctx, v.Judge, req)
 	var ua *UnusableAnswerError
 	if errors.As(err, &ua) {
 		s.Verdict = evalcase.Uncertain
