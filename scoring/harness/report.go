@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -350,33 +352,22 @@ func contextText(f FailureContext) string {
 }
 
 func upstreamText(m map[string]evalcase.Verdict) string {
-	if len(m) == 0 {
-		return "—"
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = mdCell(k) + ": " + string(m[k])
-	}
-	return strings.Join(parts, ", ")
+	return mapText(m, func(k string, v evalcase.Verdict) string { return mdCell(k) + ": " + string(v) })
 }
 
 func scoresText(m map[string]float64) string {
+	return mapText(m, func(k string, v float64) string { return mdCell(k) + " " + formatScore(v) })
+}
+
+// mapText writes m's entries in key order with entry, joined by ", ";
+// an empty map is "—".
+func mapText[V any](m map[string]V, entry func(k string, v V) string) string {
 	if len(m) == 0 {
 		return "—"
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = mdCell(k) + " " + formatScore(m[k])
+	parts := make([]string, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, entry(k, m[k]))
 	}
 	return strings.Join(parts, ", ")
 }

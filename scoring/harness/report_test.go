@@ -79,3 +79,22 @@ func TestFormatScore(t *testing.T) {
 		}
 	}
 }
+
+// TestMapText: the report's map columns list entries in key order, and an
+// empty map as a dash.
+func TestMapText(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		got  string
+		want string
+	}{
+		{"empty scores", scoresText(nil), "—"},
+		{"empty upstream", upstreamText(map[string]evalcase.Verdict{}), "—"},
+		{"scores", scoresText(map[string]float64{"recall": 0.5, "f1": 2.0 / 3, "a|b": 1}), `a\|b 1, f1 0.6667, recall 0.5`},
+		{"upstream", upstreamText(map[string]evalcase.Verdict{"read": evalcase.Pass, "calc": evalcase.Fail}), "calc: fail, read: pass"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, tc.got, tc.want)
+		}
+	}
+}
