@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/docscore/docscore/scoring/evalcase"
 )
 
 // BenchmarkExactStructured compares a 1,000-field prediction with its
@@ -15,11 +17,11 @@ func BenchmarkExactStructured(b *testing.B) {
 		items[i] = map[string]any{"code": fmt.Sprintf("A-%d", i), "quantity": i, "unit_price": 1.25, "note": "x"}
 	}
 	doc := map[string]any{"items": items}
-	ref, err := ArtifactFromValue(doc, ArtifactOptions{Authority: AuthorityGroundTruth})
+	ref, err := evalcase.ArtifactFromValue(doc, evalcase.ArtifactOptions{Authority: evalcase.AuthorityGroundTruth})
 	if err != nil {
 		b.Fatal(err)
 	}
-	c := EvaluationCase{CaseID: "c", Prediction: doc, References: []ReferenceArtifact{ref}}
+	c := evalcase.EvaluationCase{CaseID: "c", Prediction: doc, References: []evalcase.ReferenceArtifact{ref}}
 	m := &ExactStructuredMetric{}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -35,15 +37,15 @@ func BenchmarkExpressionMetric(b *testing.B) {
 	for i := range items {
 		items[i] = map[string]any{"quantity": 2, "unit_price": 4.25}
 	}
-	m, err := NewExpressionMetric(MetricSpec{Name: "t", Expression: "prediction.total == sum(input.line_items, .quantity * .unit_price)"})
+	m, err := NewExpressionMetric(evalcase.MetricSpec{Name: "t", Expression: "prediction.total == sum(input.line_items, .quantity * .unit_price)"})
 	if err != nil {
 		b.Fatal(err)
 	}
-	c := EvaluationCase{CaseID: "c", InputData: map[string]any{"line_items": items}, Prediction: map[string]any{"total": 850.0}}
+	c := evalcase.EvaluationCase{CaseID: "c", InputData: map[string]any{"line_items": items}, Prediction: map[string]any{"total": 850.0}}
 	b.ReportAllocs()
 	for b.Loop() {
 		res, err := m.Evaluate(context.Background(), c)
-		if err != nil || res.Verdict != Pass {
+		if err != nil || res.Verdict != evalcase.Pass {
 			b.Fatal(res, err)
 		}
 	}

@@ -6,11 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 // Loader returns the bytes of a file named by a cases file (a reference's
@@ -42,15 +45,15 @@ type ReadOptions struct {
 // to select by stage id, operation or default, and operation specs.
 type CaseFile struct {
 	Name             string
-	Cases            []EvaluationCase
+	Cases            []evalcase.EvaluationCase
 	Pipelines        []PipelineCase
-	StageMetrics     map[string][]MetricSpec
-	OperationMetrics map[string][]MetricSpec
+	StageMetrics     map[string][]evalcase.MetricSpec
+	OperationMetrics map[string][]evalcase.MetricSpec
 	// DefaultMetrics applies when DefaultMetricsSet; otherwise the default
 	// is exact_structured (and llm_judge when a judge is configured).
-	DefaultMetrics    []MetricSpec
+	DefaultMetrics    []evalcase.MetricSpec
 	DefaultMetricsSet bool
-	OperationSpecs    []OperationSpec
+	OperationSpecs    []evalcase.OperationSpec
 }
 
 // ReadCaseFile reads a cases file: one JSON document, or JSONL with one
@@ -68,12 +71,12 @@ func ReadCaseFile(r io.Reader, name string, opts ReadOptions) (*CaseFile, error)
 	if opts.MetricKinds == nil {
 		opts.MetricKinds = DefaultMetricKinds()
 	}
-	f := &CaseFile{Name: name, StageMetrics: map[string][]MetricSpec{}, OperationMetrics: map[string][]MetricSpec{}}
+	f := &CaseFile{Name: name, StageMetrics: map[string][]evalcase.MetricSpec{}, OperationMetrics: map[string][]evalcase.MetricSpec{}}
 	st := &fileState{file: f, opts: opts, name: name, caseLine: map[string]string{}, pipelineLine: map[string]string{}}
 	lower := strings.ToLower(name)
 	jsonl := strings.HasSuffix(lower, ".jsonl") || strings.HasSuffix(lower, ".ndjson")
 	if !jsonl {
-		v, tree, err := parseWithPositions(data, name, 0)
+		v, tree, err := evalcase.ParseWithPositions(data, name, 0)
 		switch {
 		case err == nil:
 			if err := st.item(v, &fileDecoder{name: name, tree: tree}); err != nil {
@@ -92,7 +95,7 @@ func ReadCaseFile(r io.Reader, name string, opts ReadOptions) (*CaseFile, error)
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		v, tree, err := parseWithPositions(line, name, i)
+		v, tree, err := evalcase.ParseWithPositions(line, name, i)
 		if err != nil {
 			return nil, err
 		}
@@ -143,11 +146,11 @@ func (st *fileState) item(v any, d *fileDecoder) error {
 	return st.fileObject(obj, d)
 }
 
-func (st *fileState) addCase(c EvaluationCase, d *fileDecoder, at string) error {
-	line, _ := d.tree.line(at)
+func (st *fileState) addCase(c evalcase.EvaluationCase, d *fileDecoder, at string) error {
+	line, _ := d.tree.Line(at)
 	where := fmt.Sprintf("line %d", line+d.lineBase)
 	if prev, dup := st.caseLine[c.CaseID]; dup {
-		return d.errAt(joinKey(at, "case_id"), "case id %q is already used (%s); ids of cases on their own must be unique", c.CaseID, prev)
+		return d.errAt(evalcase.JoinKey(at, "case_id"), "case id %q is already used (%s); ids of cases on their own must be unique", c.CaseID, prev)
 	}
 	st.caseLine[c.CaseID] = where
 	st.file.Cases = append(st.file.Cases, c)
@@ -155,10 +158,10 @@ func (st *fileState) addCase(c EvaluationCase, d *fileDecoder, at string) error 
 }
 
 func (st *fileState) addPipeline(p PipelineCase, d *fileDecoder, at string) error {
-	line, _ := d.tree.line(at)
+	line, _ := d.tree.Line(at)
 	where := fmt.Sprintf("line %d", line+d.lineBase)
 	if prev, dup := st.pipelineLine[p.PipelineID]; dup {
-		return d.errAt(joinKey(at, "pipeline_id"), "pipeline id %q is already used (%s)", p.PipelineID, prev)
+		return d.errAt(evalcase.JoinKey(at, "pipeline_id"), "pipeline id %q is already used (%s)", p.PipelineID, prev)
 	}
 	st.pipelineLine[p.PipelineID] = where
 	st.file.Pipelines = append(st.file.Pipelines, p)
@@ -292,7 +295,7 @@ func (st *fileState) finish() error {
 	if len(st.file.Cases) == 0 && len(st.file.Pipelines) == 0 {
 		return inputerr.New(st.name, 0, "expected at least one case or pipeline")
 	}
-	if _, err := NewOperationRegistry(st.file.OperationSpecs...); err != nil {
+	if _, err := evalcase.NewOperationRegistry(st.file.OperationSpecs...); err != nil {
 		return inputerr.New(st.name, 0, "%v", err)
 	}
 	return nil
@@ -301,12 +304,12 @@ func (st *fileState) finish() error {
 // fileDecoder converts one parsed item into Go values, naming positions.
 type fileDecoder struct {
 	name     string
-	tree     *posTree
+	tree     *evalcase.PosTree
 	lineBase int
 }
 
 func (d *fileDecoder) errAt(at, format string, args ...any) error {
-	line, col := d.tree.line(at)
+	line, col := d.tree.Line(at)
 	msg := fmt.Sprintf(format, args...)
 	if at != "" {
 		msg = at + ": " + msg
@@ -349,8 +352,8 @@ func jsonType(v any) string {
 // keys checks that obj has every required key and no unknown one.
 func (d *fileDecoder) keys(obj map[string]any, at string, allowed, required []string) error {
 	for _, k := range sortedKeys(obj) {
-		if !oneOf(k, allowed) {
-			return d.errAt(joinKey(at, k), "unknown field (expected one of %s)", strings.Join(allowed, ", "))
+		if !slices.Contains(allowed, k) {
+			return d.errAt(evalcase.JoinKey(at, k), "unknown field (expected one of %s)", strings.Join(allowed, ", "))
 		}
 	}
 	for _, k := range required {
@@ -384,7 +387,7 @@ func (d *fileDecoder) optString(obj map[string]any, at, k string) (string, error
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", d.errAt(joinKey(at, k), "expected a string, found %s", jsonType(v))
+		return "", d.errAt(evalcase.JoinKey(at, k), "expected a string, found %s", jsonType(v))
 	}
 	return s, nil
 }
@@ -398,7 +401,7 @@ func (d *fileDecoder) reqString(obj map[string]any, at, k string) (string, error
 		if !has(obj, k) {
 			return "", d.errAt(at, "missing required field %q", k)
 		}
-		return "", d.errAt(joinKey(at, k), "expected a non-empty string")
+		return "", d.errAt(evalcase.JoinKey(at, k), "expected a non-empty string")
 	}
 	return s, nil
 }
@@ -408,8 +411,8 @@ func (d *fileDecoder) enumString(obj map[string]any, at, k string, allowed []str
 	if err != nil || !has(obj, k) {
 		return s, err
 	}
-	if !oneOf(s, allowed) {
-		return "", d.errAt(joinKey(at, k), "%q: expected one of %s", s, strings.Join(allowed, ", "))
+	if !slices.Contains(allowed, s) {
+		return "", d.errAt(evalcase.JoinKey(at, k), "%q: expected one of %s", s, strings.Join(allowed, ", "))
 	}
 	return s, nil
 }
@@ -421,7 +424,7 @@ func (d *fileDecoder) optBool(obj map[string]any, at, k string) (bool, error) {
 	}
 	b, ok := v.(bool)
 	if !ok {
-		return false, d.errAt(joinKey(at, k), "expected true or false, found %s", jsonType(v))
+		return false, d.errAt(evalcase.JoinKey(at, k), "expected true or false, found %s", jsonType(v))
 	}
 	return b, nil
 }
@@ -431,7 +434,7 @@ func (d *fileDecoder) stringList(obj map[string]any, at, k string) ([]string, er
 	if !ok {
 		return nil, nil
 	}
-	arr, err := d.array(v, joinKey(at, k))
+	arr, err := d.array(v, evalcase.JoinKey(at, k))
 	if err != nil {
 		return nil, err
 	}
@@ -439,7 +442,7 @@ func (d *fileDecoder) stringList(obj map[string]any, at, k string) ([]string, er
 	for i, e := range arr {
 		s, ok := e.(string)
 		if !ok {
-			return nil, d.errAt(joinKey(at, k)+"["+strconv.Itoa(i)+"]", "expected a string, found %s", jsonType(e))
+			return nil, d.errAt(evalcase.JoinKey(at, k)+"["+strconv.Itoa(i)+"]", "expected a string, found %s", jsonType(e))
 		}
 		out = append(out, s)
 	}
@@ -451,15 +454,15 @@ func (d *fileDecoder) optObject(obj map[string]any, at, k string) (map[string]an
 	if !ok {
 		return nil, nil
 	}
-	return d.object(v, joinKey(at, k))
+	return d.object(v, evalcase.JoinKey(at, k))
 }
 
 var caseKeys = []string{"case_id", "stage_id", "operation", "action_instruction", "input_data", "prediction", "references",
 	"rubric", "judge_instruction", "judge_instruction_mode", "allow_unsafe_judge_override", "producer", "depends_on",
 	"metrics", "metadata", "operation_spec"}
 
-func (d *fileDecoder) evalCase(obj map[string]any, at string, opts ReadOptions) (EvaluationCase, error) {
-	var c EvaluationCase
+func (d *fileDecoder) evalCase(obj map[string]any, at string, opts ReadOptions) (evalcase.EvaluationCase, error) {
+	var c evalcase.EvaluationCase
 	if err := d.keys(obj, at, caseKeys, []string{"case_id", "prediction"}); err != nil {
 		return c, err
 	}
@@ -477,28 +480,28 @@ func (d *fileDecoder) evalCase(obj map[string]any, at string, opts ReadOptions) 
 		}
 	}
 	if has(obj, "stage_id") && strings.TrimSpace(c.StageID) == "" {
-		return c, d.errAt(joinKey(at, "stage_id"), "expected a non-empty string")
+		return c, d.errAt(evalcase.JoinKey(at, "stage_id"), "expected a non-empty string")
 	}
-	mode, err := d.enumString(obj, at, "judge_instruction_mode", []string{string(ModeAppend), string(ModeReplace)})
+	mode, err := d.enumString(obj, at, "judge_instruction_mode", []string{string(evalcase.ModeAppend), string(evalcase.ModeReplace)})
 	if err != nil {
 		return c, err
 	}
-	c.JudgeInstructionMode = InstructionMode(mode)
+	c.JudgeInstructionMode = evalcase.InstructionMode(mode)
 	if c.AllowUnsafeJudgeOverride, err = d.optBool(obj, at, "allow_unsafe_judge_override"); err != nil {
 		return c, err
 	}
 	c.InputData = obj["input_data"]
 	c.Prediction = obj["prediction"]
 	if pv, ok := obj["producer"]; ok && pv != nil {
-		po, err := d.object(pv, joinKey(at, "producer"))
+		po, err := d.object(pv, evalcase.JoinKey(at, "producer"))
 		if err != nil {
 			return c, err
 		}
-		pat := joinKey(at, "producer")
+		pat := evalcase.JoinKey(at, "producer")
 		if err := d.keys(po, pat, []string{"provider", "model"}, nil); err != nil {
 			return c, err
 		}
-		p := &Producer{}
+		p := &evalcase.Producer{}
 		if p.Provider, err = d.optString(po, pat, "provider"); err != nil {
 			return c, err
 		}
@@ -514,13 +517,13 @@ func (d *fileDecoder) evalCase(obj map[string]any, at string, opts ReadOptions) 
 		return c, err
 	}
 	if v, ok := obj["references"]; ok {
-		arr, err := d.array(v, joinKey(at, "references"))
+		arr, err := d.array(v, evalcase.JoinKey(at, "references"))
 		if err != nil {
 			return c, err
 		}
 		ids := map[string]bool{}
 		for i, e := range arr {
-			rat := joinKey(at, "references") + "[" + strconv.Itoa(i) + "]"
+			rat := evalcase.JoinKey(at, "references") + "[" + strconv.Itoa(i) + "]"
 			a, err := d.artifact(e, rat, opts)
 			if err != nil {
 				return c, err
@@ -533,84 +536,84 @@ func (d *fileDecoder) evalCase(obj map[string]any, at string, opts ReadOptions) 
 		}
 	}
 	if v, ok := obj["metrics"]; ok {
-		if c.Metrics, err = d.metricList(v, joinKey(at, "metrics"), opts); err != nil {
+		if c.Metrics, err = d.metricList(v, evalcase.JoinKey(at, "metrics"), opts); err != nil {
 			return c, err
 		}
 	}
 	if v, ok := obj["operation_spec"]; ok {
-		s, err := d.operationSpec(v, joinKey(at, "operation_spec"))
+		s, err := d.operationSpec(v, evalcase.JoinKey(at, "operation_spec"))
 		if err != nil {
 			return c, err
 		}
 		if c.Operation != "" && s.Operation != c.Operation {
-			return c, d.errAt(joinKey(at, "operation_spec.operation"), "%q differs from the case's operation %q", s.Operation, c.Operation)
+			return c, d.errAt(evalcase.JoinKey(at, "operation_spec.operation"), "%q differs from the case's operation %q", s.Operation, c.Operation)
 		}
 		c.OperationSpec = &s
 	}
-	if err := c.checkInstructionGuard(); err != nil {
-		return c, d.errAt(joinKey(at, "judge_instruction_mode"), "%v", err)
+	if err := c.CheckInstructionGuard(); err != nil {
+		return c, d.errAt(evalcase.JoinKey(at, "judge_instruction_mode"), "%v", err)
 	}
 	return c, nil
 }
 
 var artifactKeys = []string{"artifact_id", "authority", "kind", "value", "path", "media_type", "comparison_mode", "metadata", "sha256"}
 
-func (d *fileDecoder) artifact(v any, at string, opts ReadOptions) (ReferenceArtifact, error) {
+func (d *fileDecoder) artifact(v any, at string, opts ReadOptions) (evalcase.ReferenceArtifact, error) {
 	obj, err := d.object(v, at)
 	if err != nil {
-		return ReferenceArtifact{}, err
+		return evalcase.ReferenceArtifact{}, err
 	}
 	if err := d.keys(obj, at, artifactKeys, []string{"authority"}); err != nil {
-		return ReferenceArtifact{}, err
+		return evalcase.ReferenceArtifact{}, err
 	}
-	var ao ArtifactOptions
+	var ao evalcase.ArtifactOptions
 	if ao.ArtifactID, err = d.optString(obj, at, "artifact_id"); err != nil {
-		return ReferenceArtifact{}, err
+		return evalcase.ReferenceArtifact{}, err
 	}
-	s, err := d.enumString(obj, at, "authority", authorities)
+	s, err := d.enumString(obj, at, "authority", evalcase.AuthorityNames())
 	if err != nil {
-		return ReferenceArtifact{}, err
+		return evalcase.ReferenceArtifact{}, err
 	}
-	ao.Authority = Authority(s)
-	if s, err = d.enumString(obj, at, "kind", artifactKinds); err != nil {
-		return ReferenceArtifact{}, err
+	ao.Authority = evalcase.Authority(s)
+	if s, err = d.enumString(obj, at, "kind", evalcase.ArtifactKindNames()); err != nil {
+		return evalcase.ReferenceArtifact{}, err
 	}
-	ao.Kind = ArtifactKind(s)
-	if s, err = d.enumString(obj, at, "comparison_mode", comparisonModes); err != nil {
-		return ReferenceArtifact{}, err
+	ao.Kind = evalcase.ArtifactKind(s)
+	if s, err = d.enumString(obj, at, "comparison_mode", evalcase.ComparisonModeNames()); err != nil {
+		return evalcase.ReferenceArtifact{}, err
 	}
-	ao.ComparisonMode = ComparisonMode(s)
+	ao.ComparisonMode = evalcase.ComparisonMode(s)
 	if ao.MediaType, err = d.optString(obj, at, "media_type"); err != nil {
-		return ReferenceArtifact{}, err
+		return evalcase.ReferenceArtifact{}, err
 	}
 	if ao.Metadata, err = d.optObject(obj, at, "metadata"); err != nil {
-		return ReferenceArtifact{}, err
+		return evalcase.ReferenceArtifact{}, err
 	}
 	want, err := d.optString(obj, at, "sha256")
 	if err != nil {
-		return ReferenceArtifact{}, err
+		return evalcase.ReferenceArtifact{}, err
 	}
 	p, err := d.optString(obj, at, "path")
 	if err != nil {
-		return ReferenceArtifact{}, err
+		return evalcase.ReferenceArtifact{}, err
 	}
 	hasPath, hasValue := has(obj, "path"), has(obj, "value")
-	var a ReferenceArtifact
+	var a evalcase.ReferenceArtifact
 	switch {
 	case hasPath == hasValue:
 		return a, d.errAt(at, "expected exactly one of \"value\" and \"path\"")
 	case hasPath:
 		if strings.TrimSpace(p) == "" {
-			return a, d.errAt(joinKey(at, "path"), "expected a non-empty path")
+			return a, d.errAt(evalcase.JoinKey(at, "path"), "expected a non-empty path")
 		}
 		if opts.Loader == nil {
-			return a, d.errAt(joinKey(at, "path"), "cannot read %q: no files were given with the cases file (give the content as \"value\" instead)", p)
+			return a, d.errAt(evalcase.JoinKey(at, "path"), "cannot read %q: no files were given with the cases file (give the content as \"value\" instead)", p)
 		}
 		data, lerr := opts.Loader(p)
 		if lerr != nil {
-			return a, d.errAt(joinKey(at, "path"), "cannot read %q: %v", p, lerr)
+			return a, d.errAt(evalcase.JoinKey(at, "path"), "cannot read %q: %v", p, lerr)
 		}
-		a, err = ArtifactFromBytes(p, data, ao)
+		a, err = evalcase.ArtifactFromBytes(p, data, ao)
 		if err != nil {
 			if ie, ok := inputerr.As(err); ok {
 				return a, fmt.Errorf("%w (referenced at %s:%d)", ie, d.name, d.lineOf(at))
@@ -620,37 +623,37 @@ func (d *fileDecoder) artifact(v any, at string, opts ReadOptions) (ReferenceArt
 	default:
 		val := obj["value"]
 		switch ao.Kind {
-		case KindImage, KindPDF, KindFile:
-			return a, d.errAt(joinKey(at, "value"), "a %s artifact needs a \"path\" to its bytes, not a value", ao.Kind)
-		case KindText, KindMarkdown, KindCSV:
+		case evalcase.KindImage, evalcase.KindPDF, evalcase.KindFile:
+			return a, d.errAt(evalcase.JoinKey(at, "value"), "a %s artifact needs a \"path\" to its bytes, not a value", ao.Kind)
+		case evalcase.KindText, evalcase.KindMarkdown, evalcase.KindCSV:
 			if _, ok := val.(string); !ok {
-				return a, d.errAt(joinKey(at, "value"), "a %s artifact's value must be a string, found %s", ao.Kind, jsonType(val))
+				return a, d.errAt(evalcase.JoinKey(at, "value"), "a %s artifact's value must be a string, found %s", ao.Kind, jsonType(val))
 			}
 		}
-		a, err = ArtifactFromValue(val, ao)
+		a, err = evalcase.ArtifactFromValue(val, ao)
 		if err != nil {
 			return a, d.errAt(at, "%v", err)
 		}
 	}
 	if want != "" && !strings.EqualFold(want, a.SHA256) {
-		return a, d.errAt(joinKey(at, "sha256"), "the content's SHA-256 is %s, not %s: the file changed", a.SHA256, want)
+		return a, d.errAt(evalcase.JoinKey(at, "sha256"), "the content's SHA-256 is %s, not %s: the file changed", a.SHA256, want)
 	}
 	return a, nil
 }
 
 func (d *fileDecoder) lineOf(at string) int {
-	line, _ := d.tree.line(at)
+	line, _ := d.tree.Line(at)
 	return line + d.lineBase
 }
 
 var metricKeys = []string{"name", "kind", "expression", "score_name", "threshold", "max_steps", "options"}
 
-func (d *fileDecoder) metricList(v any, at string, opts ReadOptions) ([]MetricSpec, error) {
+func (d *fileDecoder) metricList(v any, at string, opts ReadOptions) ([]evalcase.MetricSpec, error) {
 	arr, err := d.array(v, at)
 	if err != nil {
 		return nil, err
 	}
-	out := []MetricSpec{}
+	out := []evalcase.MetricSpec{}
 	names := map[string]bool{}
 	for i, e := range arr {
 		mat := at + "[" + strconv.Itoa(i) + "]"
@@ -661,12 +664,12 @@ func (d *fileDecoder) metricList(v any, at string, opts ReadOptions) ([]MetricSp
 		if err := d.keys(obj, mat, metricKeys, []string{"name"}); err != nil {
 			return nil, err
 		}
-		var s MetricSpec
+		var s evalcase.MetricSpec
 		if s.Name, err = d.reqString(obj, mat, "name"); err != nil {
 			return nil, err
 		}
 		if names[s.Name] {
-			return nil, d.errAt(joinKey(mat, "name"), "metric %q is listed twice", s.Name)
+			return nil, d.errAt(evalcase.JoinKey(mat, "name"), "metric %q is listed twice", s.Name)
 		}
 		names[s.Name] = true
 		if s.Kind, err = d.optString(obj, mat, "kind"); err != nil {
@@ -682,7 +685,7 @@ func (d *fileDecoder) metricList(v any, at string, opts ReadOptions) ([]MetricSp
 			n, ok := tv.(json.Number)
 			f, ferr := n.Float64()
 			if !ok || ferr != nil {
-				return nil, d.errAt(joinKey(mat, "threshold"), "expected a number, found %s", jsonType(tv))
+				return nil, d.errAt(evalcase.JoinKey(mat, "threshold"), "expected a number, found %s", jsonType(tv))
 			}
 			s.Threshold = &f
 		}
@@ -690,7 +693,7 @@ func (d *fileDecoder) metricList(v any, at string, opts ReadOptions) ([]MetricSp
 			n, ok := mv.(json.Number)
 			k, kerr := strconv.Atoi(string(n))
 			if !ok || kerr != nil || k < 1 || k > MaxExpressionSteps {
-				return nil, d.errAt(joinKey(mat, "max_steps"), "expected an integer from 1 to %d", MaxExpressionSteps)
+				return nil, d.errAt(evalcase.JoinKey(mat, "max_steps"), "expected an integer from 1 to %d", MaxExpressionSteps)
 			}
 			s.MaxSteps = k
 		}
@@ -701,16 +704,16 @@ func (d *fileDecoder) metricList(v any, at string, opts ReadOptions) ([]MetricSp
 		switch {
 		case kind == "":
 			return nil, d.errAt(mat, "expected \"expression\" or \"kind\" (one of %s)", strings.Join(opts.MetricKinds.Names(), ", "))
-		case kind == KindExpression:
+		case kind == evalcase.KindExpression:
 			if err := CheckExpression(s.Expression); err != nil {
-				return nil, d.errAt(joinKey(mat, "expression"), "%v", err)
+				return nil, d.errAt(evalcase.JoinKey(mat, "expression"), "%v", err)
 			}
 		case s.Expression != "":
-			return nil, d.errAt(joinKey(mat, "expression"), "only expression metrics take an expression (kind is %q)", kind)
+			return nil, d.errAt(evalcase.JoinKey(mat, "expression"), "only expression metrics take an expression (kind is %q)", kind)
 		}
 		f, ok := opts.MetricKinds[kind]
 		if !ok {
-			return nil, d.errAt(joinKey(mat, "kind"), "unknown metric kind %q (known: %s)", kind, strings.Join(opts.MetricKinds.Names(), ", "))
+			return nil, d.errAt(evalcase.JoinKey(mat, "kind"), "unknown metric kind %q (known: %s)", kind, strings.Join(opts.MetricKinds.Names(), ", "))
 		}
 		if _, err := f(s); err != nil {
 			return nil, d.errAt(mat, "%v", err)
@@ -723,8 +726,8 @@ func (d *fileDecoder) metricList(v any, at string, opts ReadOptions) ([]MetricSp
 var opSpecKeys = []string{"spec_id", "operation", "version", "action_instruction", "evaluation_spec", "rubric", "judge_instruction", "judge_instruction_mode", "allow_unsafe_judge_override"}
 var evalSpecKeys = []string{"spec_id", "version", "status", "objective", "criteria", "allowed_outputs"}
 
-func (d *fileDecoder) operationSpec(v any, at string) (OperationSpec, error) {
-	var s OperationSpec
+func (d *fileDecoder) operationSpec(v any, at string) (evalcase.OperationSpec, error) {
+	var s evalcase.OperationSpec
 	obj, err := d.object(v, at)
 	if err != nil {
 		return s, err
@@ -746,19 +749,19 @@ func (d *fileDecoder) operationSpec(v any, at string) (OperationSpec, error) {
 			return s, err
 		}
 	}
-	mode, err := d.enumString(obj, at, "judge_instruction_mode", []string{string(ModeAppend), string(ModeReplace)})
+	mode, err := d.enumString(obj, at, "judge_instruction_mode", []string{string(evalcase.ModeAppend), string(evalcase.ModeReplace)})
 	if err != nil {
 		return s, err
 	}
-	s.JudgeInstructionMode = InstructionMode(mode)
+	s.JudgeInstructionMode = evalcase.InstructionMode(mode)
 	if s.AllowUnsafeJudgeOverride, err = d.optBool(obj, at, "allow_unsafe_judge_override"); err != nil {
 		return s, err
 	}
-	if s.JudgeInstructionMode == ModeReplace && !s.AllowUnsafeJudgeOverride {
-		return s, d.errAt(joinKey(at, "judge_instruction_mode"), "\"replace\" discards the protected judge instructions and is refused unless allow_unsafe_judge_override is true")
+	if s.JudgeInstructionMode == evalcase.ModeReplace && !s.AllowUnsafeJudgeOverride {
+		return s, d.errAt(evalcase.JoinKey(at, "judge_instruction_mode"), "\"replace\" discards the protected judge instructions and is refused unless allow_unsafe_judge_override is true")
 	}
 	if ev, ok := obj["evaluation_spec"]; ok {
-		eat := joinKey(at, "evaluation_spec")
+		eat := evalcase.JoinKey(at, "evaluation_spec")
 		eo, err := d.object(ev, eat)
 		if err != nil {
 			return s, err
@@ -766,18 +769,18 @@ func (d *fileDecoder) operationSpec(v any, at string) (OperationSpec, error) {
 		if err := d.keys(eo, eat, evalSpecKeys, []string{"spec_id", "status"}); err != nil {
 			return s, err
 		}
-		es := &EvaluationSpec{}
+		es := &evalcase.EvaluationSpec{}
 		if es.SpecID, err = d.reqString(eo, eat, "spec_id"); err != nil {
 			return s, err
 		}
 		if es.Version, err = d.optString(eo, eat, "version"); err != nil {
 			return s, err
 		}
-		st, err := d.enumString(eo, eat, "status", []string{string(StatusDraft), string(StatusApproved)})
+		st, err := d.enumString(eo, eat, "status", []string{string(evalcase.StatusDraft), string(evalcase.StatusApproved)})
 		if err != nil {
 			return s, err
 		}
-		es.Status = SpecStatus(st)
+		es.Status = evalcase.SpecStatus(st)
 		if es.Objective, err = d.optString(eo, eat, "objective"); err != nil {
 			return s, err
 		}
@@ -804,7 +807,7 @@ func (d *fileDecoder) pipeline(obj map[string]any, at string, opts ReadOptions) 
 	if _, err := d.optString(obj, at, "description"); err != nil {
 		return p, err
 	}
-	sat := joinKey(at, "stages")
+	sat := evalcase.JoinKey(at, "stages")
 	arr, err := d.array(obj["stages"], sat)
 	if err != nil {
 		return p, err
@@ -824,9 +827,9 @@ func (d *fileDecoder) pipeline(obj map[string]any, at string, opts ReadOptions) 
 			return p, err
 		}
 		if _, dup := where[c.Stage()]; dup {
-			idAt := joinKey(cat, "stage_id")
+			idAt := evalcase.JoinKey(cat, "stage_id")
 			if c.StageID == "" {
-				idAt = joinKey(cat, "case_id")
+				idAt = evalcase.JoinKey(cat, "case_id")
 			}
 			return p, d.errAt(idAt, "stage id %q is used twice in pipeline %q (stage_id defaults to case_id)", c.Stage(), p.PipelineID)
 		}
@@ -859,10 +862,10 @@ type EvaluatorOptions struct {
 	MetricKinds MetricKinds
 	// Judge, when set, backs the llm_judge kind and joins the default
 	// metrics; nil means deterministic metrics only.
-	Judge Judge
+	Judge judging.Judge
 	// JudgeName is recorded in the report ("none" when empty).
 	JudgeName         string
-	Checkpoints       CheckpointStore
+	Checkpoints       evalcase.CheckpointStore
 	CheckpointContext any
 }
 
@@ -873,18 +876,18 @@ func (f *CaseFile) Evaluator(opts EvaluatorOptions) (*PipelineEvaluator, error) 
 		kinds = DefaultMetricKinds()
 	}
 	if opts.Judge != nil {
-		kinds = kinds.With(KindLLMJudge, JudgeMetricKind(opts.Judge, KindLLMJudge))
+		kinds = kinds.With(evalcase.KindLLMJudge, judging.JudgeMetricKind(opts.Judge, evalcase.KindLLMJudge))
 	}
-	reg, err := NewOperationRegistry(f.OperationSpecs...)
+	reg, err := evalcase.NewOperationRegistry(f.OperationSpecs...)
 	if err != nil {
 		return nil, inputerr.New(f.Name, 0, "%v", err)
 	}
 	e := &PipelineEvaluator{
-		StageMetrics: map[string][]Metric{}, OperationMetrics: map[string][]Metric{},
+		StageMetrics: map[string][]evalcase.Metric{}, OperationMetrics: map[string][]evalcase.Metric{},
 		Registry: reg, MetricKinds: kinds, Checkpoints: opts.Checkpoints,
 		CheckpointContext: opts.CheckpointContext, JudgeName: opts.JudgeName,
 	}
-	build := func(where string, specs []MetricSpec) ([]Metric, error) {
+	build := func(where string, specs []evalcase.MetricSpec) ([]evalcase.Metric, error) {
 		ms, err := kinds.Build(specs)
 		if err != nil {
 			return nil, inputerr.New(f.Name, 0, "%s: %v", where, err)
@@ -906,9 +909,9 @@ func (f *CaseFile) Evaluator(opts EvaluatorOptions) (*PipelineEvaluator, error) 
 			return nil, err
 		}
 	} else {
-		e.DefaultMetrics = []Metric{&ExactStructuredMetric{}}
+		e.DefaultMetrics = []evalcase.Metric{&ExactStructuredMetric{}}
 		if opts.Judge != nil {
-			e.DefaultMetrics = append(e.DefaultMetrics, &LLMJudgeMetric{Judge: opts.Judge})
+			e.DefaultMetrics = append(e.DefaultMetrics, &judging.LLMJudgeMetric{Judge: opts.Judge})
 		}
 	}
 	return e, nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 
@@ -40,7 +41,7 @@ func TestReadCaseFileJSONL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Cases[0].Verdict != Pass || r.Pipelines[0].Stages[1].UpstreamVerdicts["x"] != NotApplicable {
+	if r.Cases[0].Verdict != evalcase.Pass || r.Pipelines[0].Stages[1].UpstreamVerdicts["x"] != evalcase.NotApplicable {
 		t.Errorf("%+v", r.Summary)
 	}
 }

@@ -2,49 +2,9 @@ package harness
 
 import (
 	"encoding/json"
-	"sync"
+
+	"github.com/docscore/docscore/scoring/evalcase"
 )
-
-// CheckpointStore keeps the result of each completed stage so a rerun
-// does not call its metrics (or judges) again. Save must be atomic: after
-// a crash, Load returns either the previous bytes or the new ones, never a
-// mixture. The native store in cmd/docscore/internal/harnessio writes a
-// temporary file, fsyncs it, renames it into place and fsyncs the
-// directory.
-type CheckpointStore interface {
-	// Load returns the bytes saved under key; ok is false when there are none.
-	Load(key string) (data []byte, ok bool, err error)
-	// Save replaces the bytes under key.
-	Save(key string, data []byte) error
-}
-
-// MemoryCheckpointStore is a CheckpointStore in memory, for tests and for
-// hosts without a file system. It is safe for concurrent use.
-type MemoryCheckpointStore struct {
-	mu sync.Mutex
-	m  map[string][]byte
-}
-
-// NewMemoryCheckpointStore returns an empty store.
-func NewMemoryCheckpointStore() *MemoryCheckpointStore {
-	return &MemoryCheckpointStore{m: map[string][]byte{}}
-}
-
-// Load returns a copy of the bytes under key.
-func (s *MemoryCheckpointStore) Load(key string) ([]byte, bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	b, ok := s.m[key]
-	return append([]byte(nil), b...), ok, nil
-}
-
-// Save stores a copy of data under key.
-func (s *MemoryCheckpointStore) Save(key string, data []byte) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.m[key] = append([]byte(nil), data...)
-	return nil
-}
 
 // checkpointVersion changes when the checkpoint format does; a checkpoint
 // of another version is not reused.
@@ -52,10 +12,10 @@ const checkpointVersion = 1
 
 // checkpoint is the stored form of one completed stage.
 type checkpoint struct {
-	Version     int            `json:"version"`
-	Key         string         `json:"key"`
-	Fingerprint string         `json:"fingerprint"`
-	Metrics     []MetricResult `json:"metrics"`
+	Version     int                     `json:"version"`
+	Key         string                  `json:"key"`
+	Fingerprint string                  `json:"fingerprint"`
+	Metrics     []evalcase.MetricResult `json:"metrics"`
 }
 
 // checkpointKey names a stage in a store: the pipeline (or "case:" and the
@@ -64,7 +24,7 @@ func checkpointKey(pipelineID, stageID string) string {
 	return pipelineID + "/" + stageID
 }
 
-func loadCheckpoint(s CheckpointStore, key, fingerprint string) ([]MetricResult, bool, error) {
+func loadCheckpoint(s evalcase.CheckpointStore, key, fingerprint string) ([]evalcase.MetricResult, bool, error) {
 	data, ok, err := s.Load(key)
 	if err != nil || !ok {
 		return nil, false, err
@@ -74,15 +34,15 @@ func loadCheckpoint(s CheckpointStore, key, fingerprint string) ([]MetricResult,
 		return nil, false, nil
 	}
 	for _, m := range cp.Metrics {
-		if m.check() != nil {
+		if m.Check() != nil {
 			return nil, false, nil
 		}
 	}
 	return cp.Metrics, true, nil
 }
 
-func saveCheckpoint(s CheckpointStore, key, fingerprint string, metrics []MetricResult) error {
-	data, err := canonicalJSON(checkpoint{Version: checkpointVersion, Key: key, Fingerprint: fingerprint, Metrics: metrics})
+func saveCheckpoint(s evalcase.CheckpointStore, key, fingerprint string, metrics []evalcase.MetricResult) error {
+	data, err := evalcase.CanonicalJSON(checkpoint{Version: checkpointVersion, Key: key, Fingerprint: fingerprint, Metrics: metrics})
 	if err != nil {
 		return err
 	}

@@ -3,12 +3,12 @@
 // read, and every stage is scored against references of known authority.
 //
 // The concepts follow the visual_evals library described in the project's
-// seed: an [EvaluationCase] is one stage (what it was asked, what it got,
-// what it answered, what it is judged against); a [PipelineCase] chains
-// stages through depends_on; a [ReferenceArtifact] carries an [Authority]
-// (evidence, generated or ground_truth) and a [ComparisonMode]. Metrics
-// ([ExactStructuredMetric], [FunctionMetric], [ExpressionMetric] and, through
-// the [Judge] interface, [LLMJudgeMetric]) give each stage a [Verdict]; the
+// seed: an evalcase.EvaluationCase is one stage (what it was asked, what it
+// got, what it answered, what it is judged against); a [PipelineCase]
+// chains stages through depends_on; an evalcase.ReferenceArtifact carries
+// an authority (evidence, generated or ground_truth) and a comparison mode.
+// Metrics ([ExactStructuredMetric], [FunctionMetric], [ExpressionMetric] and,
+// through judging.Judge, judging.LLMJudgeMetric) give each stage a verdict; the
 // [PipelineEvaluator] selects metrics by stage id, then operation, then
 // defaults, and attributes failures across the dependency graph
 // ([FailureContext]). Completed stages can be checkpointed through a
@@ -18,6 +18,14 @@
 // documented by docs/schema/cases.schema.json, and [EvaluateCasesJSON] turns
 // the bytes of such a file into report bytes, so the command line, the
 // browser and the Worker produce the same report.
+//
+// The harness sits on top of two pure packages and neither imports it:
+// scoring/judging (judges, panels, generated ground truth, model adapters)
+// and, below both, scoring/evalcase (the case, reference, verdict and
+// metric types they share):
+//
+//	harness -> judging -> evalcase
+//	harness ----------->  evalcase
 //
 // The package is pure: it reads no files and opens no connections. Files
 // named by a cases file are read through a [Loader] supplied by the caller.

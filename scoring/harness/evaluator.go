@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 // FailureContext localizes a failure across a pipeline's dependency graph.
@@ -61,19 +63,19 @@ func (f *FailureContext) UnmarshalJSON(b []byte) error {
 //   - it passed: upstream when an upstream stage failed, else
 //     indeterminate when an upstream verdict is uncertain or not
 //     applicable, else none ("").
-func Attribute(v Verdict, upstream []Verdict) FailureContext {
+func Attribute(v evalcase.Verdict, upstream []evalcase.Verdict) FailureContext {
 	var upFail, upUnknown bool
 	for _, u := range upstream {
 		switch u {
-		case Fail:
+		case evalcase.Fail:
 			upFail = true
-		case Pass:
+		case evalcase.Pass:
 		default:
 			upUnknown = true
 		}
 	}
 	switch v {
-	case Fail:
+	case evalcase.Fail:
 		switch {
 		case upFail:
 			return UpstreamOrCombined
@@ -81,7 +83,7 @@ func Attribute(v Verdict, upstream []Verdict) FailureContext {
 			return Indeterminate
 		}
 		return CurrentStage
-	case Pass:
+	case evalcase.Pass:
 		switch {
 		case upFail:
 			return Upstream
@@ -96,20 +98,20 @@ func Attribute(v Verdict, upstream []Verdict) FailureContext {
 // combineVerdicts folds metric (or stage) verdicts into one: any fail
 // fails; otherwise any uncertain is uncertain; otherwise any pass passes;
 // otherwise (nothing applied) not_applicable.
-func combineVerdicts(vs []Verdict) Verdict {
-	has := map[Verdict]bool{}
+func combineVerdicts(vs []evalcase.Verdict) evalcase.Verdict {
+	has := map[evalcase.Verdict]bool{}
 	for _, v := range vs {
 		has[v] = true
 	}
 	switch {
-	case has[Fail]:
-		return Fail
-	case has[Uncertain]:
-		return Uncertain
-	case has[Pass]:
-		return Pass
+	case has[evalcase.Fail]:
+		return evalcase.Fail
+	case has[evalcase.Uncertain]:
+		return evalcase.Uncertain
+	case has[evalcase.Pass]:
+		return evalcase.Pass
 	}
-	return NotApplicable
+	return evalcase.NotApplicable
 }
 
 // PipelineEvaluator evaluates pipelines and cases. For each stage it
@@ -118,11 +120,11 @@ func combineVerdicts(vs []Verdict) Verdict {
 // OperationMetrics by operation, then DefaultMetrics. A stage with no
 // metrics is not_applicable.
 type PipelineEvaluator struct {
-	StageMetrics     map[string][]Metric
-	OperationMetrics map[string][]Metric
-	DefaultMetrics   []Metric
+	StageMetrics     map[string][]evalcase.Metric
+	OperationMetrics map[string][]evalcase.Metric
+	DefaultMetrics   []evalcase.Metric
 	// Registry resolves each stage's operation against its OperationSpec.
-	Registry *OperationRegistry
+	Registry *evalcase.OperationRegistry
 	// MetricKinds builds the metrics written on stages; nil means
 	// DefaultMetricKinds.
 	MetricKinds MetricKinds
@@ -130,7 +132,7 @@ type PipelineEvaluator struct {
 	// reused only while its fingerprint (the serialized stage, its
 	// metrics, its upstream stages' fingerprints and CheckpointContext) is
 	// unchanged.
-	Checkpoints CheckpointStore
+	Checkpoints evalcase.CheckpointStore
 	// CheckpointContext holds every external setting that can change a
 	// result (judge provider, model, temperature, prompt version); it must
 	// marshal to JSON.
@@ -148,7 +150,7 @@ func (e *PipelineEvaluator) Evaluate(ctx context.Context, p PipelineCase) (Pipel
 	}
 	stages := make([]StageReport, len(p.Stages))
 	fps := map[string]string{}
-	verdictOf := map[string]Verdict{}
+	verdictOf := map[string]evalcase.Verdict{}
 	for _, i := range order {
 		c := p.Stages[i]
 		var upFPs []string
@@ -163,11 +165,11 @@ func (e *PipelineEvaluator) Evaluate(ctx context.Context, p PipelineCase) (Pipel
 		verdictOf[c.Stage()] = sr.Verdict
 		stages[i] = sr
 	}
-	var all []Verdict
+	var all []evalcase.Verdict
 	for i := range stages {
 		up := p.upstream(i)
-		uv := map[string]Verdict{}
-		var list []Verdict
+		uv := map[string]evalcase.Verdict{}
+		var list []evalcase.Verdict
 		for _, id := range up {
 			uv[id] = verdictOf[id]
 			list = append(list, verdictOf[id])
@@ -181,7 +183,7 @@ func (e *PipelineEvaluator) Evaluate(ctx context.Context, p PipelineCase) (Pipel
 
 // EvaluateCase evaluates one case on its own (a pipeline of one stage
 // with no dependencies).
-func (e *PipelineEvaluator) EvaluateCase(ctx context.Context, c EvaluationCase) (StageReport, error) {
+func (e *PipelineEvaluator) EvaluateCase(ctx context.Context, c evalcase.EvaluationCase) (StageReport, error) {
 	if len(c.DependsOn) > 0 {
 		return StageReport{}, inputerr.New("case "+c.CaseID, 0, "a case on its own cannot depend on other stages (depends_on %v): put it in a pipeline", c.DependsOn)
 	}
@@ -189,13 +191,13 @@ func (e *PipelineEvaluator) EvaluateCase(ctx context.Context, c EvaluationCase) 
 	if err != nil {
 		return StageReport{}, fmt.Errorf("case %q: %w", c.CaseID, err)
 	}
-	sr.UpstreamVerdicts = map[string]Verdict{}
+	sr.UpstreamVerdicts = map[string]evalcase.Verdict{}
 	sr.FailureContext = Attribute(sr.Verdict, nil)
 	return sr, nil
 }
 
 // Run evaluates pipelines and standalone cases into one report.
-func (e *PipelineEvaluator) Run(ctx context.Context, pipelines []PipelineCase, cases []EvaluationCase) (*Report, error) {
+func (e *PipelineEvaluator) Run(ctx context.Context, pipelines []PipelineCase, cases []evalcase.EvaluationCase) (*Report, error) {
 	r := newReport(e.JudgeName)
 	seenP := map[string]bool{}
 	for _, p := range pipelines {
@@ -226,7 +228,7 @@ func (e *PipelineEvaluator) Run(ctx context.Context, pipelines []PipelineCase, c
 }
 
 // selectMetrics picks the stage's metrics and says where they came from.
-func (e *PipelineEvaluator) selectMetrics(c EvaluationCase) ([]Metric, string, error) {
+func (e *PipelineEvaluator) selectMetrics(c evalcase.EvaluationCase) ([]evalcase.Metric, string, error) {
 	if len(c.Metrics) > 0 {
 		kinds := e.MetricKinds
 		if kinds == nil {
@@ -254,34 +256,34 @@ func (e *PipelineEvaluator) selectMetrics(c EvaluationCase) ([]Metric, string, e
 // stage, its metrics and its upstream stages' fingerprints. It leaves out
 // the checkpoint context, so every host reports the same fingerprint.
 type fingerprintInput struct {
-	Version  int            `json:"version"`
-	Case     EvaluationCase `json:"case"`
-	Metrics  []string       `json:"metrics"`
-	Upstream []string       `json:"upstream"`
+	Version  int                     `json:"version"`
+	Case     evalcase.EvaluationCase `json:"case"`
+	Metrics  []string                `json:"metrics"`
+	Upstream []string                `json:"upstream"`
 }
 
 // checkpointFingerprint joins a stage fingerprint with the checkpoint
 // context: a checkpoint is reused only when both match.
 func checkpointFingerprint(stageFP string, context any) (string, error) {
-	b, err := canonicalJSON(struct {
+	b, err := evalcase.CanonicalJSON(struct {
 		Stage   string `json:"stage"`
 		Context any    `json:"context"`
 	}{stageFP, context})
 	if err != nil {
 		return "", fmt.Errorf("checkpoint context: %w", err)
 	}
-	return sha256Hex(b), nil
+	return evalcase.SHA256Hex(b), nil
 }
 
-func (e *PipelineEvaluator) evaluateStage(ctx context.Context, key string, c EvaluationCase, upstreamFPs []string) (StageReport, error) {
+func (e *PipelineEvaluator) evaluateStage(ctx context.Context, key string, c evalcase.EvaluationCase, upstreamFPs []string) (StageReport, error) {
 	if err := ctx.Err(); err != nil {
 		return StageReport{}, err
 	}
 	if e.Registry != nil {
 		c = e.Registry.Resolve(c)
 	}
-	c = applySpec(c)
-	if err := c.checkInstructionGuard(); err != nil {
+	c = evalcase.ApplySpec(c)
+	if err := c.CheckInstructionGuard(); err != nil {
 		return StageReport{}, inputerr.New("case "+c.CaseID, 0, "%v", err)
 	}
 	metrics, selection, err := e.selectMetrics(c)
@@ -296,22 +298,22 @@ func (e *PipelineEvaluator) evaluateStage(ctx context.Context, key string, c Eva
 		}
 		seen[m.Name()] = true
 		d := m.Name()
-		if f, ok := m.(Fingerprinter); ok {
+		if f, ok := m.(evalcase.Fingerprinter); ok {
 			d += "|" + f.Fingerprint()
 		}
 		descr = append(descr, d)
 	}
-	fpBytes, err := canonicalJSON(fingerprintInput{Version: checkpointVersion, Case: c, Metrics: descr, Upstream: upstreamFPs})
+	fpBytes, err := evalcase.CanonicalJSON(fingerprintInput{Version: checkpointVersion, Case: c, Metrics: descr, Upstream: upstreamFPs})
 	if err != nil {
 		return StageReport{}, fmt.Errorf("fingerprint: %w", err)
 	}
-	fp := sha256Hex(fpBytes)
+	fp := evalcase.SHA256Hex(fpBytes)
 	cpFP, err := checkpointFingerprint(fp, e.CheckpointContext)
 	if err != nil {
 		return StageReport{}, err
 	}
 
-	var results []MetricResult
+	var results []evalcase.MetricResult
 	fromCheckpoint := false
 	if e.Checkpoints != nil {
 		results, fromCheckpoint, err = loadCheckpoint(e.Checkpoints, key, cpFP)
@@ -320,7 +322,7 @@ func (e *PipelineEvaluator) evaluateStage(ctx context.Context, key string, c Eva
 		}
 	}
 	if !fromCheckpoint {
-		results = make([]MetricResult, 0, len(metrics))
+		results = make([]evalcase.MetricResult, 0, len(metrics))
 		for _, m := range metrics {
 			res, err := m.Evaluate(ctx, c)
 			if err != nil {
@@ -332,7 +334,7 @@ func (e *PipelineEvaluator) evaluateStage(ctx context.Context, key string, c Eva
 			if res.Scores == nil {
 				res.Scores = map[string]float64{}
 			}
-			if err := res.check(); err != nil {
+			if err := res.Check(); err != nil {
 				return StageReport{}, err
 			}
 			results = append(results, res)
@@ -343,14 +345,14 @@ func (e *PipelineEvaluator) evaluateStage(ctx context.Context, key string, c Eva
 			}
 		}
 	}
-	var vs []Verdict
+	var vs []evalcase.Verdict
 	for _, r := range results {
 		vs = append(vs, r.Verdict)
 	}
-	instr, warnings := stageInstructions(c)
-	refs := []ReferenceEntry{}
+	instr, warnings := judging.StageInstructions(c)
+	refs := []judging.ReferenceEntry{}
 	for _, r := range c.References {
-		refs = append(refs, ReferenceEntry{ArtifactID: r.ArtifactID, Authority: r.Authority, Kind: r.Kind, MediaType: r.MediaType, ComparisonMode: r.ComparisonMode, SHA256: r.SHA256, Metadata: r.Metadata})
+		refs = append(refs, judging.ReferenceEntry{ArtifactID: r.ArtifactID, Authority: r.Authority, Kind: r.Kind, MediaType: r.MediaType, ComparisonMode: r.ComparisonMode, SHA256: r.SHA256, Metadata: r.Metadata})
 	}
 	deps := c.DependsOn
 	if deps == nil {
@@ -370,7 +372,7 @@ func (e *PipelineEvaluator) evaluateStage(ctx context.Context, key string, c Eva
 // stageScores merges the metrics' scores: a score name reported by one
 // metric keeps its name; a name reported by several becomes
 // "<metric>/<score>" for each of them.
-func stageScores(results []MetricResult) map[string]float64 {
+func stageScores(results []evalcase.MetricResult) map[string]float64 {
 	count := map[string]int{}
 	for _, r := range results {
 		for k := range r.Scores {

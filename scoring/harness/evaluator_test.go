@@ -7,30 +7,32 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 func TestAttribute(t *testing.T) {
 	tests := []struct {
-		v        Verdict
-		upstream []Verdict
+		v        evalcase.Verdict
+		upstream []evalcase.Verdict
 		want     FailureContext
 	}{
-		{Pass, nil, ""},
-		{Pass, []Verdict{Pass, Pass}, ""},
-		{Fail, nil, CurrentStage},
-		{Fail, []Verdict{Pass}, CurrentStage},
-		{Pass, []Verdict{Fail}, Upstream},
-		{Pass, []Verdict{Pass, Fail}, Upstream},
-		{Pass, []Verdict{Fail, Uncertain}, Upstream},
-		{Fail, []Verdict{Fail}, UpstreamOrCombined},
-		{Fail, []Verdict{Uncertain, Fail}, UpstreamOrCombined},
-		{Uncertain, nil, Indeterminate},
-		{Uncertain, []Verdict{Fail}, Indeterminate},
-		{NotApplicable, []Verdict{Pass}, Indeterminate},
-		{Fail, []Verdict{Uncertain}, Indeterminate},
-		{Fail, []Verdict{NotApplicable}, Indeterminate},
-		{Pass, []Verdict{NotApplicable}, Indeterminate},
+		{evalcase.Pass, nil, ""},
+		{evalcase.Pass, []evalcase.Verdict{evalcase.Pass, evalcase.Pass}, ""},
+		{evalcase.Fail, nil, CurrentStage},
+		{evalcase.Fail, []evalcase.Verdict{evalcase.Pass}, CurrentStage},
+		{evalcase.Pass, []evalcase.Verdict{evalcase.Fail}, Upstream},
+		{evalcase.Pass, []evalcase.Verdict{evalcase.Pass, evalcase.Fail}, Upstream},
+		{evalcase.Pass, []evalcase.Verdict{evalcase.Fail, evalcase.Uncertain}, Upstream},
+		{evalcase.Fail, []evalcase.Verdict{evalcase.Fail}, UpstreamOrCombined},
+		{evalcase.Fail, []evalcase.Verdict{evalcase.Uncertain, evalcase.Fail}, UpstreamOrCombined},
+		{evalcase.Uncertain, nil, Indeterminate},
+		{evalcase.Uncertain, []evalcase.Verdict{evalcase.Fail}, Indeterminate},
+		{evalcase.NotApplicable, []evalcase.Verdict{evalcase.Pass}, Indeterminate},
+		{evalcase.Fail, []evalcase.Verdict{evalcase.Uncertain}, Indeterminate},
+		{evalcase.Fail, []evalcase.Verdict{evalcase.NotApplicable}, Indeterminate},
+		{evalcase.Pass, []evalcase.Verdict{evalcase.NotApplicable}, Indeterminate},
 	}
 	for _, tt := range tests {
 		if got := Attribute(tt.v, tt.upstream); got != tt.want {
@@ -41,14 +43,14 @@ func TestAttribute(t *testing.T) {
 
 func TestCombineVerdicts(t *testing.T) {
 	tests := []struct {
-		in   []Verdict
-		want Verdict
+		in   []evalcase.Verdict
+		want evalcase.Verdict
 	}{
-		{nil, NotApplicable},
-		{[]Verdict{NotApplicable, NotApplicable}, NotApplicable},
-		{[]Verdict{Pass, NotApplicable}, Pass},
-		{[]Verdict{Pass, Uncertain}, Uncertain},
-		{[]Verdict{Uncertain, Fail, Pass}, Fail},
+		{nil, evalcase.NotApplicable},
+		{[]evalcase.Verdict{evalcase.NotApplicable, evalcase.NotApplicable}, evalcase.NotApplicable},
+		{[]evalcase.Verdict{evalcase.Pass, evalcase.NotApplicable}, evalcase.Pass},
+		{[]evalcase.Verdict{evalcase.Pass, evalcase.Uncertain}, evalcase.Uncertain},
+		{[]evalcase.Verdict{evalcase.Uncertain, evalcase.Fail, evalcase.Pass}, evalcase.Fail},
 	}
 	for _, tt := range tests {
 		if got := combineVerdicts(tt.in); got != tt.want {
@@ -60,37 +62,37 @@ func TestCombineVerdicts(t *testing.T) {
 // constMetric returns a fixed verdict and counts its calls.
 type constMetric struct {
 	name    string
-	verdict Verdict
+	verdict evalcase.Verdict
 	calls   *int64
 }
 
 func (m constMetric) Name() string { return m.name }
-func (m constMetric) Evaluate(_ context.Context, _ EvaluationCase) (MetricResult, error) {
+func (m constMetric) Evaluate(_ context.Context, _ evalcase.EvaluationCase) (evalcase.MetricResult, error) {
 	if m.calls != nil {
 		atomic.AddInt64(m.calls, 1)
 	}
-	return MetricResult{Verdict: m.verdict, Scores: map[string]float64{"s": 1}}, nil
+	return evalcase.MetricResult{Verdict: m.verdict, Scores: map[string]float64{"s": 1}}, nil
 }
 
-func stage(id string, deps ...string) EvaluationCase {
-	return EvaluationCase{CaseID: "doc", StageID: id, Operation: "op-" + id, Prediction: map[string]any{"v": id}, DependsOn: deps}
+func stage(id string, deps ...string) evalcase.EvaluationCase {
+	return evalcase.EvaluationCase{CaseID: "doc", StageID: id, Operation: "op-" + id, Prediction: map[string]any{"v": id}, DependsOn: deps}
 }
 
 func TestPipelineGraphErrors(t *testing.T) {
 	tests := []struct {
 		name   string
-		stages []EvaluationCase
+		stages []evalcase.EvaluationCase
 		want   string
 	}{
-		{"unknown dependency", []EvaluationCase{stage("a"), stage("b", "nope")}, `stage "b" depends on "nope", which is not a stage of this pipeline`},
-		{"self dependency", []EvaluationCase{stage("a", "a")}, `stage "a" depends on itself`},
-		{"cycle", []EvaluationCase{stage("a", "c"), stage("b", "a"), stage("c", "b")}, "depends_on forms a cycle: a -> c -> b -> a"},
-		{"duplicate id", []EvaluationCase{stage("a"), stage("a")}, `two stages have the id "a"`},
-		{"no id", []EvaluationCase{{Prediction: 1}}, "neither stage_id nor case_id"},
+		{"unknown dependency", []evalcase.EvaluationCase{stage("a"), stage("b", "nope")}, `stage "b" depends on "nope", which is not a stage of this pipeline`},
+		{"self dependency", []evalcase.EvaluationCase{stage("a", "a")}, `stage "a" depends on itself`},
+		{"cycle", []evalcase.EvaluationCase{stage("a", "c"), stage("b", "a"), stage("c", "b")}, "depends_on forms a cycle: a -> c -> b -> a"},
+		{"duplicate id", []evalcase.EvaluationCase{stage("a"), stage("a")}, `two stages have the id "a"`},
+		{"no id", []evalcase.EvaluationCase{{Prediction: 1}}, "neither stage_id nor case_id"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := &PipelineEvaluator{DefaultMetrics: []Metric{constMetric{"m", Pass, nil}}}
+			e := &PipelineEvaluator{DefaultMetrics: []evalcase.Metric{constMetric{"m", evalcase.Pass, nil}}}
 			_, err := e.Evaluate(context.Background(), PipelineCase{PipelineID: "p", Stages: tt.stages})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want %q", err, tt.want)
@@ -105,9 +107,9 @@ func TestPipelineGraphErrors(t *testing.T) {
 // TestPipelineOrderAndUpstream evaluates a diamond listed out of order:
 // every stage sees all its transitive upstream verdicts.
 func TestPipelineOrderAndUpstream(t *testing.T) {
-	p := PipelineCase{PipelineID: "p", Stages: []EvaluationCase{stage("d", "b", "c"), stage("b", "a"), stage("c", "a"), stage("a")}}
+	p := PipelineCase{PipelineID: "p", Stages: []evalcase.EvaluationCase{stage("d", "b", "c"), stage("b", "a"), stage("c", "a"), stage("a")}}
 	var order []string
-	e := &PipelineEvaluator{DefaultMetrics: []Metric{&FunctionMetric{MetricName: "m", Func: func(_ context.Context, s EvaluationCase) (float64, error) {
+	e := &PipelineEvaluator{DefaultMetrics: []evalcase.Metric{&FunctionMetric{MetricName: "m", Func: func(_ context.Context, s evalcase.EvaluationCase) (float64, error) {
 		order = append(order, s.Stage())
 		if s.Stage() == "b" {
 			return 0, nil
@@ -122,30 +124,30 @@ func TestPipelineOrderAndUpstream(t *testing.T) {
 		t.Errorf("evaluation order %s, want a,b,c,d", got)
 	}
 	d := r.Stages[0]
-	if d.StageID != "d" || len(d.UpstreamVerdicts) != 3 || d.UpstreamVerdicts["a"] != Pass || d.UpstreamVerdicts["b"] != Fail {
+	if d.StageID != "d" || len(d.UpstreamVerdicts) != 3 || d.UpstreamVerdicts["a"] != evalcase.Pass || d.UpstreamVerdicts["b"] != evalcase.Fail {
 		t.Errorf("stage d: %+v", d.UpstreamVerdicts)
 	}
 	if d.FailureContext != Upstream || r.Stages[1].FailureContext != CurrentStage || r.Stages[2].FailureContext != "" {
 		t.Errorf("contexts d=%q b=%q c=%q", d.FailureContext, r.Stages[1].FailureContext, r.Stages[2].FailureContext)
 	}
-	if r.Verdict != Fail {
+	if r.Verdict != evalcase.Fail {
 		t.Errorf("pipeline verdict %s", r.Verdict)
 	}
 }
 
 func TestMetricSelectionOrder(t *testing.T) {
-	pick := func(name string) []Metric { return []Metric{constMetric{name, Pass, nil}} }
+	pick := func(name string) []evalcase.Metric { return []evalcase.Metric{constMetric{name, evalcase.Pass, nil}} }
 	e := &PipelineEvaluator{
-		StageMetrics:     map[string][]Metric{"by-stage": pick("stage-metric"), "both": pick("stage-metric")},
-		OperationMetrics: map[string][]Metric{"op-by-op": pick("op-metric"), "op-both": pick("op-metric")},
+		StageMetrics:     map[string][]evalcase.Metric{"by-stage": pick("stage-metric"), "both": pick("stage-metric")},
+		OperationMetrics: map[string][]evalcase.Metric{"op-by-op": pick("op-metric"), "op-both": pick("op-metric")},
 		DefaultMetrics:   pick("default-metric"),
 	}
 	inline := stage("by-op")
 	inline.StageID = "inline"
-	inline.Metrics = []MetricSpec{{Name: "inline-metric", Expression: "true"}}
+	inline.Metrics = []evalcase.MetricSpec{{Name: "inline-metric", Expression: "true"}}
 	inline.Operation = "op-both"
 	tests := []struct {
-		c         EvaluationCase
+		c         evalcase.EvaluationCase
 		metric    string
 		selection string
 	}{
@@ -165,13 +167,13 @@ func TestMetricSelectionOrder(t *testing.T) {
 		}
 	}
 	none, err := (&PipelineEvaluator{}).EvaluateCase(context.Background(), stage("x"))
-	if err != nil || none.Verdict != NotApplicable || none.MetricSelection != "none" || none.FailureContext != Indeterminate {
+	if err != nil || none.Verdict != evalcase.NotApplicable || none.MetricSelection != "none" || none.FailureContext != Indeterminate {
 		t.Errorf("no metrics: %+v, %v", none, err)
 	}
 }
 
 func TestStageScoresMerge(t *testing.T) {
-	got := stageScores([]MetricResult{
+	got := stageScores([]evalcase.MetricResult{
 		{Metric: "exact", Scores: map[string]float64{"field_accuracy": 0.5, "x": 1}},
 		{Metric: "judge", Scores: map[string]float64{"f1": 0.8, "x": 0}},
 	})
@@ -194,34 +196,34 @@ func TestFunctionMetricSeedExample(t *testing.T) {
 		map[string]any{"quantity": 2, "unit_price": 4.25},
 		map[string]any{"quantity": 1, "unit_price": 3.00},
 	}}
-	gt, err := ArtifactFromValue(items, ArtifactOptions{Authority: AuthorityGroundTruth, ArtifactID: "human-transcription"})
+	gt, err := evalcase.ArtifactFromValue(items, evalcase.ArtifactOptions{Authority: evalcase.AuthorityGroundTruth, ArtifactID: "human-transcription"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	totalMatches := func(s EvaluationCase) (bool, error) {
+	totalMatches := func(s evalcase.EvaluationCase) (bool, error) {
 		expected := 0.0
 		for _, row := range s.InputData.(map[string]any)["line_items"].([]any) {
 			r := row.(map[string]any)
-			q, _ := Number(r["quantity"])
-			p, _ := Number(r["unit_price"])
+			q, _ := evalcase.Number(r["quantity"])
+			p, _ := evalcase.Number(r["unit_price"])
 			expected += q * p
 		}
-		got, ok := Number(s.Prediction.(map[string]any)["total"])
+		got, ok := evalcase.Number(s.Prediction.(map[string]any)["total"])
 		if !ok {
 			return false, ErrUndecided
 		}
 		return got == expected, nil
 	}
-	e := &PipelineEvaluator{OperationMetrics: map[string][]Metric{
+	e := &PipelineEvaluator{OperationMetrics: map[string][]evalcase.Metric{
 		"parse_line_items":              {&ExactStructuredMetric{}},
 		"sum_quantity_times_unit_price": {NewFunctionMetric("recalculate_total", "calculation_accuracy", totalMatches)},
 	}}
 	for _, tt := range []struct {
 		total any
-		want  Verdict
-	}{{11.50, Pass}, {12.0, Fail}, {"n/a", Uncertain}} {
-		p := PipelineCase{PipelineID: "document-processing", Stages: []EvaluationCase{
-			{CaseID: "document-001", StageID: "extract", Operation: "parse_line_items", Prediction: items, References: []ReferenceArtifact{gt}},
+		want  evalcase.Verdict
+	}{{11.50, evalcase.Pass}, {12.0, evalcase.Fail}, {"n/a", evalcase.Uncertain}} {
+		p := PipelineCase{PipelineID: "document-processing", Stages: []evalcase.EvaluationCase{
+			{CaseID: "document-001", StageID: "extract", Operation: "parse_line_items", Prediction: items, References: []evalcase.ReferenceArtifact{gt}},
 			{CaseID: "document-001", StageID: "calculate-total", Operation: "sum_quantity_times_unit_price", InputData: items,
 				Prediction: map[string]any{"total": tt.total}, DependsOn: []string{"extract"}},
 		}}
@@ -233,7 +235,7 @@ func TestFunctionMetricSeedExample(t *testing.T) {
 		if calc.Verdict != tt.want {
 			t.Errorf("total %v: %s, want %s", tt.total, calc.Verdict, tt.want)
 		}
-		if tt.want != Uncertain && calc.Scores["calculation_accuracy"] != map[Verdict]float64{Pass: 1, Fail: 0}[tt.want] {
+		if tt.want != evalcase.Uncertain && calc.Scores["calculation_accuracy"] != map[evalcase.Verdict]float64{evalcase.Pass: 1, evalcase.Fail: 0}[tt.want] {
 			t.Errorf("total %v: scores %v", tt.total, calc.Scores)
 		}
 	}
@@ -241,26 +243,26 @@ func TestFunctionMetricSeedExample(t *testing.T) {
 
 func TestMetricErrorsStopTheRun(t *testing.T) {
 	boom := errors.New("provider down")
-	e := &PipelineEvaluator{DefaultMetrics: []Metric{&FunctionMetric{MetricName: "m", Func: func(context.Context, EvaluationCase) (float64, error) { return 0, boom }}}}
-	_, err := e.Evaluate(context.Background(), PipelineCase{PipelineID: "p", Stages: []EvaluationCase{stage("a")}})
+	e := &PipelineEvaluator{DefaultMetrics: []evalcase.Metric{&FunctionMetric{MetricName: "m", Func: func(context.Context, evalcase.EvaluationCase) (float64, error) { return 0, boom }}}}
+	_, err := e.Evaluate(context.Background(), PipelineCase{PipelineID: "p", Stages: []evalcase.EvaluationCase{stage("a")}})
 	if !errors.Is(err, boom) || !strings.Contains(err.Error(), `pipeline "p" stage "a": metric "m"`) {
 		t.Fatalf("error %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := e.Evaluate(ctx, PipelineCase{PipelineID: "p", Stages: []EvaluationCase{stage("a")}}); !errors.Is(err, context.Canceled) {
+	if _, err := e.Evaluate(ctx, PipelineCase{PipelineID: "p", Stages: []evalcase.EvaluationCase{stage("a")}}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: %v", err)
 	}
 }
 
 func TestCheckpointReuse(t *testing.T) {
 	var calls int64
-	counting := constMetric{"counting", Pass, &calls}
-	store := NewMemoryCheckpointStore()
+	counting := constMetric{"counting", evalcase.Pass, &calls}
+	store := evalcase.NewMemoryCheckpointStore()
 	newEval := func(ctx any) *PipelineEvaluator {
-		return &PipelineEvaluator{DefaultMetrics: []Metric{counting}, Checkpoints: store, CheckpointContext: ctx}
+		return &PipelineEvaluator{DefaultMetrics: []evalcase.Metric{counting}, Checkpoints: store, CheckpointContext: ctx}
 	}
-	p := PipelineCase{PipelineID: "p", Stages: []EvaluationCase{stage("a"), stage("b", "a"), stage("c")}}
+	p := PipelineCase{PipelineID: "p", Stages: []evalcase.EvaluationCase{stage("a"), stage("b", "a"), stage("c")}}
 	run := func(e *PipelineEvaluator, p PipelineCase) PipelineReport {
 		t.Helper()
 		r, err := e.Evaluate(context.Background(), p)
@@ -290,7 +292,7 @@ func TestCheckpointReuse(t *testing.T) {
 	}
 	// A changed stage reruns it and the stages that depend on it, not the others.
 	changed := p
-	changed.Stages = append([]EvaluationCase{}, p.Stages...)
+	changed.Stages = append([]evalcase.EvaluationCase{}, p.Stages...)
 	changed.Stages[0].Prediction = map[string]any{"v": "edited"}
 	r := run(newEval(map[string]any{"judge_model": "m2"}), changed)
 	if calls != 8 {
@@ -308,22 +310,22 @@ func TestCheckpointReuse(t *testing.T) {
 }
 
 func TestCheckpointChangedMetricReruns(t *testing.T) {
-	store := NewMemoryCheckpointStore()
+	store := evalcase.NewMemoryCheckpointStore()
 	eval := func(expr string) StageReport {
-		m, err := NewExpressionMetric(MetricSpec{Name: "m", Expression: expr})
+		m, err := NewExpressionMetric(evalcase.MetricSpec{Name: "m", Expression: expr})
 		if err != nil {
 			t.Fatal(err)
 		}
-		sr, err := (&PipelineEvaluator{DefaultMetrics: []Metric{m}, Checkpoints: store}).EvaluateCase(context.Background(), stage("a"))
+		sr, err := (&PipelineEvaluator{DefaultMetrics: []evalcase.Metric{m}, Checkpoints: store}).EvaluateCase(context.Background(), stage("a"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return sr
 	}
-	if sr := eval("true"); sr.Verdict != Pass || sr.FromCheckpoint {
+	if sr := eval("true"); sr.Verdict != evalcase.Pass || sr.FromCheckpoint {
 		t.Fatalf("%+v", sr)
 	}
-	if sr := eval("false"); sr.Verdict != Fail || sr.FromCheckpoint {
+	if sr := eval("false"); sr.Verdict != evalcase.Fail || sr.FromCheckpoint {
 		t.Fatalf("a changed expression reused the checkpoint: %+v", sr)
 	}
 }
@@ -331,8 +333,8 @@ func TestCheckpointChangedMetricReruns(t *testing.T) {
 func TestReplaceModeGuard(t *testing.T) {
 	c := stage("a")
 	c.JudgeInstruction = "Only check the currency."
-	c.JudgeInstructionMode = ModeReplace
-	e := &PipelineEvaluator{DefaultMetrics: []Metric{constMetric{"m", Pass, nil}}}
+	c.JudgeInstructionMode = evalcase.ModeReplace
+	e := &PipelineEvaluator{DefaultMetrics: []evalcase.Metric{constMetric{"m", evalcase.Pass, nil}}}
 	_, err := e.EvaluateCase(context.Background(), c)
 	if err == nil || !strings.Contains(err.Error(), "allow_unsafe_judge_override") {
 		t.Fatalf("replace without override: %v", err)
@@ -340,11 +342,11 @@ func TestReplaceModeGuard(t *testing.T) {
 	if _, ok := inputerr.As(err); !ok {
 		t.Errorf("not an input error: %v", err)
 	}
-	if _, err := BuildJudgeRequest(c); err == nil {
+	if _, err := judging.BuildJudgeRequest(c); err == nil {
 		t.Error("BuildJudgeRequest accepted replace without the override")
 	}
 	c.AllowUnsafeJudgeOverride = true
-	r, err := e.Run(context.Background(), nil, []EvaluationCase{c})
+	r, err := e.Run(context.Background(), nil, []evalcase.EvaluationCase{c})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +356,7 @@ func TestReplaceModeGuard(t *testing.T) {
 	if !strings.Contains(string(r.Markdown()), "⚠ stage \"a\" replaces the protected judge instructions") {
 		t.Error("the Markdown report does not show the warning")
 	}
-	req, err := BuildJudgeRequest(c)
+	req, err := judging.BuildJudgeRequest(c)
 	if err != nil || req.Instructions != "Only check the currency." || len(req.Warnings) != 1 {
 		t.Errorf("replace request: %q %v %v", req.Instructions, req.Warnings, err)
 	}

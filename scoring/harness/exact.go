@@ -2,12 +2,9 @@ package harness
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
-	"io"
-	"strings"
 
-	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/evalcase"
 )
 
 // ExactStructuredMetric compares a structured prediction field by field
@@ -30,7 +27,7 @@ type ExactStructuredMetric struct {
 // Name returns the metric's name.
 func (m *ExactStructuredMetric) Name() string {
 	if m.MetricName == "" {
-		return KindExactStructured
+		return evalcase.KindExactStructured
 	}
 	return m.MetricName
 }
@@ -54,11 +51,11 @@ type exactDetails struct {
 }
 
 type exactReference struct {
-	ArtifactID string          `json:"artifact_id"`
-	Authority  Authority       `json:"authority"`
-	Fields     int             `json:"fields"`
-	Correct    int             `json:"correct"`
-	Mismatches []fieldMismatch `json:"mismatches"`
+	ArtifactID string             `json:"artifact_id"`
+	Authority  evalcase.Authority `json:"authority"`
+	Fields     int                `json:"fields"`
+	Correct    int                `json:"correct"`
+	Mismatches []fieldMismatch    `json:"mismatches"`
 }
 
 type fieldMismatch struct {
@@ -73,17 +70,11 @@ type skippedRef struct {
 	Reason     string `json:"reason"`
 }
 
-// expectedField is one annotated field of a reference.
-type expectedField struct {
-	path  string
-	value any
-}
-
 // Evaluate compares the stage's prediction with its exact references.
-func (m *ExactStructuredMetric) Evaluate(_ context.Context, stage EvaluationCase) (MetricResult, error) {
-	res := MetricResult{Metric: m.Name(), Scores: map[string]float64{}}
+func (m *ExactStructuredMetric) Evaluate(_ context.Context, stage evalcase.EvaluationCase) (evalcase.MetricResult, error) {
+	res := evalcase.MetricResult{Metric: m.Name(), Scores: map[string]float64{}}
 	det := exactDetails{References: []exactReference{}, Skipped: []skippedRef{}}
-	leaves, err := Flatten(stage.Prediction)
+	leaves, err := evalcase.Flatten(stage.Prediction)
 	if err != nil {
 		return res, fmt.Errorf("prediction: %w", err)
 	}
@@ -103,14 +94,14 @@ func (m *ExactStructuredMetric) Evaluate(_ context.Context, stage EvaluationCase
 		}
 		er := exactReference{ArtifactID: ref.ArtifactID, Authority: ref.Authority, Fields: len(fields), Mismatches: []fieldMismatch{}}
 		for _, f := range fields {
-			actual, present := got[f.path]
-			if present && scalarKey(actual) == scalarKey(f.value) {
+			actual, present := got[f.Path]
+			if present && evalcase.ScalarKey(actual) == evalcase.ScalarKey(f.Value) {
 				er.Correct++
 				continue
 			}
-			er.Mismatches = append(er.Mismatches, fieldMismatch{Path: f.path, Expected: f.value, Actual: actual, Missing: !present})
+			er.Mismatches = append(er.Mismatches, fieldMismatch{Path: f.Path, Expected: f.Value, Actual: actual, Missing: !present})
 		}
-		if ref.Authority == AuthorityGroundTruth {
+		if ref.Authority == evalcase.AuthorityGroundTruth {
 			gtFields += er.Fields
 			gtCorrect += er.Correct
 		} else {
@@ -120,23 +111,23 @@ func (m *ExactStructuredMetric) Evaluate(_ context.Context, stage EvaluationCase
 		det.References = append(det.References, er)
 	}
 	if gtFields > 0 {
-		res.Scores[ScoreFieldAccuracy] = float64(gtCorrect) / float64(gtFields)
+		res.Scores[evalcase.ScoreFieldAccuracy] = float64(gtCorrect) / float64(gtFields)
 	}
 	if genFields > 0 {
-		res.Scores[ScoreGeneratedAgreement] = float64(genCorrect) / float64(genFields)
+		res.Scores[evalcase.ScoreGeneratedAgreement] = float64(genCorrect) / float64(genFields)
 	}
 	switch {
 	case gtFields > 0:
-		res.Verdict = verdictFor(res.Scores[ScoreFieldAccuracy], m.threshold())
+		res.Verdict = verdictFor(res.Scores[evalcase.ScoreFieldAccuracy], m.threshold())
 		res.Reason = fmt.Sprintf("%d of %d ground-truth fields correct", gtCorrect, gtFields)
 	case genFields > 0:
-		res.Verdict = verdictFor(res.Scores[ScoreGeneratedAgreement], m.threshold())
+		res.Verdict = verdictFor(res.Scores[evalcase.ScoreGeneratedAgreement], m.threshold())
 		res.Reason = fmt.Sprintf("%d of %d fields agree with a provisional generated reference (agreement, not accuracy)", genCorrect, genFields)
 	case len(det.References) > 0:
-		res.Verdict = NotApplicable
+		res.Verdict = evalcase.NotApplicable
 		res.Reason = "the exact references annotate no fields"
 	default:
-		res.Verdict = NotApplicable
+		res.Verdict = evalcase.NotApplicable
 		res.Reason = "no exact-compatible ground_truth or generated reference"
 	}
 	if err := res.SetDetails(det); err != nil {
@@ -145,40 +136,40 @@ func (m *ExactStructuredMetric) Evaluate(_ context.Context, stage EvaluationCase
 	return res, nil
 }
 
-func verdictFor(score, threshold float64) Verdict {
+func verdictFor(score, threshold float64) evalcase.Verdict {
 	if score >= threshold {
-		return Pass
+		return evalcase.Pass
 	}
-	return Fail
+	return evalcase.Fail
 }
 
 // exactFields returns the annotated fields of an exact-compatible
 // reference, or the reason it is skipped. A path table that cannot be read
 // is an input error naming the artifact and row.
-func exactFields(ref ReferenceArtifact) ([]expectedField, string, error) {
-	if ref.Authority == AuthorityEvidence {
+func exactFields(ref evalcase.ReferenceArtifact) ([]evalcase.Field, string, error) {
+	if ref.Authority == evalcase.AuthorityEvidence {
 		return nil, "evidence is not assumed infallible: left to judges", nil
 	}
-	if ref.ComparisonMode == ComparisonSemantic {
+	if ref.ComparisonMode == evalcase.ComparisonSemantic {
 		return nil, "comparison_mode semantic: left to judges", nil
 	}
 	switch ref.Kind {
-	case KindJSON:
-		leaves, err := Flatten(ref.Value)
+	case evalcase.KindJSON:
+		leaves, err := evalcase.Flatten(ref.Value)
 		if err != nil {
 			return nil, "", fmt.Errorf("reference %q: %w", ref.ArtifactID, err)
 		}
-		out := make([]expectedField, len(leaves))
+		out := make([]evalcase.Field, len(leaves))
 		for i, l := range leaves {
-			out[i] = expectedField{l.Path, l.Value}
+			out[i] = evalcase.Field{Path: l.Path, Value: l.Value}
 		}
 		return out, "", nil
-	case KindCSV:
+	case evalcase.KindCSV:
 		text, ok := ref.Value.(string)
 		if !ok {
 			return nil, "CSV reference without text content", nil
 		}
-		fields, isTable, err := pathTable(text, ref)
+		fields, isTable, err := evalcase.PathTable(text, ref)
 		if err != nil {
 			return nil, "", err
 		}
@@ -188,101 +179,4 @@ func exactFields(ref ReferenceArtifact) ([]expectedField, string, error) {
 		return fields, "", nil
 	}
 	return nil, fmt.Sprintf("%s reference is not structured: left to judges", ref.Kind), nil
-}
-
-// Column synonyms of a path/value table, in order of preference.
-var (
-	pathColumns     = []string{"path", "field_path"}
-	expectedColumns = []string{"expected", "expected_value", "value"}
-)
-
-// pathTable reads a path/value CSV (or TSV). isTable is false when the
-// header lacks a path or an expected column: an ordinary table.
-func pathTable(text string, ref ReferenceArtifact) (fields []expectedField, isTable bool, err error) {
-	name := ref.Path
-	if name == "" {
-		name = ref.ArtifactID
-	}
-	r := csv.NewReader(strings.NewReader(text))
-	if ref.MediaType == "text/tab-separated-values" {
-		r.Comma = '\t'
-	}
-	r.FieldsPerRecord = -1
-	header, err := r.Read()
-	if err == io.EOF {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, csvError(name, err)
-	}
-	pathCol, expCol := -1, -1
-	for _, want := range pathColumns {
-		if pathCol < 0 {
-			pathCol = columnIndex(header, want)
-		}
-	}
-	for _, want := range expectedColumns {
-		if expCol < 0 {
-			expCol = columnIndex(header, want)
-		}
-	}
-	if pathCol < 0 || expCol < 0 {
-		return nil, false, nil
-	}
-	seen := map[string]int{}
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, true, csvError(name, err)
-		}
-		line, _ := r.FieldPos(0)
-		if allBlank(rec) {
-			continue
-		}
-		if pathCol >= len(rec) || strings.TrimSpace(rec[pathCol]) == "" {
-			return nil, true, inputerr.New(name, line, "expected a field path in column %q", header[pathCol])
-		}
-		p, err := CanonicalPath(rec[pathCol])
-		if err != nil {
-			return nil, true, inputerr.New(name, line, "%v", err)
-		}
-		if prev, dup := seen[p]; dup {
-			return nil, true, inputerr.New(name, line, "path %s is listed twice (first on line %d)", p, prev)
-		}
-		seen[p] = line
-		val := ""
-		if expCol < len(rec) {
-			val = rec[expCol]
-		}
-		fields = append(fields, expectedField{p, val})
-	}
-	return fields, true, nil
-}
-
-func columnIndex(header []string, want string) int {
-	for i, h := range header {
-		if strings.EqualFold(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")), want) {
-			return i
-		}
-	}
-	return -1
-}
-
-func allBlank(rec []string) bool {
-	for _, c := range rec {
-		if strings.TrimSpace(c) != "" {
-			return false
-		}
-	}
-	return true
-}
-
-func csvError(name string, err error) error {
-	if pe, ok := err.(*csv.ParseError); ok {
-		return &inputerr.Error{File: name, Line: pe.Line, Column: pe.Column, Msg: "invalid CSV: " + pe.Err.Error()}
-	}
-	return inputerr.New(name, 0, "invalid CSV: %v", err)
 }

@@ -6,20 +6,22 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/docscore/docscore/scoring/evalcase"
 )
 
-func mustValue(t *testing.T, v any, opts ArtifactOptions) ReferenceArtifact {
+func mustValue(t *testing.T, v any, opts evalcase.ArtifactOptions) evalcase.ReferenceArtifact {
 	t.Helper()
-	a, err := ArtifactFromValue(v, opts)
+	a, err := evalcase.ArtifactFromValue(v, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return a
 }
 
-func mustBytes(t *testing.T, name, data string, opts ArtifactOptions) ReferenceArtifact {
+func mustBytes(t *testing.T, name, data string, opts evalcase.ArtifactOptions) evalcase.ReferenceArtifact {
 	t.Helper()
-	a, err := ArtifactFromBytes(name, []byte(data), opts)
+	a, err := evalcase.ArtifactFromBytes(name, []byte(data), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +30,7 @@ func mustBytes(t *testing.T, name, data string, opts ArtifactOptions) ReferenceA
 
 func prediction(t *testing.T, s string) any {
 	t.Helper()
-	v, err := ParseJSONValue([]byte(s), "prediction.json")
+	v, err := evalcase.ParseJSONValue([]byte(s), "prediction.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,12 +50,12 @@ func TestExactPathTableSynonyms(t *testing.T) {
 				for _, r := range strings.Split(strings.TrimSpace(rows), "\n") {
 					table += "x," + r + "\n"
 				}
-				ref := mustBytes(t, "truth.csv", table, ArtifactOptions{Authority: AuthorityGroundTruth})
-				res, err := (&ExactStructuredMetric{}).Evaluate(context.Background(), EvaluationCase{CaseID: "c", Prediction: prediction(t, inspection), References: []ReferenceArtifact{ref}})
+				ref := mustBytes(t, "truth.csv", table, evalcase.ArtifactOptions{Authority: evalcase.AuthorityGroundTruth})
+				res, err := (&ExactStructuredMetric{}).Evaluate(context.Background(), evalcase.EvaluationCase{CaseID: "c", Prediction: prediction(t, inspection), References: []evalcase.ReferenceArtifact{ref}})
 				if err != nil {
 					t.Fatal(err)
 				}
-				if res.Verdict != Pass || res.Scores[ScoreFieldAccuracy] != 1 {
+				if res.Verdict != evalcase.Pass || res.Scores[evalcase.ScoreFieldAccuracy] != 1 {
 					t.Fatalf("verdict %s scores %v reason %s", res.Verdict, res.Scores, res.Reason)
 				}
 			})
@@ -62,52 +64,52 @@ func TestExactPathTableSynonyms(t *testing.T) {
 }
 
 func TestExactStructured(t *testing.T) {
-	gt := func(v string) ReferenceArtifact {
-		return mustValue(t, prediction(t, v), ArtifactOptions{ArtifactID: "gt", Authority: AuthorityGroundTruth})
+	gt := func(v string) evalcase.ReferenceArtifact {
+		return mustValue(t, prediction(t, v), evalcase.ArtifactOptions{ArtifactID: "gt", Authority: evalcase.AuthorityGroundTruth})
 	}
 	tests := []struct {
 		name     string
 		pred     string
-		refs     []ReferenceArtifact
-		verdict  Verdict
+		refs     []evalcase.ReferenceArtifact
+		verdict  evalcase.Verdict
 		scores   map[string]float64
 		skipped  int
 		mismatch []string
 	}{
-		{"exact nested match", inspection, []ReferenceArtifact{gt(inspection)}, Pass, map[string]float64{ScoreFieldAccuracy: 1}, 0, nil},
-		{"one wrong, one missing", `{"heading": "Safety inspection", "status_text": "Done", "items": []}`, []ReferenceArtifact{gt(inspection)}, Fail,
-			map[string]float64{ScoreFieldAccuracy: 0.25}, 0, []string{"$.items[0].code", "$.items[0].quantity", "$.status_text"}},
-		{"extra prediction fields do not count", `{"heading": "Safety inspection", "extra": 1}`, []ReferenceArtifact{gt(`{"heading": "Safety inspection"}`)}, Pass,
-			map[string]float64{ScoreFieldAccuracy: 1}, 0, nil},
-		{"numbers compare by value", `{"total": 11.5}`, []ReferenceArtifact{gt(`{"total": 11.50}`)}, Pass, map[string]float64{ScoreFieldAccuracy: 1}, 0, nil},
-		{"evidence, semantic, notes and ordinary tables are skipped", inspection, []ReferenceArtifact{
-			mustBytes(t, "source.pdf", "%PDF-1.4", ArtifactOptions{Authority: AuthorityEvidence}),
-			mustValue(t, prediction(t, `{"heading": "wrong"}`), ArtifactOptions{ArtifactID: "sem", Authority: AuthorityGroundTruth, ComparisonMode: ComparisonSemantic}),
-			mustBytes(t, "notes.md", "# heading is Safety inspection", ArtifactOptions{Authority: AuthorityGroundTruth}),
-			mustBytes(t, "points.csv", "topic,main_point\nvehicle,Pooled fund\n", ArtifactOptions{Authority: AuthorityGroundTruth}),
-			mustBytes(t, "exact-notes.md", "x", ArtifactOptions{Authority: AuthorityGroundTruth, ComparisonMode: ComparisonExact}),
-			mustValue(t, prediction(t, `{"heading": "Safety inspection"}`), ArtifactOptions{ArtifactID: "evidence-json", Authority: AuthorityEvidence}),
-		}, NotApplicable, map[string]float64{}, 6, nil},
-		{"skipped references do not dilute the score", inspection, []ReferenceArtifact{
+		{"exact nested match", inspection, []evalcase.ReferenceArtifact{gt(inspection)}, evalcase.Pass, map[string]float64{evalcase.ScoreFieldAccuracy: 1}, 0, nil},
+		{"one wrong, one missing", `{"heading": "Safety inspection", "status_text": "Done", "items": []}`, []evalcase.ReferenceArtifact{gt(inspection)}, evalcase.Fail,
+			map[string]float64{evalcase.ScoreFieldAccuracy: 0.25}, 0, []string{"$.items[0].code", "$.items[0].quantity", "$.status_text"}},
+		{"extra prediction fields do not count", `{"heading": "Safety inspection", "extra": 1}`, []evalcase.ReferenceArtifact{gt(`{"heading": "Safety inspection"}`)}, evalcase.Pass,
+			map[string]float64{evalcase.ScoreFieldAccuracy: 1}, 0, nil},
+		{"numbers compare by value", `{"total": 11.5}`, []evalcase.ReferenceArtifact{gt(`{"total": 11.50}`)}, evalcase.Pass, map[string]float64{evalcase.ScoreFieldAccuracy: 1}, 0, nil},
+		{"evidence, semantic, notes and ordinary tables are skipped", inspection, []evalcase.ReferenceArtifact{
+			mustBytes(t, "source.pdf", "%PDF-1.4", evalcase.ArtifactOptions{Authority: evalcase.AuthorityEvidence}),
+			mustValue(t, prediction(t, `{"heading": "wrong"}`), evalcase.ArtifactOptions{ArtifactID: "sem", Authority: evalcase.AuthorityGroundTruth, ComparisonMode: evalcase.ComparisonSemantic}),
+			mustBytes(t, "notes.md", "# heading is Safety inspection", evalcase.ArtifactOptions{Authority: evalcase.AuthorityGroundTruth}),
+			mustBytes(t, "points.csv", "topic,main_point\nvehicle,Pooled fund\n", evalcase.ArtifactOptions{Authority: evalcase.AuthorityGroundTruth}),
+			mustBytes(t, "exact-notes.md", "x", evalcase.ArtifactOptions{Authority: evalcase.AuthorityGroundTruth, ComparisonMode: evalcase.ComparisonExact}),
+			mustValue(t, prediction(t, `{"heading": "Safety inspection"}`), evalcase.ArtifactOptions{ArtifactID: "evidence-json", Authority: evalcase.AuthorityEvidence}),
+		}, evalcase.NotApplicable, map[string]float64{}, 6, nil},
+		{"skipped references do not dilute the score", inspection, []evalcase.ReferenceArtifact{
 			gt(`{"heading": "Safety inspection"}`),
-			mustBytes(t, "points.csv", "topic,main_point\nvehicle,Pooled fund\n", ArtifactOptions{Authority: AuthorityGroundTruth}),
-		}, Pass, map[string]float64{ScoreFieldAccuracy: 1}, 1, nil},
-		{"generated reference alone: agreement, not accuracy", inspection, []ReferenceArtifact{
-			mustValue(t, prediction(t, `{"heading": "Safety inspection", "status_text": "x"}`), ArtifactOptions{ArtifactID: "gen", Authority: AuthorityGenerated}),
-		}, Fail, map[string]float64{ScoreGeneratedAgreement: 0.5}, 0, []string{"$.status_text"}},
-		{"ground truth decides when both are present", inspection, []ReferenceArtifact{
+			mustBytes(t, "points.csv", "topic,main_point\nvehicle,Pooled fund\n", evalcase.ArtifactOptions{Authority: evalcase.AuthorityGroundTruth}),
+		}, evalcase.Pass, map[string]float64{evalcase.ScoreFieldAccuracy: 1}, 1, nil},
+		{"generated reference alone: agreement, not accuracy", inspection, []evalcase.ReferenceArtifact{
+			mustValue(t, prediction(t, `{"heading": "Safety inspection", "status_text": "x"}`), evalcase.ArtifactOptions{ArtifactID: "gen", Authority: evalcase.AuthorityGenerated}),
+		}, evalcase.Fail, map[string]float64{evalcase.ScoreGeneratedAgreement: 0.5}, 0, []string{"$.status_text"}},
+		{"ground truth decides when both are present", inspection, []evalcase.ReferenceArtifact{
 			gt(`{"heading": "Safety inspection"}`),
-			mustValue(t, prediction(t, `{"heading": "other"}`), ArtifactOptions{ArtifactID: "gen", Authority: AuthorityGenerated}),
-		}, Pass, map[string]float64{ScoreFieldAccuracy: 1, ScoreGeneratedAgreement: 0}, 0, []string{"$.heading"}},
-		{"no references", inspection, nil, NotApplicable, map[string]float64{}, 0, nil},
-		{"TSV path table", inspection, []ReferenceArtifact{mustBytes(t, "t.tsv", "path\tvalue\n$.heading\tSafety inspection\n", ArtifactOptions{Authority: AuthorityGroundTruth})},
-			Pass, map[string]float64{ScoreFieldAccuracy: 1}, 0, nil},
-		{"blank cell expects null", `{"a": null, "b": ""}`, []ReferenceArtifact{mustBytes(t, "t.csv", "path,expected\na,\nb,\n", ArtifactOptions{Authority: AuthorityGroundTruth})},
-			Pass, map[string]float64{ScoreFieldAccuracy: 1}, 0, nil},
+			mustValue(t, prediction(t, `{"heading": "other"}`), evalcase.ArtifactOptions{ArtifactID: "gen", Authority: evalcase.AuthorityGenerated}),
+		}, evalcase.Pass, map[string]float64{evalcase.ScoreFieldAccuracy: 1, evalcase.ScoreGeneratedAgreement: 0}, 0, []string{"$.heading"}},
+		{"no references", inspection, nil, evalcase.NotApplicable, map[string]float64{}, 0, nil},
+		{"TSV path table", inspection, []evalcase.ReferenceArtifact{mustBytes(t, "t.tsv", "path\tvalue\n$.heading\tSafety inspection\n", evalcase.ArtifactOptions{Authority: evalcase.AuthorityGroundTruth})},
+			evalcase.Pass, map[string]float64{evalcase.ScoreFieldAccuracy: 1}, 0, nil},
+		{"blank cell expects null", `{"a": null, "b": ""}`, []evalcase.ReferenceArtifact{mustBytes(t, "t.csv", "path,expected\na,\nb,\n", evalcase.ArtifactOptions{Authority: evalcase.AuthorityGroundTruth})},
+			evalcase.Pass, map[string]float64{evalcase.ScoreFieldAccuracy: 1}, 0, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := (&ExactStructuredMetric{}).Evaluate(context.Background(), EvaluationCase{CaseID: "c", Prediction: prediction(t, tt.pred), References: tt.refs})
+			res, err := (&ExactStructuredMetric{}).Evaluate(context.Background(), evalcase.EvaluationCase{CaseID: "c", Prediction: prediction(t, tt.pred), References: tt.refs})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -143,12 +145,12 @@ func TestExactStructured(t *testing.T) {
 }
 
 func TestExactThreshold(t *testing.T) {
-	ref := mustValue(t, prediction(t, `{"a": 1, "b": 2, "c": 3, "d": 4}`), ArtifactOptions{Authority: AuthorityGroundTruth})
-	c := EvaluationCase{CaseID: "c", Prediction: prediction(t, `{"a": 1, "b": 2, "c": 3, "d": 5}`), References: []ReferenceArtifact{ref}}
+	ref := mustValue(t, prediction(t, `{"a": 1, "b": 2, "c": 3, "d": 4}`), evalcase.ArtifactOptions{Authority: evalcase.AuthorityGroundTruth})
+	c := evalcase.EvaluationCase{CaseID: "c", Prediction: prediction(t, `{"a": 1, "b": 2, "c": 3, "d": 5}`), References: []evalcase.ReferenceArtifact{ref}}
 	for _, tt := range []struct {
 		threshold float64
-		want      Verdict
-	}{{0, Fail}, {1, Fail}, {0.75, Pass}, {0.8, Fail}} {
+		want      evalcase.Verdict
+	}{{0, evalcase.Fail}, {1, evalcase.Fail}, {0.75, evalcase.Pass}, {0.8, evalcase.Fail}} {
 		res, err := (&ExactStructuredMetric{Threshold: tt.threshold}).Evaluate(context.Background(), c)
 		if err != nil || res.Verdict != tt.want {
 			t.Errorf("threshold %v: %s, %v; want %s", tt.threshold, res.Verdict, err, tt.want)
@@ -164,8 +166,8 @@ func TestExactPathTableErrors(t *testing.T) {
 		{"path,expected\n\"$.a,1\n", "t.csv:2:"},
 	}
 	for _, tt := range tests {
-		ref := mustBytes(t, "t.csv", tt.csv, ArtifactOptions{Authority: AuthorityGroundTruth})
-		_, err := (&ExactStructuredMetric{}).Evaluate(context.Background(), EvaluationCase{CaseID: "c", Prediction: map[string]any{}, References: []ReferenceArtifact{ref}})
+		ref := mustBytes(t, "t.csv", tt.csv, evalcase.ArtifactOptions{Authority: evalcase.AuthorityGroundTruth})
+		_, err := (&ExactStructuredMetric{}).Evaluate(context.Background(), evalcase.EvaluationCase{CaseID: "c", Prediction: map[string]any{}, References: []evalcase.ReferenceArtifact{ref}})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%q: error %v, want %q", tt.csv, err, tt.want)
 		}
@@ -200,20 +202,20 @@ func TestExactProperties(t *testing.T) {
 	}
 	for i := 0; i < 300; i++ {
 		truth, pred := gen(0), gen(0)
-		ref := mustValue(t, truth, ArtifactOptions{Authority: AuthorityGroundTruth, Kind: KindJSON})
+		ref := mustValue(t, truth, evalcase.ArtifactOptions{Authority: evalcase.AuthorityGroundTruth, Kind: evalcase.KindJSON})
 		m := &ExactStructuredMetric{}
-		same, err := m.Evaluate(context.Background(), EvaluationCase{CaseID: "c", Prediction: truth, References: []ReferenceArtifact{ref}})
+		same, err := m.Evaluate(context.Background(), evalcase.EvaluationCase{CaseID: "c", Prediction: truth, References: []evalcase.ReferenceArtifact{ref}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if same.Verdict != Pass || same.Scores[ScoreFieldAccuracy] != 1 {
+		if same.Verdict != evalcase.Pass || same.Scores[evalcase.ScoreFieldAccuracy] != 1 {
 			t.Fatalf("identity: %#v scored %v", truth, same.Scores)
 		}
-		other, err := m.Evaluate(context.Background(), EvaluationCase{CaseID: "c", Prediction: pred, References: []ReferenceArtifact{ref}})
+		other, err := m.Evaluate(context.Background(), evalcase.EvaluationCase{CaseID: "c", Prediction: pred, References: []evalcase.ReferenceArtifact{ref}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s := other.Scores[ScoreFieldAccuracy]; s < 0 || s > 1 {
+		if s := other.Scores[evalcase.ScoreFieldAccuracy]; s < 0 || s > 1 {
 			t.Fatalf("score %v out of range", s)
 		}
 	}

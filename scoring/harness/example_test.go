@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 // The seed's extraction + total calculation in Go: an exact metric on the
@@ -15,35 +17,35 @@ func ExamplePipelineEvaluator() {
 		map[string]any{"quantity": 2, "unit_price": 4.25},
 		map[string]any{"quantity": 1, "unit_price": 3.00},
 	}}
-	truth, _ := harness.ArtifactFromValue(items, harness.ArtifactOptions{
-		Authority: harness.AuthorityGroundTruth, ArtifactID: "human-transcription"})
-	extraction := harness.EvaluationCase{
+	truth, _ := evalcase.ArtifactFromValue(items, evalcase.ArtifactOptions{
+		Authority: evalcase.AuthorityGroundTruth, ArtifactID: "human-transcription"})
+	extraction := evalcase.EvaluationCase{
 		CaseID: "document-001", StageID: "extract", Operation: "parse_line_items",
 		Prediction: map[string]any{"line_items": []any{
 			map[string]any{"quantity": 3, "unit_price": 4.25}, // misread
 			map[string]any{"quantity": 1, "unit_price": 3.00},
 		}},
-		References: []harness.ReferenceArtifact{truth},
+		References: []evalcase.ReferenceArtifact{truth},
 	}
-	calculation := harness.EvaluationCase{
+	calculation := evalcase.EvaluationCase{
 		CaseID: "document-001", StageID: "calculate-total", Operation: "sum_quantity_times_unit_price",
 		InputData:  extraction.Prediction,
 		Prediction: map[string]any{"total": 15.75},
 		DependsOn:  []string{"extract"},
 		Rubric:     "Total equals the sum of quantity multiplied by unit price.",
 	}
-	totalMatches := func(stage harness.EvaluationCase) (bool, error) {
+	totalMatches := func(stage evalcase.EvaluationCase) (bool, error) {
 		expected := 0.0
 		for _, row := range stage.InputData.(map[string]any)["line_items"].([]any) {
 			r := row.(map[string]any)
-			q, _ := harness.Number(r["quantity"])
-			p, _ := harness.Number(r["unit_price"])
+			q, _ := evalcase.Number(r["quantity"])
+			p, _ := evalcase.Number(r["unit_price"])
 			expected += q * p
 		}
-		got, _ := harness.Number(stage.Prediction.(map[string]any)["total"])
+		got, _ := evalcase.Number(stage.Prediction.(map[string]any)["total"])
 		return got == expected, nil
 	}
-	evaluator := &harness.PipelineEvaluator{OperationMetrics: map[string][]harness.Metric{
+	evaluator := &harness.PipelineEvaluator{OperationMetrics: map[string][]evalcase.Metric{
 		"parse_line_items": {&harness.ExactStructuredMetric{}},
 		"sum_quantity_times_unit_price": {
 			harness.NewFunctionMetric("recalculate_total", "calculation_accuracy", totalMatches),
@@ -51,7 +53,7 @@ func ExamplePipelineEvaluator() {
 	}}
 	report, err := evaluator.Evaluate(context.Background(), harness.PipelineCase{
 		PipelineID: "document-processing",
-		Stages:     []harness.EvaluationCase{extraction, calculation},
+		Stages:     []evalcase.EvaluationCase{extraction, calculation},
 	})
 	if err != nil {
 		panic(err)
@@ -66,14 +68,14 @@ func ExamplePipelineEvaluator() {
 
 // An expression metric needs no Go code and runs in every host.
 func ExampleNewExpressionMetric() {
-	m, err := harness.NewExpressionMetric(harness.MetricSpec{
+	m, err := harness.NewExpressionMetric(evalcase.MetricSpec{
 		Name:       "recalculate_total",
 		Expression: "prediction.total == sum(input.line_items, .quantity * .unit_price)",
 	})
 	if err != nil {
 		panic(err)
 	}
-	stage := harness.EvaluationCase{
+	stage := evalcase.EvaluationCase{
 		CaseID:     "document-001",
 		InputData:  map[string]any{"line_items": []any{map[string]any{"quantity": 2, "unit_price": 4.25}}},
 		Prediction: map[string]any{"total": 8.5},
@@ -86,27 +88,27 @@ func ExampleNewExpressionMetric() {
 // Resolve a stage against its operation's spec and inspect exactly what a
 // judge would receive, before any model is called.
 func ExampleBuildJudgeRequest() {
-	registry, _ := harness.NewOperationRegistry(harness.OperationSpec{
+	registry, _ := evalcase.NewOperationRegistry(evalcase.OperationSpec{
 		SpecID: "investment-vehicle", Operation: "vehicle_classification", Version: "2026-07-23",
 		ActionInstruction: "Determine the investment vehicle.",
-		EvaluationSpec: &harness.EvaluationSpec{
-			SpecID: "investment-vehicle-correctness", Version: "3", Status: harness.StatusApproved,
+		EvaluationSpec: &evalcase.EvaluationSpec{
+			SpecID: "investment-vehicle-correctness", Version: "3", Status: evalcase.StatusApproved,
 			Objective:      "Choose the vehicle using the approved investment taxonomy.",
 			AllowedOutputs: []string{"fund", "equity", "bond", "unknown"},
 		},
 	})
-	stage := registry.Resolve(harness.EvaluationCase{
+	stage := registry.Resolve(evalcase.EvaluationCase{
 		CaseID: "statement-001", StageID: "classify-vehicle", Operation: "vehicle_classification",
 		Prediction: map[string]any{"vehicle": "fund"}, DependsOn: []string{"extract"},
 	})
-	req, err := harness.BuildJudgeRequest(stage)
+	req, err := judging.BuildJudgeRequest(stage)
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(req.Task.ActionInstruction)
 	fmt.Println(req.Task.EvaluationSpec.AllowedOutputs)
 	fmt.Println(req.Task.PredictionClaims[0].Path, "=", req.Task.PredictionClaims[0].Value)
-	fmt.Println(strings.HasPrefix(req.Instructions, harness.BaseJudgeInstructions))
+	fmt.Println(strings.HasPrefix(req.Instructions, judging.BaseJudgeInstructions))
 	// Output:
 	// Determine the investment vehicle.
 	// [fund equity bond unknown]
@@ -135,10 +137,10 @@ func ExampleReadCaseFile() {
 // Attribute localizes a failure from a stage's verdict and its upstream
 // verdicts.
 func ExampleAttribute() {
-	fmt.Println(harness.Attribute(harness.Fail, []harness.Verdict{harness.Pass}))
-	fmt.Println(harness.Attribute(harness.Pass, []harness.Verdict{harness.Fail}))
-	fmt.Println(harness.Attribute(harness.Fail, []harness.Verdict{harness.Fail}))
-	fmt.Println(harness.Attribute(harness.Uncertain, nil))
+	fmt.Println(harness.Attribute(evalcase.Fail, []evalcase.Verdict{evalcase.Pass}))
+	fmt.Println(harness.Attribute(evalcase.Pass, []evalcase.Verdict{evalcase.Fail}))
+	fmt.Println(harness.Attribute(evalcase.Fail, []evalcase.Verdict{evalcase.Fail}))
+	fmt.Println(harness.Attribute(evalcase.Uncertain, nil))
 	// Output:
 	// current_stage
 	// upstream

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/docscore/docscore/scoring/evalcase"
 )
 
 // exampleDir is where the runnable examples live.
@@ -40,15 +42,15 @@ func TestPipelineExampleAttribution(t *testing.T) {
 		t.Fatal(err)
 	}
 	type want struct {
-		extract, calc Verdict
+		extract, calc evalcase.Verdict
 		context       FailureContext
 	}
 	wants := map[string]want{
-		"all-correct":      {Pass, Pass, ""},
-		"wrong-total":      {Pass, Fail, CurrentStage},
-		"wrong-extraction": {Fail, Pass, Upstream},
-		"both-wrong":       {Fail, Fail, UpstreamOrCombined},
-		"uncertain-total":  {Pass, Uncertain, Indeterminate},
+		"all-correct":      {evalcase.Pass, evalcase.Pass, ""},
+		"wrong-total":      {evalcase.Pass, evalcase.Fail, CurrentStage},
+		"wrong-extraction": {evalcase.Fail, evalcase.Pass, Upstream},
+		"both-wrong":       {evalcase.Fail, evalcase.Fail, UpstreamOrCombined},
+		"uncertain-total":  {evalcase.Pass, evalcase.Uncertain, Indeterminate},
 	}
 	if len(r.Pipelines) != len(wants) {
 		t.Fatalf("got %d pipelines, want %d", len(r.Pipelines), len(wants))

@@ -16,6 +16,8 @@ import (
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/vm"
+
+	"github.com/docscore/docscore/scoring/evalcase"
 )
 
 // ExpressionMetric is a metric written as an expression (the expr
@@ -38,7 +40,7 @@ import (
 //
 //	prediction.total == sum(input.line_items, .quantity * .unit_price)
 type ExpressionMetric struct {
-	spec     MetricSpec
+	spec     evalcase.MetricSpec
 	program  *vm.Program
 	maxSteps int
 }
@@ -58,7 +60,7 @@ type exprEnvironment struct {
 
 // NewExpressionMetric compiles spec.Expression. A syntax or type error is
 // returned with the expression's line and column.
-func NewExpressionMetric(spec MetricSpec) (*ExpressionMetric, error) {
+func NewExpressionMetric(spec evalcase.MetricSpec) (*ExpressionMetric, error) {
 	if strings.TrimSpace(spec.Name) == "" {
 		return nil, errors.New("an expression metric needs a name")
 	}
@@ -136,8 +138,8 @@ func (m *ExpressionMetric) threshold() float64 {
 var errBudget = errors.New("step budget exceeded")
 
 // Evaluate runs the expression over the stage.
-func (m *ExpressionMetric) Evaluate(ctx context.Context, stage EvaluationCase) (MetricResult, error) {
-	res := MetricResult{Metric: m.spec.Name, Scores: map[string]float64{}}
+func (m *ExpressionMetric) Evaluate(ctx context.Context, stage evalcase.EvaluationCase) (evalcase.MetricResult, error) {
+	res := evalcase.MetricResult{Metric: m.spec.Name, Scores: map[string]float64{}}
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
@@ -147,7 +149,7 @@ func (m *ExpressionMetric) Evaluate(ctx context.Context, stage EvaluationCase) (
 	}
 	out, err := runMetered(m.program, env, m.maxSteps)
 	if err != nil {
-		res.Verdict = Uncertain
+		res.Verdict = evalcase.Uncertain
 		res.RequiresReview = true
 		if errors.Is(err, errBudget) {
 			res.Reason = fmt.Sprintf("expression stopped: it exceeded its budget of %d steps", m.maxSteps)
@@ -163,38 +165,38 @@ func (m *ExpressionMetric) Evaluate(ctx context.Context, stage EvaluationCase) (
 	switch v := out.(type) {
 	case bool:
 		if v {
-			res.Verdict, res.Scores[score] = Pass, 1
+			res.Verdict, res.Scores[score] = evalcase.Pass, 1
 		} else {
-			res.Verdict, res.Scores[score] = Fail, 0
+			res.Verdict, res.Scores[score] = evalcase.Fail, 0
 		}
 		res.Reason = fmt.Sprintf("expression is %v", v)
 	case string:
-		if !oneOf(v, verdicts) {
-			res.Verdict = Uncertain
+		if evalcase.Verdict(v).Validate() != nil {
+			res.Verdict = evalcase.Uncertain
 			res.Reason = fmt.Sprintf("expression returned the string %q, not a verdict", truncate(v, 80))
 			break
 		}
-		res.Verdict = Verdict(v)
+		res.Verdict = evalcase.Verdict(v)
 		res.Reason = "expression returned " + v
 	case nil:
-		res.Verdict = Uncertain
+		res.Verdict = evalcase.Uncertain
 		res.Reason = "expression returned nil"
 	default:
-		f, ok := Number(v)
+		f, ok := evalcase.Number(v)
 		if !ok {
-			res.Verdict = Uncertain
+			res.Verdict = evalcase.Uncertain
 			res.Reason = fmt.Sprintf("expression returned a %T, expected a bool, a number or a verdict", v)
 			break
 		}
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			res.Verdict = Uncertain
+			res.Verdict = evalcase.Uncertain
 			res.Reason = fmt.Sprintf("expression returned %v", f)
 			break
 		}
 		res.Scores[score] = f
 		res.Verdict = verdictFor(f, m.threshold())
 	}
-	if res.Verdict == Uncertain {
+	if res.Verdict == evalcase.Uncertain {
 		res.RequiresReview = true
 	}
 	return res, nil
@@ -338,9 +340,9 @@ func (*meter) Visit(node *ast.Node) {
 
 // exprEnv builds the expression environment of a stage: JSON values with
 // json.Number turned into int or float64.
-func exprEnv(stage EvaluationCase) (*exprEnvironment, error) {
+func exprEnv(stage evalcase.EvaluationCase) (*exprEnvironment, error) {
 	conv := func(v any) (any, error) {
-		n, err := normalizeValue(v)
+		n, err := evalcase.NormalizeValue(v)
 		if err != nil {
 			return nil, err
 		}

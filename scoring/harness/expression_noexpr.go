@@ -5,6 +5,8 @@ package harness
 import (
 	"context"
 	"errors"
+
+	"github.com/docscore/docscore/scoring/evalcase"
 )
 
 // ErrNoExpressions is what expression metrics answer in a build without
@@ -16,10 +18,12 @@ var ErrNoExpressions = errors.New("expression metrics are not in this build (the
 
 // ExpressionMetric is a metric written as an expression; this build has no
 // expression engine, so none can be made.
-type ExpressionMetric struct{ spec MetricSpec }
+type ExpressionMetric struct{ spec evalcase.MetricSpec }
 
 // NewExpressionMetric returns ErrNoExpressions in this build.
-func NewExpressionMetric(spec MetricSpec) (*ExpressionMetric, error) { return nil, ErrNoExpressions }
+func NewExpressionMetric(spec evalcase.MetricSpec) (*ExpressionMetric, error) {
+	return nil, ErrNoExpressions
+}
 
 // CheckExpression returns ErrNoExpressions in this build.
 func CheckExpression(src string) error { return ErrNoExpressions }
@@ -28,6 +32,6 @@ func CheckExpression(src string) error { return ErrNoExpressions }
 func (m *ExpressionMetric) Name() string { return m.spec.Name }
 
 // Evaluate returns ErrNoExpressions in this build.
-func (m *ExpressionMetric) Evaluate(context.Context, EvaluationCase) (MetricResult, error) {
-	return MetricResult{}, ErrNoExpressions
+func (m *ExpressionMetric) Evaluate(context.Context, evalcase.EvaluationCase) (evalcase.MetricResult, error) {
+	return evalcase.MetricResult{}, ErrNoExpressions
 }

@@ -5,6 +5,8 @@ package harness
 import (
 	"strings"
 	"testing"
+
+	"github.com/docscore/docscore/scoring/evalcase"
 )
 
 // TestNoExpressionsBuild checks the explicit answer of the build without
@@ -15,7 +17,7 @@ func TestNoExpressionsBuild(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "cases.json") || !strings.Contains(err.Error(), "expression metrics are not in this build") {
 		t.Fatalf("error %v", err)
 	}
-	if _, err := NewExpressionMetric(MetricSpec{Name: "m", Expression: "1"}); err != ErrNoExpressions {
+	if _, err := NewExpressionMetric(evalcase.MetricSpec{Name: "m", Expression: "1"}); err != ErrNoExpressions {
 		t.Fatalf("NewExpressionMetric: %v", err)
 	}
 }

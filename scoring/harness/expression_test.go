@@ -4,15 +4,17 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/docscore/docscore/scoring/evalcase"
 )
 
-func seedCalculation(t *testing.T, total string) EvaluationCase {
-	return EvaluationCase{
+func seedCalculation(t *testing.T, total string) evalcase.EvaluationCase {
+	return evalcase.EvaluationCase{
 		CaseID:     "document-001",
 		StageID:    "calculate-total",
 		InputData:  prediction(t, `{"line_items": [{"quantity": 2, "unit_price": 4.25}, {"quantity": 1, "unit_price": 3.00}]}`),
 		Prediction: prediction(t, `{"total": `+total+`}`),
-		References: []ReferenceArtifact{mustValue(t, prediction(t, `{"total": 11.5}`), ArtifactOptions{ArtifactID: "gt", Authority: AuthorityGroundTruth})},
+		References: []evalcase.ReferenceArtifact{mustValue(t, prediction(t, `{"total": 11.5}`), evalcase.ArtifactOptions{ArtifactID: "gt", Authority: evalcase.AuthorityGroundTruth})},
 	}
 }
 
@@ -20,28 +22,28 @@ func TestExpressionMetric(t *testing.T) {
 	tests := []struct {
 		name, expr, total string
 		threshold         *float64
-		verdict           Verdict
+		verdict           evalcase.Verdict
 		score             *float64
 		reason            string
 	}{
-		{"seed total, correct", "prediction.total == sum(input.line_items, .quantity * .unit_price)", "11.50", nil, Pass, f64(1), "expression is true"},
-		{"seed total, wrong", "prediction.total == sum(input.line_items, .quantity * .unit_price)", "12", nil, Fail, f64(0), "expression is false"},
-		{"brace predicate form", "prediction.total == sum(input.line_items, {.quantity * .unit_price})", "11.5", nil, Pass, f64(1), ""},
-		{"reference by id", `prediction.total == reference["gt"].total`, "11.5", nil, Pass, f64(1), ""},
-		{"references list", `references[0].authority == "ground_truth" && stage.stage_id == "calculate-total"`, "1", nil, Pass, f64(1), ""},
-		{"numeric score under threshold", "1 - abs(prediction.total - 11.5) / 11.5", "10.35", nil, Fail, f64(0.9), ""},
-		{"numeric score at threshold", "1 - abs(prediction.total - 11.5) / 11.5", "10.35", f64(0.85), Pass, f64(0.9), ""},
-		{"verdict string", `prediction.total == nil ? "uncertain" : "pass"`, "null", nil, Uncertain, nil, "expression returned uncertain"},
-		{"not applicable string", `"not_applicable"`, "1", nil, NotApplicable, nil, ""},
-		{"other string", `"maybe"`, "1", nil, Uncertain, nil, "not a verdict"},
-		{"nil result", `prediction.missing`, "1", nil, Uncertain, nil, "returned nil"},
-		{"runtime error", `prediction.total * input`, "1", nil, Uncertain, nil, "expression error"},
-		{"wrong result type", `[1, 2]`, "1", nil, Uncertain, nil, "expected a bool"},
-		{"integers stay integers", `prediction.total % 2 == 1`, "3", nil, Pass, f64(1), ""},
+		{"seed total, correct", "prediction.total == sum(input.line_items, .quantity * .unit_price)", "11.50", nil, evalcase.Pass, f64(1), "expression is true"},
+		{"seed total, wrong", "prediction.total == sum(input.line_items, .quantity * .unit_price)", "12", nil, evalcase.Fail, f64(0), "expression is false"},
+		{"brace predicate form", "prediction.total == sum(input.line_items, {.quantity * .unit_price})", "11.5", nil, evalcase.Pass, f64(1), ""},
+		{"reference by id", `prediction.total == reference["gt"].total`, "11.5", nil, evalcase.Pass, f64(1), ""},
+		{"references list", `references[0].authority == "ground_truth" && stage.stage_id == "calculate-total"`, "1", nil, evalcase.Pass, f64(1), ""},
+		{"numeric score under threshold", "1 - abs(prediction.total - 11.5) / 11.5", "10.35", nil, evalcase.Fail, f64(0.9), ""},
+		{"numeric score at threshold", "1 - abs(prediction.total - 11.5) / 11.5", "10.35", f64(0.85), evalcase.Pass, f64(0.9), ""},
+		{"verdict string", `prediction.total == nil ? "uncertain" : "pass"`, "null", nil, evalcase.Uncertain, nil, "expression returned uncertain"},
+		{"not applicable string", `"not_applicable"`, "1", nil, evalcase.NotApplicable, nil, ""},
+		{"other string", `"maybe"`, "1", nil, evalcase.Uncertain, nil, "not a verdict"},
+		{"nil result", `prediction.missing`, "1", nil, evalcase.Uncertain, nil, "returned nil"},
+		{"runtime error", `prediction.total * input`, "1", nil, evalcase.Uncertain, nil, "expression error"},
+		{"wrong result type", `[1, 2]`, "1", nil, evalcase.Uncertain, nil, "expected a bool"},
+		{"integers stay integers", `prediction.total % 2 == 1`, "3", nil, evalcase.Pass, f64(1), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := NewExpressionMetric(MetricSpec{Name: "m", Expression: tt.expr, Threshold: tt.threshold})
+			m, err := NewExpressionMetric(evalcase.MetricSpec{Name: "m", Expression: tt.expr, Threshold: tt.threshold})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,7 +64,7 @@ func TestExpressionMetric(t *testing.T) {
 			if !strings.Contains(res.Reason, tt.reason) {
 				t.Errorf("reason %q, want it to contain %q", res.Reason, tt.reason)
 			}
-			if (res.Verdict == Uncertain) != res.RequiresReview {
+			if (res.Verdict == evalcase.Uncertain) != res.RequiresReview {
 				t.Errorf("requires_review %v for verdict %s", res.RequiresReview, res.Verdict)
 			}
 		})
@@ -82,7 +84,7 @@ func TestExpressionCompileErrors(t *testing.T) {
 		{"\xff", "UTF-8"},
 	}
 	for _, tt := range tests {
-		_, err := NewExpressionMetric(MetricSpec{Name: "m", Expression: tt.expr})
+		_, err := NewExpressionMetric(evalcase.MetricSpec{Name: "m", Expression: tt.expr})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			name := tt.expr
 			if len(name) > 40 {
@@ -91,7 +93,7 @@ func TestExpressionCompileErrors(t *testing.T) {
 			t.Errorf("NewExpressionMetric(%q) error %v, want %q", name, err, tt.want)
 		}
 	}
-	if _, err := NewExpressionMetric(MetricSpec{Name: "m", Expression: "true", MaxSteps: MaxExpressionSteps + 1}); err == nil {
+	if _, err := NewExpressionMetric(evalcase.MetricSpec{Name: "m", Expression: "true", MaxSteps: MaxExpressionSteps + 1}); err == nil {
 		t.Error("max_steps above the limit was accepted")
 	}
 }
@@ -113,7 +115,7 @@ func TestExpressionHostile(t *testing.T) {
 		`len(1..100000000) > 0`,
 	}
 	for i, src := range hostile {
-		m, err := NewExpressionMetric(MetricSpec{Name: "m", Expression: src})
+		m, err := NewExpressionMetric(evalcase.MetricSpec{Name: "m", Expression: src})
 		if err != nil {
 			t.Fatalf("hostile %d does not compile: %v", i, err)
 		}
@@ -121,7 +123,7 @@ func TestExpressionHostile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Verdict != Uncertain {
+		if res.Verdict != evalcase.Uncertain {
 			t.Errorf("hostile %d: verdict %s (%s), want uncertain", i, res.Verdict, res.Reason)
 		}
 	}
@@ -133,9 +135,9 @@ func TestExpressionBudgetIsDeterministic(t *testing.T) {
 	src := "all(1..100, true)"
 	for _, tt := range []struct {
 		steps int
-		want  Verdict
-	}{{200, Pass}, {199, Uncertain}} {
-		m, err := NewExpressionMetric(MetricSpec{Name: "m", Expression: src, MaxSteps: tt.steps})
+		want  evalcase.Verdict
+	}{{200, evalcase.Pass}, {199, evalcase.Uncertain}} {
+		m, err := NewExpressionMetric(evalcase.MetricSpec{Name: "m", Expression: src, MaxSteps: tt.steps})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 
@@ -36,7 +37,7 @@ func FuzzReadCaseFile(f *testing.F) {
 			}
 			return
 		}
-		r, err := cf.Evaluate(context.Background(), EvaluatorOptions{Checkpoints: NewMemoryCheckpointStore()})
+		r, err := cf.Evaluate(context.Background(), EvaluatorOptions{Checkpoints: evalcase.NewMemoryCheckpointStore()})
 		if err != nil {
 			return
 		}
@@ -60,23 +61,23 @@ func FuzzExpressionMetric(f *testing.F) {
 	f.Add(`reference["gt"].x in prediction`, []byte(`[1]`))
 	f.Add(`groupBy(prediction, #)`, []byte(`[[1], {"a": 1}]`))
 	f.Fuzz(func(t *testing.T, src string, pred []byte) {
-		m, err := NewExpressionMetric(MetricSpec{Name: "m", Expression: src, MaxSteps: 20000})
+		m, err := NewExpressionMetric(evalcase.MetricSpec{Name: "m", Expression: src, MaxSteps: 20000})
 		if err != nil {
 			return
 		}
-		p, err := ParseJSONValue(pred, "prediction.json")
+		p, err := evalcase.ParseJSONValue(pred, "prediction.json")
 		if err != nil {
 			p = string(pred)
 		}
-		gt, err := ArtifactFromValue(map[string]any{"x": 1}, ArtifactOptions{ArtifactID: "gt", Authority: AuthorityGroundTruth})
+		gt, err := evalcase.ArtifactFromValue(map[string]any{"x": 1}, evalcase.ArtifactOptions{ArtifactID: "gt", Authority: evalcase.AuthorityGroundTruth})
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := m.Evaluate(context.Background(), EvaluationCase{CaseID: "c", InputData: p, Prediction: p, References: []ReferenceArtifact{gt}})
+		res, err := m.Evaluate(context.Background(), evalcase.EvaluationCase{CaseID: "c", InputData: p, Prediction: p, References: []evalcase.ReferenceArtifact{gt}})
 		if err != nil {
 			t.Fatalf("Evaluate returned an error instead of a verdict: %v", err)
 		}
-		if err := res.check(); err != nil {
+		if err := res.Check(); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -6,7 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 // ReviewFileKind and ReviewFileVersion identify a ground-truth review file.
@@ -53,21 +55,21 @@ type ReviewSource struct {
 // ReviewClaim is an agreed field; a reviewer may change its value or
 // delete it.
 type ReviewClaim struct {
-	Path       string     `json:"path"`
-	Value      any        `json:"value"`
-	Agreement  float64    `json:"agreement"`
-	Providers  []string   `json:"providers"`
-	Resolution string     `json:"resolution"`
-	Citations  []Citation `json:"citations"`
+	Path       string             `json:"path"`
+	Value      any                `json:"value"`
+	Agreement  float64            `json:"agreement"`
+	Providers  []string           `json:"providers"`
+	Resolution string             `json:"resolution"`
+	Citations  []judging.Citation `json:"citations"`
 }
 
 // ReviewEntry is one disagreement for the reviewer to decide.
 type ReviewEntry struct {
-	Path         string      `json:"path"`
-	Kind         string      `json:"kind"`
-	Candidates   []Candidate `json:"candidates"`
-	Omitted      []string    `json:"omitted"`
-	Adjudication []Candidate `json:"adjudication,omitempty"`
+	Path         string              `json:"path"`
+	Kind         string              `json:"kind"`
+	Candidates   []judging.Candidate `json:"candidates"`
+	Omitted      []string            `json:"omitted"`
+	Adjudication []judging.Candidate `json:"adjudication,omitempty"`
 	// Decision is null until the reviewer writes "set" or "omit".
 	Decision *string `json:"decision"`
 	// Value is the value to set (with decision "set").
@@ -85,7 +87,7 @@ var howToReview = []string{
 
 // WriteGroundTruthReview returns the review file of a generation, as
 // indented JSON, status "pending".
-func WriteGroundTruthReview(r *GroundTruthReport) ([]byte, error) {
+func WriteGroundTruthReview(r *judging.GroundTruthReport) ([]byte, error) {
 	f := ReviewFile{
 		Kind: ReviewFileKind, Version: ReviewFileVersion, CaseID: r.CaseID, Status: ReviewPending,
 		HowToReview: howToReview, Notice: r.Notice,
@@ -117,33 +119,33 @@ func WriteGroundTruthReview(r *GroundTruthReport) ([]byte, error) {
 // and the file's SHA-256 in its metadata. It refuses a file that is not
 // approved, is unsigned, or has an undecided item; every problem is an
 // input error naming name, the line and what was expected.
-func ApprovedReferenceFromReview(data []byte, name string) (ReferenceArtifact, error) {
-	v, tree, err := parseWithPositions(bytes.TrimPrefix(data, []byte("\ufeff")), name, 0)
+func ApprovedReferenceFromReview(data []byte, name string) (evalcase.ReferenceArtifact, error) {
+	v, tree, err := evalcase.ParseWithPositions(bytes.TrimPrefix(data, []byte("\ufeff")), name, 0)
 	if err != nil {
-		return ReferenceArtifact{}, err
+		return evalcase.ReferenceArtifact{}, err
 	}
 	d := &fileDecoder{name: name, tree: tree}
 	obj, err := d.object(v, "")
 	if err != nil {
-		return ReferenceArtifact{}, err
+		return evalcase.ReferenceArtifact{}, err
 	}
 	allowed := []string{"kind", "version", "case_id", "status", "approved_by", "how_to_review", "generated_reference", "sources", "notice", "claims", "review_items"}
 	if err := d.keys(obj, "", allowed, []string{"kind", "version", "status", "approved_by", "claims", "review_items"}); err != nil {
-		return ReferenceArtifact{}, err
+		return evalcase.ReferenceArtifact{}, err
 	}
 	if k, _ := obj["kind"].(string); k != ReviewFileKind {
-		return ReferenceArtifact{}, d.errAt("kind", "expected %q", ReviewFileKind)
+		return evalcase.ReferenceArtifact{}, d.errAt("kind", "expected %q", ReviewFileKind)
 	}
 	if n, _ := obj["version"].(json.Number); string(n) != strconv.Itoa(ReviewFileVersion) {
-		return ReferenceArtifact{}, d.errAt("version", "expected %d", ReviewFileVersion)
+		return evalcase.ReferenceArtifact{}, d.errAt("version", "expected %d", ReviewFileVersion)
 	}
 	caseID, err := d.optString(obj, "", "case_id")
 	if err != nil {
-		return ReferenceArtifact{}, err
+		return evalcase.ReferenceArtifact{}, err
 	}
 	status, err := d.reqString(obj, "", "status")
 	if err != nil {
-		return ReferenceArtifact{}, err
+		return evalcase.ReferenceArtifact{}, err
 	}
 	var approvedBy string
 	switch x := obj["approved_by"].(type) {
@@ -151,36 +153,36 @@ func ApprovedReferenceFromReview(data []byte, name string) (ReferenceArtifact, e
 	case string:
 		approvedBy = strings.TrimSpace(x)
 	default:
-		return ReferenceArtifact{}, d.errAt("approved_by", "expected a string, found %s", jsonType(x))
+		return evalcase.ReferenceArtifact{}, d.errAt("approved_by", "expected a string, found %s", jsonType(x))
 	}
-	var rows []pathValue
+	var rows []evalcase.Field
 	seen := map[string]string{}
 	claims, err := d.array(obj["claims"], "claims")
 	if err != nil {
-		return ReferenceArtifact{}, err
+		return evalcase.ReferenceArtifact{}, err
 	}
 	for i, c := range claims {
 		at := "claims[" + strconv.Itoa(i) + "]"
 		m, err := d.object(c, at)
 		if err != nil {
-			return ReferenceArtifact{}, err
+			return evalcase.ReferenceArtifact{}, err
 		}
 		if err := d.keys(m, at, []string{"path", "value", "agreement", "providers", "resolution", "citations"}, []string{"path", "value"}); err != nil {
-			return ReferenceArtifact{}, err
+			return evalcase.ReferenceArtifact{}, err
 		}
 		p, err := d.reviewPath(m, at, seen)
 		if err != nil {
-			return ReferenceArtifact{}, err
+			return evalcase.ReferenceArtifact{}, err
 		}
-		val, err := d.scalar(m["value"], joinKey(at, "value"))
+		val, err := d.scalar(m["value"], evalcase.JoinKey(at, "value"))
 		if err != nil {
-			return ReferenceArtifact{}, err
+			return evalcase.ReferenceArtifact{}, err
 		}
-		rows = append(rows, pathValue{p, val})
+		rows = append(rows, evalcase.Field{Path: p, Value: val})
 	}
 	items, err := d.array(obj["review_items"], "review_items")
 	if err != nil {
-		return ReferenceArtifact{}, err
+		return evalcase.ReferenceArtifact{}, err
 	}
 	var undecided []string
 	firstUndecided := ""
@@ -188,48 +190,48 @@ func ApprovedReferenceFromReview(data []byte, name string) (ReferenceArtifact, e
 		at := "review_items[" + strconv.Itoa(i) + "]"
 		m, err := d.object(it, at)
 		if err != nil {
-			return ReferenceArtifact{}, err
+			return evalcase.ReferenceArtifact{}, err
 		}
 		if err := d.keys(m, at, []string{"path", "kind", "candidates", "omitted", "adjudication", "decision", "value", "note"}, []string{"path", "decision"}); err != nil {
-			return ReferenceArtifact{}, err
+			return evalcase.ReferenceArtifact{}, err
 		}
 		p, err := d.reviewPath(m, at, seen)
 		if err != nil {
-			return ReferenceArtifact{}, err
+			return evalcase.ReferenceArtifact{}, err
 		}
 		switch dec := m["decision"].(type) {
 		case nil:
 			undecided = append(undecided, p)
 			if firstUndecided == "" {
-				firstUndecided = joinKey(at, "decision")
+				firstUndecided = evalcase.JoinKey(at, "decision")
 			}
 		case string:
 			switch dec {
-			case DecisionOmit:
-			case DecisionSet:
+			case judging.DecisionOmit:
+			case judging.DecisionSet:
 				val, ok := m["value"]
 				if !ok || val == nil {
-					return ReferenceArtifact{}, d.errAt(joinKey(at, "value"), "decision \"set\" needs a value (use \"\" for a visibly empty field)")
+					return evalcase.ReferenceArtifact{}, d.errAt(evalcase.JoinKey(at, "value"), "decision \"set\" needs a value (use \"\" for a visibly empty field)")
 				}
-				if val, err = d.scalar(val, joinKey(at, "value")); err != nil {
-					return ReferenceArtifact{}, err
+				if val, err = d.scalar(val, evalcase.JoinKey(at, "value")); err != nil {
+					return evalcase.ReferenceArtifact{}, err
 				}
-				rows = append(rows, pathValue{p, val})
+				rows = append(rows, evalcase.Field{Path: p, Value: val})
 			default:
-				return ReferenceArtifact{}, d.errAt(joinKey(at, "decision"), "%q: expected \"set\" or \"omit\"", dec)
+				return evalcase.ReferenceArtifact{}, d.errAt(evalcase.JoinKey(at, "decision"), "%q: expected \"set\" or \"omit\"", dec)
 			}
 		default:
-			return ReferenceArtifact{}, d.errAt(joinKey(at, "decision"), "expected \"set\", \"omit\" or null, found %s", jsonType(dec))
+			return evalcase.ReferenceArtifact{}, d.errAt(evalcase.JoinKey(at, "decision"), "expected \"set\", \"omit\" or null, found %s", jsonType(dec))
 		}
 	}
 	if len(undecided) > 0 {
-		return ReferenceArtifact{}, d.errAt(firstUndecided, "refusing to approve: %d review item(s) undecided (%s): set each decision to \"set\" (with a value) or \"omit\"", len(undecided), strings.Join(undecided, ", "))
+		return evalcase.ReferenceArtifact{}, d.errAt(firstUndecided, "refusing to approve: %d review item(s) undecided (%s): set each decision to \"set\" (with a value) or \"omit\"", len(undecided), strings.Join(undecided, ", "))
 	}
 	if status != ReviewApproved {
-		return ReferenceArtifact{}, d.errAt("status", "refusing to approve: status is %q; after checking every claim and deciding every item, set it to %q", status, ReviewApproved)
+		return evalcase.ReferenceArtifact{}, d.errAt("status", "refusing to approve: status is %q; after checking every claim and deciding every item, set it to %q", status, ReviewApproved)
 	}
 	if approvedBy == "" {
-		return ReferenceArtifact{}, d.errAt("approved_by", "refusing to approve an unsigned review: approved_by must name who approved it")
+		return evalcase.ReferenceArtifact{}, d.errAt("approved_by", "refusing to approve an unsigned review: approved_by must name who approved it")
 	}
 	genID, genSHA := "", ""
 	if g, ok := obj["generated_reference"].(map[string]any); ok {
@@ -242,16 +244,16 @@ func ApprovedReferenceFromReview(data []byte, name string) (ReferenceArtifact, e
 	}
 	meta := map[string]any{
 		"approved_by":                approvedBy,
-		"review_file_sha256":         sha256Hex(data),
+		"review_file_sha256":         evalcase.SHA256Hex(data),
 		"generated_reference_sha256": genSHA,
 		"case_id":                    caseID,
 	}
 	if srcs, ok := obj["sources"]; ok {
 		meta["sources"] = srcs
 	}
-	ref, err := tableArtifact(id, AuthorityGroundTruth, rows, meta)
+	ref, err := evalcase.FieldTable(id, evalcase.AuthorityGroundTruth, rows, meta)
 	if err != nil {
-		return ReferenceArtifact{}, inputerr.New(name, 0, "%v", err)
+		return evalcase.ReferenceArtifact{}, inputerr.New(name, 0, "%v", err)
 	}
 	return ref, nil
 }
@@ -261,12 +263,12 @@ func (d *fileDecoder) reviewPath(m map[string]any, at string, seen map[string]st
 	if err != nil {
 		return "", err
 	}
-	p, err := CanonicalPath(raw)
+	p, err := evalcase.CanonicalPath(raw)
 	if err != nil {
-		return "", d.errAt(joinKey(at, "path"), "%v", err)
+		return "", d.errAt(evalcase.JoinKey(at, "path"), "%v", err)
 	}
 	if prev, dup := seen[p]; dup {
-		return "", d.errAt(joinKey(at, "path"), "path %s appears twice (first at %s)", p, prev)
+		return "", d.errAt(evalcase.JoinKey(at, "path"), "path %s appears twice (first at %s)", p, prev)
 	}
 	seen[p] = at
 	return p, nil

@@ -4,9 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 // ReportVersion versions the JSON report's shape.
@@ -14,25 +19,25 @@ const ReportVersion = 1
 
 // StageReport is the outcome of one stage.
 type StageReport struct {
-	CaseID    string   `json:"case_id"`
-	StageID   string   `json:"stage_id"`
-	Operation string   `json:"operation"`
-	DependsOn []string `json:"depends_on"`
-	Verdict   Verdict  `json:"verdict"`
+	CaseID    string           `json:"case_id"`
+	StageID   string           `json:"stage_id"`
+	Operation string           `json:"operation"`
+	DependsOn []string         `json:"depends_on"`
+	Verdict   evalcase.Verdict `json:"verdict"`
 	// UpstreamVerdicts holds the verdict of every stage upstream of this
 	// one, directly or transitively.
-	UpstreamVerdicts map[string]Verdict `json:"upstream_verdicts"`
-	FailureContext   FailureContext     `json:"failure_context"`
+	UpstreamVerdicts map[string]evalcase.Verdict `json:"upstream_verdicts"`
+	FailureContext   FailureContext              `json:"failure_context"`
 	// Scores merges the metrics' scores (see MetricResult.Scores).
 	Scores map[string]float64 `json:"scores"`
 	// MetricSelection says where the metrics came from: stage, stage_id,
 	// operation, default or none.
-	MetricSelection string         `json:"metric_selection"`
-	Metrics         []MetricResult `json:"metrics"`
+	MetricSelection string                  `json:"metric_selection"`
+	Metrics         []evalcase.MetricResult `json:"metrics"`
 	// Producer is null when the producer of the prediction is unknown.
-	Producer     *Producer           `json:"producer"`
-	References   []ReferenceEntry    `json:"references"`
-	Instructions []InstructionRecord `json:"instructions"`
+	Producer     *evalcase.Producer          `json:"producer"`
+	References   []judging.ReferenceEntry    `json:"references"`
+	Instructions []judging.InstructionRecord `json:"instructions"`
 	// Fingerprint is the SHA-256 of the serialized stage, its metrics and
 	// its upstream stages' fingerprints; a checkpoint is reused only when it
 	// and the checkpoint context match.
@@ -44,9 +49,9 @@ type StageReport struct {
 // PipelineReport is the outcome of one pipeline; Stages keep the
 // pipeline's order.
 type PipelineReport struct {
-	PipelineID string        `json:"pipeline_id"`
-	Verdict    Verdict       `json:"verdict"`
-	Stages     []StageReport `json:"stages"`
+	PipelineID string           `json:"pipeline_id"`
+	Verdict    evalcase.Verdict `json:"verdict"`
+	Stages     []StageReport    `json:"stages"`
 }
 
 // Summary counts stage verdicts and failure contexts.
@@ -67,12 +72,12 @@ type Summary struct {
 // ReviewItem is a stage result that needs a person: an uncertain verdict,
 // an unusable judge answer, retained dissent.
 type ReviewItem struct {
-	PipelineID string  `json:"pipeline_id,omitempty"`
-	CaseID     string  `json:"case_id"`
-	StageID    string  `json:"stage_id"`
-	Metric     string  `json:"metric"`
-	Verdict    Verdict `json:"verdict"`
-	Reason     string  `json:"reason"`
+	PipelineID string           `json:"pipeline_id,omitempty"`
+	CaseID     string           `json:"case_id"`
+	StageID    string           `json:"stage_id"`
+	Metric     string           `json:"metric"`
+	Verdict    evalcase.Verdict `json:"verdict"`
+	Reason     string           `json:"reason"`
 }
 
 // Report is the complete outcome of an evaluation run.
@@ -82,16 +87,16 @@ type Report struct {
 	// Source is the cases file's name as given, when there is one.
 	Source string `json:"source,omitempty"`
 	// Judge is the judge that ran, or "none" (deterministic metrics only).
-	Judge                 string            `json:"judge"`
-	Summary               Summary           `json:"summary"`
-	Pipelines             []PipelineReport  `json:"pipelines"`
-	Cases                 []StageReport     `json:"cases"`
-	ReviewQueue           []ReviewItem      `json:"review_queue"`
-	JudgeBaseInstructions InstructionRecord `json:"judge_base_instructions"`
-	Warnings              []string          `json:"warnings"`
+	Judge                 string                    `json:"judge"`
+	Summary               Summary                   `json:"summary"`
+	Pipelines             []PipelineReport          `json:"pipelines"`
+	Cases                 []StageReport             `json:"cases"`
+	ReviewQueue           []ReviewItem              `json:"review_queue"`
+	JudgeBaseInstructions judging.InstructionRecord `json:"judge_base_instructions"`
+	Warnings              []string                  `json:"warnings"`
 	// JudgeUsage is the model calls' usage, set by hosts that call models
 	// (absent otherwise).
-	JudgeUsage *UsageSummary `json:"judge_usage,omitempty"`
+	JudgeUsage *judging.UsageSummary `json:"judge_usage,omitempty"`
 }
 
 func newReport(judge string) *Report {
@@ -101,9 +106,9 @@ func newReport(judge string) *Report {
 	return &Report{
 		Kind: "harness", ReportVersion: ReportVersion, Judge: judge,
 		Pipelines: []PipelineReport{}, Cases: []StageReport{}, ReviewQueue: []ReviewItem{}, Warnings: []string{},
-		JudgeBaseInstructions: InstructionRecord{
-			Name: "judge_base_instructions", Source: "docscore", Version: BaseJudgeInstructionsVersion,
-			SHA256: sha256Hex([]byte(BaseJudgeInstructions)), Text: BaseJudgeInstructions,
+		JudgeBaseInstructions: judging.InstructionRecord{
+			Name: "judge_base_instructions", Source: "docscore", Version: judging.BaseJudgeInstructionsVersion,
+			SHA256: evalcase.SHA256Hex([]byte(judging.BaseJudgeInstructions)), Text: judging.BaseJudgeInstructions,
 		},
 	}
 }
@@ -117,11 +122,11 @@ func (r *Report) finish() {
 	visit := func(pipeline string, st StageReport) {
 		s.Stages++
 		switch st.Verdict {
-		case Pass:
+		case evalcase.Pass:
 			s.Pass++
-		case Fail:
+		case evalcase.Fail:
 			s.Fail++
-		case Uncertain:
+		case evalcase.Uncertain:
 			s.Uncertain++
 		default:
 			s.NotApplicable++
@@ -137,7 +142,7 @@ func (r *Report) finish() {
 			s.Indeterminate++
 		}
 		for _, m := range st.Metrics {
-			if m.RequiresReview || m.Verdict == Uncertain {
+			if m.RequiresReview || m.Verdict == evalcase.Uncertain {
 				r.ReviewQueue = append(r.ReviewQueue, ReviewItem{PipelineID: pipeline, CaseID: st.CaseID, StageID: st.StageID, Metric: m.Metric, Verdict: m.Verdict, Reason: m.Reason})
 			}
 		}
@@ -174,8 +179,8 @@ func (r *Report) JSON() ([]byte, error) {
 }
 
 // HasVerdict reports whether any stage has one of the verdicts.
-func (r *Report) HasVerdict(vs ...Verdict) bool {
-	match := func(v Verdict) bool {
+func (r *Report) HasVerdict(vs ...evalcase.Verdict) bool {
+	match := func(v evalcase.Verdict) bool {
 		for _, w := range vs {
 			if v == w {
 				return true
@@ -251,7 +256,7 @@ func (r *Report) Markdown() []byte {
 	b.WriteString("\n")
 	var attention []row
 	for _, rw := range rows {
-		if rw.st.Verdict != Pass || rw.st.FailureContext != "" || needsReview(rw.st) {
+		if rw.st.Verdict != evalcase.Pass || rw.st.FailureContext != "" || needsReview(rw.st) {
 			attention = append(attention, rw)
 		}
 	}
@@ -299,7 +304,7 @@ func (r *Report) Markdown() []byte {
 	fmt.Fprintf(&b, "| | | judge base instructions | docscore | %s | `%s` |\n", mdCell(r.JudgeBaseInstructions.Version), r.JudgeBaseInstructions.SHA256[:16])
 	for _, rw := range rows {
 		for _, in := range rw.st.Instructions {
-			if in.Name == "judge_instructions" && in.Mode == ModeAppend && in.SHA256 == r.JudgeBaseInstructions.SHA256 {
+			if in.Name == "judge_instructions" && in.Mode == evalcase.ModeAppend && in.SHA256 == r.JudgeBaseInstructions.SHA256 {
 				continue // the base instructions unchanged: listed above
 			}
 			name := strings.ReplaceAll(in.Name, "_", " ")
@@ -327,13 +332,13 @@ func needsReview(st StageReport) bool {
 	return false
 }
 
-func verdictMark(v Verdict) string {
+func verdictMark(v evalcase.Verdict) string {
 	switch v {
-	case Pass:
+	case evalcase.Pass:
 		return "✅ pass"
-	case Fail:
+	case evalcase.Fail:
 		return "❌ fail"
-	case Uncertain:
+	case evalcase.Uncertain:
 		return "❔ uncertain"
 	}
 	return "➖ not applicable"
@@ -346,34 +351,23 @@ func contextText(f FailureContext) string {
 	return string(f)
 }
 
-func upstreamText(m map[string]Verdict) string {
-	if len(m) == 0 {
-		return "—"
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = mdCell(k) + ": " + string(m[k])
-	}
-	return strings.Join(parts, ", ")
+func upstreamText(m map[string]evalcase.Verdict) string {
+	return mapText(m, func(k string, v evalcase.Verdict) string { return mdCell(k) + ": " + string(v) })
 }
 
 func scoresText(m map[string]float64) string {
+	return mapText(m, func(k string, v float64) string { return mdCell(k) + " " + formatScore(v) })
+}
+
+// mapText writes m's entries in key order with entry, joined by ", ";
+// an empty map is "—".
+func mapText[V any](m map[string]V, entry func(k string, v V) string) string {
 	if len(m) == 0 {
 		return "—"
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = mdCell(k) + " " + formatScore(m[k])
+	parts := make([]string, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, entry(k, m[k]))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -388,7 +382,7 @@ func formatScore(f float64) string {
 func rerunAdvice(st StageReport) string {
 	ups := make([]string, 0, len(st.UpstreamVerdicts))
 	for k, v := range st.UpstreamVerdicts {
-		if v != Pass {
+		if v != evalcase.Pass {
 			ups = append(ups, k)
 		}
 	}
@@ -405,7 +399,7 @@ func rerunAdvice(st StageReport) string {
 	case UpstreamOrCombined:
 		return fmt.Sprintf("rerun this stage with corrected input from %s. If it then passes, the upstream error caused this failure; if it still fails, this stage also has a problem of its own.", upList)
 	case Indeterminate:
-		if st.Verdict == Uncertain || st.Verdict == NotApplicable {
+		if st.Verdict == evalcase.Uncertain || st.Verdict == evalcase.NotApplicable {
 			return "this stage could not be decided: add an exact reference or a judge, or review it by hand, then rerun."
 		}
 		return fmt.Sprintf("an upstream verdict (%s) is uncertain or not applicable: decide it first, then read this stage again.", upList)
@@ -433,6 +427,34 @@ func mismatchLines(details json.RawMessage) []string {
 			}
 			out = append(out, fmt.Sprintf("`%s`: expected %s, got %s (%s)", m.Path, mdText(string(exp)), mdText(act), mdText(ref.ArtifactID)))
 		}
+	}
+	return out
+}
+
+// panelLines renders a panel's votes for the Markdown report.
+func panelLines(details []byte) []string {
+	if len(details) == 0 || !strings.Contains(string(details), `"vote_rule"`) {
+		return nil
+	}
+	var d judging.PanelDetails
+	if err := json.Unmarshal(details, &d); err != nil || d.VoteRule == "" {
+		return nil
+	}
+	var out []string
+	groups := append([]judging.PanelGroup(nil), d.Groups...)
+	sort.SliceStable(groups, func(i, j int) bool { return groups[i].Group < groups[j].Group })
+	for _, g := range groups {
+		out = append(out, fmt.Sprintf("group `%s` votes %s (%s)", mdText(g.Group), g.Vote, g.Counts))
+	}
+	for _, s := range d.Samples {
+		line := fmt.Sprintf("variant `%s` (%s, temperature %s, %s): %s", mdText(s.Variant), mdText(s.Group), judging.TemperatureText(s.Temperature), s.Provenance, s.Verdict)
+		if s.Unusable != "" {
+			line += ": " + mdText(s.Unusable)
+		}
+		out = append(out, line)
+	}
+	for _, ds := range d.Dissent {
+		out = append(out, fmt.Sprintf("dissent `%s`: %s: %s", mdText(ds.Variant), ds.Verdict, mdText(ds.Rationale)))
 	}
 	return out
 }

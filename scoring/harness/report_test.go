@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/docscore/docscore/scoring/evalcase"
 )
 
 // TestPipelineExampleReportGolden keeps the JSON and Markdown reports of
@@ -39,7 +41,7 @@ func TestReportDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(store CheckpointStore) []byte {
+	run := func(store evalcase.CheckpointStore) []byte {
 		f, err := ReadCaseFile(bytes.NewReader(data), "mixed.jsonl", ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -54,7 +56,7 @@ func TestReportDeterministic(t *testing.T) {
 		}
 		return b
 	}
-	store := NewMemoryCheckpointStore()
+	store := evalcase.NewMemoryCheckpointStore()
 	a, b := run(nil), run(store)
 	if !bytes.Equal(a, b) {
 		t.Fatal("two runs differ")
@@ -74,6 +76,25 @@ func TestFormatScore(t *testing.T) {
 	for in, want := range map[float64]string{1: "1", 0: "0", 0.75: "0.75", 2.0 / 3: "0.6667", 0.00001: "0"} {
 		if got := formatScore(in); got != want {
 			t.Errorf("formatScore(%v) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestMapText: the report's map columns list entries in key order, and an
+// empty map as a dash.
+func TestMapText(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		got  string
+		want string
+	}{
+		{"empty scores", scoresText(nil), "—"},
+		{"empty upstream", upstreamText(map[string]evalcase.Verdict{}), "—"},
+		{"scores", scoresText(map[string]float64{"recall": 0.5, "f1": 2.0 / 3, "a|b": 1}), `a\|b 1, f1 0.6667, recall 0.5`},
+		{"upstream", upstreamText(map[string]evalcase.Verdict{"read": evalcase.Pass, "calc": evalcase.Fail}), "calc: fail, read: pass"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, tc.got, tc.want)
 		}
 	}
 }

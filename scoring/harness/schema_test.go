@@ -7,44 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/docscore/docscore/internal/testkit"
 )
-
-func compileSchema(t *testing.T, path string) *jsonschema.Schema {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	url := "file:///" + filepath.Base(path)
-	if err := c.AddResource(url, doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-func validate(s *jsonschema.Schema, data []byte) error {
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		return err
-	}
-	return s.Validate(inst)
-}
 
 // TestExamplesMatchCasesSchema validates every example cases file against
 // docs/schema/cases.schema.json.
 func TestExamplesMatchCasesSchema(t *testing.T) {
-	s := compileSchema(t, "../../docs/schema/cases.schema.json")
+	s := testkit.CompileSchema(t, "../../docs/schema/cases.schema.json")
 	files, err := filepath.Glob(filepath.Join(exampleDir, "*", "cases.json*"))
 	if err != nil || len(files) < 2 {
 		t.Fatalf("found %v, %v", files, err)
@@ -65,7 +34,7 @@ func TestExamplesMatchCasesSchema(t *testing.T) {
 			}
 		}
 		for i, d := range docs {
-			if err := validate(s, d); err != nil {
+			if err := testkit.Validate(s, d); err != nil {
 				t.Errorf("%s (item %d) does not match the schema: %v", f, i+1, err)
 			}
 		}
@@ -75,7 +44,7 @@ func TestExamplesMatchCasesSchema(t *testing.T) {
 // TestSchemaAndReaderAgree feeds documents to both the schema and
 // ReadCaseFile: each is accepted by both or rejected by both.
 func TestSchemaAndReaderAgree(t *testing.T) {
-	s := compileSchema(t, "../../docs/schema/cases.schema.json")
+	s := testkit.CompileSchema(t, "../../docs/schema/cases.schema.json")
 	docs := []struct {
 		doc   string
 		valid bool
@@ -106,32 +75,10 @@ func TestSchemaAndReaderAgree(t *testing.T) {
 		{`{"unknown": 1}`, false},
 	}
 	for _, d := range docs {
-		schemaErr := validate(s, []byte(d.doc))
+		schemaErr := testkit.Validate(s, []byte(d.doc))
 		_, readErr := readString("cases.json", d.doc, nil)
 		if (schemaErr == nil) != d.valid || (readErr == nil) != d.valid {
 			t.Errorf("%s\n  schema: %v\n  reader: %v\n  want valid=%v", d.doc, schemaErr, readErr, d.valid)
-		}
-	}
-}
-
-func TestJudgeOutputSchema(t *testing.T) {
-	s := compileSchema(t, "schema/judge-output.schema.json")
-	answers := []struct {
-		raw   string
-		valid bool
-	}{
-		{validAnswer, true},
-		{`{"verdict": "uncertain", "rationale": "", "confidence": 0, "claims": [], "reference_claims": []}`, true},
-		{`{"verdict": "pass", "rationale": "", "confidence": 1, "claims": []}`, false},
-		{`{"verdict": "ok", "rationale": "", "confidence": 1, "claims": [], "reference_claims": []}`, false},
-		{`{"verdict": "pass", "rationale": "", "confidence": 1, "claims": [{"claim_id": "c1", "status": "supported"}], "reference_claims": []}`, false},
-		{`{"verdict": "pass", "rationale": "", "confidence": 1, "claims": [], "reference_claims": [], "x": 1}`, false},
-	}
-	for _, a := range answers {
-		schemaErr := validate(s, []byte(a.raw))
-		_, parseErr := ParseJudgeOutput([]byte(a.raw))
-		if (schemaErr == nil) != a.valid || (parseErr == nil) != a.valid {
-			t.Errorf("%s\n  schema: %v\n  parser: %v\n  want valid=%v", a.raw, schemaErr, parseErr, a.valid)
 		}
 	}
 }

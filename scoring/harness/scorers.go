@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/receipts"
 	"github.com/docscore/docscore/scoring/tabular"
 )
@@ -50,24 +51,24 @@ func (m *TabularMetric) Name() string { return nameOr(m.MetricName, KindTabular)
 func (m *TabularMetric) Fingerprint() string { return fmt.Sprintf("tabular threshold=%v", m.Threshold) }
 
 // Evaluate runs the tabular scorer on the stage.
-func (m *TabularMetric) Evaluate(_ context.Context, stage EvaluationCase) (MetricResult, error) {
-	res := MetricResult{Metric: m.Name(), Scores: map[string]float64{}}
-	var gt []ReferenceArtifact
+func (m *TabularMetric) Evaluate(_ context.Context, stage evalcase.EvaluationCase) (evalcase.MetricResult, error) {
+	res := evalcase.MetricResult{Metric: m.Name(), Scores: map[string]float64{}}
+	var gt []evalcase.ReferenceArtifact
 	var rules *tabular.File
 	for _, ref := range stage.References {
 		text, ok := ref.Value.(string)
 		switch {
-		case ref.Authority == AuthorityGroundTruth && ref.Kind == KindCSV && ok:
+		case ref.Authority == evalcase.AuthorityGroundTruth && ref.Kind == evalcase.KindCSV && ok:
 			gt = append(gt, ref)
-		case ref.Kind == KindMarkdown && ok && ref.Metadata["role"] == "rules":
+		case ref.Kind == evalcase.KindMarkdown && ok && ref.Metadata["role"] == "rules":
 			rules = &tabular.File{Name: ref.ArtifactID, Data: []byte(text)}
 		}
 	}
 	if len(gt) != 1 {
-		res.Verdict = NotApplicable
+		res.Verdict = evalcase.NotApplicable
 		res.Reason = fmt.Sprintf("the tabular metric needs exactly one ground-truth CSV reference; the stage has %d", len(gt))
 		if len(gt) > 1 {
-			res.Verdict = Uncertain
+			res.Verdict = evalcase.Uncertain
 		}
 		return res, nil
 	}
@@ -88,12 +89,12 @@ func (m *TabularMetric) Evaluate(_ context.Context, stage EvaluationCase) (Metri
 		Rules: rules,
 	})
 	if err != nil {
-		res.Verdict, res.Reason = Uncertain, "the tabular scorer could not read the stage: "+err.Error()
+		res.Verdict, res.Reason = evalcase.Uncertain, "the tabular scorer could not read the stage: "+err.Error()
 		return res, nil
 	}
 	im := rep.Images[0]
 	if im.Status != "ok" {
-		res.Verdict, res.Reason = Fail, "the prediction holds no records: "+im.Failure
+		res.Verdict, res.Reason = evalcase.Fail, "the prediction holds no records: "+im.Failure
 		return res, nil
 	}
 	res.Scores["f1"], res.Scores["precision"], res.Scores["recall"] = im.F1, im.Precision, im.Recall
@@ -109,11 +110,11 @@ func (m *TabularMetric) Evaluate(_ context.Context, stage EvaluationCase) (Metri
 		}
 	}
 	if scored > 0 {
-		res.Scores[ScoreFieldAccuracy] = sum / float64(scored)
+		res.Scores[evalcase.ScoreFieldAccuracy] = sum / float64(scored)
 	}
-	res.Verdict = Fail
+	res.Verdict = evalcase.Fail
 	if im.F1 >= m.Threshold {
-		res.Verdict = Pass
+		res.Verdict = evalcase.Pass
 	}
 	res.Reason = fmt.Sprintf("matched %d of %d ground-truth rows and %d predicted records (gate %v)", im.Matched, im.NGT, im.NModel, rep.Gate)
 	return res, res.SetDetails(struct {
@@ -141,16 +142,16 @@ func (m *ReceiptsMetric) Fingerprint() string {
 }
 
 // Evaluate runs the receipt scorer on the stage.
-func (m *ReceiptsMetric) Evaluate(_ context.Context, stage EvaluationCase) (MetricResult, error) {
-	res := MetricResult{Metric: m.Name(), Scores: map[string]float64{}}
+func (m *ReceiptsMetric) Evaluate(_ context.Context, stage evalcase.EvaluationCase) (evalcase.MetricResult, error) {
+	res := evalcase.MetricResult{Metric: m.Name(), Scores: map[string]float64{}}
 	pred, ok := stage.Prediction.(string)
 	if !ok {
-		res.Verdict, res.Reason = NotApplicable, "the receipts metric scores a text prediction"
+		res.Verdict, res.Reason = evalcase.NotApplicable, "the receipts metric scores a text prediction"
 		return res, nil
 	}
 	var refs []string
 	for _, ref := range stage.References {
-		if ref.Authority != AuthorityGroundTruth {
+		if ref.Authority != evalcase.AuthorityGroundTruth {
 			continue
 		}
 		switch v := ref.Value.(type) {
@@ -163,23 +164,23 @@ func (m *ReceiptsMetric) Evaluate(_ context.Context, stage EvaluationCase) (Metr
 			}
 			r, err := receipts.ParseCORD(ref.ArtifactID, b, receipts.ParseOptions{})
 			if err != nil {
-				res.Verdict, res.Reason = Uncertain, "the CORD reference could not be read: "+err.Error()
+				res.Verdict, res.Reason = evalcase.Uncertain, "the CORD reference could not be read: "+err.Error()
 				return res, nil
 			}
 			refs = append(refs, r.Text)
 		}
 	}
 	if len(refs) != 1 {
-		res.Verdict = NotApplicable
+		res.Verdict = evalcase.NotApplicable
 		res.Reason = fmt.Sprintf("the receipts metric needs exactly one ground-truth text or CORD reference; the stage has %d", len(refs))
 		if len(refs) > 1 {
-			res.Verdict = Uncertain
+			res.Verdict = evalcase.Uncertain
 		}
 		return res, nil
 	}
 	s := receipts.ScoreText(pred, refs[0])
 	if s.Rouge.F1 == nil {
-		res.Verdict, res.Reason = NotApplicable, "the reference text is empty"
+		res.Verdict, res.Reason = evalcase.NotApplicable, "the reference text is empty"
 		return res, nil
 	}
 	res.Scores["rouge_l_f1"] = *s.Rouge.F1
@@ -190,9 +191,9 @@ func (m *ReceiptsMetric) Evaluate(_ context.Context, stage EvaluationCase) (Metr
 	if s.Numeric.Recall != nil {
 		res.Scores["numeric_recall"] = *s.Numeric.Recall
 	}
-	res.Verdict = Fail
+	res.Verdict = evalcase.Fail
 	if *s.Rouge.F1 >= m.Threshold {
-		res.Verdict = Pass
+		res.Verdict = evalcase.Pass
 	}
 	res.Reason = fmt.Sprintf("LCS %d of %d reference tokens; %d of %d reference numbers found", s.Rouge.LCS, s.Rouge.RefTokens, s.Numeric.Matched, s.Numeric.Ref)
 	return res, res.SetDetails(struct {

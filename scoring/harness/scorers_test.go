@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/docscore/docscore/scoring/evalcase"
 )
 
 const registerCSV = "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\n" +
@@ -11,10 +13,10 @@ const registerCSV = "name,title,arrival_date,departure_date,place_of_stay,place_
 	"Anzola Benetti,,February 1 1769,,San Geremia,Rovigo,Y,N,0\n"
 
 func TestTabularMetricOnAStage(t *testing.T) {
-	stage := func(pred any, refs ...ReferenceArtifact) EvaluationCase {
-		return EvaluationCase{CaseID: "extract", Prediction: pred, References: refs}
+	stage := func(pred any, refs ...evalcase.ReferenceArtifact) evalcase.EvaluationCase {
+		return evalcase.EvaluationCase{CaseID: "extract", Prediction: pred, References: refs}
 	}
-	gt := ReferenceArtifact{ArtifactID: "gt", Authority: AuthorityGroundTruth, Kind: KindCSV, Value: registerCSV}
+	gt := evalcase.ReferenceArtifact{ArtifactID: "gt", Authority: evalcase.AuthorityGroundTruth, Kind: evalcase.KindCSV, Value: registerCSV}
 	records := []any{
 		map[string]any{"name": "Leon qm Iacob Tedesco", "arrival_date": "February 09 1769", "place_of_stay": "S. Zaccaria", "children_count": 2.0},
 		map[string]any{"name": "Anzola Benetti", "arrival_date": "February 1 1769"},
@@ -24,7 +26,7 @@ func TestTabularMetricOnAStage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Verdict != Pass || res.Scores["f1"] != 1 || res.Scores["accuracy.arrival_date"] != 1 {
+	if res.Verdict != evalcase.Pass || res.Scores["f1"] != 1 || res.Scores["accuracy.arrival_date"] != 1 {
 		t.Fatalf("result %+v", res)
 	}
 	// Without the rule file "S. Zaccaria" is not "San Zaccaria" (and the
@@ -32,7 +34,7 @@ func TestTabularMetricOnAStage(t *testing.T) {
 	if res.Scores["accuracy.place_of_stay"] != (1-2.0/12)/2 {
 		t.Fatalf("place_of_stay %v without rules", res.Scores["accuracy.place_of_stay"])
 	}
-	rules := ReferenceArtifact{ArtifactID: "EQUIVALENCES.md", Authority: AuthorityEvidence, Kind: KindMarkdown, Metadata: map[string]any{"role": "rules"},
+	rules := evalcase.ReferenceArtifact{ArtifactID: "EQUIVALENCES.md", Authority: evalcase.AuthorityEvidence, Kind: evalcase.KindMarkdown, Metadata: map[string]any{"role": "rules"},
 		Value: "## 2. Equivalences\n\n| field | forms | canonical | status | witness |\n|---|---|---|---|---|\n| place_of_stay | s. / san | san | settled | x |\n"}
 	res, _ = m.Evaluate(context.Background(), stage(records, gt, rules))
 	if res.Scores["accuracy.place_of_stay"] != 0.5 {
@@ -40,37 +42,37 @@ func TestTabularMetricOnAStage(t *testing.T) {
 	}
 	// A raw answer with the array in prose works too; a missed row fails.
 	res, _ = m.Evaluate(context.Background(), stage("Here: [{\"name\": \"Anzola Benetti\"}]", gt))
-	if res.Verdict != Fail || res.Scores["recall"] != 0.5 {
+	if res.Verdict != evalcase.Fail || res.Scores["recall"] != 0.5 {
 		t.Fatalf("raw answer: %+v", res)
 	}
 	res, _ = m.Evaluate(context.Background(), stage("no records", gt))
-	if res.Verdict != Fail || !strings.Contains(res.Reason, "no JSON array") {
+	if res.Verdict != evalcase.Fail || !strings.Contains(res.Reason, "no JSON array") {
 		t.Fatalf("no records: %+v", res)
 	}
 	res, _ = m.Evaluate(context.Background(), stage(records))
-	if res.Verdict != NotApplicable {
+	if res.Verdict != evalcase.NotApplicable {
 		t.Fatalf("no reference: %+v", res)
 	}
 }
 
 func TestReceiptsMetricOnAStage(t *testing.T) {
-	ref := ReferenceArtifact{ArtifactID: "ref", Authority: AuthorityGroundTruth, Kind: KindText, Value: "NASI GORENG 2 25,000 TOTAL 50,000"}
+	ref := evalcase.ReferenceArtifact{ArtifactID: "ref", Authority: evalcase.AuthorityGroundTruth, Kind: evalcase.KindText, Value: "NASI GORENG 2 25,000 TOTAL 50,000"}
 	m := &ReceiptsMetric{Threshold: 0.5}
-	res, err := m.Evaluate(context.Background(), EvaluationCase{CaseID: "ocr", Prediction: `\begin{tabular}{cc} Nasi Goreng & 2 \\ \multicolumn{2}{c}{25,000} \end{tabular} TOTAL 50.000`, References: []ReferenceArtifact{ref}})
+	res, err := m.Evaluate(context.Background(), evalcase.EvaluationCase{CaseID: "ocr", Prediction: `\begin{tabular}{cc} Nasi Goreng & 2 \\ \multicolumn{2}{c}{25,000} \end{tabular} TOTAL 50.000`, References: []evalcase.ReferenceArtifact{ref}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// 6 reference tokens; the prediction has nasi goreng 2 25,000 total 50.000.
-	if res.Verdict != Pass || res.Scores["rouge_l_f1"] != 2.0*5/12 || res.Scores["numeric_recall"] != 2.0/3 {
+	if res.Verdict != evalcase.Pass || res.Scores["rouge_l_f1"] != 2.0*5/12 || res.Scores["numeric_recall"] != 2.0/3 {
 		t.Fatalf("result %+v", res)
 	}
 	if !strings.Contains(string(res.Details), `"50,000"`) {
 		t.Fatalf("missing numbers not in details: %s", res.Details)
 	}
-	cord := ReferenceArtifact{ArtifactID: "cord.json", Authority: AuthorityGroundTruth, Kind: KindJSON,
+	cord := evalcase.ReferenceArtifact{ArtifactID: "cord.json", Authority: evalcase.AuthorityGroundTruth, Kind: evalcase.KindJSON,
 		Value: map[string]any{"valid_line": []any{map[string]any{"words": []any{map[string]any{"text": "TOTAL"}, map[string]any{"text": "50,000"}}}}}}
-	res, _ = m.Evaluate(context.Background(), EvaluationCase{CaseID: "ocr", Prediction: "total 50,000", References: []ReferenceArtifact{cord}})
-	if res.Verdict != Pass || res.Scores["rouge_l_f1"] != 1 {
+	res, _ = m.Evaluate(context.Background(), evalcase.EvaluationCase{CaseID: "ocr", Prediction: "total 50,000", References: []evalcase.ReferenceArtifact{cord}})
+	if res.Verdict != evalcase.Pass || res.Scores["rouge_l_f1"] != 1 {
 		t.Fatalf("CORD reference: %+v", res)
 	}
 }

@@ -3,11 +3,11 @@ package tabular
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/docscore/docscore/scoring/schema"
 	"strings"
 	"testing"
 
 	"github.com/docscore/docscore/rules"
+	"github.com/docscore/docscore/scoring/schema"
 )
 
 const header = "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\n"

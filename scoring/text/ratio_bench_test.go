@@ -1,6 +1,8 @@
 package text
 
-import "testing"
+import (
+	"testing"
+)
 
 // benchGT and benchModel are one register page: the ground-truth names and
 // what a model read (benchModel[i] is the reading of benchGT[i], except

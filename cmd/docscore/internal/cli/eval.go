@@ -10,7 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
+	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 // judgeProvider builds a model adapter for "docscore eval --judge NAME".
@@ -21,7 +23,7 @@ type judgeProvider struct {
 	// available reports whether the provider can run in env (for --judge
 	// auto: its API key is set).
 	available func(env *Env) bool
-	build     func(env *Env, s judgeSettings) (harness.ModelAdapter, error)
+	build     func(env *Env, s judgeSettings) (judging.ModelAdapter, error)
 }
 
 // judgeProviders lists the registered providers in --judge auto's order of
@@ -39,8 +41,8 @@ func judgeNames() []string {
 
 // resolveJudge turns a --judge value into a model adapter (nil for none)
 // and the name reports record ("provider/model", or "none").
-func resolveJudge(env *Env, name string, s judgeSettings) (harness.ModelAdapter, string, error) {
-	build := func(p judgeProvider) (harness.ModelAdapter, string, error) {
+func resolveJudge(env *Env, name string, s judgeSettings) (judging.ModelAdapter, string, error) {
+	build := func(p judgeProvider) (judging.ModelAdapter, string, error) {
 		a, err := p.build(env, s)
 		if err != nil {
 			return nil, "", err
@@ -154,7 +156,7 @@ rerun never pays for the same judgment twice.
 					return err
 				}
 				opts := harness.EvaluatorOptions{JudgeName: judgeName, CheckpointContext: sortedContext(ctxMap)}
-				var cacheUsage harness.UsageTracker
+				var cacheUsage judging.UsageTracker
 				if checkpointDir != "" {
 					store, err := harnessio.NewFileCheckpointStore(checkpointDir)
 					if err != nil {
@@ -163,20 +165,20 @@ rerun never pays for the same judgment twice.
 					opts.Checkpoints = store
 				}
 				if adapter != nil {
-					var called harness.ModelAdapter = adapter
+					var called judging.ModelAdapter = adapter
 					if opts.Checkpoints != nil {
 						// Answers are keyed by the request, the model and its
 						// settings, and the user's checkpoint context.
-						called = &harness.CachedAdapter{Adapter: adapter, Store: opts.Checkpoints, Context: userCtx, Usage: &cacheUsage}
+						called = &judging.CachedAdapter{Adapter: adapter, Store: opts.Checkpoints, Context: userCtx, Usage: &cacheUsage}
 					}
-					opts.Judge = &harness.ModelJudge{Adapter: called}
+					opts.Judge = &judging.ModelJudge{Adapter: called}
 				}
 				report, err := f.Evaluate(env.Context, opts)
 				if err != nil {
 					return err
 				}
 				if adapter != nil {
-					report.JudgeUsage = harness.SummarizeUsage(usageOf(adapter, &cacheUsage))
+					report.JudgeUsage = judging.SummarizeUsage(usageOf(adapter, &cacheUsage))
 				}
 				data, err := report.JSON()
 				if err != nil {
@@ -193,9 +195,9 @@ rerun never pays for the same judgment twice.
 					}
 				}
 				switch {
-				case failOn == "fail" && report.HasVerdict(harness.Fail):
+				case failOn == "fail" && report.HasVerdict(evalcase.Fail):
 					return &ExitError{Code: ExitThreshold, Err: fmt.Errorf("--fail-on fail: %d stage(s) failed", report.Summary.Fail)}
-				case failOn == "uncertain" && report.HasVerdict(harness.Fail, harness.Uncertain):
+				case failOn == "uncertain" && report.HasVerdict(evalcase.Fail, evalcase.Uncertain):
 					return &ExitError{Code: ExitThreshold, Err: fmt.Errorf("--fail-on uncertain: %d stage(s) failed, %d uncertain", report.Summary.Fail, report.Summary.Uncertain)}
 				}
 				return nil
@@ -254,17 +256,17 @@ func directCase(prediction, caseID, operation, rubric string, evidence, groundTr
 	if err != nil {
 		return nil, usageError("--prediction: %v", err)
 	}
-	pred, err := harness.ParseJSONValue(data, prediction)
+	pred, err := evalcase.ParseJSONValue(data, prediction)
 	if err != nil {
 		return nil, err
 	}
 	if caseID == "" {
 		caseID = strings.TrimSuffix(filepath.Base(prediction), filepath.Ext(prediction))
 	}
-	c := harness.EvaluationCase{CaseID: caseID, Operation: operation, Rubric: rubric, Prediction: pred}
+	c := evalcase.EvaluationCase{CaseID: caseID, Operation: operation, Rubric: rubric, Prediction: pred}
 	ids := map[string]string{}
-	add := func(flag, path string, auth harness.Authority) error {
-		a, err := harnessio.ArtifactFromPath(path, harness.ArtifactOptions{Authority: auth})
+	add := func(flag, path string, auth evalcase.Authority) error {
+		a, err := harnessio.ArtifactFromPath(path, evalcase.ArtifactOptions{Authority: auth})
 		if err != nil {
 			if os.IsNotExist(err) {
 				return usageError("--%s: %v", flag, err)
@@ -279,14 +281,14 @@ func directCase(prediction, caseID, operation, rubric string, evidence, groundTr
 		return nil
 	}
 	for _, p := range evidence {
-		if err := add("evidence", p, harness.AuthorityEvidence); err != nil {
+		if err := add("evidence", p, evalcase.AuthorityEvidence); err != nil {
 			return nil, err
 		}
 	}
 	for _, p := range groundTruth {
-		if err := add("ground-truth", p, harness.AuthorityGroundTruth); err != nil {
+		if err := add("ground-truth", p, evalcase.AuthorityGroundTruth); err != nil {
 			return nil, err
 		}
 	}
-	return &harness.CaseFile{Name: prediction, Cases: []harness.EvaluationCase{c}}, nil
+	return &harness.CaseFile{Name: prediction, Cases: []evalcase.EvaluationCase{c}}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/harness"
 )
 
@@ -105,8 +106,8 @@ func TestEvalDirect(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := r.Cases[0]
-	if c.CaseID != "output" || c.Verdict != harness.Fail || c.Scores["field_accuracy"] != 0.75 || len(c.References) != 2 ||
-		c.References[0].Authority != harness.AuthorityEvidence || c.References[1].Authority != harness.AuthorityGroundTruth {
+	if c.CaseID != "output" || c.Verdict != evalcase.Fail || c.Scores["field_accuracy"] != 0.75 || len(c.References) != 2 ||
+		c.References[0].Authority != evalcase.AuthorityEvidence || c.References[1].Authority != evalcase.AuthorityGroundTruth {
 		t.Errorf("case %+v", c)
 	}
 	// Deterministic checks only: without ground truth nothing applies.

@@ -13,15 +13,17 @@ import (
 
 	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
 	"github.com/docscore/docscore/cmd/docscore/internal/judge"
+	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 // parseProvider builds a ground-truth provider from a --provider value:
 // openai:MODEL, anthropic:MODEL or command:NAME=PROGRAM ARGS….
-func parseProvider(env *Env, spec string, s judgeSettings) (harness.GroundTruthProvider, error) {
+func parseProvider(env *Env, spec string, s judgeSettings) (judging.GroundTruthProvider, error) {
 	kind, rest, ok := strings.Cut(spec, ":")
 	if !ok || strings.TrimSpace(rest) == "" {
-		return harness.GroundTruthProvider{}, usageError("--provider %q: expected openai:MODEL, anthropic:MODEL or command:NAME=PROGRAM", spec)
+		return judging.GroundTruthProvider{}, usageError("--provider %q: expected openai:MODEL, anthropic:MODEL or command:NAME=PROGRAM", spec)
 	}
 	switch kind {
 	case "openai", "anthropic":
@@ -30,33 +32,33 @@ func parseProvider(env *Env, spec string, s judgeSettings) (harness.GroundTruthP
 			if p.name == kind {
 				a, err := p.build(env, s)
 				if err != nil {
-					return harness.GroundTruthProvider{}, err
+					return judging.GroundTruthProvider{}, err
 				}
-				return harness.GroundTruthProvider{Name: kind + "/" + rest, Adapter: a}, nil
+				return judging.GroundTruthProvider{Name: kind + "/" + rest, Adapter: a}, nil
 			}
 		}
 	case "command":
 		name, program, ok := strings.Cut(rest, "=")
 		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(program) == "" {
-			return harness.GroundTruthProvider{}, usageError("--provider %q: expected command:NAME=PROGRAM ARGS…", spec)
+			return judging.GroundTruthProvider{}, usageError("--provider %q: expected command:NAME=PROGRAM ARGS…", spec)
 		}
 		a, err := judge.NewCommand(program, judge.CommandOptions{Model: name, Policy: s.policy, Limiter: s.limiter})
 		if err != nil {
-			return harness.GroundTruthProvider{}, usageError("--provider %q: %v", spec, err)
+			return judging.GroundTruthProvider{}, usageError("--provider %q: %v", spec, err)
 		}
-		return harness.GroundTruthProvider{Name: name, Adapter: a}, nil
+		return judging.GroundTruthProvider{Name: name, Adapter: a}, nil
 	}
-	return harness.GroundTruthProvider{}, usageError("--provider %q: unknown kind %q (expected openai, anthropic or command)", spec, kind)
+	return judging.GroundTruthProvider{}, usageError("--provider %q: unknown kind %q (expected openai, anthropic or command)", spec, kind)
 }
 
 // commandDeriver converts a document to Markdown with a program: the
 // document's bytes on stdin, Markdown on stdout.
-func commandDeriver(command string) (harness.MarkdownDeriver, error) {
+func commandDeriver(command string) (judging.MarkdownDeriver, error) {
 	argv, err := judge.SplitCommand(command)
 	if err != nil || len(argv) == 0 {
 		return nil, usageError("--markdown-command %q: expected a program", command)
 	}
-	return func(ctx context.Context, doc harness.ReferenceArtifact) (string, error) {
+	return func(ctx context.Context, doc evalcase.ReferenceArtifact) (string, error) {
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 		cmd.Stdin = bytes.NewReader(doc.Content)
 		var out, errb bytes.Buffer
@@ -134,10 +136,10 @@ stdout). ` + judgeEnvHelp,
 				if err != nil {
 					return err
 				}
-				var refs []harness.ReferenceArtifact
+				var refs []evalcase.ReferenceArtifact
 				seen := map[string]string{}
 				for _, p := range sources {
-					a, err := harnessio.ArtifactFromPath(p, harness.ArtifactOptions{Authority: harness.AuthorityEvidence})
+					a, err := harnessio.ArtifactFromPath(p, evalcase.ArtifactOptions{Authority: evalcase.AuthorityEvidence})
 					if err != nil {
 						if os.IsNotExist(err) {
 							return usageError("--source: %v", err)
@@ -150,20 +152,20 @@ stdout). ` + judgeEnvHelp,
 					seen[a.ArtifactID] = p
 					refs = append(refs, a)
 				}
-				router := &harness.GroundTruthRouter{DocumentMode: harness.DocumentMode(docMode)}
+				router := &judging.GroundTruthRouter{DocumentMode: judging.DocumentMode(docMode)}
 				if mdCommand != "" {
 					if router.Markdown, err = commandDeriver(mdCommand); err != nil {
 						return err
 					}
 				}
-				var cacheUsage harness.UsageTracker
-				var store harness.CheckpointStore
+				var cacheUsage judging.UsageTracker
+				var store evalcase.CheckpointStore
 				if checkpointDir != "" {
 					if store, err = harnessio.NewFileCheckpointStore(checkpointDir); err != nil {
 						return err
 					}
 				}
-				var ps []harness.GroundTruthProvider
+				var ps []judging.GroundTruthProvider
 				var raw []any
 				for _, spec := range providers {
 					p, err := parseProvider(env, spec, settings)
@@ -172,19 +174,19 @@ stdout). ` + judgeEnvHelp,
 					}
 					raw = append(raw, p.Adapter)
 					if store != nil {
-						p.Adapter = &harness.CachedAdapter{Adapter: p.Adapter, Store: store, Usage: &cacheUsage}
+						p.Adapter = &judging.CachedAdapter{Adapter: p.Adapter, Store: store, Usage: &cacheUsage}
 					}
 					ps = append(ps, p)
 				}
 				images := true
 				for _, r := range refs {
-					images = images && harness.IsImage(r)
+					images = images && judging.IsImage(r)
 				}
 				if images {
 					if strings.TrimSpace(instruction) == "" {
 						return usageError("--instruction: the panel needs an extraction instruction")
 					}
-					router.ImagePanel = &harness.GroundTruthPanel{Providers: ps, ExtractionInstruction: instruction, ExpectedFields: fields, MinimumAgreement: minimum}
+					router.ImagePanel = &judging.GroundTruthPanel{Providers: ps, ExtractionInstruction: instruction, ExpectedFields: fields, MinimumAgreement: minimum}
 					if err := router.ImagePanel.Validate(); err != nil {
 						return usageError("%v (give two or more --provider)", err)
 					}
@@ -201,13 +203,13 @@ stdout). ` + judgeEnvHelp,
 				}
 				rep := prep.ImageReport
 				if adjudicate && len(rep.Disputed) > 0 {
-					adj := &harness.GroundTruthAdjudicator{Providers: ps, MinimumAgreement: adjMinimum}
+					adj := &judging.GroundTruthAdjudicator{Providers: ps, MinimumAgreement: adjMinimum}
 					if rep, err = adj.Adjudicate(env.Context, rep, refs); err != nil {
 						return err
 					}
 				}
 				if union {
-					if rep, err = harness.ResolveGroundTruthUnion(rep); err != nil {
+					if rep, err = judging.ResolveGroundTruthUnion(rep); err != nil {
 						return err
 					}
 				}
@@ -225,12 +227,12 @@ stdout). ` + judgeEnvHelp,
 						return err
 					}
 				}
-				usage := harness.SummarizeUsage(usageOf(append(raw, &cacheUsage)...))
+				usage := judging.SummarizeUsage(usageOf(append(raw, &cacheUsage)...))
 				fmt.Fprintf(env.Stderr, "docscore: %d field(s) agreed, %d disputed (%d read by no provider); requires human review: %v; %d call(s) made, %d reused\n",
 					len(rep.Agreed), len(rep.Disputed), len(rep.OmittedFields), rep.RequiresHumanReview, usage.Calls, usage.CachedCalls)
 				return writeJSON(env, output, struct {
-					*harness.GroundTruthReport
-					Usage *harness.UsageSummary `json:"usage"`
+					*judging.GroundTruthReport
+					Usage *judging.UsageSummary `json:"usage"`
 				}{rep, usage})
 			},
 		}

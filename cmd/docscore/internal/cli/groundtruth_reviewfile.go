@@ -9,23 +9,24 @@ import (
 
 	"github.com/docscore/docscore/scoring/harness"
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 // readGeneration reads a generation report written by groundtruth
 // generate.
-func readGeneration(path string) (*harness.GroundTruthReport, error) {
+func readGeneration(path string) (*judging.GroundTruthReport, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, usageError("--report: %v", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	var rep harness.GroundTruthReport
+	var rep judging.GroundTruthReport
 	if err := dec.Decode(&rep); err != nil {
 		return nil, inputerr.New(path, 0, "expected a generation report (docscore groundtruth generate --output): %v", err)
 	}
-	if rep.Kind != harness.GroundTruthReportKind {
-		return nil, inputerr.New(path, 0, "kind %q: expected %q (a report of docscore groundtruth generate)", rep.Kind, harness.GroundTruthReportKind)
+	if rep.Kind != judging.GroundTruthReportKind {
+		return nil, inputerr.New(path, 0, "kind %q: expected %q (a report of docscore groundtruth generate)", rep.Kind, judging.GroundTruthReportKind)
 	}
 	return &rep, nil
 }

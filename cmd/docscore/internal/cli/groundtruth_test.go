@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 var pages = filepath.Join("..", "..", "..", "..", "examples", "judges", "pages")
@@ -36,10 +37,10 @@ func TestGroundTruthFlow(t *testing.T) {
 	if b, _ := os.ReadFile(generated); string(b) != "path,expected\n$.currency,USD\n" {
 		t.Errorf("generated reference %q", b)
 	}
-	var rep harness.GroundTruthReport
+	var rep judging.GroundTruthReport
 	b, _ := os.ReadFile(gen)
 	json.Unmarshal(b, &rep)
-	if rep.ProvisionalReference.Authority != harness.AuthorityGenerated || len(rep.Readings) != 2 || rep.Disputed[0].Kind != "conflict" || rep.Disputed[1].Kind != "omission" {
+	if rep.ProvisionalReference.Authority != evalcase.AuthorityGenerated || len(rep.Readings) != 2 || rep.Disputed[0].Kind != "conflict" || rep.Disputed[1].Kind != "omission" {
 		t.Errorf("report %+v", rep)
 	}
 	// A rerun asks nothing again.
@@ -86,10 +87,10 @@ func TestGroundTruthFlow(t *testing.T) {
 	if b, _ := os.ReadFile(truth); string(b) != "path,expected\n$.currency,USD\n$.amount,\"1,250.00\"\n$.account_name,J. Smith\n" {
 		t.Errorf("approved %q", b)
 	}
-	var ref harness.ReferenceArtifact
+	var ref evalcase.ReferenceArtifact
 	rb, _ := os.ReadFile(record)
 	json.Unmarshal(rb, &ref)
-	if ref.Authority != harness.AuthorityGroundTruth || ref.Metadata["approved_by"] != "reviewer@example.org" {
+	if ref.Authority != evalcase.AuthorityGroundTruth || ref.Metadata["approved_by"] != "reviewer@example.org" {
 		t.Errorf("record %s", rb)
 	}
 	// Score a prediction against the approved ground truth.
@@ -119,7 +120,7 @@ func TestGroundTruthAdjudicateAndUnion(t *testing.T) {
 			if code != ExitOK {
 				t.Fatalf("exit %d %s", code, errs)
 			}
-			var rep harness.GroundTruthReport
+			var rep judging.GroundTruthReport
 			json.Unmarshal([]byte(out), &rep)
 			var got []string
 			for _, a := range rep.Agreed {

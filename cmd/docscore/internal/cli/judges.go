@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/judge"
-	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 // The environment variables the judge flags read. Keys are read only
@@ -62,7 +62,7 @@ func addJudgeFlags(c *cobra.Command, f *judgeFlags, withModel bool) {
 type judgeSettings struct {
 	model, effort, command string
 	temperature            *float64
-	prices                 *harness.Prices
+	prices                 *judging.Prices
 	policy                 judge.Policy
 	limiter                *judge.Limiter
 }
@@ -84,7 +84,7 @@ func (f *judgeFlags) settings(env *Env) (judgeSettings, error) {
 		s.temperature = &t
 	}
 	if fl.Changed("price-input") || fl.Changed("price-output") || fl.Changed("price-cached-input") {
-		p := harness.Prices{InputPerMTok: f.priceIn, CachedInputPerMTok: f.priceCached, OutputPerMTok: f.priceOut}
+		p := judging.Prices{InputPerMTok: f.priceIn, CachedInputPerMTok: f.priceCached, OutputPerMTok: f.priceOut}
 		if err := p.Validate(); err != nil {
 			return s, usageError("--price-*: %v", err)
 		}
@@ -112,7 +112,7 @@ func (f *judgeFlags) settings(env *Env) (judgeSettings, error) {
 
 // context lists the settings that change a judge's answers, for the
 // checkpoint context.
-func (s judgeSettings) context(m map[string]string, a harness.ModelAdapter) {
+func (s judgeSettings) context(m map[string]string, a judging.ModelAdapter) {
 	info := a.Info()
 	m["docscore.judge_provider"] = info.Provider
 	m["docscore.judge_model"] = info.Model
@@ -139,7 +139,7 @@ func init() {
 		judgeProvider{
 			name:      "openai",
 			available: func(env *Env) bool { return env.Getenv(envOpenAIKey) != "" },
-			build: func(env *Env, s judgeSettings) (harness.ModelAdapter, error) {
+			build: func(env *Env, s judgeSettings) (judging.ModelAdapter, error) {
 				if err := needModel("openai", s); err != nil {
 					return nil, err
 				}
@@ -158,7 +158,7 @@ func init() {
 		judgeProvider{
 			name:      "anthropic",
 			available: func(env *Env) bool { return env.Getenv(envAnthropicKey) != "" },
-			build: func(env *Env, s judgeSettings) (harness.ModelAdapter, error) {
+			build: func(env *Env, s judgeSettings) (judging.ModelAdapter, error) {
 				if err := needModel("anthropic", s); err != nil {
 					return nil, err
 				}
@@ -177,7 +177,7 @@ func init() {
 		judgeProvider{
 			name:      "command",
 			available: func(*Env) bool { return false }, // auto never runs a program
-			build: func(env *Env, s judgeSettings) (harness.ModelAdapter, error) {
+			build: func(env *Env, s judgeSettings) (judging.ModelAdapter, error) {
 				if strings.TrimSpace(s.command) == "" {
 					return nil, usageError("--judge command needs --judge-command 'PROGRAM ARGS…'")
 				}
@@ -192,10 +192,10 @@ func init() {
 }
 
 // usageOf collects the usage records of adapters that keep them.
-func usageOf(adapters ...any) []harness.UsageRecord {
-	var out []harness.UsageRecord
+func usageOf(adapters ...any) []judging.UsageRecord {
+	var out []judging.UsageRecord
 	for _, a := range adapters {
-		if u, ok := a.(harness.UsageReporter); ok && u != nil {
+		if u, ok := a.(judging.UsageReporter); ok && u != nil {
 			out = append(out, u.UsageRecords()...)
 		}
 	}

@@ -10,7 +10,8 @@ import (
 
 	"github.com/docscore/docscore/cmd/docscore/internal/cord"
 	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
-	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/judging"
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
 )
@@ -86,8 +87,8 @@ set; a review needs a judge, so none is an error.`,
 			if err != nil {
 				return err
 			}
-			chosen := harness.LowestOverlapPages(pages, lowest)
-			review, err := harness.ReviewPages(env.Context, &harness.ModelJudge{Adapter: adapter}, chosen, "")
+			chosen := judging.LowestOverlapPages(pages, lowest)
+			review, err := judging.ReviewPages(env.Context, &judging.ModelJudge{Adapter: adapter}, chosen, "")
 			if err != nil {
 				return err
 			}
@@ -117,7 +118,7 @@ set; a review needs a judge, so none is an error.`,
 // advisoryPages turns the scored pages of one phase ("" for all) into
 // review candidates with their raw output, reference text and, when the
 // images directory holds one, the receipt image.
-func advisoryPages(rep *receipts.Report, run *pilotrun.Run, refs receipts.References, phase, imagesDir string) ([]harness.AdvisoryPage, error) {
+func advisoryPages(rep *receipts.Report, run *pilotrun.Run, refs receipts.References, phase, imagesDir string) ([]judging.AdvisoryPage, error) {
 	outputs := map[int]string{}
 	for _, r := range run.Requests {
 		outputs[r.Line] = r.OutputString()
@@ -126,12 +127,12 @@ func advisoryPages(rep *receipts.Report, run *pilotrun.Run, refs receipts.Refere
 	for _, r := range refs {
 		refText[r.SampleID] = r.Text
 	}
-	var pages []harness.AdvisoryPage
+	var pages []judging.AdvisoryPage
 	for _, p := range rep.Pages {
 		if phase != "" && p.Phase != phase {
 			continue
 		}
-		ap := harness.AdvisoryPage{
+		ap := judging.AdvisoryPage{
 			SampleID: p.SampleID, Phase: p.Phase, F1: p.F1, NumericRecall: p.NumericRecall,
 			MissingNumbers: p.MissingNumbers, Output: outputs[p.Line], Reference: refText[p.SampleID],
 		}
@@ -141,7 +142,7 @@ func advisoryPages(rep *receipts.Report, run *pilotrun.Run, refs receipts.Refere
 				if _, err := os.Stat(path); err != nil {
 					continue
 				}
-				img, err := harnessio.ArtifactFromPath(path, harness.ArtifactOptions{ArtifactID: "receipt_image", Authority: harness.AuthorityEvidence})
+				img, err := harnessio.ArtifactFromPath(path, evalcase.ArtifactOptions{ArtifactID: "receipt_image", Authority: evalcase.AuthorityEvidence})
 				if err != nil {
 					return nil, inputError(path, err)
 				}

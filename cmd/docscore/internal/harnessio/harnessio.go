@@ -1,6 +1,7 @@
 // Package harnessio holds the native-only parts of the evaluation harness:
 // reading reference files from disk and the atomic file checkpoint store.
-// Everything else lives in the pure package scoring/harness.
+// Everything else lives in the pure packages scoring/harness and
+// scoring/evalcase (the checkpoint store contract).
 package harnessio
 
 import (
@@ -13,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/harness"
 )
 
@@ -20,12 +22,12 @@ import (
 // kind and media type from the extension, the SHA-256 of the bytes, the
 // content (text or decoded JSON, or bytes for images, PDFs and other
 // files). The artifact id defaults to the file's base name.
-func ArtifactFromPath(path string, opts harness.ArtifactOptions) (harness.ReferenceArtifact, error) {
+func ArtifactFromPath(path string, opts evalcase.ArtifactOptions) (evalcase.ReferenceArtifact, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return harness.ReferenceArtifact{}, err
+		return evalcase.ReferenceArtifact{}, err
 	}
-	return harness.ArtifactFromBytes(path, data, opts)
+	return evalcase.ArtifactFromBytes(path, data, opts)
 }
 
 // DirLoader returns a harness.Loader that reads the paths a cases file

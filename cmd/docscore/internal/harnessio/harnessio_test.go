@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/harness"
 )
 
@@ -23,19 +24,19 @@ func TestArtifactFromPath(t *testing.T) {
 	}
 	tests := []struct {
 		name, content string
-		kind          harness.ArtifactKind
+		kind          evalcase.ArtifactKind
 		media         string
 		hasValue      bool
 	}{
-		{"truth.csv", "path,expected\n$.a,1\n", harness.KindCSV, "text/csv", true},
-		{"truth.json", `{"a": 1}`, harness.KindJSON, "application/json", true},
-		{"notes.md", "# notes", harness.KindMarkdown, "text/markdown", true},
-		{"page.PNG", "\x89PNG", harness.KindImage, "image/png", false},
-		{"statement.pdf", "%PDF-1.4", harness.KindPDF, "application/pdf", false},
-		{"data.bin", "\x00\x01", harness.KindFile, "application/octet-stream", false},
+		{"truth.csv", "path,expected\n$.a,1\n", evalcase.KindCSV, "text/csv", true},
+		{"truth.json", `{"a": 1}`, evalcase.KindJSON, "application/json", true},
+		{"notes.md", "# notes", evalcase.KindMarkdown, "text/markdown", true},
+		{"page.PNG", "\x89PNG", evalcase.KindImage, "image/png", false},
+		{"statement.pdf", "%PDF-1.4", evalcase.KindPDF, "application/pdf", false},
+		{"data.bin", "\x00\x01", evalcase.KindFile, "application/octet-stream", false},
 	}
 	for _, tt := range tests {
-		a, err := ArtifactFromPath(write(tt.name, tt.content), harness.ArtifactOptions{Authority: harness.AuthorityGroundTruth})
+		a, err := ArtifactFromPath(write(tt.name, tt.content), evalcase.ArtifactOptions{Authority: evalcase.AuthorityGroundTruth})
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
@@ -43,11 +44,11 @@ func TestArtifactFromPath(t *testing.T) {
 			t.Errorf("%s: %+v", tt.name, a)
 		}
 	}
-	_, err := ArtifactFromPath(write("bad.json", "{\n  \"a\": }"), harness.ArtifactOptions{})
+	_, err := ArtifactFromPath(write("bad.json", "{\n  \"a\": }"), evalcase.ArtifactOptions{})
 	if err == nil || !strings.Contains(err.Error(), "bad.json:2:") {
 		t.Errorf("malformed JSON: %v", err)
 	}
-	if _, err := ArtifactFromPath(filepath.Join(dir, "missing.png"), harness.ArtifactOptions{}); !os.IsNotExist(err) {
+	if _, err := ArtifactFromPath(filepath.Join(dir, "missing.png"), evalcase.ArtifactOptions{}); !os.IsNotExist(err) {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -82,13 +83,13 @@ func TestFileCheckpointStore(t *testing.T) {
 type countingMetric struct{ calls *int64 }
 
 func (countingMetric) Name() string { return "counting" }
-func (m countingMetric) Evaluate(context.Context, harness.EvaluationCase) (harness.MetricResult, error) {
+func (m countingMetric) Evaluate(context.Context, evalcase.EvaluationCase) (evalcase.MetricResult, error) {
 	atomic.AddInt64(m.calls, 1)
-	return harness.MetricResult{Verdict: harness.Pass, Scores: map[string]float64{"s": 1}}, nil
+	return evalcase.MetricResult{Verdict: evalcase.Pass, Scores: map[string]float64{"s": 1}}, nil
 }
 
 func pipeline() harness.PipelineCase {
-	return harness.PipelineCase{PipelineID: "doc", Stages: []harness.EvaluationCase{
+	return harness.PipelineCase{PipelineID: "doc", Stages: []evalcase.EvaluationCase{
 		{CaseID: "doc", StageID: "extract", Prediction: map[string]any{"a": 1}},
 		{CaseID: "doc", StageID: "calculate", Prediction: map[string]any{"t": 2}, DependsOn: []string{"extract"}},
 	}}
@@ -106,7 +107,7 @@ func TestRerunReusesCheckpoints(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := &harness.PipelineEvaluator{DefaultMetrics: []harness.Metric{countingMetric{&calls}}, Checkpoints: store, CheckpointContext: ctx}
+		e := &harness.PipelineEvaluator{DefaultMetrics: []evalcase.Metric{countingMetric{&calls}}, Checkpoints: store, CheckpointContext: ctx}
 		r, err := e.Evaluate(context.Background(), pipeline())
 		if err != nil {
 			t.Fatal(err)
@@ -138,8 +139,8 @@ func TestCrashBetweenWriteAndRename(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eval := func(s harness.CheckpointStore, ctx string) (harness.PipelineReport, error) {
-		e := &harness.PipelineEvaluator{DefaultMetrics: []harness.Metric{countingMetric{&calls}}, Checkpoints: s, CheckpointContext: ctx}
+	eval := func(s evalcase.CheckpointStore, ctx string) (harness.PipelineReport, error) {
+		e := &harness.PipelineEvaluator{DefaultMetrics: []evalcase.Metric{countingMetric{&calls}}, Checkpoints: s, CheckpointContext: ctx}
 		return e.Evaluate(context.Background(), pipeline())
 	}
 	if _, err := eval(store, "v1"); err != nil {
@@ -174,7 +175,7 @@ func TestCrashBetweenWriteAndRename(t *testing.T) {
 		t.Fatalf("v1 after the crash: %v, %d calls", err, calls)
 	}
 	r, err = eval(store, "v2")
-	if err != nil || calls != 2 || r.Stages[1].Verdict != harness.Pass {
+	if err != nil || calls != 2 || r.Stages[1].Verdict != evalcase.Pass {
 		t.Fatalf("v2 after the crash: %v, %d calls", err, calls)
 	}
 	r, err = eval(store, "v2")
@@ -189,7 +190,7 @@ func TestTornCheckpointIsRerun(t *testing.T) {
 	dir := t.TempDir()
 	var calls int64
 	store, _ := NewFileCheckpointStore(dir)
-	e := &harness.PipelineEvaluator{DefaultMetrics: []harness.Metric{countingMetric{&calls}}, Checkpoints: store}
+	e := &harness.PipelineEvaluator{DefaultMetrics: []evalcase.Metric{countingMetric{&calls}}, Checkpoints: store}
 	if _, err := e.Evaluate(context.Background(), pipeline()); err != nil {
 		t.Fatal(err)
 	}

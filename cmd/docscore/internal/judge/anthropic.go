@@ -11,7 +11,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
-	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 // DefaultAnthropicBaseURL is the Anthropic API's address.
@@ -27,7 +27,7 @@ const DefaultAnthropicMaxTokens = 8192
 // (json_schema). It keeps usage records (LastUsage, UsageRecords,
 // TotalUsage, ResetUsage).
 type AnthropicAdapter struct {
-	harness.UsageTracker
+	judging.UsageTracker
 	cfg Config
 	svc anthropic.MessageService
 }
@@ -71,13 +71,13 @@ func NewAnthropic(cfg Config) (*AnthropicAdapter, error) {
 }
 
 // Info describes the model and its settings.
-func (a *AnthropicAdapter) Info() harness.ModelInfo {
-	return harness.ModelInfo{Provider: "anthropic", Model: a.cfg.Model, ReasoningEffort: a.cfg.ReasoningEffort,
+func (a *AnthropicAdapter) Info() judging.ModelInfo {
+	return judging.ModelInfo{Provider: "anthropic", Model: a.cfg.Model, ReasoningEffort: a.cfg.ReasoningEffort,
 		Settings: map[string]string{"max_tokens": fmt.Sprint(a.cfg.MaxOutputTokens)}}
 }
 
 // Params returns the request body the adapter sends for req.
-func (a *AnthropicAdapter) Params(req harness.ModelRequest) (anthropic.MessageNewParams, []string, error) {
+func (a *AnthropicAdapter) Params(req judging.ModelRequest) (anthropic.MessageNewParams, []string, error) {
 	text, err := inputText(req)
 	if err != nil {
 		return anthropic.MessageNewParams{}, nil, err
@@ -125,17 +125,17 @@ func anthropicImage(mt string) bool {
 }
 
 // Call sends req under the adapter's policy and records its usage.
-func (a *AnthropicAdapter) Call(ctx context.Context, req harness.ModelRequest) (harness.ModelResponse, error) {
+func (a *AnthropicAdapter) Call(ctx context.Context, req judging.ModelRequest) (judging.ModelResponse, error) {
 	params, warnings, err := a.Params(req)
 	if err != nil {
-		return harness.ModelResponse{}, err
+		return judging.ModelResponse{}, err
 	}
 	label := "anthropic/" + a.cfg.Model
 	timeout := a.cfg.Policy.withDefaults().Timeout
-	resp, attempts, err := call(ctx, "anthropic", label, a.cfg.Policy, a.cfg.Limiter, true, func(ctx context.Context) (harness.ModelResponse, error) {
+	resp, attempts, err := call(ctx, "anthropic", label, a.cfg.Policy, a.cfg.Limiter, true, func(ctx context.Context) (judging.ModelResponse, error) {
 		m, err := a.svc.New(ctx, params, option.WithRequestTimeout(timeout))
 		if err != nil {
-			return harness.ModelResponse{}, a.httpError(err)
+			return judging.ModelResponse{}, a.httpError(err)
 		}
 		var text strings.Builder
 		for _, b := range m.Content {
@@ -143,9 +143,9 @@ func (a *AnthropicAdapter) Call(ctx context.Context, req harness.ModelRequest) (
 				text.WriteString(b.Text)
 			}
 		}
-		out := harness.ModelResponse{Text: text.String(), Model: m.Model, Warnings: warnings}
+		out := judging.ModelResponse{Text: text.String(), Model: m.Model, Warnings: warnings}
 		in := m.Usage.InputTokens + m.Usage.CacheReadInputTokens + m.Usage.CacheCreationInputTokens
-		out.Usage = priced(harness.Usage{
+		out.Usage = priced(judging.Usage{
 			InputTokens: in, CachedInputTokens: m.Usage.CacheReadInputTokens,
 			OutputTokens: m.Usage.OutputTokens, TotalTokens: in + m.Usage.OutputTokens,
 		}, a.cfg.Prices)
@@ -155,9 +155,9 @@ func (a *AnthropicAdapter) Call(ctx context.Context, req harness.ModelRequest) (
 		return out, nil
 	})
 	if err != nil {
-		return harness.ModelResponse{}, redactErr(err, a.cfg.APIKey)
+		return judging.ModelResponse{}, redactErr(err, a.cfg.APIKey)
 	}
-	a.RecordUsage(harness.UsageRecord{Provider: "anthropic", Model: a.cfg.Model, Purpose: req.Purpose, Attempts: attempts, Usage: resp.Usage})
+	a.RecordUsage(judging.UsageRecord{Provider: "anthropic", Model: a.cfg.Model, Purpose: req.Purpose, Attempts: attempts, Usage: resp.Usage})
 	return resp, nil
 }
 

@@ -14,14 +14,15 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 // CommandRequest is what a command adapter writes to the program's
 // standard input: the model request, with attachments in base64.
 type CommandRequest struct {
 	Purpose      string              `json:"purpose"`
-	Model        harness.ModelInfo   `json:"model"`
+	Model        judging.ModelInfo   `json:"model"`
 	Instructions string              `json:"instructions"`
 	Input        any                 `json:"input"`
 	SchemaName   string              `json:"schema_name"`
@@ -31,13 +32,13 @@ type CommandRequest struct {
 
 // CommandAttachment is one file of a CommandRequest.
 type CommandAttachment struct {
-	ArtifactID string               `json:"artifact_id"`
-	Authority  harness.Authority    `json:"authority"`
-	Kind       harness.ArtifactKind `json:"kind"`
-	MediaType  string               `json:"media_type"`
-	SHA256     string               `json:"sha256"`
-	Metadata   map[string]any       `json:"metadata,omitempty"`
-	DataBase64 string               `json:"data_base64"`
+	ArtifactID string                `json:"artifact_id"`
+	Authority  evalcase.Authority    `json:"authority"`
+	Kind       evalcase.ArtifactKind `json:"kind"`
+	MediaType  string                `json:"media_type"`
+	SHA256     string                `json:"sha256"`
+	Metadata   map[string]any        `json:"metadata,omitempty"`
+	DataBase64 string                `json:"data_base64"`
 }
 
 // CommandAdapter runs a local program per call (a wrapper around Ollama,
@@ -47,7 +48,7 @@ type CommandAttachment struct {
 // without OPENAI_API_KEY and ANTHROPIC_API_KEY in its environment, and is
 // never retried.
 type CommandAdapter struct {
-	harness.UsageTracker
+	judging.UsageTracker
 	argv   []string
 	model  string
 	name   string
@@ -91,12 +92,12 @@ func NewCommand(command string, opts CommandOptions) (*CommandAdapter, error) {
 }
 
 // Info describes the command.
-func (c *CommandAdapter) Info() harness.ModelInfo {
-	return harness.ModelInfo{Provider: c.name, Model: c.model, Settings: map[string]string{"command": strings.Join(c.argv, " ")}}
+func (c *CommandAdapter) Info() judging.ModelInfo {
+	return judging.ModelInfo{Provider: c.name, Model: c.model, Settings: map[string]string{"command": strings.Join(c.argv, " ")}}
 }
 
 // Call runs the program once.
-func (c *CommandAdapter) Call(ctx context.Context, req harness.ModelRequest) (harness.ModelResponse, error) {
+func (c *CommandAdapter) Call(ctx context.Context, req judging.ModelRequest) (judging.ModelResponse, error) {
 	in := CommandRequest{
 		Purpose: req.Purpose, Model: c.Info(), Instructions: req.Instructions, Input: req.Input,
 		SchemaName: req.SchemaName, OutputSchema: req.OutputSchema, Attachments: []CommandAttachment{},
@@ -109,10 +110,10 @@ func (c *CommandAdapter) Call(ctx context.Context, req harness.ModelRequest) (ha
 	}
 	stdin, err := json.Marshal(in)
 	if err != nil {
-		return harness.ModelResponse{}, fmt.Errorf("command request: %w", err)
+		return judging.ModelResponse{}, fmt.Errorf("command request: %w", err)
 	}
 	label := c.name + "/" + c.model
-	resp, attempts, err := call(ctx, c.name, label, c.policy, c.lim, false, func(ctx context.Context) (harness.ModelResponse, error) {
+	resp, attempts, err := call(ctx, c.name, label, c.policy, c.lim, false, func(ctx context.Context) (judging.ModelResponse, error) {
 		cmd := exec.CommandContext(ctx, c.argv[0], c.argv[1:]...)
 		cmd.Dir = c.dir
 		cmd.Env = commandEnv()
@@ -122,16 +123,16 @@ func (c *CommandAdapter) Call(ctx context.Context, req harness.ModelRequest) (ha
 		cmd.WaitDelay = 5 * time.Second
 		if err := cmd.Run(); err != nil {
 			if ctx.Err() != nil {
-				return harness.ModelResponse{}, fmt.Errorf("command %s: %w", c.argv[0], ctx.Err())
+				return judging.ModelResponse{}, fmt.Errorf("command %s: %w", c.argv[0], ctx.Err())
 			}
-			return harness.ModelResponse{}, fmt.Errorf("command %s: %v%s", c.argv[0], err, stderrTail(errb.Bytes()))
+			return judging.ModelResponse{}, fmt.Errorf("command %s: %v%s", c.argv[0], err, stderrTail(errb.Bytes()))
 		}
-		return harness.ModelResponse{Text: out.String(), Model: c.model}, nil
+		return judging.ModelResponse{Text: out.String(), Model: c.model}, nil
 	})
 	if err != nil {
-		return harness.ModelResponse{}, err
+		return judging.ModelResponse{}, err
 	}
-	c.RecordUsage(harness.UsageRecord{Provider: c.name, Model: c.model, Purpose: req.Purpose, Attempts: attempts, Usage: resp.Usage})
+	c.RecordUsage(judging.UsageRecord{Provider: c.name, Model: c.model, Purpose: req.Purpose, Attempts: attempts, Usage: resp.Usage})
 	return resp, nil
 }
 

@@ -10,7 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 // TestMain lets the test binary stand in for a local model program.
@@ -63,10 +64,10 @@ func TestCommandAdapter(t *testing.T) {
 	tests := []struct {
 		mode    string
 		timeout time.Duration
-		verdict harness.Verdict
+		verdict evalcase.Verdict
 		err     string
 	}{
-		{"pass", 0, harness.Pass, ""},
+		{"pass", 0, evalcase.Pass, ""},
 		{"fail", 0, "", "exit status 3: model server unreachable"},
 		{"slow", 100 * time.Millisecond, "", "deadline"},
 	}
@@ -80,7 +81,7 @@ func TestCommandAdapter(t *testing.T) {
 			if info := a.Info(); info.Provider != "command" || info.Model != "local-model" {
 				t.Errorf("info %+v", info)
 			}
-			m := &harness.LLMJudgeMetric{Judge: &harness.ModelJudge{Adapter: a}}
+			m := &judging.LLMJudgeMetric{Judge: &judging.ModelJudge{Adapter: a}}
 			res, err := m.Evaluate(context.Background(), stage(t))
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {

@@ -6,7 +6,7 @@
 // processes: HTTP, retries with backoff on 429 and 5xx (honouring
 // retry-after), a deadline per attempt and bounded concurrency per
 // provider. Everything else (requests, parsing, voting, ground truth) is in
-// the pure package scoring/harness.
+// the pure package scoring/judging.
 //
 // Keys come only from the caller (the command line reads OPENAI_API_KEY
 // and ANTHROPIC_API_KEY from the process environment); the SDKs' own
@@ -26,7 +26,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 // Config configures a provider adapter.
@@ -48,7 +49,7 @@ type Config struct {
 	// 8192).
 	MaxOutputTokens int64
 	// Prices, when set, price each call into its usage record.
-	Prices *harness.Prices
+	Prices *judging.Prices
 	// HTTPClient is used for requests (default: a new http.Client).
 	HTTPClient *http.Client
 	// Policy and Limiter govern retries, deadlines and concurrency; a nil
@@ -219,17 +220,17 @@ func (l *Limiter) acquire(ctx context.Context, provider string) (func(), error) 
 }
 
 // attempt is one try of a call; it reports the answer or an error.
-type attempt func(ctx context.Context) (harness.ModelResponse, error)
+type attempt func(ctx context.Context) (judging.ModelResponse, error)
 
 // call runs attempts under the policy: a slot of the provider's limit, a
 // deadline per attempt, retries on 429 and 5xx with backoff (or the
 // provider's retry-after when longer). It returns the answer and the
 // number of attempts.
-func call(ctx context.Context, provider, label string, p Policy, l *Limiter, retry bool, try attempt) (harness.ModelResponse, int, error) {
+func call(ctx context.Context, provider, label string, p Policy, l *Limiter, retry bool, try attempt) (judging.ModelResponse, int, error) {
 	p = p.withDefaults()
 	release, err := l.acquire(ctx, provider)
 	if err != nil {
-		return harness.ModelResponse{}, 0, err
+		return judging.ModelResponse{}, 0, err
 	}
 	defer release()
 	backoff := p.InitialBackoff
@@ -246,11 +247,11 @@ func call(ctx context.Context, provider, label string, p Policy, l *Limiter, ret
 		}
 		var he *HTTPError
 		if !retry || !errors.As(err, &he) || !he.Retryable() || n > p.Retries || ctx.Err() != nil {
-			return harness.ModelResponse{}, n, err
+			return judging.ModelResponse{}, n, err
 		}
 		wait := backoff
 		if he.RetryAfter > p.MaxRetryAfter {
-			return harness.ModelResponse{}, n, fmt.Errorf("%w (retry-after %s is longer than the %s this run waits)", err, he.RetryAfter, p.MaxRetryAfter)
+			return judging.ModelResponse{}, n, fmt.Errorf("%w (retry-after %s is longer than the %s this run waits)", err, he.RetryAfter, p.MaxRetryAfter)
 		}
 		if he.RetryAfter > wait {
 			wait = he.RetryAfter
@@ -259,7 +260,7 @@ func call(ctx context.Context, provider, label string, p Policy, l *Limiter, ret
 			p.Log(fmt.Sprintf("judge %s: HTTP %d, retry %d of %d in %s", label, he.Status, n, p.Retries, wait))
 		}
 		if err := p.Sleep(ctx, wait); err != nil {
-			return harness.ModelResponse{}, n, err
+			return judging.ModelResponse{}, n, err
 		}
 		backoff *= 2
 		if backoff > p.MaxBackoff {
@@ -302,7 +303,7 @@ func redactErr(err error, key string) error {
 }
 
 // inputText is the user message's text: the task as indented JSON.
-func inputText(req harness.ModelRequest) (string, error) {
+func inputText(req judging.ModelRequest) (string, error) {
 	b, err := json.MarshalIndent(req.Input, "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("request input: %w", err)
@@ -311,7 +312,7 @@ func inputText(req harness.ModelRequest) (string, error) {
 }
 
 // schemaMap decodes the output schema for the SDKs' schema fields.
-func schemaMap(req harness.ModelRequest) (map[string]any, error) {
+func schemaMap(req judging.ModelRequest) (map[string]any, error) {
 	var m map[string]any
 	if err := json.Unmarshal(req.OutputSchema, &m); err != nil {
 		return nil, fmt.Errorf("output schema: %w", err)
@@ -319,15 +320,15 @@ func schemaMap(req harness.ModelRequest) (map[string]any, error) {
 	return m, nil
 }
 
-func dataURL(a harness.ReferenceArtifact) string {
+func dataURL(a evalcase.ReferenceArtifact) string {
 	return "data:" + a.MediaType + ";base64," + base64.StdEncoding.EncodeToString(a.Content)
 }
 
-func attachmentLabel(a harness.ReferenceArtifact) string {
+func attachmentLabel(a evalcase.ReferenceArtifact) string {
 	return fmt.Sprintf("Attachment %s (%s, %s, sha256 %s):", a.ArtifactID, a.Authority, a.MediaType, a.SHA256)
 }
 
-func priced(u harness.Usage, p *harness.Prices) harness.Usage {
+func priced(u judging.Usage, p *judging.Prices) judging.Usage {
 	if p != nil {
 		c := p.Cost(u)
 		u.CostUSD = &c
@@ -335,7 +336,7 @@ func priced(u harness.Usage, p *harness.Prices) harness.Usage {
 	return u
 }
 
-func schemaName(req harness.ModelRequest) string {
+func schemaName(req judging.ModelRequest) string {
 	if req.SchemaName != "" {
 		return req.SchemaName
 	}

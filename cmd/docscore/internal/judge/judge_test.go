@@ -14,7 +14,8 @@ import (
 
 	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
 	"github.com/docscore/docscore/cmd/docscore/internal/judge/judgetest"
-	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 const testKey = "sk-test-0123456789abcdefSECRETKEY"
@@ -22,21 +23,21 @@ const testKey = "sk-test-0123456789abcdefSECRETKEY"
 const examples = "../../../../examples/harness"
 
 // stage is a case with an image, a PDF and a ground-truth value.
-func stage(t *testing.T) harness.EvaluationCase {
+func stage(t *testing.T) evalcase.EvaluationCase {
 	t.Helper()
-	png, err := harnessio.ArtifactFromPath(filepath.Join(examples, "pipeline", "invoice.png"), harness.ArtifactOptions{})
+	png, err := harnessio.ArtifactFromPath(filepath.Join(examples, "pipeline", "invoice.png"), evalcase.ArtifactOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pdf, err := harnessio.ArtifactFromPath(filepath.Join(examples, "direct", "source.pdf"), harness.ArtifactOptions{})
+	pdf, err := harnessio.ArtifactFromPath(filepath.Join(examples, "direct", "source.pdf"), evalcase.ArtifactOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	truth, _ := harness.ArtifactFromValue(map[string]any{"total": 11.5}, harness.ArtifactOptions{ArtifactID: "truth", Authority: harness.AuthorityGroundTruth})
-	return harness.EvaluationCase{
+	truth, _ := evalcase.ArtifactFromValue(map[string]any{"total": 11.5}, evalcase.ArtifactOptions{ArtifactID: "truth", Authority: evalcase.AuthorityGroundTruth})
+	return evalcase.EvaluationCase{
 		CaseID: "invoice-1", Operation: "extract_total", Prediction: map[string]any{"total": 11.5},
-		References: []harness.ReferenceArtifact{png, pdf, truth}, Rubric: "The total matches the document.",
-		Producer: &harness.Producer{Provider: "openai", Model: "gpt-producer"},
+		References: []evalcase.ReferenceArtifact{png, pdf, truth}, Rubric: "The total matches the document.",
+		Producer: &evalcase.Producer{Provider: "openai", Model: "gpt-producer"},
 	}
 }
 
@@ -69,17 +70,17 @@ func policy(s *sleeps) Policy {
 type provider struct {
 	name string
 	new  func(key string) *judgetest.Server
-	make func(cfg Config) (harness.ModelAdapter, error)
+	make func(cfg Config) (judging.ModelAdapter, error)
 }
 
 var providers = []provider{
-	{"openai", judgetest.NewOpenAI, func(c Config) (harness.ModelAdapter, error) { return NewOpenAI(c) }},
-	{"anthropic", judgetest.NewAnthropic, func(c Config) (harness.ModelAdapter, error) { return NewAnthropic(c) }},
+	{"openai", judgetest.NewOpenAI, func(c Config) (judging.ModelAdapter, error) { return NewOpenAI(c) }},
+	{"anthropic", judgetest.NewAnthropic, func(c Config) (judging.ModelAdapter, error) { return NewAnthropic(c) }},
 }
 
-func evaluate(t *testing.T, a harness.ModelAdapter, c harness.EvaluationCase) harness.MetricResult {
+func evaluate(t *testing.T, a judging.ModelAdapter, c evalcase.EvaluationCase) evalcase.MetricResult {
 	t.Helper()
-	m := &harness.LLMJudgeMetric{MetricName: "judge", Judge: &harness.ModelJudge{Adapter: a}}
+	m := &judging.LLMJudgeMetric{MetricName: "judge", Judge: &judging.ModelJudge{Adapter: a}}
 	res, err := m.Evaluate(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
@@ -97,14 +98,14 @@ func TestWireFormat(t *testing.T) {
 			defer srv.Close()
 			srv.Queue(srv.Text(passAnswer, 1200, 80))
 			var s sleeps
-			prices := &harness.Prices{InputPerMTok: 2, OutputPerMTok: 10}
+			prices := &judging.Prices{InputPerMTok: 2, OutputPerMTok: 10}
 			a, err := p.make(Config{Model: "judge-model", APIKey: testKey, BaseURL: srv.BaseURL(), ReasoningEffort: "low", Prices: prices, Policy: policy(&s)})
 			if err != nil {
 				t.Fatal(err)
 			}
 			c := stage(t)
 			res := evaluate(t, a, c)
-			if res.Verdict != harness.Pass || res.Scores["claim_precision"] != 1 || res.RequiresReview {
+			if res.Verdict != evalcase.Pass || res.Scores["claim_precision"] != 1 || res.RequiresReview {
 				t.Errorf("result %+v", res)
 			}
 			if probs := srv.Problems(); len(probs) > 0 {
@@ -118,7 +119,7 @@ func TestWireFormat(t *testing.T) {
 			if body["model"] != "judge-model" {
 				t.Errorf("model %v", body["model"])
 			}
-			jreq, _ := harness.BuildJudgeRequest(c)
+			jreq, _ := judging.BuildJudgeRequest(c)
 			var instr any
 			var format map[string]any
 			var parts []any
@@ -145,7 +146,7 @@ func TestWireFormat(t *testing.T) {
 				t.Errorf("instructions differ from BuildJudgeRequest's")
 			}
 			var want map[string]any
-			json.Unmarshal(harness.JudgeOutputSchema, &want)
+			json.Unmarshal(judging.JudgeOutputSchema, &want)
 			if fmt.Sprint(format["schema"]) != fmt.Sprint(want) {
 				t.Errorf("schema sent %v", format["schema"])
 			}
@@ -166,13 +167,13 @@ func TestWireFormat(t *testing.T) {
 			}
 			// usage: last, records, total with cost, reset
 			ur := a.(interface {
-				LastUsage() (harness.UsageRecord, bool)
-				UsageRecords() []harness.UsageRecord
-				TotalUsage() harness.Usage
+				LastUsage() (judging.UsageRecord, bool)
+				UsageRecords() []judging.UsageRecord
+				TotalUsage() judging.Usage
 				ResetUsage()
 			})
 			last, ok := ur.LastUsage()
-			if !ok || last.Usage.InputTokens != 1200 || last.Usage.OutputTokens != 80 || last.Attempts != 1 || last.Purpose != harness.PurposeJudge {
+			if !ok || last.Usage.InputTokens != 1200 || last.Usage.OutputTokens != 80 || last.Attempts != 1 || last.Purpose != judging.PurposeJudge {
 				t.Errorf("last usage %+v", last)
 			}
 			if tot := ur.TotalUsage(); tot.CostUSD == nil || fmt.Sprintf("%.4f", *tot.CostUSD) != "0.0032" {
@@ -205,7 +206,7 @@ func TestUnusableAnswers(t *testing.T) {
 				srv.Queue(srv.Text(ans.text, 10, 10))
 				a, _ := p.make(Config{Model: "m", APIKey: testKey, BaseURL: srv.BaseURL()})
 				res := evaluate(t, a, stage(t))
-				if res.Verdict != harness.Uncertain || !res.RequiresReview || !strings.Contains(res.Reason, ans.reason) {
+				if res.Verdict != evalcase.Uncertain || !res.RequiresReview || !strings.Contains(res.Reason, ans.reason) {
 					t.Errorf("result %s, review %v, reason %q", res.Verdict, res.RequiresReview, res.Reason)
 				}
 				var det struct {
@@ -261,8 +262,8 @@ func TestRetries(t *testing.T) {
 					pol := policy(&s)
 					pol.Log = func(l string) { logs = append(logs, l) }
 					a, _ := p.make(Config{Model: "m", APIKey: testKey, BaseURL: srv.BaseURL(), Policy: pol})
-					j := &harness.ModelJudge{Adapter: a}
-					req, _ := harness.BuildJudgeRequest(stage(t))
+					j := &judging.ModelJudge{Adapter: a}
+					req, _ := judging.BuildJudgeRequest(stage(t))
 					_, err := j.Judge(context.Background(), req)
 					if got := fmt.Sprint(s.get()); got != tc.waits {
 						t.Errorf("waits %s, want %s", got, tc.waits)
@@ -292,8 +293,8 @@ func TestKeyNeverInErrors(t *testing.T) {
 			srv := p.new(testKey)
 			srv.Queue(judgetest.Reply{Status: 401, Body: judgetest.OpenAIError("invalid_api_key", "Incorrect API key provided: "+testKey+". You can find your key in your account.")})
 			a, _ := p.make(Config{Model: "m", APIKey: testKey, BaseURL: srv.BaseURL(), Policy: Policy{Sleep: (&sleeps{}).sleep}})
-			req, _ := harness.BuildJudgeRequest(stage(t))
-			_, err := (&harness.ModelJudge{Adapter: a}).Judge(context.Background(), req)
+			req, _ := judging.BuildJudgeRequest(stage(t))
+			_, err := (&judging.ModelJudge{Adapter: a}).Judge(context.Background(), req)
 			if err == nil || strings.Contains(err.Error(), testKey) || strings.Contains(err.Error(), testKey[:8]) || !strings.Contains(err.Error(), "401") {
 				t.Errorf("error %v", err)
 			}
@@ -302,7 +303,7 @@ func TestKeyNeverInErrors(t *testing.T) {
 				t.Errorf("HTTPError %v", he)
 			}
 			srv.Close() // now nothing listens there
-			_, err = (&harness.ModelJudge{Adapter: a}).Judge(context.Background(), req)
+			_, err = (&judging.ModelJudge{Adapter: a}).Judge(context.Background(), req)
 			if err == nil || strings.Contains(err.Error(), testKey) {
 				t.Errorf("transport error %v", err)
 			}
@@ -319,13 +320,13 @@ func TestConcurrencyBound(t *testing.T) {
 			srv.Delay = 40 * time.Millisecond
 			srv.Answer = func(judgetest.Request) judgetest.Reply { return srv.Text(passAnswer, 1, 1) }
 			a, _ := p.make(Config{Model: "m", APIKey: testKey, BaseURL: srv.BaseURL(), Limiter: NewLimiter(2)})
-			req, _ := harness.BuildJudgeRequest(stage(t))
+			req, _ := judging.BuildJudgeRequest(stage(t))
 			var wg sync.WaitGroup
 			for i := 0; i < 6; i++ {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					if _, err := (&harness.ModelJudge{Adapter: a}).Judge(context.Background(), req); err != nil {
+					if _, err := (&judging.ModelJudge{Adapter: a}).Judge(context.Background(), req); err != nil {
 						t.Error(err)
 					}
 				}()
@@ -351,8 +352,8 @@ func TestDeadline(t *testing.T) {
 			pol := policy(&s)
 			pol.Timeout = 50 * time.Millisecond
 			a, _ := p.make(Config{Model: "m", APIKey: testKey, BaseURL: srv.BaseURL(), Policy: pol})
-			req, _ := harness.BuildJudgeRequest(stage(t))
-			_, err := (&harness.ModelJudge{Adapter: a}).Judge(context.Background(), req)
+			req, _ := judging.BuildJudgeRequest(stage(t))
+			_, err := (&judging.ModelJudge{Adapter: a}).Judge(context.Background(), req)
 			if err == nil || !strings.Contains(err.Error(), "deadline") || srv.Count() != 1 {
 				t.Errorf("error %v after %d requests", err, srv.Count())
 			}
@@ -369,14 +370,14 @@ func TestCheckpointedCallsAreNotPaidTwice(t *testing.T) {
 			defer srv.Close()
 			srv.Answer = func(judgetest.Request) judgetest.Reply { return srv.Text(passAnswer, 100, 10) }
 			dir := t.TempDir()
-			run := func() (harness.MetricResult, *harness.UsageTracker) {
+			run := func() (evalcase.MetricResult, *judging.UsageTracker) {
 				store, err := harnessio.NewFileCheckpointStore(dir)
 				if err != nil {
 					t.Fatal(err)
 				}
 				a, _ := p.make(Config{Model: "m", APIKey: testKey, BaseURL: srv.BaseURL()})
-				var u harness.UsageTracker
-				cached := &harness.CachedAdapter{Adapter: a, Store: store, Usage: &u}
+				var u judging.UsageTracker
+				cached := &judging.CachedAdapter{Adapter: a, Store: store, Usage: &u}
 				return evaluate(t, cached, stage(t)), &u
 			}
 			first, _ := run()
@@ -427,8 +428,8 @@ func TestUnsupportedAttachment(t *testing.T) {
 	defer srv.Close()
 	srv.Queue(srv.Text(passAnswer, 1, 1))
 	a, _ := NewOpenAI(Config{Model: "m", APIKey: testKey, BaseURL: srv.BaseURL()})
-	odt, _ := harness.ArtifactFromBytes("notes.odt", []byte("PK\x03\x04"), harness.ArtifactOptions{})
-	resp, err := a.Call(context.Background(), harness.ModelRequest{Purpose: "judge", Instructions: "x", Input: map[string]any{}, SchemaName: "s", OutputSchema: harness.JudgeOutputSchema, Attachments: []harness.ReferenceArtifact{odt}})
+	odt, _ := evalcase.ArtifactFromBytes("notes.odt", []byte("PK\x03\x04"), evalcase.ArtifactOptions{})
+	resp, err := a.Call(context.Background(), judging.ModelRequest{Purpose: "judge", Instructions: "x", Input: map[string]any{}, SchemaName: "s", OutputSchema: judging.JudgeOutputSchema, Attachments: []evalcase.ReferenceArtifact{odt}})
 	if err != nil || len(resp.Warnings) != 1 || !strings.Contains(srv.Requests()[0].UserText(), "notes.odt (application/vnd.oasis.opendocument.text) not sent") {
 		t.Errorf("resp %+v, err %v", resp, err)
 	}
@@ -473,8 +474,8 @@ func TestGroundTruthOverTheWire(t *testing.T) {
 	an.Answer = func(judgetest.Request) judgetest.Reply { return an.Text(answer, 800, 30) }
 	a, _ := NewOpenAI(Config{Model: "gpt-reader", APIKey: testKey, BaseURL: oa.BaseURL()})
 	b, _ := NewAnthropic(Config{Model: "claude-reader", APIKey: testKey, BaseURL: an.BaseURL()})
-	panel := &harness.GroundTruthPanel{
-		Providers:             []harness.GroundTruthProvider{{Name: "openai", Adapter: a}, {Name: "anthropic", Adapter: b}},
+	panel := &judging.GroundTruthPanel{
+		Providers:             []judging.GroundTruthProvider{{Name: "openai", Adapter: a}, {Name: "anthropic", Adapter: b}},
 		ExtractionInstruction: "Read the invoice total.", ExpectedFields: []string{"$.total"},
 	}
 	rep, err := panel.Generate(context.Background(), c.CaseID, c.References[:1])

@@ -12,7 +12,7 @@ import (
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/openai/openai-go/v3/shared"
 
-	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 // DefaultOpenAIBaseURL is the OpenAI API's address.
@@ -24,7 +24,7 @@ const DefaultOpenAIBaseURL = "https://api.openai.com/v1/"
 // URLs), and the output schema as a strict JSON-schema text format. It
 // keeps usage records (LastUsage, UsageRecords, TotalUsage, ResetUsage).
 type OpenAIAdapter struct {
-	harness.UsageTracker
+	judging.UsageTracker
 	cfg Config
 	svc responses.ResponseService
 }
@@ -56,8 +56,8 @@ func NewOpenAI(cfg Config) (*OpenAIAdapter, error) {
 }
 
 // Info describes the model and its settings.
-func (a *OpenAIAdapter) Info() harness.ModelInfo {
-	info := harness.ModelInfo{Provider: "openai", Model: a.cfg.Model, Temperature: a.cfg.Temperature, ReasoningEffort: a.cfg.ReasoningEffort}
+func (a *OpenAIAdapter) Info() judging.ModelInfo {
+	info := judging.ModelInfo{Provider: "openai", Model: a.cfg.Model, Temperature: a.cfg.Temperature, ReasoningEffort: a.cfg.ReasoningEffort}
 	if a.cfg.MaxOutputTokens > 0 {
 		info.Settings = map[string]string{"max_output_tokens": fmt.Sprint(a.cfg.MaxOutputTokens)}
 	}
@@ -65,7 +65,7 @@ func (a *OpenAIAdapter) Info() harness.ModelInfo {
 }
 
 // Params returns the request body the adapter sends for req.
-func (a *OpenAIAdapter) Params(req harness.ModelRequest) (responses.ResponseNewParams, []string, error) {
+func (a *OpenAIAdapter) Params(req judging.ModelRequest) (responses.ResponseNewParams, []string, error) {
 	text, err := inputText(req)
 	if err != nil {
 		return responses.ResponseNewParams{}, nil, err
@@ -130,19 +130,19 @@ func openAIImage(mt string) bool {
 }
 
 // Call sends req under the adapter's policy and records its usage.
-func (a *OpenAIAdapter) Call(ctx context.Context, req harness.ModelRequest) (harness.ModelResponse, error) {
+func (a *OpenAIAdapter) Call(ctx context.Context, req judging.ModelRequest) (judging.ModelResponse, error) {
 	params, warnings, err := a.Params(req)
 	if err != nil {
-		return harness.ModelResponse{}, err
+		return judging.ModelResponse{}, err
 	}
 	label := "openai/" + a.cfg.Model
-	resp, attempts, err := call(ctx, "openai", label, a.cfg.Policy, a.cfg.Limiter, true, func(ctx context.Context) (harness.ModelResponse, error) {
+	resp, attempts, err := call(ctx, "openai", label, a.cfg.Policy, a.cfg.Limiter, true, func(ctx context.Context) (judging.ModelResponse, error) {
 		r, err := a.svc.New(ctx, params)
 		if err != nil {
-			return harness.ModelResponse{}, a.httpError(err)
+			return judging.ModelResponse{}, a.httpError(err)
 		}
-		out := harness.ModelResponse{Text: r.OutputText(), Model: r.Model, Warnings: warnings}
-		out.Usage = priced(harness.Usage{
+		out := judging.ModelResponse{Text: r.OutputText(), Model: r.Model, Warnings: warnings}
+		out.Usage = priced(judging.Usage{
 			InputTokens: r.Usage.InputTokens, CachedInputTokens: r.Usage.InputTokensDetails.CachedTokens,
 			OutputTokens: r.Usage.OutputTokens, ReasoningTokens: r.Usage.OutputTokensDetails.ReasoningTokens,
 			TotalTokens: r.Usage.TotalTokens,
@@ -153,9 +153,9 @@ func (a *OpenAIAdapter) Call(ctx context.Context, req harness.ModelRequest) (har
 		return out, nil
 	})
 	if err != nil {
-		return harness.ModelResponse{}, redactErr(err, a.cfg.APIKey)
+		return judging.ModelResponse{}, redactErr(err, a.cfg.APIKey)
 	}
-	a.RecordUsage(harness.UsageRecord{Provider: "openai", Model: a.cfg.Model, Purpose: req.Purpose, Attempts: attempts, Usage: resp.Usage})
+	a.RecordUsage(judging.UsageRecord{Provider: "openai", Model: a.cfg.Model, Purpose: req.Purpose, Attempts: attempts, Usage: resp.Usage})
 	return resp, nil
 }
 

@@ -48,12 +48,20 @@ var reservedMembers = []string{"model", "messages", "max_tokens", "max_completio
 // server (vLLM, SGLang, llama.cpp, Ollama) as a base64 data URL content
 // part, with no retries.
 //
-// It is written on net/http rather than the official SDK: the pilot needs
-// one request shape and three answer members, every byte of the request
-// decided here (extra members included), and exact control over how each
-// failure is classified; the SDK also reads OPENAI_BASE_URL and other
-// variables from the environment by itself, which a recorded run must not
-// depend on.
+// It is written on net/http rather than the official SDK the judges use
+// (github.com/openai/openai-go/v3, checked at v3.98.0). The SDK can meet
+// three of the runner's needs: no retries (option.WithMaxRetries(0)), a
+// deadline per request (the context, or option.WithRequestTimeout), and
+// the raw status and body for the finish reason (option.WithResponseInto;
+// option.WithRequestBody sends bytes decided here). The one it cannot
+// meet through its public options: a recorded run must not depend on the
+// process environment, and openai.NewClient always applies
+// OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_ORG_ID, OPENAI_PROJECT_ID and
+// OPENAI_CUSTOM_HEADERS (arbitrary extra headers) from it; the switch that
+// turns this off, requestconfig.WithEnvironmentDefaultsDisabled, is
+// internal API. An option.WithMiddleware that rebuilds the headers from an
+// allow-list would work around it; until a run proves that, this client
+// stays.
 type OpenAIEngine struct {
 	client *http.Client
 	url    string

@@ -1,4 +1,4 @@
-package harness
+package evalcase
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -57,6 +58,15 @@ const (
 	ComparisonExact ComparisonMode = "exact"
 )
 
+// AuthorityNames lists the authorities a reference may have.
+func AuthorityNames() []string { return slices.Clone(authorities) }
+
+// ArtifactKindNames lists the kinds a reference may have.
+func ArtifactKindNames() []string { return slices.Clone(artifactKinds) }
+
+// ComparisonModeNames lists the comparison modes a reference may have.
+func ComparisonModeNames() []string { return slices.Clone(comparisonModes) }
+
 var (
 	authorities     = []string{string(AuthorityEvidence), string(AuthorityGenerated), string(AuthorityGroundTruth)}
 	artifactKinds   = []string{string(KindText), string(KindJSON), string(KindCSV), string(KindMarkdown), string(KindImage), string(KindPDF), string(KindFile)}
@@ -103,7 +113,7 @@ type ArtifactOptions struct {
 // SHA-256 (the canonical JSON of structured values, the bytes of text), and
 // the artifact id defaults to "value-" and the first 12 hex digits of it.
 func ArtifactFromValue(value any, opts ArtifactOptions) (ReferenceArtifact, error) {
-	v, err := normalizeValue(value)
+	v, err := NormalizeValue(value)
 	if err != nil {
 		return ReferenceArtifact{}, fmt.Errorf("artifact value: %w", err)
 	}
@@ -119,7 +129,7 @@ func ArtifactFromValue(value any, opts ArtifactOptions) (ReferenceArtifact, erro
 	if s, ok := v.(string); ok && kind != KindJSON {
 		content = []byte(s)
 	} else {
-		content, err = canonicalJSON(v)
+		content, err = CanonicalJSON(v)
 		if err != nil {
 			return ReferenceArtifact{}, fmt.Errorf("artifact value: %w", err)
 		}
@@ -134,7 +144,7 @@ func ArtifactFromValue(value any, opts ArtifactOptions) (ReferenceArtifact, erro
 		Kind:           kind,
 		MediaType:      media,
 		ComparisonMode: opts.ComparisonMode,
-		SHA256:         sha256Hex(content),
+		SHA256:         SHA256Hex(content),
 		Value:          v,
 		Metadata:       opts.Metadata,
 	}
@@ -167,7 +177,7 @@ func ArtifactFromBytes(name string, data []byte, opts ArtifactOptions) (Referenc
 		Path:           name,
 		MediaType:      media,
 		ComparisonMode: opts.ComparisonMode,
-		SHA256:         sha256Hex(data),
+		SHA256:         SHA256Hex(data),
 		Metadata:       opts.Metadata,
 	}
 	if a.ArtifactID == "" {
@@ -298,7 +308,8 @@ func defaultMediaType(k ArtifactKind) string {
 	return ""
 }
 
-func sha256Hex(b []byte) string {
+// SHA256Hex returns the SHA-256 of b in lowercase hexadecimal.
+func SHA256Hex(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }

@@ -1,4 +1,4 @@
-package harness
+package judging
 
 import (
 	"bytes"
@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
+	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 
@@ -80,7 +82,7 @@ type JudgeRequest struct {
 	OutputSchema json.RawMessage `json:"output_schema"`
 	// References are the artifacts themselves: values in-line, files as
 	// Content (not serialized) for adapters to attach.
-	References []ReferenceArtifact `json:"references"`
+	References []evalcase.ReferenceArtifact `json:"references"`
 	// Fingerprints are the SHA-256 of every instruction and spec that
 	// shaped the request, with their versions.
 	Fingerprints []InstructionRecord `json:"fingerprints"`
@@ -96,10 +98,10 @@ type JudgeTask struct {
 	Input             any    `json:"input"`
 	Prediction        any    `json:"prediction"`
 	// PredictionClaims are the prediction's leaves, one claim each.
-	PredictionClaims   []PredictionClaim `json:"prediction_claims"`
-	Rubric             string            `json:"rubric"`
-	EvaluationSpec     *EvaluationSpec   `json:"evaluation_spec"`
-	ReferenceInventory []ReferenceEntry  `json:"reference_inventory"`
+	PredictionClaims   []PredictionClaim        `json:"prediction_claims"`
+	Rubric             string                   `json:"rubric"`
+	EvaluationSpec     *evalcase.EvaluationSpec `json:"evaluation_spec"`
+	ReferenceInventory []ReferenceEntry         `json:"reference_inventory"`
 }
 
 // PredictionClaim is one field of the prediction the judge must decide.
@@ -111,13 +113,13 @@ type PredictionClaim struct {
 
 // ReferenceEntry describes one reference to the judge, without its content.
 type ReferenceEntry struct {
-	ArtifactID     string         `json:"artifact_id"`
-	Authority      Authority      `json:"authority"`
-	Kind           ArtifactKind   `json:"kind"`
-	MediaType      string         `json:"media_type"`
-	ComparisonMode ComparisonMode `json:"comparison_mode"`
-	SHA256         string         `json:"sha256"`
-	Metadata       map[string]any `json:"metadata,omitempty"`
+	ArtifactID     string                  `json:"artifact_id"`
+	Authority      evalcase.Authority      `json:"authority"`
+	Kind           evalcase.ArtifactKind   `json:"kind"`
+	MediaType      string                  `json:"media_type"`
+	ComparisonMode evalcase.ComparisonMode `json:"comparison_mode"`
+	SHA256         string                  `json:"sha256"`
+	Metadata       map[string]any          `json:"metadata,omitempty"`
 }
 
 // InstructionRecord is one instruction or spec with its provenance,
@@ -128,17 +130,17 @@ type InstructionRecord struct {
 	// judge_instruction or judge_instructions (what judges receive).
 	Name string `json:"name"`
 	// Source is "case", "operation_spec:<spec_id>" or "docscore".
-	Source  string          `json:"source"`
-	Version string          `json:"version,omitempty"`
-	Status  SpecStatus      `json:"status,omitempty"`
-	Mode    InstructionMode `json:"mode,omitempty"`
-	SHA256  string          `json:"sha256"`
-	Text    string          `json:"text,omitempty"`
+	Source  string                   `json:"source"`
+	Version string                   `json:"version,omitempty"`
+	Status  evalcase.SpecStatus      `json:"status,omitempty"`
+	Mode    evalcase.InstructionMode `json:"mode,omitempty"`
+	SHA256  string                   `json:"sha256"`
+	Text    string                   `json:"text,omitempty"`
 }
 
 // JudgeOutput is a judge's answer (JudgeOutputSchema).
 type JudgeOutput struct {
-	Verdict         Verdict                  `json:"verdict"`
+	Verdict         evalcase.Verdict         `json:"verdict"`
 	Rationale       string                   `json:"rationale"`
 	Confidence      float64                  `json:"confidence"`
 	Claims          []ClaimJudgment          `json:"claims"`
@@ -180,28 +182,28 @@ const (
 // references. Apply the OperationRegistry first (Resolve) so the
 // operation's spec is included. Replace mode without the unsafe override is
 // an input error.
-func BuildJudgeRequest(stage EvaluationCase) (JudgeRequest, error) {
-	stage = applySpec(stage)
-	if err := stage.checkInstructionGuard(); err != nil {
+func BuildJudgeRequest(stage evalcase.EvaluationCase) (JudgeRequest, error) {
+	stage = evalcase.ApplySpec(stage)
+	if err := stage.CheckInstructionGuard(); err != nil {
 		return JudgeRequest{}, inputerr.New("case "+stage.CaseID, 0, "%v", err)
 	}
-	input, err := normalizeValue(stage.InputData)
+	input, err := evalcase.NormalizeValue(stage.InputData)
 	if err != nil {
 		return JudgeRequest{}, fmt.Errorf("stage %q input_data: %w", stage.Stage(), err)
 	}
-	pred, err := normalizeValue(stage.Prediction)
+	pred, err := evalcase.NormalizeValue(stage.Prediction)
 	if err != nil {
 		return JudgeRequest{}, fmt.Errorf("stage %q prediction: %w", stage.Stage(), err)
 	}
 	claims := []PredictionClaim{}
 	if pred != nil {
-		leaves, _ := Flatten(pred)
+		leaves, _ := evalcase.Flatten(pred)
 		for i, l := range leaves {
 			claims = append(claims, PredictionClaim{ClaimID: fmt.Sprintf("c%d", i+1), Path: l.Path, Value: l.Value})
 		}
 	}
 	inventory := []ReferenceEntry{}
-	refs := []ReferenceArtifact{}
+	refs := []evalcase.ReferenceArtifact{}
 	for _, r := range stage.References {
 		inventory = append(inventory, ReferenceEntry{
 			ArtifactID: r.ArtifactID, Authority: r.Authority, Kind: r.Kind, MediaType: r.MediaType,
@@ -209,11 +211,11 @@ func BuildJudgeRequest(stage EvaluationCase) (JudgeRequest, error) {
 		})
 		refs = append(refs, r)
 	}
-	var es *EvaluationSpec
+	var es *evalcase.EvaluationSpec
 	if stage.OperationSpec != nil {
 		es = stage.OperationSpec.EvaluationSpec
 	}
-	records, warnings := stageInstructions(stage)
+	records, warnings := StageInstructions(stage)
 	req := JudgeRequest{
 		Instructions: composeJudgeInstructions(stage),
 		Task: JudgeTask{
@@ -242,9 +244,9 @@ func compactJSON(b []byte) []byte {
 }
 
 // composeJudgeInstructions applies the stage's instruction mode.
-func composeJudgeInstructions(stage EvaluationCase) string {
+func composeJudgeInstructions(stage evalcase.EvaluationCase) string {
 	guidance := strings.TrimSpace(stage.JudgeInstruction)
-	if stage.instructionMode() == ModeReplace {
+	if stage.EffectiveInstructionMode() == evalcase.ModeReplace {
 		return guidance
 	}
 	if guidance == "" {
@@ -258,9 +260,9 @@ func replaceWarning(stage string) string {
 	return fmt.Sprintf("stage %q replaces the protected judge instructions (judge_instruction_mode replace, allow_unsafe_judge_override): its judge results are not comparable with other stages until the replacement is calibrated against human-labelled cases", stage)
 }
 
-// stageInstructions lists the instructions and specs of a stage with
+// StageInstructions lists the instructions and specs of a stage with
 // their sources, versions and fingerprints, and the warnings they raise.
-func stageInstructions(stage EvaluationCase) ([]InstructionRecord, []string) {
+func StageInstructions(stage evalcase.EvaluationCase) ([]InstructionRecord, []string) {
 	var out []InstructionRecord
 	var warnings []string
 	spec := stage.OperationSpec
@@ -272,27 +274,27 @@ func stageInstructions(stage EvaluationCase) ([]InstructionRecord, []string) {
 	}
 	if stage.ActionInstruction != "" {
 		src, ver := source(spec != nil && spec.ActionInstruction == stage.ActionInstruction)
-		out = append(out, InstructionRecord{Name: "action_instruction", Source: src, Version: ver, SHA256: sha256Hex([]byte(stage.ActionInstruction)), Text: stage.ActionInstruction})
+		out = append(out, InstructionRecord{Name: "action_instruction", Source: src, Version: ver, SHA256: evalcase.SHA256Hex([]byte(stage.ActionInstruction)), Text: stage.ActionInstruction})
 	}
 	if stage.Rubric != "" {
 		src, ver := source(spec != nil && spec.Rubric == stage.Rubric)
-		out = append(out, InstructionRecord{Name: "rubric", Source: src, Version: ver, SHA256: sha256Hex([]byte(stage.Rubric)), Text: stage.Rubric})
+		out = append(out, InstructionRecord{Name: "rubric", Source: src, Version: ver, SHA256: evalcase.SHA256Hex([]byte(stage.Rubric)), Text: stage.Rubric})
 	}
 	if spec != nil && spec.EvaluationSpec != nil {
 		es := spec.EvaluationSpec
-		b, _ := canonicalJSON(es)
-		out = append(out, InstructionRecord{Name: "evaluation_spec", Source: "operation_spec:" + spec.SpecID + "/" + es.SpecID, Version: es.Version, Status: es.Status, SHA256: sha256Hex(b), Text: string(b)})
-		if es.Status == StatusDraft {
+		b, _ := evalcase.CanonicalJSON(es)
+		out = append(out, InstructionRecord{Name: "evaluation_spec", Source: "operation_spec:" + spec.SpecID + "/" + es.SpecID, Version: es.Version, Status: es.Status, SHA256: evalcase.SHA256Hex(b), Text: string(b)})
+		if es.Status == evalcase.StatusDraft {
 			warnings = append(warnings, fmt.Sprintf("stage %q: evaluation spec %q (version %s) is a draft: its rules have not been reviewed and must be calibrated", stage.Stage(), es.SpecID, es.Version))
 		}
 	}
 	if stage.JudgeInstruction != "" {
 		src, ver := source(spec != nil && spec.JudgeInstruction == stage.JudgeInstruction)
-		out = append(out, InstructionRecord{Name: "judge_instruction", Source: src, Version: ver, Mode: stage.instructionMode(), SHA256: sha256Hex([]byte(stage.JudgeInstruction)), Text: stage.JudgeInstruction})
+		out = append(out, InstructionRecord{Name: "judge_instruction", Source: src, Version: ver, Mode: stage.EffectiveInstructionMode(), SHA256: evalcase.SHA256Hex([]byte(stage.JudgeInstruction)), Text: stage.JudgeInstruction})
 	}
 	composed := composeJudgeInstructions(stage)
-	rec := InstructionRecord{Name: "judge_instructions", Source: "docscore", Version: BaseJudgeInstructionsVersion, Mode: stage.instructionMode(), SHA256: sha256Hex([]byte(composed))}
-	if stage.instructionMode() == ModeReplace {
+	rec := InstructionRecord{Name: "judge_instructions", Source: "docscore", Version: BaseJudgeInstructionsVersion, Mode: stage.EffectiveInstructionMode(), SHA256: evalcase.SHA256Hex([]byte(composed))}
+	if stage.EffectiveInstructionMode() == evalcase.ModeReplace {
 		rec.Source, rec.Version = "judge_instruction", ""
 		warnings = append(warnings, replaceWarning(stage.Stage()))
 	}
@@ -314,7 +316,7 @@ func ParseJudgeOutput(raw []byte) (JudgeOutput, error) {
 	unusable := func(err error) (JudgeOutput, error) {
 		return JudgeOutput{}, &UnusableAnswerError{Raw: string(raw), Err: err}
 	}
-	generic, _, err := parseWithPositions([]byte(text), "judge answer", 0)
+	generic, _, err := evalcase.ParseWithPositions([]byte(text), "judge answer", 0)
 	if err != nil {
 		return unusable(err)
 	}
@@ -371,7 +373,7 @@ func exactKeys(m map[string]any, at string, keys ...string) error {
 		}
 	}
 	for k := range m {
-		if !oneOf(k, keys) {
+		if !slices.Contains(keys, k) {
 			return fmt.Errorf("%s%s: unknown property", at, k)
 		}
 	}
@@ -380,19 +382,19 @@ func exactKeys(m map[string]any, at string, keys ...string) error {
 
 // Validate checks the enums and ranges of a judge output.
 func (o JudgeOutput) Validate() error {
-	if !oneOf(string(o.Verdict), verdicts) {
-		return fmt.Errorf("verdict %q: expected one of %s", o.Verdict, strings.Join(verdicts, ", "))
+	if err := o.Verdict.Validate(); err != nil {
+		return err
 	}
 	if math.IsNaN(o.Confidence) || o.Confidence < 0 || o.Confidence > 1 {
 		return fmt.Errorf("confidence %v: expected a number from 0 to 1", o.Confidence)
 	}
 	for i, c := range o.Claims {
-		if !oneOf(c.Status, []string{ClaimSupported, ClaimContradicted, ClaimUndecidable}) {
+		if !slices.Contains([]string{ClaimSupported, ClaimContradicted, ClaimUndecidable}, c.Status) {
 			return fmt.Errorf("claims[%d].status %q: expected supported, contradicted or undecidable", i, c.Status)
 		}
 	}
 	for i, c := range o.ReferenceClaims {
-		if !oneOf(c.Status, []string{RefMatched, RefMissing, RefUndecidable}) {
+		if !slices.Contains([]string{RefMatched, RefMissing, RefUndecidable}, c.Status) {
 			return fmt.Errorf("reference_claims[%d].status %q: expected matched, missing or undecidable", i, c.Status)
 		}
 	}
@@ -434,6 +436,25 @@ func (o JudgeOutput) checkAgainst(req JudgeRequest) error {
 	return nil
 }
 
+// ask calls j and checks its answer against req: an answer that breaks the
+// output schema's enums and ranges, judges a claim the task does not have
+// or cites a reference it does not have is an *UnusableAnswerError keeping
+// the answer. Every judge metric asks through here.
+func ask(ctx context.Context, j Judge, req JudgeRequest) (JudgeOutput, error) {
+	out, err := j.Judge(ctx, req)
+	if err != nil {
+		return JudgeOutput{}, err
+	}
+	if verr := out.Validate(); verr != nil {
+		return JudgeOutput{}, &UnusableAnswerError{Err: verr}
+	}
+	if verr := out.checkAgainst(req); verr != nil {
+		raw, _ := evalcase.CanonicalJSON(out)
+		return JudgeOutput{}, &UnusableAnswerError{Raw: string(raw), Err: verr}
+	}
+	return out, nil
+}
+
 // ScoreJudgeOutput computes the judge scores of the seed from an output:
 // claim_precision = supported / (supported + contradicted);
 // reference_recall = matched / (matched + missing);
@@ -461,21 +482,21 @@ func ScoreJudgeOutput(req JudgeRequest, out JudgeOutput) map[string]float64 {
 		}
 	}
 	if d := supported + contradicted; d > 0 {
-		scores[ScoreClaimPrecision] = float64(supported) / float64(d)
+		scores[evalcase.ScoreClaimPrecision] = float64(supported) / float64(d)
 	}
 	if d := matched + missing; d > 0 {
-		scores[ScoreReferenceRecall] = float64(matched) / float64(d)
+		scores[evalcase.ScoreReferenceRecall] = float64(matched) / float64(d)
 	}
 	if n := len(req.Task.PredictionClaims); n > 0 {
-		scores[ScoreClaimVerificationCoverage] = float64(supported+contradicted) / float64(n)
+		scores[evalcase.ScoreClaimVerificationCoverage] = float64(supported+contradicted) / float64(n)
 	}
-	p, okP := scores[ScoreClaimPrecision]
-	r, okR := scores[ScoreReferenceRecall]
+	p, okP := scores[evalcase.ScoreClaimPrecision]
+	r, okR := scores[evalcase.ScoreReferenceRecall]
 	if okP && okR {
 		if p+r == 0 {
-			scores[ScoreF1] = 0
+			scores[evalcase.ScoreF1] = 0
 		} else {
-			scores[ScoreF1] = 2 * p * r / (p + r)
+			scores[evalcase.ScoreF1] = 2 * p * r / (p + r)
 		}
 	}
 	return scores
@@ -493,7 +514,7 @@ type LLMJudgeMetric struct {
 // Name returns the metric's name.
 func (m *LLMJudgeMetric) Name() string {
 	if m.MetricName == "" {
-		return KindLLMJudge
+		return evalcase.KindLLMJudge
 	}
 	return m.MetricName
 }
@@ -523,35 +544,27 @@ type InfoJudge interface {
 }
 
 // Evaluate builds the judge request and asks the judge.
-func (m *LLMJudgeMetric) Evaluate(ctx context.Context, stage EvaluationCase) (MetricResult, error) {
-	res := MetricResult{Metric: m.Name(), Scores: map[string]float64{}}
+func (m *LLMJudgeMetric) Evaluate(ctx context.Context, stage evalcase.EvaluationCase) (evalcase.MetricResult, error) {
+	res := evalcase.MetricResult{Metric: m.Name(), Scores: map[string]float64{}}
 	req, err := BuildJudgeRequest(stage)
 	if err != nil {
 		return res, err
 	}
 	if m.Judge == nil {
-		res.Verdict = NotApplicable
+		res.Verdict = evalcase.NotApplicable
 		res.Reason = "no judge configured (--judge none): judged criteria were not evaluated"
 		return res, nil
 	}
-	det := judgeDetails{Instruction: sha256Hex([]byte(req.Instructions))}
+	det := judgeDetails{Instruction: evalcase.SHA256Hex([]byte(req.Instructions))}
 	if ij, ok := m.Judge.(InfoJudge); ok {
 		info := ij.Info()
 		det.Judge = &info
 		det.Provenance = JudgeProvenance(stage.Producer, info.Provider, info.Model)
 	}
-	out, err := m.Judge.Judge(ctx, req)
-	if err == nil {
-		if verr := out.Validate(); verr != nil {
-			err = &UnusableAnswerError{Err: verr}
-		} else if verr := out.checkAgainst(req); verr != nil {
-			raw, _ := canonicalJSON(out)
-			err = &UnusableAnswerError{Raw: string(raw), Err: verr}
-		}
-	}
+	out, err := ask(ctx, m.Judge, req)
 	var ua *UnusableAnswerError
 	if errors.As(err, &ua) {
-		res.Verdict = Uncertain
+		res.Verdict = evalcase.Uncertain
 		res.RequiresReview = true
 		res.Reason = ua.Error()
 		det.RawAnswer = ua.Raw
@@ -563,15 +576,15 @@ func (m *LLMJudgeMetric) Evaluate(ctx context.Context, stage EvaluationCase) (Me
 	res.Verdict = out.Verdict
 	res.Scores = ScoreJudgeOutput(req, out)
 	res.Reason = out.Rationale
-	res.RequiresReview = out.Verdict == Uncertain
+	res.RequiresReview = out.Verdict == evalcase.Uncertain
 	det.Output = &out
 	return res, res.SetDetails(det)
 }
 
 // JudgeMetricKind returns the factory of the llm_judge metric kind for
 // judge j (nil: no judge configured). name is used when a spec has none.
-func JudgeMetricKind(j Judge, name string) MetricFactory {
-	return func(s MetricSpec) (Metric, error) {
+func JudgeMetricKind(j Judge, name string) evalcase.MetricFactory {
+	return func(s evalcase.MetricSpec) (evalcase.Metric, error) {
 		n := s.Name
 		if n == "" {
 			n = name

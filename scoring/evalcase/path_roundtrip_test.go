@@ -1,6 +1,8 @@
-package harness
+package evalcase
 
-import "testing"
+import (
+	"testing"
+)
 
 // TestCanonicalPathIsAFixedPoint checks that a rendered path is its own
 // canonical form for keys with characters a JSON encoder would escape.

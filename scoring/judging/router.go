@@ -1,10 +1,11 @@
-package harness
+package judging
 
 import (
 	"context"
 	"fmt"
 	"strings"
 
+	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 
@@ -29,7 +30,7 @@ const (
 
 // MarkdownDeriver converts a document to Markdown locally (a PDF text
 // extractor, a converter command). It is supplied by the host.
-type MarkdownDeriver func(ctx context.Context, doc ReferenceArtifact) (string, error)
+type MarkdownDeriver func(ctx context.Context, doc evalcase.ReferenceArtifact) (string, error)
 
 // GroundTruthRouter routes a complete input set:
 //
@@ -47,27 +48,27 @@ type GroundTruthRouter struct {
 type Prepared struct {
 	Route string `json:"route"`
 	// Sources are the original inputs, unchanged.
-	Sources []ReferenceArtifact `json:"sources"`
+	Sources []evalcase.ReferenceArtifact `json:"sources"`
 	// Derivatives are local Markdown derivatives (markdown mode):
 	// authority generated, unscored until evaluated.
-	Derivatives []ReferenceArtifact `json:"derivatives"`
+	Derivatives []evalcase.ReferenceArtifact `json:"derivatives"`
 	// ImageReport is the image panel's generation (images with a panel).
 	ImageReport *GroundTruthReport `json:"image_report"`
 }
 
 // IsDocument reports whether a reference is a PDF or an OpenDocument file.
-func IsDocument(r ReferenceArtifact) bool {
-	return r.Kind == KindPDF || r.MediaType == "application/pdf" || strings.HasPrefix(r.MediaType, "application/vnd.oasis.opendocument.")
+func IsDocument(r evalcase.ReferenceArtifact) bool {
+	return r.Kind == evalcase.KindPDF || r.MediaType == "application/pdf" || strings.HasPrefix(r.MediaType, "application/vnd.oasis.opendocument.")
 }
 
 // IsImage reports whether a reference is an image.
-func IsImage(r ReferenceArtifact) bool {
-	return r.Kind == KindImage || strings.HasPrefix(r.MediaType, "image/")
+func IsImage(r evalcase.ReferenceArtifact) bool {
+	return r.Kind == evalcase.KindImage || strings.HasPrefix(r.MediaType, "image/")
 }
 
 // Prepare routes refs for caseID. The route is decided by the complete
 // set: a mixture of documents and images, or anything else, is an error.
-func (r *GroundTruthRouter) Prepare(ctx context.Context, caseID string, refs []ReferenceArtifact) (*Prepared, error) {
+func (r *GroundTruthRouter) Prepare(ctx context.Context, caseID string, refs []evalcase.ReferenceArtifact) (*Prepared, error) {
 	mode := r.DocumentMode
 	if mode == "" {
 		mode = DocumentPreserve
@@ -95,7 +96,7 @@ func (r *GroundTruthRouter) Prepare(ctx context.Context, caseID string, refs []R
 	case len(docs) > 0 && len(images) > 0:
 		return nil, inputerr.New("ground-truth router", 0, "mixed inputs, %d document(s) (%s) and %d image(s) (%s): prepare documents and images separately", len(docs), strings.Join(docs, ", "), len(images), strings.Join(images, ", "))
 	}
-	p := &Prepared{Sources: refs, Derivatives: []ReferenceArtifact{}}
+	p := &Prepared{Sources: refs, Derivatives: []evalcase.ReferenceArtifact{}}
 	if len(docs) > 0 {
 		p.Route = RouteDocuments
 		if mode == DocumentMarkdown {
@@ -107,8 +108,8 @@ func (r *GroundTruthRouter) Prepare(ctx context.Context, caseID string, refs []R
 				if err != nil {
 					return nil, fmt.Errorf("markdown derivative of %s: %w", d.ArtifactID, err)
 				}
-				a, err := ArtifactFromValue(text, ArtifactOptions{
-					ArtifactID: d.ArtifactID + ".md", Authority: AuthorityGenerated, Kind: KindMarkdown,
+				a, err := evalcase.ArtifactFromValue(text, evalcase.ArtifactOptions{
+					ArtifactID: d.ArtifactID + ".md", Authority: evalcase.AuthorityGenerated, Kind: evalcase.KindMarkdown,
 					Metadata: map[string]any{
 						"derived_from": d.ArtifactID, "derived_from_sha256": d.SHA256, "derivative": "markdown",
 						"status": "unscored",

@@ -1,4 +1,4 @@
-package harness
+package judging
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/docscore/docscore/scoring/evalcase"
 )
 
 // ModelInfo says which model an adapter calls and with which settings. It
@@ -60,7 +62,7 @@ type ModelRequest struct {
 	OutputSchema json.RawMessage `json:"output_schema"`
 	// Attachments are the references whose bytes travel as files: images
 	// and PDFs (Content set). Text references are part of Input instead.
-	Attachments []ReferenceArtifact `json:"-"`
+	Attachments []evalcase.ReferenceArtifact `json:"-"`
 }
 
 // AttachmentFingerprints lists the attachments by id, media type and
@@ -75,17 +77,17 @@ func (r ModelRequest) AttachmentFingerprints() []AttachmentRef {
 
 // AttachmentRef names an attachment without its bytes.
 type AttachmentRef struct {
-	ArtifactID string       `json:"artifact_id"`
-	Kind       ArtifactKind `json:"kind"`
-	MediaType  string       `json:"media_type"`
-	SHA256     string       `json:"sha256"`
+	ArtifactID string                `json:"artifact_id"`
+	Kind       evalcase.ArtifactKind `json:"kind"`
+	MediaType  string                `json:"media_type"`
+	SHA256     string                `json:"sha256"`
 }
 
 // Fingerprint is the SHA-256 of the request (attachments by hash) and the
 // model settings: two calls with one fingerprint ask the same question of
 // the same model.
 func (r ModelRequest) Fingerprint(info ModelInfo) (string, error) {
-	b, err := canonicalJSON(struct {
+	b, err := evalcase.CanonicalJSON(struct {
 		Version     int             `json:"version"`
 		Model       ModelInfo       `json:"model"`
 		Request     ModelRequest    `json:"request"`
@@ -94,7 +96,7 @@ func (r ModelRequest) Fingerprint(info ModelInfo) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return sha256Hex(b), nil
+	return evalcase.SHA256Hex(b), nil
 }
 
 // ModelResponse is a model's answer: its raw text (parsed by the caller,
@@ -159,18 +161,18 @@ type judgeInput struct {
 // content (text, or JSON). Files travel as attachments and are listed with
 // Attached set and no content.
 type TextReference struct {
-	ArtifactID string       `json:"artifact_id"`
-	Authority  Authority    `json:"authority"`
-	Kind       ArtifactKind `json:"kind"`
-	MediaType  string       `json:"media_type"`
-	Attached   bool         `json:"attached"`
-	Content    any          `json:"content,omitempty"`
+	ArtifactID string                `json:"artifact_id"`
+	Authority  evalcase.Authority    `json:"authority"`
+	Kind       evalcase.ArtifactKind `json:"kind"`
+	MediaType  string                `json:"media_type"`
+	Attached   bool                  `json:"attached"`
+	Content    any                   `json:"content,omitempty"`
 }
 
 // splitReferences puts text references in-line and files in attachments.
-func splitReferences(refs []ReferenceArtifact) ([]TextReference, []ReferenceArtifact) {
+func splitReferences(refs []evalcase.ReferenceArtifact) ([]TextReference, []evalcase.ReferenceArtifact) {
 	text := []TextReference{}
-	var files []ReferenceArtifact
+	var files []evalcase.ReferenceArtifact
 	for _, r := range refs {
 		tr := TextReference{ArtifactID: r.ArtifactID, Authority: r.Authority, Kind: r.Kind, MediaType: r.MediaType}
 		if r.Content != nil {
@@ -406,7 +408,7 @@ type UsageReporter interface {
 // stored, never the request's bytes or any credential.
 type CachedAdapter struct {
 	Adapter ModelAdapter
-	Store   CheckpointStore
+	Store   evalcase.CheckpointStore
 	// Context is fingerprinted with each request (a prompt version, a
 	// setting the adapter's Info leaves out).
 	Context any
@@ -435,14 +437,14 @@ func (c *CachedAdapter) Call(ctx context.Context, req ModelRequest) (ModelRespon
 		return ModelResponse{}, err
 	}
 	if c.Context != nil {
-		b, err := canonicalJSON(struct {
+		b, err := evalcase.CanonicalJSON(struct {
 			FP  string `json:"fp"`
 			Ctx any    `json:"ctx"`
 		}{fp, c.Context})
 		if err != nil {
 			return ModelResponse{}, fmt.Errorf("call cache context: %w", err)
 		}
-		fp = sha256Hex(b)
+		fp = evalcase.SHA256Hex(b)
 	}
 	key := "call/" + fp
 	if data, ok, err := c.Store.Load(key); err != nil {
@@ -460,7 +462,7 @@ func (c *CachedAdapter) Call(ctx context.Context, req ModelRequest) (ModelRespon
 	if err != nil {
 		return resp, err
 	}
-	data, err := canonicalJSON(cachedCall{Version: 1, Fingerprint: fp, Provider: info.Provider, Model: info.Model, Purpose: req.Purpose, Response: resp})
+	data, err := evalcase.CanonicalJSON(cachedCall{Version: 1, Fingerprint: fp, Provider: info.Provider, Model: info.Model, Purpose: req.Purpose, Response: resp})
 	if err != nil {
 		return resp, err
 	}
@@ -486,7 +488,7 @@ const (
 // JudgeProvenance labels a judge (provider, model) against the producer:
 // same_model, same_provider, independent, or unknown when the producer (or
 // the judge's provider) is not known. Names compare case-insensitively.
-func JudgeProvenance(producer *Producer, provider, model string) Provenance {
+func JudgeProvenance(producer *evalcase.Producer, provider, model string) Provenance {
 	if producer == nil || strings.TrimSpace(producer.Provider) == "" || strings.TrimSpace(provider) == "" {
 		return ProvenanceUnknown
 	}

@@ -1,4 +1,4 @@
-package harness
+package evalcase
 
 import (
 	"encoding/json"
@@ -56,7 +56,7 @@ func TestFlattenGoValues(t *testing.T) {
 	if len(leaves) != 2 || leaves[0].Path != "$.items[0].code" || leaves[1].Path != "$.items[0].qty" {
 		t.Fatalf("Go structs flatten like their JSON: %+v", leaves)
 	}
-	if scalarKey(leaves[1].Value) != scalarKey(2.5) {
+	if ScalarKey(leaves[1].Value) != ScalarKey(2.5) {
 		t.Errorf("2.5 round-trips to %v", leaves[1].Value)
 	}
 }
@@ -116,7 +116,7 @@ func TestScalarEquality(t *testing.T) {
 		{emptyArray, emptyObject, false},
 	}
 	for _, tt := range tests {
-		if got := scalarKey(tt.a) == scalarKey(tt.b); got != tt.equal {
+		if got := ScalarKey(tt.a) == ScalarKey(tt.b); got != tt.equal {
 			t.Errorf("equal(%#v, %#v) = %v, want %v", tt.a, tt.b, got, tt.equal)
 		}
 	}

@@ -1,10 +1,8 @@
-package harness
+package evalcase
 
 import (
 	"fmt"
 	"strings"
-
-	"github.com/docscore/docscore/scoring/inputerr"
 )
 
 // Verdict is the outcome of a metric or a stage.
@@ -19,6 +17,14 @@ const (
 )
 
 var verdicts = []string{string(Pass), string(Fail), string(Uncertain), string(NotApplicable)}
+
+// Validate refuses a verdict that is not one of the four.
+func (v Verdict) Validate() error {
+	if !oneOf(string(v), verdicts) {
+		return fmt.Errorf("verdict %q: expected one of %s", v, strings.Join(verdicts, ", "))
+	}
+	return nil
+}
 
 // InstructionMode says how a stage's judge_instruction combines with the
 // judge's base instructions.
@@ -85,18 +91,19 @@ func (c EvaluationCase) Stage() string {
 	return c.CaseID
 }
 
-// instructionMode returns the effective judge instruction mode.
-func (c EvaluationCase) instructionMode() InstructionMode {
+// EffectiveInstructionMode returns the judge instruction mode, append when
+// none is set.
+func (c EvaluationCase) EffectiveInstructionMode() InstructionMode {
 	if c.JudgeInstructionMode == "" {
 		return ModeAppend
 	}
 	return c.JudgeInstructionMode
 }
 
-// checkInstructionGuard refuses replace mode without the explicit unsafe
+// CheckInstructionGuard refuses replace mode without the explicit unsafe
 // override, and an unknown mode.
-func (c EvaluationCase) checkInstructionGuard() error {
-	switch c.instructionMode() {
+func (c EvaluationCase) CheckInstructionGuard() error {
+	switch c.EffectiveInstructionMode() {
 	case ModeAppend:
 		return nil
 	case ModeReplace:
@@ -109,117 +116,4 @@ func (c EvaluationCase) checkInstructionGuard() error {
 		return nil
 	}
 	return fmt.Errorf("stage %q: judge_instruction_mode %q: expected append or replace", c.Stage(), c.JudgeInstructionMode)
-}
-
-// PipelineCase is an ordered set of stages linked by depends_on.
-type PipelineCase struct {
-	PipelineID string           `json:"pipeline_id"`
-	Stages     []EvaluationCase `json:"stages"`
-}
-
-// Validate checks the stage graph: every stage has an id, ids are unique,
-// every dependency names a stage of the pipeline, and there is no cycle.
-// Problems are input errors.
-func (p PipelineCase) Validate() error {
-	_, err := p.order()
-	return err
-}
-
-// order returns the stage indices in dependency order: a stage comes after
-// everything it depends on, and otherwise keeps its place in the list.
-func (p PipelineCase) order() ([]int, error) {
-	where := "pipeline " + p.PipelineID
-	index := map[string]int{}
-	for i, s := range p.Stages {
-		id := s.Stage()
-		if id == "" {
-			return nil, inputerr.New(where, 0, "stage %d has neither stage_id nor case_id", i+1)
-		}
-		if _, dup := index[id]; dup {
-			return nil, inputerr.New(where, 0, "two stages have the id %q", id)
-		}
-		index[id] = i
-	}
-	for _, s := range p.Stages {
-		for _, d := range s.DependsOn {
-			if _, ok := index[d]; !ok {
-				return nil, inputerr.New(where, 0, "stage %q depends on %q, which is not a stage of this pipeline", s.Stage(), d)
-			}
-			if d == s.Stage() {
-				return nil, inputerr.New(where, 0, "stage %q depends on itself", d)
-			}
-		}
-	}
-	// Depth-first search, visiting stages in list order, so the order is
-	// stable and a cycle can be named.
-	const (
-		unvisited = iota
-		active
-		done
-	)
-	state := make([]int, len(p.Stages))
-	var out []int
-	var stack []string
-	var visit func(i int) error
-	visit = func(i int) error {
-		switch state[i] {
-		case done:
-			return nil
-		case active:
-			id := p.Stages[i].Stage()
-			start := 0
-			for k, s := range stack {
-				if s == id {
-					start = k
-				}
-			}
-			cycle := append(append([]string{}, stack[start:]...), id)
-			return inputerr.New(where, 0, "depends_on forms a cycle: %s", strings.Join(cycle, " -> "))
-		}
-		state[i] = active
-		stack = append(stack, p.Stages[i].Stage())
-		for _, d := range p.Stages[i].DependsOn {
-			if err := visit(index[d]); err != nil {
-				return err
-			}
-		}
-		stack = stack[:len(stack)-1]
-		state[i] = done
-		out = append(out, i)
-		return nil
-	}
-	for i := range p.Stages {
-		if err := visit(i); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-// upstream returns the ids of every stage that stage i depends on,
-// directly or transitively, in pipeline order.
-func (p PipelineCase) upstream(i int) []string {
-	index := map[string]int{}
-	for k, s := range p.Stages {
-		index[s.Stage()] = k
-	}
-	seen := map[int]bool{}
-	var walk func(k int)
-	walk = func(k int) {
-		for _, d := range p.Stages[k].DependsOn {
-			j := index[d]
-			if !seen[j] {
-				seen[j] = true
-				walk(j)
-			}
-		}
-	}
-	walk(i)
-	var out []string
-	for k, s := range p.Stages {
-		if seen[k] {
-			out = append(out, s.Stage())
-		}
-	}
-	return out
 }

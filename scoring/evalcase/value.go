@@ -1,4 +1,4 @@
-package harness
+package evalcase
 
 import (
 	"bytes"
@@ -11,11 +11,11 @@ import (
 	"strings"
 )
 
-// normalizeValue turns any JSON-marshalable Go value into the generic form
+// NormalizeValue turns any JSON-marshalable Go value into the generic form
 // that decoding JSON gives (map[string]any, []any, string, bool, nil and
 // json.Number), so that metrics see one shape whether a case was read from
 // a file or built in Go.
-func normalizeValue(v any) (any, error) {
+func NormalizeValue(v any) (any, error) {
 	if isGeneric(v, 0) {
 		return v, nil
 	}
@@ -23,7 +23,7 @@ func normalizeValue(v any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeJSON(data)
+	return DecodeJSON(data)
 }
 
 // isGeneric reports whether v is already in the generic JSON form (as
@@ -53,8 +53,8 @@ func isGeneric(v any, depth int) bool {
 	return false
 }
 
-// decodeJSON decodes one JSON value with numbers kept as json.Number.
-func decodeJSON(data []byte) (any, error) {
+// DecodeJSON decodes one JSON value with numbers kept as json.Number.
+func DecodeJSON(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
@@ -64,9 +64,9 @@ func decodeJSON(data []byte) (any, error) {
 	return v, nil
 }
 
-// canonicalJSON encodes v with sorted object keys and no HTML escaping; it
+// CanonicalJSON encodes v with sorted object keys and no HTML escaping; it
 // is the byte form that fingerprints hash.
-func canonicalJSON(v any) ([]byte, error) {
+func CanonicalJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -133,7 +133,7 @@ type Leaf struct {
 // arrays are leaves of their own. The value is normalized first, so Go
 // structs flatten like the JSON they marshal to.
 func Flatten(v any) ([]Leaf, error) {
-	n, err := normalizeValue(v)
+	n, err := NormalizeValue(v)
 	if err != nil {
 		return nil, err
 	}
@@ -254,13 +254,13 @@ func CanonicalPath(p string) (string, error) {
 	return b.String(), nil
 }
 
-// scalarKey is the comparison form of a scalar: two scalars are equal for
+// ScalarKey is the comparison form of a scalar: two scalars are equal for
 // exact metrics when their keys are equal. Numbers (and strings holding a
 // JSON number) compare by exact decimal value, so 11.50 equals 11.5 and the
 // text "3" equals the number 3; strings compare after trimming spaces; null
 // and the empty string are the same blank value; true/false equal the text
 // "true"/"false".
-func scalarKey(v any) string {
+func ScalarKey(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "blank"

@@ -1,4 +1,4 @@
-package harness
+package judging
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+
+	"github.com/docscore/docscore/scoring/evalcase"
 )
 
 // This file is the pure side of the model-assisted review of SPEC B.5:
@@ -36,7 +38,7 @@ type AdvisoryPage struct {
 	Output    string `json:"-"`
 	Reference string `json:"-"`
 	// Image, when set, is the page image sent to the judge as evidence.
-	Image *ReferenceArtifact `json:"-"`
+	Image *evalcase.ReferenceArtifact `json:"-"`
 }
 
 // LowestOverlapPages returns the n pages with the lowest F1 (then lowest
@@ -80,12 +82,12 @@ type AdvisoryResult struct {
 	Prompt json.RawMessage `json:"prompt"`
 	// Verdict, Probability (the judge's confidence) and Rationale are the
 	// answer; Unusable and RawAnswer keep an answer that could not be used.
-	Verdict     Verdict      `json:"verdict"`
-	Probability *float64     `json:"probability"`
-	Rationale   string       `json:"rationale"`
-	Answer      *JudgeOutput `json:"answer,omitempty"`
-	Unusable    string       `json:"unusable,omitempty"`
-	RawAnswer   string       `json:"raw_answer,omitempty"`
+	Verdict     evalcase.Verdict `json:"verdict"`
+	Probability *float64         `json:"probability"`
+	Rationale   string           `json:"rationale"`
+	Answer      *JudgeOutput     `json:"answer,omitempty"`
+	Unusable    string           `json:"unusable,omitempty"`
+	RawAnswer   string           `json:"raw_answer,omitempty"`
 }
 
 // AdvisoryReport is the advisory diagnostics file of a review.
@@ -116,7 +118,7 @@ func ReviewPages(ctx context.Context, judge Judge, pages []AdvisoryPage, rubric 
 	rep := &AdvisoryReport{
 		Kind: AdvisoryReportKind, Advisory: true,
 		Notice: "Advisory model-assisted review: these answers and probabilities are diagnostics only; they never change the deterministic scores, which are reported elsewhere.",
-		Rubric: InstructionRecord{Name: "review_rubric", Source: "docscore", Version: version, SHA256: sha256Hex([]byte(rubric)), Text: rubric},
+		Rubric: InstructionRecord{Name: "review_rubric", Source: "docscore", Version: version, SHA256: evalcase.SHA256Hex([]byte(rubric)), Text: rubric},
 		Pages:  []AdvisoryResult{},
 	}
 	if ij, ok := judge.(InfoJudge); ok {
@@ -124,15 +126,15 @@ func ReviewPages(ctx context.Context, judge Judge, pages []AdvisoryPage, rubric 
 		rep.Judge = &info
 	}
 	for _, p := range pages {
-		refText, err := ArtifactFromValue(p.Reference, ArtifactOptions{ArtifactID: "reference", Authority: AuthorityGroundTruth, ComparisonMode: ComparisonSemantic})
+		refText, err := evalcase.ArtifactFromValue(p.Reference, evalcase.ArtifactOptions{ArtifactID: "reference", Authority: evalcase.AuthorityGroundTruth, ComparisonMode: evalcase.ComparisonSemantic})
 		if err != nil {
 			return nil, err
 		}
-		refs := []ReferenceArtifact{refText}
+		refs := []evalcase.ReferenceArtifact{refText}
 		if p.Image != nil {
 			refs = append(refs, *p.Image)
 		}
-		stage := EvaluationCase{
+		stage := evalcase.EvaluationCase{
 			CaseID: p.SampleID, StageID: p.Phase + "/" + p.SampleID, Operation: "receipt_ocr_review",
 			Prediction: map[string]any{"transcription": p.Output, "missing_numbers": p.MissingNumbers},
 			References: refs, Rubric: rubric,
@@ -141,7 +143,7 @@ func ReviewPages(ctx context.Context, judge Judge, pages []AdvisoryPage, rubric 
 		if err != nil {
 			return nil, err
 		}
-		prompt, err := canonicalJSON(struct {
+		prompt, err := evalcase.CanonicalJSON(struct {
 			Instructions string `json:"instructions"`
 			Task         any    `json:"task"`
 		}{req.Instructions, ModelRequestForJudge(req).Input})
@@ -158,7 +160,7 @@ func ReviewPages(ctx context.Context, judge Judge, pages []AdvisoryPage, rubric 
 		var ua *UnusableAnswerError
 		switch {
 		case errors.As(err, &ua):
-			res.Verdict, res.Unusable, res.RawAnswer = Uncertain, ua.Error(), ua.Raw
+			res.Verdict, res.Unusable, res.RawAnswer = evalcase.Uncertain, ua.Error(), ua.Raw
 		case err != nil:
 			return nil, fmt.Errorf("advisory review of %s/%s: %w", p.Phase, p.SampleID, err)
 		default:

@@ -1,9 +1,11 @@
-package harness
+package judging
 
 import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/docscore/docscore/scoring/evalcase"
 )
 
 // BenchmarkJudgePanel votes a seven-variant panel (three model groups)
@@ -11,11 +13,11 @@ import (
 func BenchmarkJudgePanel(b *testing.B) {
 	var vs []JudgeVariant
 	for i := 0; i < 5; i++ {
-		vs = append(vs, variant(fmt.Sprint("g", i), "openai", "gpt", float64(i)/5, Fail))
+		vs = append(vs, variant(fmt.Sprint("g", i), "openai", "gpt", float64(i)/5, evalcase.Fail))
 	}
-	vs = append(vs, variant("c", "anthropic", "claude", 0, Pass), variant("l", "local", "llama", 0, Pass))
+	vs = append(vs, variant("c", "anthropic", "claude", 0, evalcase.Pass), variant("l", "local", "llama", 0, evalcase.Pass))
 	m := &JudgePanelMetric{Variants: vs}
-	stage := panelStage(&Producer{Provider: "openai", Model: "gpt"})
+	stage := panelStage(&evalcase.Producer{Provider: "openai", Model: "gpt"})
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		if _, err := m.Evaluate(context.Background(), stage); err != nil {
@@ -39,7 +41,7 @@ func BenchmarkGroundTruthGenerate(b *testing.B) {
 		pairsB = append(pairsB, p, v)
 	}
 	a, c := claims(pairsA...), claims(pairsB...)
-	page, _ := ArtifactFromBytes("page-001.png", []byte("\x89PNG"), ArtifactOptions{ArtifactID: "page-001"})
+	page, _ := evalcase.ArtifactFromBytes("page-001.png", []byte("\x89PNG"), evalcase.ArtifactOptions{ArtifactID: "page-001"})
 	mk := func(name, text string) GroundTruthProvider {
 		return GroundTruthProvider{name, NewModelAdapter(ModelInfo{Provider: name}, func(context.Context, ModelRequest) (ModelResponse, error) {
 			return ModelResponse{Text: text}, nil
@@ -48,7 +50,7 @@ func BenchmarkGroundTruthGenerate(b *testing.B) {
 	p := &GroundTruthPanel{Providers: []GroundTruthProvider{mk("a", a), mk("b", a), mk("c", c)}, ExtractionInstruction: "x", ExpectedFields: fields, MinimumAgreement: 0.66}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := p.Generate(context.Background(), "c", []ReferenceArtifact{page}); err != nil {
+		if _, err := p.Generate(context.Background(), "c", []evalcase.ReferenceArtifact{page}); err != nil {
 			b.Fatal(err)
 		}
 	}

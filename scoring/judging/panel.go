@@ -1,14 +1,14 @@
-package harness
+package judging
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/docscore/docscore/scoring/evalcase"
 )
 
 // VoteRule selects a panel's verdict from its model groups' votes.
@@ -81,12 +81,13 @@ func (m *JudgePanelMetric) rule() VoteRule {
 func (m *JudgePanelMetric) Fingerprint() string {
 	parts := []string{"judge_panel", m.Name(), BaseJudgeInstructionsVersion, string(m.rule()), strconv.FormatBool(m.AcceptDissent)}
 	for _, v := range m.variants() {
-		parts = append(parts, v.Name+"="+v.Provider+"/"+v.Model+"@"+tempText(v.Temperature))
+		parts = append(parts, v.Name+"="+v.Provider+"/"+v.Model+"@"+TemperatureText(v.Temperature))
 	}
 	return strings.Join(parts, "|")
 }
 
-func tempText(t *float64) string {
+// TemperatureText prints a variant's temperature: "default" when unset.
+func TemperatureText(t *float64) string {
 	if t == nil {
 		return "default"
 	}
@@ -142,15 +143,15 @@ func (m *JudgePanelMetric) Validate() error {
 
 // PanelSample is one variant's judgment.
 type PanelSample struct {
-	Variant     string     `json:"variant"`
-	Provider    string     `json:"provider"`
-	Model       string     `json:"model"`
-	Temperature *float64   `json:"temperature"`
-	Group       string     `json:"group"`
-	Provenance  Provenance `json:"provenance"`
-	Verdict     Verdict    `json:"verdict"`
-	Confidence  *float64   `json:"confidence"`
-	Rationale   string     `json:"rationale"`
+	Variant     string           `json:"variant"`
+	Provider    string           `json:"provider"`
+	Model       string           `json:"model"`
+	Temperature *float64         `json:"temperature"`
+	Group       string           `json:"group"`
+	Provenance  Provenance       `json:"provenance"`
+	Verdict     evalcase.Verdict `json:"verdict"`
+	Confidence  *float64         `json:"confidence"`
+	Rationale   string           `json:"rationale"`
 	// Unusable says why the answer could not be used; RawAnswer keeps it.
 	Unusable  string             `json:"unusable,omitempty"`
 	RawAnswer string             `json:"raw_answer,omitempty"`
@@ -168,7 +169,7 @@ type PanelGroup struct {
 	Counts VerdictCounts `json:"counts"`
 	// Vote is the group's self-consistent verdict (uncertain on a tie or
 	// when no sample decided).
-	Vote Verdict `json:"vote"`
+	Vote evalcase.Verdict `json:"vote"`
 	// Agreement is the share of the group's samples that cast Vote.
 	Agreement float64 `json:"agreement"`
 }
@@ -181,26 +182,26 @@ type VerdictCounts struct {
 	NotApplicable int `json:"not_applicable"`
 }
 
-func (c *VerdictCounts) add(v Verdict) {
+func (c *VerdictCounts) add(v evalcase.Verdict) {
 	switch v {
-	case Pass:
+	case evalcase.Pass:
 		c.Pass++
-	case Fail:
+	case evalcase.Fail:
 		c.Fail++
-	case NotApplicable:
+	case evalcase.NotApplicable:
 		c.NotApplicable++
 	default:
 		c.Uncertain++
 	}
 }
 
-func (c VerdictCounts) get(v Verdict) int {
+func (c VerdictCounts) get(v evalcase.Verdict) int {
 	switch v {
-	case Pass:
+	case evalcase.Pass:
 		return c.Pass
-	case Fail:
+	case evalcase.Fail:
 		return c.Fail
-	case NotApplicable:
+	case evalcase.NotApplicable:
 		return c.NotApplicable
 	}
 	return c.Uncertain
@@ -209,12 +210,12 @@ func (c VerdictCounts) get(v Verdict) int {
 func (c VerdictCounts) total() int { return c.Pass + c.Fail + c.Uncertain + c.NotApplicable }
 
 // decisive lists the verdicts that can win a vote, in a fixed order.
-var decisive = []Verdict{Pass, Fail, NotApplicable}
+var decisive = []evalcase.Verdict{evalcase.Pass, evalcase.Fail, evalcase.NotApplicable}
 
 // plurality returns the decisive verdict cast most often, or uncertain
 // when none was cast or the top is tied.
-func (c VerdictCounts) plurality() (Verdict, bool) {
-	best, bestN, tie := Uncertain, 0, false
+func (c VerdictCounts) plurality() (evalcase.Verdict, bool) {
+	best, bestN, tie := evalcase.Uncertain, 0, false
 	for _, v := range decisive {
 		n := c.get(v)
 		switch {
@@ -225,7 +226,7 @@ func (c VerdictCounts) plurality() (Verdict, bool) {
 		}
 	}
 	if bestN == 0 || tie {
-		return Uncertain, tie
+		return evalcase.Uncertain, tie
 	}
 	return best, false
 }
@@ -233,10 +234,10 @@ func (c VerdictCounts) plurality() (Verdict, bool) {
 // Dissent is a sample that disagreed with the panel's verdict, with its
 // evidence.
 type Dissent struct {
-	Variant   string  `json:"variant"`
-	Group     string  `json:"group"`
-	Verdict   Verdict `json:"verdict"`
-	Rationale string  `json:"rationale"`
+	Variant   string           `json:"variant"`
+	Group     string           `json:"group"`
+	Verdict   evalcase.Verdict `json:"verdict"`
+	Rationale string           `json:"rationale"`
 	// Claims are the claims it judged contradicted or undecidable.
 	Claims []ClaimJudgment `json:"claims"`
 }
@@ -246,7 +247,7 @@ type PanelDetails struct {
 	VoteRule      VoteRule `json:"vote_rule"`
 	AcceptDissent bool     `json:"accept_dissent"`
 	// WinningVote is the verdict the rule selected, or null when none won.
-	WinningVote *Verdict `json:"winning_vote"`
+	WinningVote *evalcase.Verdict `json:"winning_vote"`
 	// SampleAgreement is the share of samples casting the most frequent
 	// verdict; GroupAgreement the same over the groups' votes.
 	SampleAgreement float64       `json:"sample_agreement"`
@@ -257,17 +258,17 @@ type PanelDetails struct {
 	Dissent         []Dissent     `json:"dissent"`
 	// Producer is null when unknown; IndependentGroups counts groups whose
 	// provider differs from a known producer's.
-	Producer          *Producer `json:"producer"`
-	IndependentGroups *int      `json:"independent_groups"`
-	ReviewReasons     []string  `json:"review_reasons"`
+	Producer          *evalcase.Producer `json:"producer"`
+	IndependentGroups *int               `json:"independent_groups"`
+	ReviewReasons     []string           `json:"review_reasons"`
 	// Instruction is the SHA-256 of the instructions every judge received.
 	Instruction string `json:"instructions_sha256"`
 }
 
 // Evaluate asks every variant (concurrently; adapters bound their own
 // provider's concurrency) and votes.
-func (m *JudgePanelMetric) Evaluate(ctx context.Context, stage EvaluationCase) (MetricResult, error) {
-	res := MetricResult{Metric: m.Name(), Scores: map[string]float64{}}
+func (m *JudgePanelMetric) Evaluate(ctx context.Context, stage evalcase.EvaluationCase) (evalcase.MetricResult, error) {
+	res := evalcase.MetricResult{Metric: m.Name(), Scores: map[string]float64{}}
 	if err := m.Validate(); err != nil {
 		return res, err
 	}
@@ -293,8 +294,8 @@ func (m *JudgePanelMetric) Evaluate(ctx context.Context, stage EvaluationCase) (
 		}
 	}
 	det := vote(samples, m.rule(), m.AcceptDissent, stage.Producer)
-	det.Instruction = sha256Hex([]byte(req.Instructions))
-	res.Verdict = Uncertain
+	det.Instruction = evalcase.SHA256Hex([]byte(req.Instructions))
+	res.Verdict = evalcase.Uncertain
 	if det.WinningVote != nil {
 		res.Verdict = *det.WinningVote
 	}
@@ -305,24 +306,16 @@ func (m *JudgePanelMetric) Evaluate(ctx context.Context, stage EvaluationCase) (
 	return res, res.SetDetails(det)
 }
 
-func judgeSample(ctx context.Context, v JudgeVariant, req JudgeRequest, producer *Producer) (PanelSample, error) {
+func judgeSample(ctx context.Context, v JudgeVariant, req JudgeRequest, producer *evalcase.Producer) (PanelSample, error) {
 	s := PanelSample{
 		Variant: v.Name, Provider: v.Provider, Model: v.Model, Temperature: v.Temperature,
 		Group: groupKey(v.Provider, v.Model), Provenance: JudgeProvenance(producer, v.Provider, v.Model),
 		Scores: map[string]float64{},
 	}
-	out, err := v.Judge.Judge(ctx, req)
-	if err == nil {
-		if verr := out.Validate(); verr != nil {
-			err = &UnusableAnswerError{Err: verr}
-		} else if verr := out.checkAgainst(req); verr != nil {
-			raw, _ := canonicalJSON(out)
-			err = &UnusableAnswerError{Raw: string(raw), Err: verr}
-		}
-	}
+	out, err := ask(ctx, v.Judge, req)
 	var ua *UnusableAnswerError
 	if errors.As(err, &ua) {
-		s.Verdict = Uncertain
+		s.Verdict = evalcase.Uncertain
 		s.Unusable = ua.Error()
 		s.RawAnswer = ua.Raw
 		return s, nil
@@ -350,7 +343,7 @@ func groupKey(provider, model string) string {
 }
 
 // vote is the pure voting step: samples to groups to a panel verdict.
-func vote(samples []PanelSample, rule VoteRule, acceptDissent bool, producer *Producer) PanelDetails {
+func vote(samples []PanelSample, rule VoteRule, acceptDissent bool, producer *evalcase.Producer) PanelDetails {
 	det := PanelDetails{VoteRule: rule, AcceptDissent: acceptDissent, Samples: samples, Groups: []PanelGroup{}, Dissent: []Dissent{}, ReviewReasons: []string{}, Producer: producer}
 	index := map[string]int{}
 	var all VerdictCounts
@@ -381,7 +374,7 @@ func vote(samples []PanelSample, rule VoteRule, acceptDissent bool, producer *Pr
 	det.GroupAgreement = modalShare(det.GroupVotes)
 
 	n := len(det.Groups)
-	var winner *Verdict
+	var winner *evalcase.Verdict
 	switch rule {
 	case VoteUnanimous:
 		for _, v := range decisive {
@@ -391,7 +384,7 @@ func vote(samples []PanelSample, rule VoteRule, acceptDissent bool, producer *Pr
 			}
 		}
 		if winner == nil {
-			det.ReviewReasons = append(det.ReviewReasons, fmt.Sprintf("no unanimous vote among %d model group(s) (%s)", n, countsText(det.GroupVotes)))
+			det.ReviewReasons = append(det.ReviewReasons, fmt.Sprintf("no unanimous vote among %d model group(s) (%s)", n, det.GroupVotes.String()))
 		}
 	default:
 		for _, v := range decisive {
@@ -404,11 +397,11 @@ func vote(samples []PanelSample, rule VoteRule, acceptDissent bool, producer *Pr
 			top, tie := det.GroupVotes.plurality()
 			switch {
 			case tie:
-				det.ReviewReasons = append(det.ReviewReasons, fmt.Sprintf("tie between model groups (%s)", countsText(det.GroupVotes)))
-			case top == Uncertain:
-				det.ReviewReasons = append(det.ReviewReasons, fmt.Sprintf("no model group reached a decisive vote (%s)", countsText(det.GroupVotes)))
+				det.ReviewReasons = append(det.ReviewReasons, fmt.Sprintf("tie between model groups (%s)", det.GroupVotes.String()))
+			case top == evalcase.Uncertain:
+				det.ReviewReasons = append(det.ReviewReasons, fmt.Sprintf("no model group reached a decisive vote (%s)", det.GroupVotes.String()))
 			default:
-				det.ReviewReasons = append(det.ReviewReasons, fmt.Sprintf("no majority of %d model group(s) (%s)", n, countsText(det.GroupVotes)))
+				det.ReviewReasons = append(det.ReviewReasons, fmt.Sprintf("no majority of %d model group(s) (%s)", n, det.GroupVotes.String()))
 			}
 		}
 	}
@@ -421,7 +414,7 @@ func vote(samples []PanelSample, rule VoteRule, acceptDissent bool, producer *Pr
 	}
 	if winner != nil {
 		for _, s := range samples {
-			if s.Verdict == *winner || s.Verdict == Uncertain {
+			if s.Verdict == *winner || s.Verdict == evalcase.Uncertain {
 				continue
 			}
 			d := Dissent{Variant: s.Variant, Group: s.Group, Verdict: s.Verdict, Rationale: s.Rationale, Claims: []ClaimJudgment{}}
@@ -463,7 +456,7 @@ func modalShare(c VerdictCounts) float64 {
 		return 0
 	}
 	best := 0
-	for _, v := range []Verdict{Pass, Fail, NotApplicable, Uncertain} {
+	for _, v := range []evalcase.Verdict{evalcase.Pass, evalcase.Fail, evalcase.NotApplicable, evalcase.Uncertain} {
 		if n := c.get(v); n > best {
 			best = n
 		}
@@ -471,9 +464,10 @@ func modalShare(c VerdictCounts) float64 {
 	return float64(best) / float64(t)
 }
 
-func countsText(c VerdictCounts) string {
+// String lists the verdicts counted, in a fixed order: "pass 2, fail 1".
+func (c VerdictCounts) String() string {
 	var parts []string
-	for _, v := range []Verdict{Pass, Fail, Uncertain, NotApplicable} {
+	for _, v := range []evalcase.Verdict{evalcase.Pass, evalcase.Fail, evalcase.Uncertain, evalcase.NotApplicable} {
 		if n := c.get(v); n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", v, n))
 		}
@@ -493,33 +487,3 @@ func panelReason(det PanelDetails, groups int) string {
 	}
 	return b.String()
 }
-
-// panelLines renders a panel's votes for the Markdown report.
-func panelLines(details []byte) []string {
-	if len(details) == 0 || !strings.Contains(string(details), `"vote_rule"`) {
-		return nil
-	}
-	var d PanelDetails
-	if err := jsonUnmarshal(details, &d); err != nil || d.VoteRule == "" {
-		return nil
-	}
-	var out []string
-	groups := append([]PanelGroup(nil), d.Groups...)
-	sort.SliceStable(groups, func(i, j int) bool { return groups[i].Group < groups[j].Group })
-	for _, g := range groups {
-		out = append(out, fmt.Sprintf("group `%s` votes %s (%s)", mdText(g.Group), g.Vote, countsText(g.Counts)))
-	}
-	for _, s := range d.Samples {
-		line := fmt.Sprintf("variant `%s` (%s, temperature %s, %s): %s", mdText(s.Variant), mdText(s.Group), tempText(s.Temperature), s.Provenance, s.Verdict)
-		if s.Unusable != "" {
-			line += ": " + mdText(s.Unusable)
-		}
-		out = append(out, line)
-	}
-	for _, ds := range d.Dissent {
-		out = append(out, fmt.Sprintf("dissent `%s`: %s: %s", mdText(ds.Variant), ds.Verdict, mdText(ds.Rationale)))
-	}
-	return out
-}
-
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

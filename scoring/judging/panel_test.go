@@ -1,4 +1,4 @@
-package harness
+package judging
 
 import (
 	"context"
@@ -6,17 +6,19 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/docscore/docscore/scoring/evalcase"
 )
 
 // fixedJudge answers every stage with verdict (or an unusable answer when
 // verdict is "garbage").
-func fixedJudge(verdict Verdict) Judge {
+func fixedJudge(verdict evalcase.Verdict) Judge {
 	return JudgeFunc(func(_ context.Context, req JudgeRequest) (JudgeOutput, error) {
 		if verdict == "garbage" {
 			return ParseJudgeOutput([]byte("I think it is fine"))
 		}
 		status := ClaimSupported
-		if verdict == Fail {
+		if verdict == evalcase.Fail {
 			status = ClaimContradicted
 		}
 		var claims []ClaimJudgment
@@ -27,16 +29,16 @@ func fixedJudge(verdict Verdict) Judge {
 	})
 }
 
-func variant(name, provider, model string, temp float64, v Verdict) JudgeVariant {
+func variant(name, provider, model string, temp float64, v evalcase.Verdict) JudgeVariant {
 	return JudgeVariant{Name: name, Judge: fixedJudge(v), Provider: provider, Model: model, Temperature: &temp}
 }
 
-func panelStage(producer *Producer) EvaluationCase {
-	return EvaluationCase{CaseID: "c", Operation: "classify", Prediction: map[string]any{"vehicle": "fund"}, Producer: producer}
+func panelStage(producer *evalcase.Producer) evalcase.EvaluationCase {
+	return evalcase.EvaluationCase{CaseID: "c", Operation: "classify", Prediction: map[string]any{"vehicle": "fund"}, Producer: producer}
 }
 
 func TestJudgePanelVoting(t *testing.T) {
-	openaiFive := func(v Verdict) []JudgeVariant {
+	openaiFive := func(v evalcase.Verdict) []JudgeVariant {
 		var out []JudgeVariant
 		for i, temp := range []float64{0, 0.2, 0.4, 0.6, 0.8} {
 			out = append(out, variant(fmt.Sprintf("openai-%d", i), "openai", "gpt-x", temp, v))
@@ -48,76 +50,76 @@ func TestJudgePanelVoting(t *testing.T) {
 		variants      []JudgeVariant
 		rule          VoteRule
 		acceptDissent bool
-		producer      *Producer
-		verdict       Verdict
+		producer      *evalcase.Producer
+		verdict       evalcase.Verdict
 		review        []string // substrings of the review reasons, in order; nil: no review
 		sampleAgree   float64
 		groupAgree    float64
 	}{
 		{
 			name: "five temperature samples never outvote two other models",
-			variants: append(openaiFive(Fail),
-				variant("claude", "anthropic", "claude-x", 0, Pass),
-				variant("local", "local", "llama", 0.2, Pass)),
-			verdict: Pass, review: []string{"dissent against pass: openai-0 (fail), openai-1 (fail)"},
+			variants: append(openaiFive(evalcase.Fail),
+				variant("claude", "anthropic", "claude-x", 0, evalcase.Pass),
+				variant("local", "local", "llama", 0.2, evalcase.Pass)),
+			verdict: evalcase.Pass, review: []string{"dissent against pass: openai-0 (fail), openai-1 (fail)"},
 			sampleAgree: 5.0 / 7, groupAgree: 2.0 / 3,
 		},
 		{
 			name: "accepted dissent leaves the review queue",
-			variants: append(openaiFive(Fail),
-				variant("claude", "anthropic", "claude-x", 0, Pass),
-				variant("local", "local", "llama", 0.2, Pass)),
-			acceptDissent: true, verdict: Pass, sampleAgree: 5.0 / 7, groupAgree: 2.0 / 3,
+			variants: append(openaiFive(evalcase.Fail),
+				variant("claude", "anthropic", "claude-x", 0, evalcase.Pass),
+				variant("local", "local", "llama", 0.2, evalcase.Pass)),
+			acceptDissent: true, verdict: evalcase.Pass, sampleAgree: 5.0 / 7, groupAgree: 2.0 / 3,
 		},
 		{
 			name:     "majority of three groups",
-			variants: []JudgeVariant{variant("a", "openai", "m", 0, Pass), variant("b", "anthropic", "m", 0, Pass), variant("c", "local", "m", 0, Fail)},
-			verdict:  Pass, review: []string{"dissent against pass: c (fail)"}, sampleAgree: 2.0 / 3, groupAgree: 2.0 / 3,
+			variants: []JudgeVariant{variant("a", "openai", "m", 0, evalcase.Pass), variant("b", "anthropic", "m", 0, evalcase.Pass), variant("c", "local", "m", 0, evalcase.Fail)},
+			verdict:  evalcase.Pass, review: []string{"dissent against pass: c (fail)"}, sampleAgree: 2.0 / 3, groupAgree: 2.0 / 3,
 		},
 		{
 			name:     "unanimous is not reached by two of three",
-			variants: []JudgeVariant{variant("a", "openai", "m", 0, Pass), variant("b", "anthropic", "m", 0, Pass), variant("c", "local", "m", 0, Fail)},
-			rule:     VoteUnanimous, verdict: Uncertain, review: []string{"no unanimous vote among 3 model group(s) (pass 2, fail 1)"},
+			variants: []JudgeVariant{variant("a", "openai", "m", 0, evalcase.Pass), variant("b", "anthropic", "m", 0, evalcase.Pass), variant("c", "local", "m", 0, evalcase.Fail)},
+			rule:     VoteUnanimous, verdict: evalcase.Uncertain, review: []string{"no unanimous vote among 3 model group(s) (pass 2, fail 1)"},
 			sampleAgree: 2.0 / 3, groupAgree: 2.0 / 3,
 		},
 		{
 			name:     "unanimous",
-			variants: []JudgeVariant{variant("a", "openai", "m", 0, Fail), variant("b", "anthropic", "m", 0, Fail)},
-			rule:     VoteUnanimous, verdict: Fail, sampleAgree: 1, groupAgree: 1,
+			variants: []JudgeVariant{variant("a", "openai", "m", 0, evalcase.Fail), variant("b", "anthropic", "m", 0, evalcase.Fail)},
+			rule:     VoteUnanimous, verdict: evalcase.Fail, sampleAgree: 1, groupAgree: 1,
 		},
 		{
 			name:     "tie between groups",
-			variants: []JudgeVariant{variant("a", "openai", "m", 0, Pass), variant("b", "anthropic", "m", 0, Fail)},
-			verdict:  Uncertain, review: []string{"tie between model groups (pass 1, fail 1)"}, sampleAgree: 0.5, groupAgree: 0.5,
+			variants: []JudgeVariant{variant("a", "openai", "m", 0, evalcase.Pass), variant("b", "anthropic", "m", 0, evalcase.Fail)},
+			verdict:  evalcase.Uncertain, review: []string{"tie between model groups (pass 1, fail 1)"}, sampleAgree: 0.5, groupAgree: 0.5,
 		},
 		{
 			name: "tie inside a self-consistency group makes it uncertain",
-			variants: []JudgeVariant{variant("a1", "openai", "m", 0, Pass), variant("a2", "openai", "m", 1, Fail),
-				variant("b", "anthropic", "m", 0, Pass), variant("c", "local", "m", 0, Pass)},
-			verdict: Pass, review: []string{"tie within self-consistency group(s) openai/m", "dissent against pass: a2 (fail)"},
+			variants: []JudgeVariant{variant("a1", "openai", "m", 0, evalcase.Pass), variant("a2", "openai", "m", 1, evalcase.Fail),
+				variant("b", "anthropic", "m", 0, evalcase.Pass), variant("c", "local", "m", 0, evalcase.Pass)},
+			verdict: evalcase.Pass, review: []string{"tie within self-consistency group(s) openai/m", "dissent against pass: a2 (fail)"},
 			sampleAgree: 0.75, groupAgree: 2.0 / 3,
 		},
 		{
 			name:     "an unusable answer is uncertain and goes to review",
-			variants: []JudgeVariant{variant("a", "openai", "m", 0, Pass), variant("b", "anthropic", "m", 0, "garbage"), variant("c", "local", "m", 0, Pass)},
-			verdict:  Pass, review: []string{"1 of 3 sample(s) uncertain or unusable"}, sampleAgree: 2.0 / 3, groupAgree: 2.0 / 3,
+			variants: []JudgeVariant{variant("a", "openai", "m", 0, evalcase.Pass), variant("b", "anthropic", "m", 0, "garbage"), variant("c", "local", "m", 0, evalcase.Pass)},
+			verdict:  evalcase.Pass, review: []string{"1 of 3 sample(s) uncertain or unusable"}, sampleAgree: 2.0 / 3, groupAgree: 2.0 / 3,
 		},
 		{
 			name:     "too many uncertain groups: no majority",
-			variants: []JudgeVariant{variant("a", "openai", "m", 0, Pass), variant("b", "anthropic", "m", 0, "garbage"), variant("c", "local", "m", 0, "garbage")},
-			verdict:  Uncertain, review: []string{"no majority of 3 model group(s) (pass 1, uncertain 2)", "2 of 3 sample(s) uncertain"}, sampleAgree: 2.0 / 3, groupAgree: 2.0 / 3,
+			variants: []JudgeVariant{variant("a", "openai", "m", 0, evalcase.Pass), variant("b", "anthropic", "m", 0, "garbage"), variant("c", "local", "m", 0, "garbage")},
+			verdict:  evalcase.Uncertain, review: []string{"no majority of 3 model group(s) (pass 1, uncertain 2)", "2 of 3 sample(s) uncertain"}, sampleAgree: 2.0 / 3, groupAgree: 2.0 / 3,
 		},
 		{
 			name:     "no independent judge of a known producer",
-			variants: []JudgeVariant{variant("same", "openai", "gpt-x", 0, Pass), variant("sibling", "OpenAI", "gpt-y", 0, Pass)},
-			producer: &Producer{Provider: "openai", Model: "gpt-x"},
-			verdict:  Pass, review: []string{"no judge is independent of the producer (openai/gpt-x)"}, sampleAgree: 1, groupAgree: 1,
+			variants: []JudgeVariant{variant("same", "openai", "gpt-x", 0, evalcase.Pass), variant("sibling", "OpenAI", "gpt-y", 0, evalcase.Pass)},
+			producer: &evalcase.Producer{Provider: "openai", Model: "gpt-x"},
+			verdict:  evalcase.Pass, review: []string{"no judge is independent of the producer (openai/gpt-x)"}, sampleAgree: 1, groupAgree: 1,
 		},
 		{
 			name:     "one independent judge is enough",
-			variants: []JudgeVariant{variant("same", "openai", "gpt-x", 0, Pass), variant("other", "anthropic", "claude", 0, Pass)},
-			producer: &Producer{Provider: "openai", Model: "gpt-x"},
-			verdict:  Pass, sampleAgree: 1, groupAgree: 1,
+			variants: []JudgeVariant{variant("same", "openai", "gpt-x", 0, evalcase.Pass), variant("other", "anthropic", "claude", 0, evalcase.Pass)},
+			producer: &evalcase.Producer{Provider: "openai", Model: "gpt-x"},
+			verdict:  evalcase.Pass, sampleAgree: 1, groupAgree: 1,
 		},
 	}
 	for _, tc := range tests {
@@ -159,9 +161,9 @@ func TestJudgePanelVoting(t *testing.T) {
 }
 
 func TestJudgeProvenance(t *testing.T) {
-	p := &Producer{Provider: "anthropic", Model: "claude-sonnet"}
+	p := &evalcase.Producer{Provider: "anthropic", Model: "claude-sonnet"}
 	tests := []struct {
-		producer        *Producer
+		producer        *evalcase.Producer
 		provider, model string
 		want            Provenance
 	}{
@@ -170,8 +172,8 @@ func TestJudgeProvenance(t *testing.T) {
 		{p, "anthropic", "claude-opus", ProvenanceSameProvider},
 		{p, "openai", "claude-sonnet", ProvenanceIndependent},
 		{nil, "openai", "gpt", ProvenanceUnknown},
-		{&Producer{}, "openai", "gpt", ProvenanceUnknown},
-		{&Producer{Provider: "openai"}, "openai", "gpt", ProvenanceSameProvider},
+		{&evalcase.Producer{}, "openai", "gpt", ProvenanceUnknown},
+		{&evalcase.Producer{Provider: "openai"}, "openai", "gpt", ProvenanceSameProvider},
 	}
 	for _, tc := range tests {
 		if got := JudgeProvenance(tc.producer, tc.provider, tc.model); got != tc.want {
@@ -183,7 +185,7 @@ func TestJudgeProvenance(t *testing.T) {
 // TestPanelUnknownProducer: without a producer every judge is labelled
 // unknown and independence is not assumed either way.
 func TestPanelUnknownProducer(t *testing.T) {
-	m := &JudgePanelMetric{Variants: []JudgeVariant{variant("a", "openai", "m", 0, Pass), variant("b", "anthropic", "m", 0, Pass)}}
+	m := &JudgePanelMetric{Variants: []JudgeVariant{variant("a", "openai", "m", 0, evalcase.Pass), variant("b", "anthropic", "m", 0, evalcase.Pass)}}
 	res, err := m.Evaluate(context.Background(), panelStage(nil))
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +206,7 @@ func TestPanelUnknownProducer(t *testing.T) {
 }
 
 func TestPanelValidate(t *testing.T) {
-	ok := variant("a", "openai", "m", 0, Pass)
+	ok := variant("a", "openai", "m", 0, evalcase.Pass)
 	for _, tc := range []struct {
 		m    JudgePanelMetric
 		want string
@@ -212,31 +214,11 @@ func TestPanelValidate(t *testing.T) {
 		{JudgePanelMetric{}, "no variants"},
 		{JudgePanelMetric{Variants: []JudgeVariant{ok, ok}}, "listed twice"},
 		{JudgePanelMetric{Variants: []JudgeVariant{{Name: "x", Provider: "p"}}}, "no judge"},
-		{JudgePanelMetric{Variants: []JudgeVariant{{Name: "x", Judge: fixedJudge(Pass)}}}, "no provider"},
+		{JudgePanelMetric{Variants: []JudgeVariant{{Name: "x", Judge: fixedJudge(evalcase.Pass)}}}, "no provider"},
 		{JudgePanelMetric{Variants: []JudgeVariant{ok}, VoteRule: "plurality"}, "majority or unanimous"},
 	} {
 		if err := tc.m.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: %v, want %q", tc.m, err, tc.want)
-		}
-	}
-}
-
-// TestPanelInReport: the report keeps the votes and dissent, the review
-// queue names the reason, and the Markdown lists every variant.
-func TestPanelInReport(t *testing.T) {
-	m := &JudgePanelMetric{Variants: []JudgeVariant{variant("gpt-cold", "openai", "gpt", 0, Fail), variant("gpt-hot", "openai", "gpt", 0.9, Fail),
-		variant("claude", "anthropic", "claude", 0, Pass), variant("local", "local", "llama", 0.2, Pass)}}
-	r, err := (&PipelineEvaluator{DefaultMetrics: []Metric{m}}).Run(context.Background(), nil, []EvaluationCase{panelStage(nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Summary.Pass != 1 || len(r.ReviewQueue) != 1 || !strings.Contains(r.ReviewQueue[0].Reason, "pass (2 of 3); review: dissent against pass: gpt-cold (fail), gpt-hot (fail)") {
-		t.Fatalf("summary %+v queue %+v", r.Summary, r.ReviewQueue)
-	}
-	md := string(r.Markdown())
-	for _, want := range []string{"group `openai/gpt` votes fail (fail 2)", "variant `gpt-hot` (openai/gpt, temperature 0.9, unknown): fail", "variant `claude` (anthropic/claude, temperature 0, unknown): pass", "dissent `gpt-cold`: fail: judged fail"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}
 	}
 }
@@ -249,7 +231,7 @@ func TestPanelVariantInfoFromAdapter(t *testing.T) {
 	})
 	m := &JudgePanelMetric{Variants: []JudgeVariant{{Name: "l", Judge: &ModelJudge{Adapter: adapter}}}}
 	res, err := m.Evaluate(context.Background(), panelStage(nil))
-	if err != nil || res.Verdict != Pass {
+	if err != nil || res.Verdict != evalcase.Pass {
 		t.Fatalf("%v %v", res, err)
 	}
 	var det PanelDetails

@@ -1,4 +1,4 @@
-package harness
+package evalcase
 
 import (
 	"bytes"
@@ -16,20 +16,20 @@ import (
 // exhaust the stack.
 const maxJSONDepth = 512
 
-// posTree is a decoded JSON document together with the byte offset where
+// PosTree is a decoded JSON document together with the byte offset where
 // each of its values starts, keyed by a path such as
 // pipelines[0].stages[1].prediction.
-type posTree struct {
+type PosTree struct {
 	data []byte
 	pos  map[string]int64
 }
 
-// parseWithPositions decodes one JSON value (numbers as json.Number) and
+// ParseWithPositions decodes one JSON value (numbers as json.Number) and
 // records where every value starts. Duplicate object keys and trailing data
 // are errors. name and lineBase place errors: lineBase is added to the line
 // (for a JSONL line, its line number minus one).
-func parseWithPositions(data []byte, name string, lineBase int) (any, *posTree, error) {
-	t := &posTree{data: data, pos: map[string]int64{}}
+func ParseWithPositions(data []byte, name string, lineBase int) (any, *PosTree, error) {
+	t := &PosTree{data: data, pos: map[string]int64{}}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	v, err := t.value(dec, "", 0)
@@ -52,7 +52,7 @@ type posError struct {
 
 func (e *posError) Error() string { return e.msg }
 
-func (t *posTree) value(dec *json.Decoder, at string, depth int) (any, error) {
+func (t *PosTree) value(dec *json.Decoder, at string, depth int) (any, error) {
 	if depth > maxJSONDepth {
 		return nil, &posError{dec.InputOffset(), fmt.Sprintf("JSON nested deeper than %d levels", maxJSONDepth)}
 	}
@@ -80,7 +80,7 @@ func (t *posTree) value(dec *json.Decoder, at string, depth int) (any, error) {
 				if _, dup := m[k]; dup {
 					return nil, &posError{keyOff, fmt.Sprintf("duplicate key %q", k)}
 				}
-				child := joinKey(at, k)
+				child := JoinKey(at, k)
 				v, err := t.value(dec, child, depth+1)
 				if err != nil {
 					return nil, err
@@ -111,16 +111,18 @@ func (t *posTree) value(dec *json.Decoder, at string, depth int) (any, error) {
 	}
 }
 
-func joinKey(at, k string) string {
+// JoinKey appends key k to the path at, in the paths errors name
+// (a.b, or k alone at the top).
+func JoinKey(at, k string) string {
 	if at == "" {
 		return k
 	}
 	return at + "." + k
 }
 
-// line returns the line and column of the value at path p, or of its
+// Line returns the line and column of the value at path p, or of its
 // nearest recorded parent.
-func (t *posTree) line(p string) (int, int) {
+func (t *PosTree) Line(p string) (int, int) {
 	for {
 		if off, ok := t.pos[p]; ok {
 			return lineCol(t.data, off)

@@ -1,4 +1,4 @@
-package harness
+package evalcase
 
 import (
 	"fmt"
@@ -119,11 +119,11 @@ func (r *OperationRegistry) Resolve(c EvaluationCase) EvaluationCase {
 	}
 	spec := s
 	c.OperationSpec = &spec
-	return applySpec(c)
+	return ApplySpec(c)
 }
 
-// applySpec fills the case's empty fields from its OperationSpec.
-func applySpec(c EvaluationCase) EvaluationCase {
+// ApplySpec fills the case's empty fields from its OperationSpec.
+func ApplySpec(c EvaluationCase) EvaluationCase {
 	s := c.OperationSpec
 	if s == nil {
 		return c

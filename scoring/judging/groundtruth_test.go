@@ -1,4 +1,4 @@
-package harness
+package judging
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/docscore/docscore/scoring/evalcase"
 )
 
 // reader is a scripted ground-truth provider that records what it was
@@ -39,11 +41,11 @@ func claims(pairs ...string) string {
 
 func fixed(text string) func(ModelRequest) string { return func(ModelRequest) string { return text } }
 
-func sources(t *testing.T) []ReferenceArtifact {
+func sources(t *testing.T) []evalcase.ReferenceArtifact {
 	t.Helper()
-	var out []ReferenceArtifact
+	var out []evalcase.ReferenceArtifact
 	for i, b := range [][]byte{{0x89, 'P', 'N', 'G', 1}, {0x89, 'P', 'N', 'G', 2}} {
-		a, err := ArtifactFromBytes(fmt.Sprintf("page-%03d.png", i+1), b, ArtifactOptions{ArtifactID: fmt.Sprintf("page-%03d", i+1), Metadata: map[string]any{"page": i + 1}})
+		a, err := evalcase.ArtifactFromBytes(fmt.Sprintf("page-%03d.png", i+1), b, evalcase.ArtifactOptions{ArtifactID: fmt.Sprintf("page-%03d", i+1), Metadata: map[string]any{"page": i + 1}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +97,7 @@ func TestGroundTruthPanel(t *testing.T) {
 		t.Errorf("citation %+v", cit)
 	}
 	ref := rep.ProvisionalReference
-	if ref.Authority != AuthorityGenerated || ref.Kind != KindCSV || ref.Value != "path,expected\n$.currency,USD\n" {
+	if ref.Authority != evalcase.AuthorityGenerated || ref.Kind != evalcase.KindCSV || ref.Value != "path,expected\n$.currency,USD\n" {
 		t.Errorf("provisional reference %+v", ref)
 	}
 	gm, err := generatedMeta(ref)
@@ -124,7 +126,7 @@ func TestGroundTruthPanel(t *testing.T) {
 func TestGroundTruthIsBlindToThePrediction(t *testing.T) {
 	const marker = "PREDICTED-VALUE-7f3a"
 	src := sources(t)
-	stage := EvaluationCase{CaseID: "statement-001", Prediction: map[string]any{"currency": marker, "amount": marker}, References: src}
+	stage := evalcase.EvaluationCase{CaseID: "statement-001", Prediction: map[string]any{"currency": marker, "amount": marker}, References: src}
 	a := &reader{name: "openai", answer: fixed(claims("$.currency", `"USD"`))}
 	b := &reader{name: "claude", answer: fixed(claims("$.currency", `"EUR"`))}
 	router := &GroundTruthRouter{ImagePanel: &GroundTruthPanel{
@@ -244,7 +246,7 @@ func asUnusable(err error, ua **UnusableAnswerError) bool {
 	return ok
 }
 
-func firstPass(t *testing.T) (*GroundTruthReport, []ReferenceArtifact) {
+func firstPass(t *testing.T) (*GroundTruthReport, []evalcase.ReferenceArtifact) {
 	t.Helper()
 	a := &reader{name: "openai", answer: fixed(claims("$.currency", `"USD"`, "$.amount", `"1,250.00"`, "$.account_name", `"J. Smith"`))}
 	b := &reader{name: "claude", answer: fixed(claims("$.currency", `"USD"`, "$.amount", `"1,250.50"`))}
@@ -293,7 +295,7 @@ func TestGroundTruthAdjudicator(t *testing.T) {
 	if len(out.Disputed) != 1 || out.Disputed[0].Path != "$.date" || len(out.Disputed[0].Adjudication) != 2 || !out.RequiresHumanReview {
 		t.Errorf("disputed %+v", out.Disputed)
 	}
-	if out.ProvisionalReference.Authority != AuthorityGenerated {
+	if out.ProvisionalReference.Authority != evalcase.AuthorityGenerated {
 		t.Error("adjudication changed the authority")
 	}
 	// A claim outside the disputed paths is ignored, with a warning.
@@ -328,58 +330,11 @@ func TestResolveGroundTruthUnion(t *testing.T) {
 	for _, d := range out.Disputed {
 		still = append(still, d.Path+":"+d.Kind)
 	}
-	if strings.Join(still, " ") != "$.amount:conflict $.date:missing" || !out.RequiresHumanReview || out.ProvisionalReference.Authority != AuthorityGenerated {
+	if strings.Join(still, " ") != "$.amount:conflict $.date:missing" || !out.RequiresHumanReview || out.ProvisionalReference.Authority != evalcase.AuthorityGenerated {
 		t.Errorf("still disputed %v", still)
 	}
 	if out.ProvisionalReference.Value != "path,expected\n$.currency,USD\n$.account_name,J. Smith\n" {
 		t.Errorf("reference %q", out.ProvisionalReference.Value)
-	}
-}
-
-func TestApproveGeneratedReference(t *testing.T) {
-	rep, _ := firstPass(t)
-	ref := rep.ProvisionalReference
-	human, _ := ArtifactFromValue("path,expected\n$.a,1\n", ArtifactOptions{Authority: AuthorityGroundTruth, Kind: KindCSV})
-	plain, _ := ArtifactFromValue("path,expected\n$.a,1\n", ArtifactOptions{Authority: AuthorityGenerated, Kind: KindCSV})
-	all := []FieldDecision{{"$.amount", DecisionSet, "1,250.00"}, {"account_name", DecisionSet, "J. Smith"}, {"$.date", DecisionOmit, nil}}
-	tests := []struct {
-		name string
-		ref  ReferenceArtifact
-		a    Approval
-		err  string
-	}{
-		{"not generated", human, Approval{ApprovedBy: "a@example.org"}, "only a generated reference"},
-		{"not from a panel", plain, Approval{ApprovedBy: "a@example.org"}, "not made by a ground-truth panel"},
-		{"unsigned", ref, Approval{Decisions: all}, "needs approved_by"},
-		{"unresolved", ref, Approval{ApprovedBy: "a@example.org", Decisions: all[:1]}, "2 disagreement(s) unresolved ($.account_name, $.date)"},
-		{"bad decision", ref, Approval{ApprovedBy: "a@example.org", Decisions: []FieldDecision{{"$.amount", "keep", nil}}}, `"keep": expected set or omit`},
-		{"decided twice", ref, Approval{ApprovedBy: "a@example.org", Decisions: append(all, FieldDecision{"$.amount", DecisionOmit, nil})}, "decided twice"},
-	}
-	for _, tc := range tests {
-		if _, err := ApproveGeneratedReference(tc.ref, tc.a); err == nil || !strings.Contains(err.Error(), tc.err) {
-			t.Errorf("%s: %v, want %q", tc.name, err, tc.err)
-		}
-	}
-	got, err := ApproveGeneratedReference(ref, Approval{ApprovedBy: " reviewer@example.org ", Decisions: append(all, FieldDecision{"$.currency", DecisionSet, "EUR"})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Authority != AuthorityGroundTruth || got.Value != "path,expected\n$.currency,EUR\n$.amount,\"1,250.00\"\n$.account_name,J. Smith\n" {
-		t.Errorf("approved %s %q", got.Authority, got.Value)
-	}
-	if got.Metadata["approved_by"] != "reviewer@example.org" || got.Metadata["approved_from_sha256"] != ref.SHA256 {
-		t.Errorf("metadata %v", got.Metadata)
-	}
-	// The approved reference scores as field_accuracy, the generated one as
-	// agreement.
-	for _, tc := range []struct {
-		ref   ReferenceArtifact
-		score string
-	}{{ref, ScoreGeneratedAgreement}, {got, ScoreFieldAccuracy}} {
-		res, err := (&ExactStructuredMetric{}).Evaluate(context.Background(), EvaluationCase{CaseID: "c", Prediction: map[string]any{"currency": "EUR"}, References: []ReferenceArtifact{tc.ref}})
-		if _, ok := res.Scores[tc.score]; err != nil || !ok {
-			t.Errorf("%s: scores %v %v", tc.ref.Authority, res.Scores, err)
-		}
 	}
 }
 
@@ -403,31 +358,31 @@ func TestGroundTruthPanelValidate(t *testing.T) {
 }
 
 func TestGroundTruthRouter(t *testing.T) {
-	pdf, _ := ArtifactFromBytes("statement.pdf", []byte("%PDF-1.4"), ArtifactOptions{})
-	odt, _ := ArtifactFromBytes("notes.odt", []byte("PK"), ArtifactOptions{})
+	pdf, _ := evalcase.ArtifactFromBytes("statement.pdf", []byte("%PDF-1.4"), evalcase.ArtifactOptions{})
+	odt, _ := evalcase.ArtifactFromBytes("notes.odt", []byte("PK"), evalcase.ArtifactOptions{})
 	png := sources(t)
-	csvRef, _ := ArtifactFromBytes("table.csv", []byte("a,b\n"), ArtifactOptions{})
+	csvRef, _ := evalcase.ArtifactFromBytes("table.csv", []byte("a,b\n"), evalcase.ArtifactOptions{})
 	a := &reader{name: "a", answer: fixed(claims("$.x", `"1"`))}
 	b := &reader{name: "b", answer: fixed(claims("$.x", `"1"`))}
 	panel := &GroundTruthPanel{Providers: []GroundTruthProvider{{"a", a.adapter()}, {"b", b.adapter()}}, ExtractionInstruction: "x", ExpectedFields: []string{"$.x"}}
-	md := func(_ context.Context, d ReferenceArtifact) (string, error) { return "# " + d.ArtifactID, nil }
+	md := func(_ context.Context, d evalcase.ReferenceArtifact) (string, error) { return "# " + d.ArtifactID, nil }
 	tests := []struct {
 		name   string
 		router GroundTruthRouter
-		refs   []ReferenceArtifact
+		refs   []evalcase.ReferenceArtifact
 		route  string
 		derivs int
 		report bool
 		err    string
 	}{
-		{"documents are preserved", GroundTruthRouter{ImagePanel: panel}, []ReferenceArtifact{pdf, odt}, RouteDocuments, 0, false, ""},
+		{"documents are preserved", GroundTruthRouter{ImagePanel: panel}, []evalcase.ReferenceArtifact{pdf, odt}, RouteDocuments, 0, false, ""},
 		{"images with a panel", GroundTruthRouter{ImagePanel: panel}, png, RouteImages, 0, true, ""},
 		{"images without a panel", GroundTruthRouter{}, png, RouteImages, 0, false, ""},
-		{"markdown derivatives", GroundTruthRouter{DocumentMode: DocumentMarkdown, Markdown: md}, []ReferenceArtifact{pdf}, RouteDocuments, 1, false, ""},
-		{"markdown without a deriver", GroundTruthRouter{DocumentMode: DocumentMarkdown}, []ReferenceArtifact{pdf}, "", 0, false, "needs a Markdown deriver"},
+		{"markdown derivatives", GroundTruthRouter{DocumentMode: DocumentMarkdown, Markdown: md}, []evalcase.ReferenceArtifact{pdf}, RouteDocuments, 1, false, ""},
+		{"markdown without a deriver", GroundTruthRouter{DocumentMode: DocumentMarkdown}, []evalcase.ReferenceArtifact{pdf}, "", 0, false, "needs a Markdown deriver"},
 		{"markdown of images", GroundTruthRouter{DocumentMode: DocumentMarkdown, Markdown: md}, png, "", 0, false, "derives text from documents"},
-		{"mixed", GroundTruthRouter{ImagePanel: panel}, append([]ReferenceArtifact{pdf}, png...), "", 0, false, "mixed inputs, 1 document(s) (statement.pdf) and 2 image(s) (page-001, page-002)"},
-		{"unsupported", GroundTruthRouter{}, []ReferenceArtifact{csvRef}, "", 0, false, "unsupported input(s) table.csv (text/csv)"},
+		{"mixed", GroundTruthRouter{ImagePanel: panel}, append([]evalcase.ReferenceArtifact{pdf}, png...), "", 0, false, "mixed inputs, 1 document(s) (statement.pdf) and 2 image(s) (page-001, page-002)"},
+		{"unsupported", GroundTruthRouter{}, []evalcase.ReferenceArtifact{csvRef}, "", 0, false, "unsupported input(s) table.csv (text/csv)"},
 		{"empty", GroundTruthRouter{}, nil, "", 0, false, "no inputs"},
 		{"unknown mode", GroundTruthRouter{DocumentMode: "ocr"}, png, "", 0, false, "expected preserve or markdown"},
 	}
@@ -447,7 +402,7 @@ func TestGroundTruthRouter(t *testing.T) {
 				t.Errorf("prepared %+v", p)
 			}
 			for _, d := range p.Derivatives {
-				if d.Authority != AuthorityGenerated || d.Kind != KindMarkdown || d.Metadata["derived_from"] != "statement.pdf" {
+				if d.Authority != evalcase.AuthorityGenerated || d.Kind != evalcase.KindMarkdown || d.Metadata["derived_from"] != "statement.pdf" {
 					t.Errorf("derivative %+v", d)
 				}
 			}
