@@ -32,3 +32,19 @@ func TestEveryRouteIsDocumented(t *testing.T) {
 		t.Errorf("doc.go lists %s, which the route table does not have", name)
 	}
 }
+
+// TestRouteTables fails when a route is missing from the README's route
+// table or the Worker guide's.
+func TestRouteTables(t *testing.T) {
+	for _, doc := range []string{"../README.md", "../docs/worker.md"} {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rt := range routes {
+			if !strings.Contains(string(b), "| `"+rt.method+" "+rt.path+"` |") {
+				t.Errorf("%s: no row | `%s %s` | in its route table", doc, rt.method, rt.path)
+			}
+		}
+	}
+}
