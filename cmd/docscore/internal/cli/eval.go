@@ -183,12 +183,12 @@ rerun never pays for the same judgment twice.
 					return err
 				}
 				if output != "" || markdown != "-" {
-					if err := writeOutput(env, output, data); err != nil {
+					if err := writeOutput(env, "--output", output, data); err != nil {
 						return err
 					}
 				}
 				if markdown != "" {
-					if err := writeOutput(env, markdown, report.Markdown()); err != nil {
+					if err := writeOutput(env, "--markdown", markdown, report.Markdown()); err != nil {
 						return err
 					}
 				}

@@ -68,7 +68,7 @@ func commandDeriver(command string) (harness.MarkdownDeriver, error) {
 	}, nil
 }
 
-func writeJSON(env *Env, path string, v any) error {
+func writeJSON(env *Env, flag, path string, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -76,7 +76,7 @@ func writeJSON(env *Env, path string, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	return writeOutput(env, path, buf.Bytes())
+	return writeOutput(env, flag, path, buf.Bytes())
 }
 
 func init() {
@@ -197,7 +197,7 @@ stdout). ` + judgeEnvHelp,
 					if reviewFile != "" || reference != "" || adjudicate || union {
 						return usageError("route %s: the sources are preserved as evidence and no reference is generated, so --review-file, --reference, --adjudicate and --union do not apply", prep.Route)
 					}
-					return writeJSON(env, output, prep)
+					return writeJSON(env, "--output", output, prep)
 				}
 				rep := prep.ImageReport
 				if adjudicate && len(rep.Disputed) > 0 {
@@ -216,19 +216,19 @@ stdout). ` + judgeEnvHelp,
 					if err != nil {
 						return err
 					}
-					if err := writeOutput(env, reviewFile, data); err != nil {
+					if err := writeOutput(env, "--review-file", reviewFile, data); err != nil {
 						return err
 					}
 				}
 				if reference != "" {
-					if err := writeOutput(env, reference, []byte(rep.ProvisionalReference.Value.(string))); err != nil {
+					if err := writeOutput(env, "--reference", reference, []byte(rep.ProvisionalReference.Value.(string))); err != nil {
 						return err
 					}
 				}
 				usage := harness.SummarizeUsage(usageOf(append(raw, &cacheUsage)...))
 				fmt.Fprintf(env.Stderr, "docscore: %d field(s) agreed, %d disputed (%d read by no provider); requires human review: %v; %d call(s) made, %d reused\n",
 					len(rep.Agreed), len(rep.Disputed), len(rep.OmittedFields), rep.RequiresHumanReview, usage.Calls, usage.CachedCalls)
-				return writeJSON(env, output, struct {
+				return writeJSON(env, "--output", output, struct {
 					*harness.GroundTruthReport
 					Usage *harness.UsageSummary `json:"usage"`
 				}{rep, usage})

@@ -89,7 +89,7 @@ func runPilotReport(env *Env, path string, o pilotReportOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := writeOutput(env, o.out, buf.Bytes()); err != nil {
+	if err := writeOutput(env, "--out", o.out, buf.Bytes()); err != nil {
 		return err
 	}
 	if rep.Incomplete {

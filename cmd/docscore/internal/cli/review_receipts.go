@@ -91,7 +91,7 @@ set; a review needs a judge, so none is an error.`,
 			if err != nil {
 				return err
 			}
-			if err := writeJSON(env, outPath, review); err != nil {
+			if err := writeJSON(env, "--out", outPath, review); err != nil {
 				return err
 			}
 			if outPath != "" && outPath != "-" {

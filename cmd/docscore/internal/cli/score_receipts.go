@@ -126,7 +126,7 @@ func runScoreReceipts(env *Env, o scoreReceiptsOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := writeOutput(env, o.out, buf.Bytes()); err != nil {
+	if err := writeOutput(env, "--out", o.out, buf.Bytes()); err != nil {
 		return err
 	}
 	if rep.Incomplete {

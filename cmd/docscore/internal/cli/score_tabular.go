@@ -121,7 +121,7 @@ recall or a field's accuracy falls under its floor.`,
 			if err != nil {
 				return err
 			}
-			if err := writeOutput(env, outPath, out); err != nil {
+			if err := writeOutput(env, "--out", outPath, out); err != nil {
 				return err
 			}
 			for _, w := range rep.Warnings {

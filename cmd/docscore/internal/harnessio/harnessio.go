@@ -7,12 +7,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/docscore/docscore/cmd/docscore/internal/atomicfile"
 	"github.com/docscore/docscore/scoring/harness"
 )
 
@@ -99,49 +99,7 @@ func (s *FileCheckpointStore) Load(key string) ([]byte, bool, error) {
 	return data, true, nil
 }
 
-// Save writes key's checkpoint atomically.
+// Save writes key's checkpoint atomically (package atomicfile).
 func (s *FileCheckpointStore) Save(key string, data []byte) error {
-	final := s.Path(key)
-	tmp, err := os.CreateTemp(s.dir, "."+filepath.Base(final)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if s.beforeRename != nil {
-		if err := s.beforeRename(tmp.Name()); err != nil {
-			return err // a simulated crash: the temporary file stays behind
-		}
-	}
-	if err := os.Rename(tmp.Name(), final); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return syncDir(s.dir)
-}
-
-// syncDir makes a rename in dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("fsync %s: %w", dir, err)
-	}
-	return nil
+	return atomicfile.Options{BeforeRename: s.beforeRename}.WriteFile(s.Path(key), data)
 }
