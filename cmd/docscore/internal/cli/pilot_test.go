@@ -314,3 +314,17 @@ func ptr(s *string) string {
 	}
 	return *s
 }
+
+// TestPilotRunHelpSaysTemperature: the help says that temperature 0 is
+// sent by default, in the Long text and the flag's line (it said neither).
+func TestPilotRunHelpSaysTemperature(t *testing.T) {
+	code, out, _ := run(t, "pilot", "run", "--help")
+	if code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{`every request sends "temperature: 0"`, "unless --temperature", "0 (greedy) is sent when it is left out"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("pilot run --help does not say %q", want)
+		}
+	}
+}
