@@ -75,7 +75,7 @@ set; a review needs a judge, so none is an error.`,
 			if err != nil {
 				return err
 			}
-			run, err := readRun(env, runPath, false)
+			run, err := readRun(env, runPath, pilotrun.ReadOptions{})
 			if err != nil {
 				return err
 			}

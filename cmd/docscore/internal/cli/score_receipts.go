@@ -99,7 +99,7 @@ func runScoreReceipts(env *Env, o scoreReceiptsOptions) error {
 	if err != nil {
 		return err
 	}
-	run, err := readRun(env, o.run, o.skipBadLines)
+	run, err := readRun(env, o.run, pilotrun.ReadOptions{SkipBadLines: o.skipBadLines})
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func runScoreReceipts(env *Env, o scoreReceiptsOptions) error {
 }
 
 // readRun reads the run file, or standard input for "-".
-func readRun(env *Env, path string, skipBadLines bool) (*pilotrun.Run, error) {
+func readRun(env *Env, path string, opts pilotrun.ReadOptions) (*pilotrun.Run, error) {
 	var r io.Reader = env.Stdin
 	name := "<stdin>"
 	if path != "-" {
@@ -148,7 +148,7 @@ func readRun(env *Env, path string, skipBadLines bool) (*pilotrun.Run, error) {
 		defer f.Close()
 		r, name = f, path
 	}
-	return pilotrun.Read(r, name, pilotrun.ReadOptions{SkipBadLines: skipBadLines})
+	return pilotrun.Read(r, name, opts)
 }
 
 func unwrapPathErr(err error) error {
