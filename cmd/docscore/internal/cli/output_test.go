@@ -163,3 +163,35 @@ func TestOutputFlagBadPaths(t *testing.T) {
 		})
 	}
 }
+
+// TestPilotRunOutFIFO: pilot run --out naming a FIFO exits 2 at once; it
+// used to fail late with "seek …: illegal seek" (exit 1), and a run file
+// must be read back to resume.
+func TestPilotRunOutFIFO(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "run.fifo")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Skip(err)
+	}
+	code, _, stderr := run(t, "pilot", "run", "--dataset", fakeReceipts(t, "r1"), "--command", "echo {image}", "--out", p)
+	if code != ExitInput || !strings.Contains(stderr, "--out "+p+": is a FIFO; a run file must be a regular file") {
+		t.Errorf("exit %d, %s", code, stderr)
+	}
+	if fi, err := os.Lstat(p); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		t.Errorf("%s is now %v", p, fi.Mode())
+	}
+}
+
+// TestPilotRunFileModeFollowsUmask: a new run file gets 0666 minus the
+// umask, as a shell redirection would (it was 0644 whatever the umask).
+func TestPilotRunFileModeFollowsUmask(t *testing.T) {
+	old := syscall.Umask(0o002)
+	defer syscall.Umask(old)
+	p := filepath.Join(t.TempDir(), "run.jsonl")
+	code, _, stderr := run(t, "pilot", "run", "--dataset", fakeReceipts(t, "r1"), "--command", "echo {image}", "--concurrency", "1", "--quiet", "--out", p)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o664 {
+		t.Errorf("run file mode %v (%v), want 0664 under umask 002", fi.Mode(), err)
+	}
+}

@@ -144,6 +144,8 @@ func TestPilotRunErrors(t *testing.T) {
 		{"both prompts", []string{"--dataset", dir, "--base-url", "http://x/v1", "--model", "m", "--prompt", "a", "--prompt-file", "b", "--out", filepath.Join(tmp, "e.jsonl")}, ExitInput, "not both"},
 		{"failed warmup", []string{"--dataset", dir, "--command", "exit 2 # {image}", "--out", filepath.Join(tmp, "f.jsonl")}, ExitFailure, "warmup of r1 failed: http_error (the program failed: exit status 2)"},
 		{"low GPU memory", []string{"--dataset", dir, "--command", "echo {image}", "--out", filepath.Join(tmp, "g.jsonl"), "--gpu-min-free-mib", "1000"}, ExitFailure, "nvidia-smi"},
+		// Before: exit 1 "is a directory" (a FIFO: TestPilotRunOutFIFO).
+		{"out is a directory", []string{"--dataset", dir, "--command", "echo {image}", "--out", tmp}, ExitInput, "--out " + tmp + ": is a directory; a run file must be a regular file"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
