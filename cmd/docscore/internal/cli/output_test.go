@@ -195,3 +195,17 @@ func TestPilotRunFileModeFollowsUmask(t *testing.T) {
 		t.Errorf("run file mode %v (%v), want 0664 under umask 002", fi.Mode(), err)
 	}
 }
+
+// TestPilotRunOutDevNull: /dev/null is refused as a run file like any
+// device (exit 2, before any work); it used to fail after the warmups
+// with "sync /dev/null: invalid argument" (exit 1). pilot run opens in
+// place and never renames, so this touches the real /dev/null safely.
+func TestPilotRunOutDevNull(t *testing.T) {
+	code, _, stderr := run(t, "pilot", "run", "--dataset", fakeReceipts(t, "r1"), "--command", "echo {image}", "--concurrency", "1", "--quiet", "--out", os.DevNull)
+	if code != ExitInput || !strings.Contains(stderr, "--out /dev/null: is a device; a run file must be a regular file") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if fi, err := os.Lstat(os.DevNull); err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
+		t.Fatalf("%s is now %v", os.DevNull, fi.Mode())
+	}
+}
