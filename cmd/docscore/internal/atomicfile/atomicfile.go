@@ -7,8 +7,9 @@
 //     temporary file beside it (".NAME.tmp-*"), which is synced and renamed
 //     over the name, so a failed or killed run never leaves half a file. An
 //     existing file keeps its permission bits; a new one gets 0666 minus the
-//     umask, as a shell redirection would give it. (Its owner becomes the
-//     user who writes, as with any replacement by rename.)
+//     umask, as a shell redirection would give it. (As with any
+//     replacement by rename, its owner becomes the user who writes, and
+//     other hard links to it keep the old content.)
 //   - a symbolic link: it is followed to the file it points at, which is
 //     replaced as above; the link itself stays a link.
 //   - a dangling symbolic link (one whose target does not exist): refused
@@ -16,9 +17,11 @@
 //     how links in shared folders are abused, and GNU cp refuses it too;
 //     remove the link, or create its target first.
 //   - anything else that is not a directory (a character device such as
-//     /dev/null, a FIFO, a terminal, /dev/stdout or another /dev/fd or
-//     /proc/PID/fd name): opened for writing and written straight through.
-//     Nothing is created, renamed or truncated: the bytes are appended.
+//     /dev/null, a FIFO, a terminal), and /dev/stdout, /dev/stderr and the
+//     /dev/fd/N and /proc/PID/fd/N names even when the descriptor is a
+//     regular file (the shell opened it, perhaps to append): opened for
+//     writing and written straight through. Nothing is created, renamed or
+//     truncated: the bytes are appended.
 //   - a directory: refused with ErrIsDir.
 //
 // A failed write removes its temporary file, and every error is an
