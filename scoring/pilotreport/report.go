@@ -35,11 +35,15 @@ type Report struct {
 	DeadlineS    float64           `json:"deadline_s"`
 	Samples      int               `json:"samples"`
 	// Complete is true when every planned (phase, sample) pair is
-	// recorded exactly once; Incomplete is its opposite.
-	Complete   bool    `json:"complete"`
-	Incomplete bool    `json:"incomplete"`
-	EndStatus  *string `json:"end_status"` // the last end record's; null when none (a killed run)
-	EndReason  *string `json:"end_reason"`
+	// recorded exactly once and no line was cut; Incomplete is its
+	// opposite.
+	Complete   bool `json:"complete"`
+	Incomplete bool `json:"incomplete"`
+	// CutLine describes the run file's last line when it was cut short
+	// (pilotrun.Run.Cut): the run was killed while writing it.
+	CutLine   string  `json:"cut_line,omitempty"`
+	EndStatus *string `json:"end_status"` // the last end record's; null when none (a killed run)
+	EndReason *string `json:"end_reason"`
 	// Planned counts the planned measured pairs, Recorded those recorded
 	// (each once, however often it appears).
 	Planned  int `json:"planned"`
@@ -183,7 +187,10 @@ func completeness(run *pilotrun.Run, rep *Report) {
 			rep.WarmupsMissing = append(rep.WarmupsMissing, s)
 		}
 	}
-	rep.Complete = len(rep.Unattempted) == 0 && len(rep.Duplicated) == 0
+	if run.Cut != nil {
+		rep.CutLine = run.Cut.Error()
+	}
+	rep.Complete = len(rep.Unattempted) == 0 && len(rep.Duplicated) == 0 && run.Cut == nil
 	rep.Incomplete = !rep.Complete
 }
 
@@ -304,6 +311,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 		if len(r.Duplicated) > 0 {
 			b.WriteString("\n")
+		}
+		if r.CutLine != "" {
+			b.WriteString("Cut line: " + mdText(r.CutLine) + "\n\n")
 		}
 	}
 	if len(r.WarmupsMissing) > 0 && len(r.WarmupsMissing) < r.Samples {

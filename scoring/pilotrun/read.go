@@ -28,6 +28,10 @@ type Run struct {
 	EndLine int
 	// Skipped lists the malformed lines left out under SkipBadLines.
 	Skipped []*inputerr.Error
+	// Cut is the last line when it was cut short (no newline, not JSON: the
+	// process was killed while writing it) and left out under
+	// AllowCutLastLine; nil otherwise.
+	Cut *inputerr.Error
 }
 
 // Record is one request with the 1-based line it was read from.
@@ -41,6 +45,11 @@ type ReadOptions struct {
 	// SkipBadLines reports a malformed request or end line in Run.Skipped
 	// and goes on, instead of failing. A bad header is always an error.
 	SkipBadLines bool
+	// AllowCutLastLine leaves out a last line that has no newline and is
+	// not JSON, recording it in Run.Cut, instead of failing: a run killed
+	// while a record was written ends so. A malformed line anywhere else
+	// is still an error (unless SkipBadLines), and so is a cut header.
+	AllowCutLastLine bool
 }
 
 // Read reads a run file from r; name is the file name used in errors.
@@ -61,6 +70,11 @@ func Read(r io.Reader, name string, opts ReadOptions) (*Run, error) {
 				line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 			}
 			if perr := run.addLine(line, lineNo); perr != nil {
+				if opts.AllowCutLastLine && err == io.EOF && run.HeaderLine != 0 && !json.Valid(line) {
+					// err == io.EOF: the line has no newline, so it is the last.
+					run.Cut = inputerr.New(name, lineNo, "the last line was cut short (%d bytes, no newline, not JSON: the run was killed while writing it); left out", len(line))
+					break
+				}
 				if !opts.SkipBadLines || run.HeaderLine == 0 {
 					return nil, perr
 				}

@@ -167,3 +167,54 @@ func TestStatusValid(t *testing.T) {
 		}
 	}
 }
+
+// TestReadCutLastLine: under AllowCutLastLine a last line with no newline
+// that is not JSON is left out in Run.Cut; anything else is read as
+// without the option.
+func TestReadCutLastLine(t *testing.T) {
+	ok := req("c1", "s1", "ok")
+	tests := []struct {
+		name, data string
+		cutLine    int    // 0: no cut line
+		requests   int    // read when there is no error
+		err        string // the error, under AllowCutLastLine too
+	}{
+		{"cut request", header + "\n" + ok + "\n" + ok[:20], 3, 1, ""},
+		{"cut end record", header + "\n" + ok + "\n{\"type\": \"end\", \"st", 3, 1, ""},
+		{"whole last line without newline", header + "\n" + ok, 0, 1, ""},
+		{"cut line with its newline", header + "\n" + ok[:20] + "\n", 0, 0, "run.jsonl:2:"},
+		{"bad line in the middle", header + "\n" + ok[:20] + "\n" + ok + "\n", 0, 0, "run.jsonl:2:"},
+		{"cut header", header[:30], 0, 0, "run.jsonl:1:"},
+		{"valid JSON, bad record, no newline", header + "\n" + `{"type": "request"}`, 0, 0, "run.jsonl:2:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			run, err := pilotrun.Read(strings.NewReader(tt.data), "run.jsonl", pilotrun.ReadOptions{AllowCutLastLine: true})
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(run.Requests) != tt.requests {
+				t.Errorf("%d requests, want %d", len(run.Requests), tt.requests)
+			}
+			if tt.cutLine == 0 {
+				if run.Cut != nil {
+					t.Errorf("cut %v, want none", run.Cut)
+				}
+				return
+			}
+			if run.Cut == nil || run.Cut.Line != tt.cutLine || !strings.Contains(run.Cut.Error(), "cut short") {
+				t.Errorf("cut %v, want line %d", run.Cut, tt.cutLine)
+			}
+			// Without the option it is an error, as before.
+			if _, err := pilotrun.Read(strings.NewReader(tt.data), "run.jsonl", pilotrun.ReadOptions{}); err == nil {
+				t.Error("read without AllowCutLastLine")
+			}
+		})
+	}
+}

@@ -33,6 +33,18 @@ import (
 // arrays []any, numbers json.Number (kept as written, so that integers and
 // floats stay apart), strings, booleans and nil. Anything after the value
 // other than white space is an error.
+//
+// Two inputs differ from Python's json.loads, which clovaai/donut's
+// evaluator uses (checked against it):
+//
+//   - a lone surrogate escape such as "\ud800" becomes U+FFFD (Go strings
+//     hold no surrogates), where Python keeps the surrogate: two different
+//     lone surrogates, or one and a real U+FFFD, compare equal here and
+//     unequal there, and so can change a score;
+//   - NaN, Infinity and -Infinity are refused (they are not JSON), where
+//     Python accepts them as floats.
+//
+// Valid JSON without lone surrogates decodes the same in both.
 func Parse(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()

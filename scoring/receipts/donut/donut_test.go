@@ -305,3 +305,19 @@ func TestParseRejectsTrailingData(t *testing.T) {
 		}
 	}
 }
+
+// TestParseDiffersFromPython pins the two input differences Parse's doc
+// comment states, so that the comment changes if the behaviour does.
+func TestParseDiffersFromPython(t *testing.T) {
+	for _, s := range []string{`"\ud800"`, `"\udfff"`, `"\ud800x"`} {
+		v, err := Parse([]byte(s))
+		if str, ok := v.(string); err != nil || !ok || []rune(str)[0] != '\uFFFD' {
+			t.Errorf("Parse(%s) = %q, %v: want U+FFFD (Python keeps the surrogate)", s, v, err)
+		}
+	}
+	for _, s := range []string{`NaN`, `Infinity`, `-Infinity`, `{"total": NaN}`} {
+		if v, err := Parse([]byte(s)); err == nil {
+			t.Errorf("Parse(%s) = %v, want an error (Python accepts it)", s, v)
+		}
+	}
+}

@@ -4,14 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io/fs"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"github.com/docscore/docscore/cmd/docscore/internal/atomicfile"
 	"github.com/docscore/docscore/scoring/api"
 )
 
@@ -99,26 +100,26 @@ func flagError(err error) error {
 }
 
 // writeOutput writes data to path, or to the command's stdout when path is
-// empty or "-". A file is written to a temporary name and renamed, so a
-// failed run never leaves half a report behind.
-func writeOutput(env *Env, path string, data []byte) error {
-	if path == "" || path == "-" {
-		_, err := env.Stdout.Write(data)
+// empty or "-", as package atomicfile describes: a regular file (or a link
+// to one) is replaced atomically, keeping its mode; a device or FIFO is
+// written straight through. flag names the option that gave path, for the
+// message of a path that cannot be written: exit 2 when the path is wrong
+// (a directory, a missing folder, a dangling link, no permission), exit 1
+// for other failures (a full disk). Either way the message names the path
+// the user gave, and no temporary file is left behind.
+func writeOutput(env *Env, flag, path string, data []byte) error {
+	err := atomicfile.Output(env.Stdout, path, data)
+	if err == nil {
+		return nil
+	}
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || pe.Path != path {
 		return err
 	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
+	err = fmt.Errorf("%s %s: %w", flag, path, pe.Err)
+	if errors.Is(pe.Err, atomicfile.ErrIsDir) || errors.Is(pe.Err, atomicfile.ErrDanglingLink) ||
+		errors.Is(pe.Err, fs.ErrNotExist) || errors.Is(pe.Err, fs.ErrPermission) || errors.Is(pe.Err, syscall.ENOTDIR) {
+		return &ExitError{Code: ExitInput, Err: err}
 	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return err
 }

@@ -47,11 +47,11 @@ func TestParseThresholds(t *testing.T) {
 func TestWriteOutput(t *testing.T) {
 	var stdout bytes.Buffer
 	env := &Env{Stdout: &stdout}
-	if err := writeOutput(env, "", []byte("x")); err != nil || stdout.String() != "x" {
+	if err := writeOutput(env, "--out", "", []byte("x")); err != nil || stdout.String() != "x" {
 		t.Fatalf("stdout write: %v %q", err, stdout.String())
 	}
 	path := filepath.Join(t.TempDir(), "r.json")
-	if err := writeOutput(env, path, []byte("{}")); err != nil {
+	if err := writeOutput(env, "--out", path, []byte("{}")); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(path); string(b) != "{}" {

@@ -75,6 +75,7 @@ func init() {
 			evidence, groundTruth, ctxPairs                  []string
 			output, markdown, checkpointDir, judge, failOn   string
 			jf                                               judgeFlags
+			allowOutside                                     bool
 		)
 		c := &cobra.Command{
 			Use:   "eval",
@@ -84,7 +85,10 @@ func init() {
 With --cases it reads a JSON or JSONL cases file (docs/schema/cases.schema.json):
 cases and pipelines of stages, each with its prediction, input and references,
 and the metrics to select by stage id, operation or default. Reference paths
-are read relative to the cases file.
+are read relative to the cases file, and may not leave its folder (no
+absolute paths, no "..", no symbolic link out of it) unless
+--allow-outside-paths is given: a cases file cannot read, hash and send to
+a judge any file on the machine.
 
 With --prediction it evaluates one prediction (a JSON file) against the
 --evidence and --ground-truth files given (repeat the flags for several).
@@ -118,6 +122,9 @@ rerun never pays for the same judgment twice.
 				if casesFile != "" && (len(evidence) > 0 || len(groundTruth) > 0 || caseID != "" || operation != "" || rubric != "") {
 					return usageError("--evidence, --ground-truth, --case-id, --operation and --rubric go with --prediction, not --cases")
 				}
+				if allowOutside && casesFile == "" {
+					return usageError("--allow-outside-paths goes with --cases")
+				}
 				if err := checkFormat(failOn, "none", "fail", "uncertain"); err != nil {
 					return usageError("--fail-on %q: expected none, fail or uncertain", failOn)
 				}
@@ -148,7 +155,7 @@ rerun never pays for the same judgment twice.
 
 				var f *harness.CaseFile
 				if casesFile != "" {
-					f, err = readCasesFile(env, casesFile)
+					f, err = readCasesFile(env, casesFile, allowOutside)
 				} else {
 					f, err = directCase(prediction, caseID, operation, rubric, evidence, groundTruth)
 				}
@@ -185,12 +192,12 @@ rerun never pays for the same judgment twice.
 					return err
 				}
 				if output != "" || markdown != "-" {
-					if err := writeOutput(env, output, data); err != nil {
+					if err := writeOutput(env, "--output", output, data); err != nil {
 						return err
 					}
 				}
 				if markdown != "" {
-					if err := writeOutput(env, markdown, report.Markdown()); err != nil {
+					if err := writeOutput(env, "--markdown", markdown, report.Markdown()); err != nil {
 						return err
 					}
 				}
@@ -205,6 +212,7 @@ rerun never pays for the same judgment twice.
 		}
 		fl := c.Flags()
 		fl.StringVar(&casesFile, "cases", "", "JSON or JSONL cases file (\"-\" for standard input)")
+		fl.BoolVar(&allowOutside, "allow-outside-paths", false, "let the --cases file name files outside its folder (absolute paths, \"..\", links out of it)")
 		fl.StringVar(&prediction, "prediction", "", "a prediction JSON file to evaluate on its own")
 		fl.StringArrayVar(&evidence, "evidence", nil, "an evidence file (PDF, image, OCR text); repeat for several")
 		fl.StringArrayVar(&groundTruth, "ground-truth", nil, "a ground-truth file (JSON, path/value CSV, table, notes); repeat for several")
@@ -237,16 +245,19 @@ func sortedContext(m map[string]string) map[string]string {
 	return out
 }
 
-func readCasesFile(env *Env, path string) (*harness.CaseFile, error) {
+// readCasesFile reads the --cases file; the paths it names are read
+// relative to its folder (the current one for standard input) and may not
+// leave it unless allowOutside.
+func readCasesFile(env *Env, path string, allowOutside bool) (*harness.CaseFile, error) {
 	if path == "-" {
-		return harness.ReadCaseFile(env.Stdin, "<stdin>", harness.ReadOptions{Loader: harnessio.DirLoader(".")})
+		return harness.ReadCaseFile(env.Stdin, "<stdin>", harness.ReadOptions{Loader: harnessio.DirLoader(".", allowOutside)})
 	}
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, usageError("--cases: %v", err)
 	}
 	defer fh.Close()
-	return harness.ReadCaseFile(fh, path, harness.ReadOptions{Loader: harnessio.DirLoader(filepath.Dir(path))})
+	return harness.ReadCaseFile(fh, path, harness.ReadOptions{Loader: harnessio.DirLoader(filepath.Dir(path), allowOutside)})
 }
 
 // directCase builds a one-case file from --prediction, --evidence and

@@ -149,3 +149,53 @@ func TestEvalCheckpointDir(t *testing.T) {
 		t.Error("a changed --checkpoint-context reused checkpoints")
 	}
 }
+
+// TestEvalCasesPathsStayInTheirFolder: a cases file's reference paths may
+// not leave its folder without --allow-outside-paths. Before, the case
+// below read, hashed (and, with a judge, would have sent) /etc/passwd.
+func TestEvalCasesPathsStayInTheirFolder(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "secret.json"), []byte(`{"total": 7}`), 0o644)
+	caseLine := func(path string) string {
+		return `{"case_id": "c1", "prediction": {"total": 7}, "references": [{"artifact_id": "gt", "authority": "ground_truth", "path": "` + path + `"}]}`
+	}
+	dir := filepath.Join(root, "cases")
+	os.Mkdir(dir, 0o755)
+	tests := []struct {
+		name, path string
+		want       []string
+	}{
+		{"climbs out", "../../../../../../../../etc/passwd", []string{"cases.jsonl:2:", "../../../../../../../../etc/passwd", "leaves the cases file's folder", "--allow-outside-paths"}},
+		{"absolute", "/etc/passwd", []string{"cases.jsonl:2:", "/etc/passwd", "an absolute path", "--allow-outside-paths"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cases := filepath.Join(dir, "cases.jsonl")
+			os.WriteFile(cases, []byte(`{"default_metrics": [{"name": "exact", "kind": "exact_structured"}]}`+"\n"+caseLine(tt.path)+"\n"), 0o644)
+			code, out, errs := runEnv(t, "", nil, "eval", "--cases", cases, "--judge", "none")
+			if code != ExitInput || out != "" {
+				t.Fatalf("exit %d (want %d), stdout %.100q, stderr %s", code, ExitInput, out, errs)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(errs, w) {
+					t.Errorf("refusal %q does not contain %q", errs, w)
+				}
+			}
+		})
+	}
+	// With the flag, a file outside the folder is read.
+	cases := filepath.Join(dir, "cases.jsonl")
+	os.WriteFile(cases, []byte(caseLine("../secret.json")+"\n"), 0o644)
+	code, out, errs := runEnv(t, "", nil, "eval", "--cases", cases, "--judge", "none", "--allow-outside-paths")
+	if code != ExitOK || !strings.Contains(out, `"verdict": "pass"`) {
+		t.Errorf("--allow-outside-paths: exit %d, %s\n%.300s", code, errs, out)
+	}
+	code, _, errs = runEnv(t, "", nil, "eval", "--cases", cases, "--judge", "none")
+	if code != ExitInput || !strings.Contains(errs, "cases.jsonl:1:") {
+		t.Errorf("../secret.json without the flag: exit %d, %s", code, errs)
+	}
+	code, _, errs = runEnv(t, "", nil, "eval", "--prediction", cases, "--allow-outside-paths")
+	if code != ExitInput || !strings.Contains(errs, "--allow-outside-paths goes with --cases") {
+		t.Errorf("--allow-outside-paths with --prediction: exit %d, %s", code, errs)
+	}
+}

@@ -37,11 +37,11 @@ it came from, and the sources.`,
 					return err
 				}
 				if record != "" {
-					if err := writeJSON(env, record, ref); err != nil {
+					if err := writeJSON(env, "--record", record, ref); err != nil {
 						return err
 					}
 				}
-				if err := writeOutput(env, output, []byte(ref.Value.(string))); err != nil {
+				if err := writeOutput(env, "--output", output, []byte(ref.Value.(string))); err != nil {
 					return err
 				}
 				if output != "" && output != "-" {

@@ -70,7 +70,7 @@ func commandDeriver(command string) (judging.MarkdownDeriver, error) {
 	}, nil
 }
 
-func writeJSON(env *Env, path string, v any) error {
+func writeJSON(env *Env, flag, path string, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -78,7 +78,7 @@ func writeJSON(env *Env, path string, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	return writeOutput(env, path, buf.Bytes())
+	return writeOutput(env, flag, path, buf.Bytes())
 }
 
 func init() {
@@ -199,7 +199,7 @@ stdout). ` + judgeEnvHelp,
 					if reviewFile != "" || reference != "" || adjudicate || union {
 						return usageError("route %s: the sources are preserved as evidence and no reference is generated, so --review-file, --reference, --adjudicate and --union do not apply", prep.Route)
 					}
-					return writeJSON(env, output, prep)
+					return writeJSON(env, "--output", output, prep)
 				}
 				rep := prep.ImageReport
 				if adjudicate && len(rep.Disputed) > 0 {
@@ -218,19 +218,19 @@ stdout). ` + judgeEnvHelp,
 					if err != nil {
 						return err
 					}
-					if err := writeOutput(env, reviewFile, data); err != nil {
+					if err := writeOutput(env, "--review-file", reviewFile, data); err != nil {
 						return err
 					}
 				}
 				if reference != "" {
-					if err := writeOutput(env, reference, []byte(rep.ProvisionalReference.Value.(string))); err != nil {
+					if err := writeOutput(env, "--reference", reference, []byte(rep.ProvisionalReference.Value.(string))); err != nil {
 						return err
 					}
 				}
 				usage := judging.SummarizeUsage(usageOf(append(raw, &cacheUsage)...))
 				fmt.Fprintf(env.Stderr, "docscore: %d field(s) agreed, %d disputed (%d read by no provider); requires human review: %v; %d call(s) made, %d reused\n",
 					len(rep.Agreed), len(rep.Disputed), len(rep.OmittedFields), rep.RequiresHumanReview, usage.Calls, usage.CachedCalls)
-				return writeJSON(env, output, struct {
+				return writeJSON(env, "--output", output, struct {
 					*judging.GroundTruthReport
 					Usage *judging.UsageSummary `json:"usage"`
 				}{rep, usage})

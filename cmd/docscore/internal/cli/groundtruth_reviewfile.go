@@ -58,7 +58,7 @@ writes the same file directly.)`,
 				if err != nil {
 					return err
 				}
-				return writeOutput(env, output, data)
+				return writeOutput(env, "--output", output, data)
 			},
 		}
 		c.Flags().StringVar(&report, "report", "", "the generation report (JSON) of docscore groundtruth generate")

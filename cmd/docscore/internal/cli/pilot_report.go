@@ -8,6 +8,7 @@ import (
 
 	"github.com/docscore/docscore/cmd/docscore/internal/cord"
 	"github.com/docscore/docscore/scoring/pilotreport"
+	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
 )
 
@@ -35,7 +36,10 @@ the dataset). Without either, the report has no scores and says why.
 
 An incomplete run (interrupted, killed) is reported and labelled incomplete
 with its unattempted phase/sample pairs; it is scored as with
---allow-incomplete.`,
+--allow-incomplete. A last line cut short by the kill (no newline, not JSON)
+is left out with a warning naming the file and line, and the report is
+labelled incomplete; a malformed line elsewhere is an error unless
+--skip-bad-lines.`,
 			Example: `  docscore pilot report run.jsonl --format md
   docscore pilot report run.jsonl --refs cord-v2/test-00000-of-00001.parquet --out report.json`,
 			Args: cobra.ExactArgs(1),
@@ -69,11 +73,16 @@ func runPilotReport(env *Env, path string, o pilotReportOptions) error {
 		}
 		opts.References, opts.ReferencesFrom = refs, o.refs
 	}
-	run, err := readRun(env, path, o.skipBadLines)
+	// A killed run may end in half a line: report it as cut, not as a
+	// malformed file.
+	run, err := readRun(env, path, pilotrun.ReadOptions{SkipBadLines: o.skipBadLines, AllowCutLastLine: true})
 	if err != nil {
 		return err
 	}
 	warnSkipped(env, run.Skipped)
+	if run.Cut != nil {
+		fmt.Fprintf(env.Stderr, "docscore: warning: %s\n", run.Cut)
+	}
 	rep, err := pilotreport.Build(run, opts)
 	if err != nil {
 		return err
@@ -87,12 +96,15 @@ func runPilotReport(env *Env, path string, o pilotReportOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := writeOutput(env, o.out, buf.Bytes()); err != nil {
+	if err := writeOutput(env, "--out", o.out, buf.Bytes()); err != nil {
 		return err
 	}
 	if rep.Incomplete {
-		fmt.Fprintf(env.Stderr, "docscore: warning: run %q is incomplete (%d of %d planned pairs recorded, %d unattempted); the report is labelled incomplete\n",
-			rep.RunID, rep.Recorded, rep.Planned, len(rep.Unattempted))
+		detail := fmt.Sprintf("%d of %d planned pairs recorded, %d unattempted", rep.Recorded, rep.Planned, len(rep.Unattempted))
+		if rep.CutLine != "" && len(rep.Unattempted) == 0 && len(rep.Duplicated) == 0 {
+			detail = "every planned pair recorded, but its last line was cut"
+		}
+		fmt.Fprintf(env.Stderr, "docscore: warning: run %q is incomplete (%s); the report is labelled incomplete\n", rep.RunID, detail)
 	}
 	if rep.Scores == nil && rep.ScoresNote != "" {
 		fmt.Fprintf(env.Stderr, "docscore: note: %s\n", rep.ScoresNote)

@@ -74,6 +74,14 @@ Engines:
            foreign signal are transport_error; deadline and Ctrl-C as above.
 The engine is inferred from --base-url or --command when --engine is left out.
 
+Sampling (openai engine): every request sends "temperature: 0" (greedy
+decoding, so that a rerun reads the same) unless --temperature or the
+configuration's [model] temperature gives another value, and max_tokens
+(--max-tokens, default ` + strconv.Itoa(pilot.DefaultMaxTokens) + `). The run header records both. A server
+whose model card recommends another temperature gets 0 all the same: give it
+with --temperature. --extra adds other members (top_p, …) but cannot replace
+these two.
+
 Resume: rerunning with the same --out checks that the file's header describes
 the same run (plan, prompt hash, model and engine settings, dataset, image
 hashes; otherwise it refuses, listing the differences), skips the pairs
@@ -136,7 +144,7 @@ warmup failed, 2 for bad settings or input.`,
 		f.StringVar(&o.baseURL, "base-url", "", "openai engine: the server's API root, e.g. http://localhost:8000/v1")
 		f.StringVar(&o.model, "model", "", "model name (openai: as the server serves it; command: a label, default the program)")
 		f.IntVar(&o.maxTokens, "max-tokens", pilot.DefaultMaxTokens, "openai engine: max_tokens of each request")
-		f.Float64Var(&o.temperature, "temperature", 0, "openai engine: sampling temperature")
+		f.Float64Var(&o.temperature, "temperature", 0, "openai engine: sampling temperature; 0 (greedy) is sent when it is left out")
 		f.StringVar(&o.extra, "extra", "", `openai engine: extra request members as a JSON object, e.g. '{"top_p": 1}'`)
 		f.StringVar(&o.apiKeyEnv, "api-key-env", "", "openai engine: the environment variable holding the API key (default OPENAI_API_KEY)")
 		f.StringVar(&o.prompt, "prompt", "", "the prompt text (openai engine)")

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -143,6 +144,8 @@ func TestPilotRunErrors(t *testing.T) {
 		{"both prompts", []string{"--dataset", dir, "--base-url", "http://x/v1", "--model", "m", "--prompt", "a", "--prompt-file", "b", "--out", filepath.Join(tmp, "e.jsonl")}, ExitInput, "not both"},
 		{"failed warmup", []string{"--dataset", dir, "--command", "exit 2 # {image}", "--out", filepath.Join(tmp, "f.jsonl")}, ExitFailure, "warmup of r1 failed: http_error (the program failed: exit status 2)"},
 		{"low GPU memory", []string{"--dataset", dir, "--command", "echo {image}", "--out", filepath.Join(tmp, "g.jsonl"), "--gpu-min-free-mib", "1000"}, ExitFailure, "nvidia-smi"},
+		// Before: exit 1 "is a directory" (a FIFO: TestPilotRunOutFIFO).
+		{"out is a directory", []string{"--dataset", dir, "--command", "echo {image}", "--out", tmp}, ExitInput, "--out " + tmp + ": is a directory; a run file must be a regular file"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -313,4 +316,83 @@ func ptr(s *string) string {
 		return "<null>"
 	}
 	return *s
+}
+
+// TestPilotRunHelpSaysTemperature: the help says that temperature 0 is
+// sent by default, in the Long text and the flag's line (it said neither).
+func TestPilotRunHelpSaysTemperature(t *testing.T) {
+	code, out, _ := run(t, "pilot", "run", "--help")
+	if code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{`every request sends "temperature: 0"`, "unless --temperature", "0 (greedy) is sent when it is left out"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("pilot run --help does not say %q", want)
+		}
+	}
+}
+
+// TestPilotReportCutLastLine: a run killed while writing its last record
+// ends in half a line. pilot report leaves it out with a warning naming
+// the file and line and labels the report incomplete, without
+// --skip-bad-lines (before, it failed with exit 2); a malformed line
+// elsewhere, or a bad last line that has its newline, still fails.
+func TestPilotReportCutLastLine(t *testing.T) {
+	data, err := os.ReadFile(sampleFile("run.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+	n := len(lines) // the last line is the end record
+	lastReq := lines[n-2]
+	head := strings.Join(lines[:n-2], "")
+	tests := []struct {
+		name, content string
+		code          int
+		want          []string // in stderr
+		unattempted   int
+	}{
+		{"request cut", head + lastReq[:len(lastReq)/2], ExitOK,
+			[]string{fmt.Sprintf("run.jsonl:%d: the last line was cut short", n-1), "left out", "(47 of 48 planned pairs recorded, 1 unattempted); the report is labelled incomplete"}, 1},
+		{"end record cut", head + lastReq + `{"type": "end", "sta`, ExitOK,
+			[]string{fmt.Sprintf("run.jsonl:%d: the last line was cut short (20 bytes", n), "(every planned pair recorded, but its last line was cut); the report is labelled incomplete"}, 0},
+		{"malformed line in the middle", head + "{\"type\": \"req\n" + lastReq + lines[n-1], ExitInput,
+			[]string{fmt.Sprintf("run.jsonl:%d:", n-1)}, 0},
+		{"malformed last line with its newline", head + lastReq[:len(lastReq)/2] + "\n", ExitInput,
+			[]string{fmt.Sprintf("run.jsonl:%d:", n-1)}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "run.jsonl")
+			os.WriteFile(p, []byte(tt.content), 0o644)
+			code, stdout, stderr := run(t, "pilot", "report", p)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d: %s", code, tt.code, stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr %q does not contain %q", stderr, w)
+				}
+			}
+			if code != ExitOK {
+				return
+			}
+			var rep struct {
+				Complete    bool              `json:"complete"`
+				Incomplete  bool              `json:"incomplete"`
+				CutLine     string            `json:"cut_line"`
+				Unattempted []json.RawMessage `json:"unattempted"`
+			}
+			if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+				t.Fatal(err)
+			}
+			if rep.Complete || !rep.Incomplete || !strings.Contains(rep.CutLine, "cut short") || len(rep.Unattempted) != tt.unattempted {
+				t.Errorf("report: %+v", rep)
+			}
+			_, md, _ := run(t, "pilot", "report", p, "--format", "md")
+			if !strings.Contains(md, "**INCOMPLETE:**") || !strings.Contains(md, "Cut line: ") {
+				t.Errorf("markdown does not say incomplete and cut:\n%.600s", md)
+			}
+		})
+	}
 }

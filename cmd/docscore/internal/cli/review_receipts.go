@@ -53,6 +53,10 @@ set; a review needs a judge, so none is an error.`,
 			if lowest < 1 {
 				return usageError("--lowest %d: expected at least 1 page", lowest)
 			}
+			accepted := strings.Join(reviewJudgeNames(), ", ")
+			if judge == "none" {
+				return usageError("--judge none: a review needs a model judge, and none means no judge (only 'docscore eval' accepts it); expected one of %s", accepted)
+			}
 			settings, err := jf.settings(env)
 			if err != nil {
 				return err
@@ -62,7 +66,7 @@ set; a review needs a judge, so none is an error.`,
 				return err
 			}
 			if adapter == nil {
-				return usageError("a review needs a model judge: give --judge openai, anthropic or command (auto found no key)")
+				return usageError("--judge auto found no judge: neither %s nor %s is set; set one, or give --judge openai, anthropic or command", envOpenAIKey, envAnthropicKey)
 			}
 			opts := receipts.ParseOptions{}
 			if readingOrder {
@@ -72,7 +76,7 @@ set; a review needs a judge, so none is an error.`,
 			if err != nil {
 				return err
 			}
-			run, err := readRun(env, runPath, false)
+			run, err := readRun(env, runPath, pilotrun.ReadOptions{})
 			if err != nil {
 				return err
 			}
@@ -92,7 +96,7 @@ set; a review needs a judge, so none is an error.`,
 			if err != nil {
 				return err
 			}
-			if err := writeJSON(env, outPath, review); err != nil {
+			if err := writeJSON(env, "--out", outPath, review); err != nil {
 				return err
 			}
 			if outPath != "" && outPath != "-" {
@@ -110,7 +114,7 @@ set; a review needs a judge, so none is an error.`,
 	fl.StringVar(&outPath, "out", "", "write the advisory diagnostics here instead of standard output")
 	fl.BoolVar(&allowIncomplete, "allow-incomplete", false, "review an incomplete run")
 	fl.BoolVar(&readingOrder, "reading-order", false, "reference text in reading order (a different protocol)")
-	fl.StringVar(&judge, "judge", "auto", "model judge: "+strings.Join(judgeNames(), ", "))
+	fl.StringVar(&judge, "judge", "auto", "model judge: "+strings.Join(reviewJudgeNames(), ", ")+" (auto: OpenAI, then Anthropic, by which key is set)")
 	addJudgeFlags(c, &jf, true)
 	return c
 }
@@ -156,6 +160,18 @@ func advisoryPages(rep *receipts.Report, run *pilotrun.Run, refs receipts.Refere
 		return nil, usageError("no scored pages in phase %q to review (phases: %s)", phase, phaseNames(rep))
 	}
 	return pages, nil
+}
+
+// reviewJudgeNames lists the --judge values a review accepts: every judge
+// but none.
+func reviewJudgeNames() []string {
+	var names []string
+	for _, n := range judgeNames() {
+		if n != "none" {
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 func phaseNames(rep *receipts.Report) string {

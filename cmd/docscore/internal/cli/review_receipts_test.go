@@ -65,8 +65,28 @@ func TestReviewReceipts(t *testing.T) {
 	if after, _ := os.ReadFile(run); !bytes.Equal(before, after) {
 		t.Fatal("the run file changed")
 	}
-	code, _, errs = runEnv(t, "", nil, "review", "receipts", "--run", run, "--refs", sampleFile("refs"), "--judge", "none")
-	if code != ExitInput || !strings.Contains(errs, "needs a model judge") {
-		t.Fatalf("--judge none: exit %d, %s", code, errs)
+	// No judge: none says what none means and lists the accepted values
+	// (it used to say "auto found no key"); auto names the keys it read.
+	tests := []struct {
+		judge string
+		want  []string
+		not   string
+	}{
+		{"none", []string{"--judge none:", "needs a model judge", "none means no judge", "expected one of auto, openai, anthropic, command"}, "auto found"},
+		{"auto", []string{"--judge auto found no judge", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"}, ""},
+	}
+	for _, tt := range tests {
+		code, _, errs = runEnv(t, "", nil, "review", "receipts", "--run", run, "--refs", sampleFile("refs"), "--judge", tt.judge)
+		if code != ExitInput {
+			t.Errorf("--judge %s: exit %d, want %d: %s", tt.judge, code, ExitInput, errs)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(errs, w) {
+				t.Errorf("--judge %s: %q does not contain %q", tt.judge, errs, w)
+			}
+		}
+		if tt.not != "" && strings.Contains(errs, tt.not) {
+			t.Errorf("--judge %s: %q contains %q", tt.judge, errs, tt.not)
+		}
 	}
 }

@@ -122,7 +122,7 @@ func runScoreReceipts(ctx context.Context, env *Env, o scoreReceiptsOptions) err
 		return flagError(err)
 	}
 	warnSkipped(env, rep.Skipped)
-	if err := writeOutput(env, o.out, res.Bytes); err != nil {
+	if err := writeOutput(env, "--out", o.out, res.Bytes); err != nil {
 		return err
 	}
 	if rep.Incomplete {
@@ -140,12 +140,12 @@ func warnSkipped(env *Env, skipped []*inputerr.Error) {
 }
 
 // readRun reads and parses the run file, or standard input for "-".
-func readRun(env *Env, path string, skipBadLines bool) (*pilotrun.Run, error) {
+func readRun(env *Env, path string, opts pilotrun.ReadOptions) (*pilotrun.Run, error) {
 	f, err := readRunFile(env, path)
 	if err != nil {
 		return nil, err
 	}
-	return pilotrun.Read(strings.NewReader(f.Text), f.Name, pilotrun.ReadOptions{SkipBadLines: skipBadLines})
+	return pilotrun.Read(strings.NewReader(f.Text), f.Name, opts)
 }
 
 // readRunFile reads the run file, or standard input for "-".

@@ -118,7 +118,7 @@ recall or a field's accuracy falls under its floor.`,
 			if err := checkTabularThresholds(rep, thresholds); err != nil && !isThresholdFailure(err) {
 				return err
 			}
-			if err := writeOutput(env, outPath, res.Bytes); err != nil {
+			if err := writeOutput(env, "--out", outPath, res.Bytes); err != nil {
 				return err
 			}
 			for _, w := range rep.Warnings {

@@ -74,19 +74,23 @@ needed). Stop with Ctrl-C.`,
   curl -F gt=@gt/gt_page_27.csv -F runs=@runs.jsonl http://127.0.0.1:8080/v1/score/tabular`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			if apiOnly && (dir != "" || open) {
+				return usageError("--api serves the API alone; leave out --dir and --open")
+			}
+			// The address first: a bad one is the user's first mistake to
+			// hear about, before a missing site.
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return usageError("--addr %s: %v (expected HOST:PORT, such as 127.0.0.1:8080)", addr, err)
+			}
 			var opts serveOptions
 			if !apiOnly {
 				site, err := siteFS(dir)
 				if err != nil {
+					ln.Close()
 					return err
 				}
 				opts.site = site
-			} else if dir != "" || open {
-				return usageError("--api serves the API alone; leave out --dir and --open")
-			}
-			ln, err := net.Listen("tcp", addr)
-			if err != nil {
-				return usageError("--addr %s: %v", addr, err)
 			}
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()

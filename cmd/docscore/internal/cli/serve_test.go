@@ -100,6 +100,14 @@ func TestServeErrors(t *testing.T) {
 	if code != ExitInput || !strings.Contains(stderr, "--addr") {
 		t.Errorf("bad --addr: exit %d, %q", code, stderr)
 	}
+	// A bad address is reported before a missing site (it used to be the
+	// other way round: "no index.html", or the embedded site's absence).
+	for _, args := range [][]string{{"--dir", t.TempDir()}, nil} {
+		code, _, stderr = run(t, append([]string{"serve", "--addr", "nonsense"}, args...)...)
+		if code != ExitInput || !strings.Contains(stderr, "--addr nonsense") || !strings.Contains(stderr, "HOST:PORT") {
+			t.Errorf("serve --addr nonsense %v: exit %d, %q", args, code, stderr)
+		}
+	}
 	// Without --dir the embedded site is served; a binary compiled before
 	// "make site" has none and says how to get one.
 	if _, err := webui.Embedded(); errors.Is(err, webui.ErrNotBuilt) {

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/docscore/docscore/cmd/docscore/internal/atomicfile"
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/harness"
 )
@@ -30,15 +31,68 @@ func ArtifactFromPath(path string, opts evalcase.ArtifactOptions) (evalcase.Refe
 	return evalcase.ArtifactFromBytes(path, data, opts)
 }
 
+// AllowOutsideFlag is the command-line flag that lets a cases file name
+// files outside its folder; refusals name it.
+const AllowOutsideFlag = "--allow-outside-paths"
+
 // DirLoader returns a harness.Loader that reads the paths a cases file
-// names relative to dir (absolute paths as they are).
-func DirLoader(dir string) harness.Loader {
+// names relative to dir, the cases file's folder. A path that leaves dir
+// is refused unless allowOutside is set: an absolute path, a path that
+// climbs out with "..", or one that a symbolic link (of dir's own files or
+// folders) leads out of. A cases file is data, often someone else's, and
+// what it names is read, hashed and may be sent to a judge: without the
+// refusal a case path such as ../../../../etc/passwd would be.
+func DirLoader(dir string, allowOutside bool) harness.Loader {
 	return func(p string) ([]byte, error) {
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, filepath.FromSlash(p))
+		full := filepath.FromSlash(p)
+		if !filepath.IsAbs(full) {
+			full = filepath.Join(dir, full)
+		} else if !allowOutside {
+			return nil, fmt.Errorf("an absolute path; a cases file names files relative to its folder (give %s to read others)", AllowOutsideFlag)
 		}
-		return os.ReadFile(p)
+		if !allowOutside {
+			if err := inside(dir, full); err != nil {
+				return nil, err
+			}
+		}
+		return os.ReadFile(full)
 	}
+}
+
+// inside checks that full (dir joined with a cases file's path) stays in
+// dir, first as written and then with symbolic links resolved. Its errors
+// follow the path in the caller's message.
+func inside(dir, full string) error {
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	absFull, err := filepath.Abs(full)
+	if err != nil {
+		return err
+	}
+	if !within(absDir, absFull) {
+		return fmt.Errorf("it leaves the cases file's folder %s (give %s to read it)", absDir, AllowOutsideFlag)
+	}
+	realDir, err := filepath.EvalSymlinks(absDir)
+	if err != nil {
+		return err
+	}
+	realFull, err := filepath.EvalSymlinks(absFull)
+	if err != nil {
+		return nil // missing: the read reports it
+	}
+	if !within(realDir, realFull) {
+		return fmt.Errorf("a symbolic link leads out of the cases file's folder %s, to %s (give %s to read it)", absDir, realFull, AllowOutsideFlag)
+	}
+	return nil
+}
+
+// within reports whether path is dir or lies under it (both absolute and
+// clean).
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // FileCheckpointStore keeps checkpoints as JSON files in a directory, one
@@ -101,49 +155,7 @@ func (s *FileCheckpointStore) Load(key string) ([]byte, bool, error) {
 	return data, true, nil
 }
 
-// Save writes key's checkpoint atomically.
+// Save writes key's checkpoint atomically (package atomicfile).
 func (s *FileCheckpointStore) Save(key string, data []byte) error {
-	final := s.Path(key)
-	tmp, err := os.CreateTemp(s.dir, "."+filepath.Base(final)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if s.beforeRename != nil {
-		if err := s.beforeRename(tmp.Name()); err != nil {
-			return err // a simulated crash: the temporary file stays behind
-		}
-	}
-	if err := os.Rename(tmp.Name(), final); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return syncDir(s.dir)
-}
-
-// syncDir makes a rename in dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("fsync %s: %w", dir, err)
-	}
-	return nil
+	return atomicfile.Options{BeforeRename: s.beforeRename}.WriteFile(s.Path(key), data)
 }

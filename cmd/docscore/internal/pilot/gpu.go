@@ -148,7 +148,7 @@ type Server struct {
 // StartServer starts cmdline with /bin/sh -c in a process group of its
 // own, its output appended to logPath.
 func StartServer(cmdline, logPath string) (*Server, error) {
-	log, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	log, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
 	if err != nil {
 		return nil, fmt.Errorf("server log %s: %v", logPath, unwrapPathError(err))
 	}

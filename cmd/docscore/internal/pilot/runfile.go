@@ -126,6 +126,11 @@ type runFile struct {
 // time are then replaced by the file's.
 func prepareRunFile(path string, want *pilotrun.Header) (*runFile, error) {
 	rf := &runFile{path: path}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		// A run file is read back to resume: a directory, FIFO, device or
+		// socket cannot be one (a FIFO would hang, a directory fail late).
+		return nil, usage(fmt.Errorf("--out %s: is %s; a run file must be a regular file (a rerun reads it back to resume)", path, fileKind(fi.Mode())))
+	}
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return rf, nil
@@ -176,6 +181,21 @@ func prepareRunFile(path string, want *pilotrun.Header) (*runFile, error) {
 	return rf, nil
 }
 
+// fileKind names the kind of a file that is not a regular one.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}
+
 // repair handles a last line without its newline. A line that is a
 // complete record gets its newline; a partial one (a crash while it was
 // written) is saved to <out>.partial-<time> and cut off, so that nothing
@@ -197,7 +217,7 @@ func (rf *runFile) repair(f *os.File, data []byte) ([]byte, error) {
 		}
 	}
 	saved := fmt.Sprintf("%s.partial-%s", rf.path, time.Now().UTC().Format("20060102T150405.000000000Z"))
-	if err := os.WriteFile(saved, tail, 0o644); err != nil {
+	if err := os.WriteFile(saved, tail, 0o666); err != nil {
 		return nil, fmt.Errorf("saving the partial last line of %s: %w", rf.path, err)
 	}
 	if err := f.Truncate(int64(cut)); err != nil {
@@ -217,7 +237,7 @@ func (rf *runFile) create() error {
 	if rf.f != nil {
 		return nil
 	}
-	f, err := os.OpenFile(rf.path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(rf.path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
 	if err != nil {
 		return fmt.Errorf("--out %s: %v", rf.path, unwrapPathError(err))
 	}

@@ -1,0 +1,259 @@
+// Package atomicfile writes the files docscore's commands produce: reports,
+// review files, references, records and checkpoints.
+//
+// What a write does depends on what the name is:
+//
+//   - a regular file, or a name that does not exist yet: the bytes go to a
+//     temporary file beside it (".NAME.tmp-*"), which is synced and renamed
+//     over the name, so a failed or killed run never leaves half a file. An
+//     existing file keeps its permission bits; a new one gets 0666 minus the
+//     umask, as a shell redirection would give it. (As with any
+//     replacement by rename, its owner becomes the user who writes, and
+//     other hard links to it keep the old content.)
+//   - a symbolic link: it is followed to the file it points at, which is
+//     replaced as above; the link itself stays a link.
+//   - a dangling symbolic link (one whose target does not exist): refused
+//     with ErrDanglingLink. Creating a file wherever a stray link points is
+//     how links in shared folders are abused, and GNU cp refuses it too;
+//     remove the link, or create its target first.
+//   - anything else that is not a directory (a character device such as
+//     /dev/null, a FIFO, a terminal), and /dev/stdout, /dev/stderr and the
+//     /dev/fd/N and /proc/PID/fd/N names even when the descriptor is a
+//     regular file (the shell opened it, perhaps to append): opened for
+//     writing and written straight through. Nothing is created, renamed or
+//     truncated: the bytes are appended.
+//   - a directory: refused with ErrIsDir.
+//
+// A failed write removes its temporary file, and every error is an
+// *fs.PathError naming the path the caller gave, never the temporary file.
+// A name in a folder that does not exist fails with an error that matches
+// fs.ErrNotExist and names the folder.
+//
+// Output adds the command-line convention that "-" (or no name at all)
+// means standard output.
+package atomicfile
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// ErrIsDir is the error (inside an *fs.PathError) for a name that is a
+// directory.
+var ErrIsDir = errors.New("is a directory; expected a file name")
+
+// ErrDanglingLink is the error (inside an *fs.PathError) for a symbolic
+// link whose target does not exist.
+var ErrDanglingLink = errors.New("is a symbolic link to a file that does not exist; not creating a file through it")
+
+// Options adjust a write. The zero value is the ordinary write.
+type Options struct {
+	// BeforeRename, when set, runs after the temporary file is written
+	// and synced and before it is renamed into place. An error it returns
+	// ends the write with that error and leaves the temporary file where
+	// it is, as a crash at that moment would: it exists for crash tests.
+	BeforeRename func(tmp string) error
+}
+
+// WriteFile writes data to name as the package comment describes.
+func WriteFile(name string, data []byte) error {
+	return Options{}.WriteFile(name, data)
+}
+
+// Output writes data to stdout when name is "" or "-", and to the file
+// name otherwise (see WriteFile).
+func Output(stdout io.Writer, name string, data []byte) error {
+	if name == "" || name == "-" {
+		_, err := stdout.Write(data)
+		return err
+	}
+	return WriteFile(name, data)
+}
+
+// WriteFile writes data to name as the package comment describes, with
+// the options o.
+func (o Options) WriteFile(name string, data []byte) error {
+	if isStream(name) {
+		return writeThrough(name, data)
+	}
+	fi, err := os.Stat(name) // follows links
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if li, lerr := os.Lstat(name); lerr == nil && li.Mode()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(name)
+			return &fs.PathError{Op: "write", Path: name, Err: fmt.Errorf("%w (it points at %s)", ErrDanglingLink, target)}
+		}
+		return o.replace(name, name, data, 0o666, false)
+	case err != nil:
+		return &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
+	case fi.IsDir():
+		return &fs.PathError{Op: "write", Path: name, Err: ErrIsDir}
+	case !fi.Mode().IsRegular():
+		return writeThrough(name, data)
+	}
+	target, err := filepath.EvalSymlinks(name)
+	if err != nil {
+		return &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
+	}
+	return o.replace(name, target, data, fi.Mode().Perm(), true)
+}
+
+// replace writes data to a temporary file beside target and renames it
+// over target. name is the path the caller gave, for errors. When keep is
+// set the temporary file gets perm exactly; otherwise perm minus the umask.
+func (o Options) replace(name, target string, data []byte, perm fs.FileMode, keep bool) error {
+	dir := filepath.Dir(target)
+	if di, err := os.Stat(dir); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return &fs.PathError{Op: "write", Path: name, Err: fmt.Errorf("the folder %s does not exist: %w", dir, fs.ErrNotExist)}
+		}
+		return &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
+	} else if !di.IsDir() {
+		return &fs.PathError{Op: "write", Path: name, Err: fmt.Errorf("%s is not a folder: %w", dir, syscall.ENOTDIR)}
+	}
+	tmp, err := createTemp(dir, filepath.Base(target), perm)
+	if err != nil {
+		return &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
+	}
+	tmpName := tmp.Name()
+	fail := func(err error) error {
+		tmp.Close()
+		os.Remove(tmpName)
+		return &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
+	}
+	if keep {
+		// The umask applied at creation; the existing file's bits win.
+		if err := tmp.Chmod(perm); err != nil {
+			return fail(err)
+		}
+	}
+	if _, err := tmp.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmpName)
+		return &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
+	}
+	if o.BeforeRename != nil {
+		if err := o.BeforeRename(tmpName); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(tmpName, target); err != nil {
+		os.Remove(tmpName)
+		return &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
+	}
+	// Make the rename durable; a folder that cannot be synced (some
+	// network file systems) still holds the new file.
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// createTemp creates a new file ".BASE.tmp-RANDOM" in dir with perm (minus
+// the umask). os.CreateTemp would always give 0600.
+func createTemp(dir, base string, perm fs.FileMode) (*os.File, error) {
+	var b [6]byte
+	for i := 0; ; i++ {
+		if _, err := rand.Read(b[:]); err != nil {
+			return nil, err
+		}
+		p := filepath.Join(dir, "."+base+".tmp-"+hex.EncodeToString(b[:]))
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) && i < 100 {
+			continue
+		}
+		return f, err
+	}
+}
+
+// writeThrough writes data to an existing file that is not a regular one
+// (a device, a FIFO, a terminal) or to a descriptor path: nothing is
+// created or truncated, and the bytes are appended, so that a descriptor
+// the shell opened to a file ("> f" or ">> f") gets them after whatever
+// the process already wrote there.
+func writeThrough(name string, data []byte) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
+	}
+	if err := f.Close(); err != nil {
+		return &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
+	}
+	return nil
+}
+
+// isStream reports whether name is, or links through, one of the
+// process's own descriptors (/dev/stdout, /dev/fd/N, /proc/self/fd/N):
+// those are written straight through even when the descriptor is a
+// regular file, which the caller's shell opened (perhaps to append).
+func isStream(name string) bool {
+	p := name
+	for i := 0; i < 40; i++ {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		if isDescriptorPath(p) {
+			return true
+		}
+		li, err := os.Lstat(p)
+		if err != nil || li.Mode()&fs.ModeSymlink == 0 {
+			return false
+		}
+		t, err := os.Readlink(p)
+		if err != nil {
+			return false
+		}
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(filepath.Dir(p), t)
+		}
+		p = t
+	}
+	return false
+}
+
+func isDescriptorPath(p string) bool {
+	switch p {
+	case "/dev/stdin", "/dev/stdout", "/dev/stderr":
+		return true
+	}
+	if strings.HasPrefix(p, "/dev/fd/") {
+		return true
+	}
+	if rest, ok := strings.CutPrefix(p, "/proc/"); ok {
+		_, fd, ok := strings.Cut(rest, "/")
+		return ok && strings.HasPrefix(fd, "fd/")
+	}
+	return false
+}
+
+// unwrap drops an inner *fs.PathError so that the outer one names the
+// caller's path once.
+func unwrap(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}
