@@ -33,7 +33,12 @@ func JSONError(file string, data []byte, err error, what string) *inputerr.Error
 
 // JSONError is JSONError for the current line of ls.
 func (ls *Lines) JSONError(err error, what string) *inputerr.Error {
-	return jsonError(ls.name, ls.line.Text, ls.line.No-1, ls.line.Indent, err, what)
+	return LineJSONError(ls.name, ls.line, err, what)
+}
+
+// LineJSONError is JSONError for line l of file.
+func LineJSONError(file string, l Line, err error, what string) *inputerr.Error {
+	return jsonError(file, l.Text, l.No-1, l.Indent, err, what)
 }
 
 // jsonError places err in data, which starts on line lineBase+1 after
@@ -68,11 +73,7 @@ func jsonError(file string, data []byte, lineBase, indent int, err error, what s
 		e.Column = 0 // the decoder knows where the value ends, not where it starts
 		return e
 	case errors.As(err, &typ):
-		prefix := ""
-		if what != "" {
-			prefix = what + ": "
-		}
-		e := at(int(typ.Offset)-1, fmt.Sprintf("%smember %q is %s: expected %s", prefix, typ.Field, article(typ.Value), Kind(typ.Type)))
+		e := at(int(typ.Offset)-1, fmt.Sprintf("member %q is %s: expected %s", typ.Field, article(typ.Value), Kind(typ.Type)))
 		e.Column = 0
 		return e
 	}
@@ -143,11 +144,16 @@ func Kind(t reflect.Type) string {
 // and for text that is not JSON at all, whose syntax error the decoder
 // reports. what should start with "a JSON object".
 func (ls *Lines) NotObject(what string) *inputerr.Error {
-	kind := kindOf(ls.line.Text)
+	return LineNotObject(ls.name, ls.line, what)
+}
+
+// LineNotObject is NotObject for line l of file.
+func LineNotObject(file string, l Line, what string) *inputerr.Error {
+	kind := kindOf(l.Text)
 	if kind == "" {
 		return nil
 	}
-	return &inputerr.Error{File: ls.name, Line: ls.line.No, Column: ls.line.Indent + 1, Msg: fmt.Sprintf("expected %s, found %s", what, kind)}
+	return &inputerr.Error{File: file, Line: l.No, Column: l.Indent + 1, Msg: fmt.Sprintf("expected %s, found %s", what, kind)}
 }
 
 // kindOf names the kind of a valid JSON value that is not an object; ""

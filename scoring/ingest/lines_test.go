@@ -199,7 +199,7 @@ func TestJSONError(t *testing.T) {
 	}{
 		{`{"a":}`, "an object", `f:3:8: invalid JSON: invalid character '}' looking for beginning of value: expected an object`},
 		{`{"a":1`, "", `f:3:9: invalid JSON: unexpected end of JSON input`},
-		{`{"a":1}`, "an object", `f:3: an object: member "a" is a number: expected a string`},
+		{`{"a":1}`, "an object", `f:3: member "a" is a number: expected a string`},
 		{`[1]`, "an object", `f:3: expected an object, found an array`},
 		{"{\"é\":x}", "", `f:3:8: invalid JSON: invalid character 'x' looking for beginning of value`},
 	}
