@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"github.com/docscore/docscore/scoring/ingest"
+
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -202,15 +204,15 @@ func ParseJSONValue(data []byte, name string) (any, error) {
 // parseJSONDocument decodes one JSON document, numbers as json.Number,
 // reporting a syntax error with its line and column.
 func parseJSONDocument(data []byte, name string) (any, error) {
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	data = ingest.StripBOM(data)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, jsonSyntaxError(name, data, err, 0)
+		return nil, ingest.JSONError(name, data, err, "")
 	}
 	if dec.More() {
-		line, col := lineCol(data, dec.InputOffset())
+		line, col := ingest.Position(data, int(dec.InputOffset()))
 		return nil, &inputerr.Error{File: name, Line: line, Column: col, Msg: "expected the end of the JSON document, found more data"}
 	}
 	return v, nil

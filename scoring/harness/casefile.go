@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"github.com/docscore/docscore/scoring/ingest"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -64,7 +66,7 @@ func ReadCaseFile(r io.Reader, name string, opts ReadOptions) (*CaseFile, error)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	data = ingest.StripBOM(data)
 	if opts.MetricKinds == nil {
 		opts.MetricKinds = DefaultMetricKinds()
 	}
@@ -73,6 +75,9 @@ func ReadCaseFile(r io.Reader, name string, opts ReadOptions) (*CaseFile, error)
 	lower := strings.ToLower(name)
 	jsonl := strings.HasSuffix(lower, ".jsonl") || strings.HasSuffix(lower, ".ndjson")
 	if !jsonl {
+		if e := ingest.CheckUTF8(name, data); e != nil {
+			return nil, e
+		}
 		v, tree, err := parseWithPositions(data, name, 0)
 		switch {
 		case err == nil:
@@ -80,23 +85,24 @@ func ReadCaseFile(r io.Reader, name string, opts ReadOptions) (*CaseFile, error)
 				return nil, err
 			}
 			return f, st.finish()
-		case strings.Contains(err.Error(), "expected the end of the JSON value"):
+		case strings.Contains(err.Error(), ingest.TrailingData):
 			jsonl = true // more than one value: JSON Lines
 		default:
 			return nil, err
 		}
 	}
-	lines := bytes.Split(data, []byte("\n"))
+	lines := ingest.NewLines(name, data)
 	items := 0
-	for i, line := range lines {
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
+	for lines.Next() {
+		if e := lines.BadLine(); e != nil {
+			return nil, e
 		}
-		v, tree, err := parseWithPositions(line, name, i)
+		l := lines.Line()
+		v, tree, err := ingest.ParseLineTree(name, l)
 		if err != nil {
 			return nil, err
 		}
-		if err := st.item(v, &fileDecoder{name: name, tree: tree, lineBase: i}); err != nil {
+		if err := st.item(v, &fileDecoder{name: name, tree: tree, lineBase: l.No - 1}); err != nil {
 			return nil, err
 		}
 		items++
@@ -144,7 +150,7 @@ func (st *fileState) item(v any, d *fileDecoder) error {
 }
 
 func (st *fileState) addCase(c EvaluationCase, d *fileDecoder, at string) error {
-	line, _ := d.tree.line(at)
+	line, _ := d.tree.Pos(at)
 	where := fmt.Sprintf("line %d", line+d.lineBase)
 	if prev, dup := st.caseLine[c.CaseID]; dup {
 		return d.errAt(joinKey(at, "case_id"), "case id %q is already used (%s); ids of cases on their own must be unique", c.CaseID, prev)
@@ -155,7 +161,7 @@ func (st *fileState) addCase(c EvaluationCase, d *fileDecoder, at string) error 
 }
 
 func (st *fileState) addPipeline(p PipelineCase, d *fileDecoder, at string) error {
-	line, _ := d.tree.line(at)
+	line, _ := d.tree.Pos(at)
 	where := fmt.Sprintf("line %d", line+d.lineBase)
 	if prev, dup := st.pipelineLine[p.PipelineID]; dup {
 		return d.errAt(joinKey(at, "pipeline_id"), "pipeline id %q is already used (%s)", p.PipelineID, prev)
@@ -301,12 +307,12 @@ func (st *fileState) finish() error {
 // fileDecoder converts one parsed item into Go values, naming positions.
 type fileDecoder struct {
 	name     string
-	tree     *posTree
+	tree     *ingest.Tree
 	lineBase int
 }
 
 func (d *fileDecoder) errAt(at, format string, args ...any) error {
-	line, col := d.tree.line(at)
+	line, col := d.tree.Pos(at)
 	msg := fmt.Sprintf(format, args...)
 	if at != "" {
 		msg = at + ": " + msg
@@ -639,7 +645,7 @@ func (d *fileDecoder) artifact(v any, at string, opts ReadOptions) (ReferenceArt
 }
 
 func (d *fileDecoder) lineOf(at string) int {
-	line, _ := d.tree.line(at)
+	line, _ := d.tree.Pos(at)
 	return line + d.lineBase
 }
 
@@ -973,3 +979,12 @@ func evaluateCases(ctx context.Context, data []byte, opts RunOptions) (*Report, 
 	}
 	return f.Evaluate(ctx, EvaluatorOptions{})
 }
+
+// parseWithPositions decodes one JSON value and records where every value
+// starts (see ingest.ParseTree).
+func parseWithPositions(data []byte, name string, lineBase int) (any, *ingest.Tree, error) {
+	return ingest.ParseTree(data, name, lineBase)
+}
+
+// joinKey extends a tree path with an object key (see ingest.JoinKey).
+func joinKey(at, k string) string { return ingest.JoinKey(at, k) }

@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"github.com/docscore/docscore/scoring/ingest"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -29,7 +31,7 @@ func normalizeValue(v any) (any, error) {
 // isGeneric reports whether v is already in the generic JSON form (as
 // values read from a file are), so normalizing it would change nothing.
 func isGeneric(v any, depth int) bool {
-	if depth > maxJSONDepth {
+	if depth > ingest.MaxDepth {
 		return false
 	}
 	switch x := v.(type) {

@@ -187,3 +187,21 @@ func (ls *Lines) Skip(e *inputerr.Error) error {
 func (ls *Lines) Errorf(format string, args ...any) *inputerr.Error {
 	return inputerr.New(ls.name, ls.line.No, format, args...)
 }
+
+// CheckUTF8 returns an input error at the first byte of a whole document
+// that is not UTF-8, or nil.
+func CheckUTF8(file string, data []byte) *inputerr.Error {
+	if utf8.Valid(data) {
+		return nil
+	}
+	off := 0
+	for off < len(data) {
+		r, size := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && size == 1 {
+			break
+		}
+		off += size
+	}
+	line, col := Position(data, off)
+	return &inputerr.Error{File: file, Line: line, Column: col, Msg: "expected UTF-8 text"}
+}

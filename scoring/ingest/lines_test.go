@@ -247,3 +247,28 @@ func TestTreeAndLocate(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckUTF8(t *testing.T) {
+	if e := CheckUTF8("f", []byte("ok\nçà")); e != nil {
+		t.Errorf("valid text: %v", e)
+	}
+	if e := CheckUTF8("f", []byte("ok\nçx\xff")); e == nil || e.Error() != "f:2:3: expected UTF-8 text" {
+		t.Errorf("CheckUTF8 = %v", e)
+	}
+}
+
+func TestParseLineTree(t *testing.T) {
+	ls := NewLines("f", []byte("\n   {\"a\": [1, 2]}\n  {\"a\" 1}"))
+	ls.Next()
+	_, tree, err := ParseLineTree("f", ls.Line())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, c := tree.Pos("a[1]"); l != 1 || c != 14 {
+		t.Errorf("Pos = %d:%d, want 1:14 (on the line)", l, c)
+	}
+	ls.Next()
+	if _, _, err := ParseLineTree("f", ls.Line()); err == nil || err.Error() != "f:3:8: invalid JSON: invalid character '1' after object key" {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -7,8 +7,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-
-	"github.com/docscore/docscore/scoring/inputerr"
 )
 
 // MaxDepth bounds the nesting ParseTree accepts, so hostile input cannot
@@ -19,8 +17,16 @@ const MaxDepth = 512
 // each of its values starts, keyed by a path such as
 // pipelines[0].stages[1].prediction.
 type Tree struct {
-	data []byte
-	pos  map[string]int64
+	data   []byte
+	pos    map[string]int64
+	indent int // characters before data on its first line
+}
+
+// ParseLineTree is ParseTree for a JSON Lines line: errors and Pos place
+// values on the line (Pos still counts lines from 1).
+func ParseLineTree(file string, l Line) (any, *Tree, error) {
+	v, t, err := parseTree(l.Text, file, l.No-1, l.Indent)
+	return v, t, err
 }
 
 // ParseTree decodes one JSON value (numbers as json.Number) and records
@@ -28,16 +34,20 @@ type Tree struct {
 // errors, as input errors naming file and a line: lineBase is added to
 // the line (for a JSONL line, its number minus one).
 func ParseTree(data []byte, file string, lineBase int) (any, *Tree, error) {
-	t := &Tree{data: data, pos: map[string]int64{}}
+	return parseTree(data, file, lineBase, 0)
+}
+
+func parseTree(data []byte, file string, lineBase, indent int) (any, *Tree, error) {
+	t := &Tree{data: data, pos: map[string]int64{}, indent: indent}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	v, err := t.value(dec, "", 0)
 	if err != nil {
-		return nil, nil, jsonError(file, data, lineBase, 0, err, "")
+		return nil, nil, jsonError(file, data, lineBase, indent, err, "")
 	}
 	off := skipSep(data, dec.InputOffset())
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, nil, jsonError(file, data, lineBase, 0, &posError{int(off), TrailingData}, "")
+		return nil, nil, jsonError(file, data, lineBase, indent, &posError{int(off), TrailingData}, "")
 	}
 	return v, t, nil
 }
@@ -82,7 +92,7 @@ func (t *Tree) value(dec *json.Decoder, at string, depth int) (any, error) {
 				if _, dup := m[k]; dup {
 					return nil, &posError{int(keyOff), fmt.Sprintf("duplicate key %q", k)}
 				}
-				v, err := t.value(dec, joinKey(at, k), depth+1)
+				v, err := t.value(dec, JoinKey(at, k), depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -112,7 +122,8 @@ func (t *Tree) value(dec *json.Decoder, at string, depth int) (any, error) {
 	}
 }
 
-func joinKey(at, k string) string {
+// JoinKey extends the path at with the object key k, as Tree names paths.
+func JoinKey(at, k string) string {
 	if at == "" {
 		return k
 	}
@@ -124,10 +135,14 @@ func joinKey(at, k string) string {
 func (t *Tree) Pos(p string) (line, col int) {
 	for {
 		if off, ok := t.pos[p]; ok {
-			return Position(t.data, int(off))
+			line, col = Position(t.data, int(off))
+			if line == 1 {
+				col += t.indent
+			}
+			return line, col
 		}
 		if p == "" {
-			return 1, 1
+			return 1, 1 + t.indent
 		}
 		p = parentPath(p)
 	}
@@ -224,11 +239,4 @@ func skipValue(dec *json.Decoder) bool {
 			return true
 		}
 	}
-}
-
-// Errorf returns an input error at the value at path p of a tree parsed
-// from a JSONL line or document; lineBase as for ParseTree.
-func (t *Tree) Errorf(file string, lineBase int, p string, format string, args ...any) *inputerr.Error {
-	line, col := t.Pos(p)
-	return &inputerr.Error{File: file, Line: line + lineBase, Column: col, Msg: fmt.Sprintf(format, args...)}
 }
