@@ -28,7 +28,7 @@ func Position(data []byte, off int) (line, col int) {
 // as "a harness report"; empty leaves the expectation out of syntax
 // errors.
 func JSONError(file string, data []byte, err error, what string) *inputerr.Error {
-	return jsonError(file, data, 0, 0, err, what)
+	return jsonError(file, data, 0, 0, err, what, false)
 }
 
 // JSONError is JSONError for the current line of ls.
@@ -38,12 +38,14 @@ func (ls *Lines) JSONError(err error, what string) *inputerr.Error {
 
 // LineJSONError is JSONError for line l of file.
 func LineJSONError(file string, l Line, err error, what string) *inputerr.Error {
-	return jsonError(file, l.Text, l.No-1, l.Indent, err, what)
+	return jsonError(file, l.Text, l.No-1, l.Indent, err, what, false)
 }
 
 // jsonError places err in data, which starts on line lineBase+1 after
-// indent characters.
-func jsonError(file string, data []byte, lineBase, indent int, err error, what string) *inputerr.Error {
+// indent characters. fromDecoder tells a json.Decoder's error (whose
+// offsets are not all counted alike) from json.Unmarshal's (whose offsets
+// count the offending byte).
+func jsonError(file string, data []byte, lineBase, indent int, err error, what string, fromDecoder bool) *inputerr.Error {
 	at := func(off int, msg string) *inputerr.Error {
 		line, col := Position(data, off)
 		if line == 1 {
@@ -62,7 +64,7 @@ func jsonError(file string, data []byte, lineBase, indent int, err error, what s
 	case errors.As(err, &pe):
 		return at(pe.off, pe.msg)
 	case errors.As(err, &syn):
-		return at(syntaxOffset(data, syn), "invalid JSON: "+syn.Error()+expect)
+		return at(syntaxOffset(data, syn, fromDecoder), "invalid JSON: "+syn.Error()+expect)
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 		return at(len(data), "invalid JSON: unexpected end of input"+expect)
 	case errors.As(err, &typ) && typ.Field == "":
@@ -83,18 +85,22 @@ func jsonError(file string, data []byte, lineBase, indent int, err error, what s
 	return &inputerr.Error{File: file, Line: lineBase + 1, Msg: fmt.Sprintf("expected %s: %v", what, err)}
 }
 
-// syntaxOffset is the offset of the character a syntax error names: some
-// decoder paths count the offending byte, some do not.
-func syntaxOffset(data []byte, se *json.SyntaxError) int {
+// syntaxOffset is the offset of the character a syntax error names:
+// json.Unmarshal counts the offending byte, a json.Decoder's paths do not
+// all do.
+func syntaxOffset(data []byte, se *json.SyntaxError, fromDecoder bool) int {
 	off := int(se.Offset)
 	msg := se.Error()
+	if strings.Contains(msg, "unexpected end of JSON input") {
+		return len(data)
+	}
+	if !fromDecoder {
+		return max(off-1, 0)
+	}
 	if i := strings.Index(msg, "invalid character '"); i >= 0 && off > 0 && off <= len(data) {
 		if c := msg[i+len("invalid character '"):]; len(c) > 0 && data[off-1] == c[0] && (off >= len(data) || data[off] != c[0]) {
 			off--
 		}
-	}
-	if strings.Contains(msg, "unexpected end of JSON input") {
-		off = len(data)
 	}
 	return off
 }

@@ -202,6 +202,8 @@ func TestJSONError(t *testing.T) {
 		{`{"a":1}`, "an object", `f:3: member "a" is a number: expected a string`},
 		{`[1]`, "an object", `f:3: expected an object, found an array`},
 		{"{\"é\":x}", "", `f:3:8: invalid JSON: invalid character 'x' looking for beginning of value`},
+		{`{"m": "m", oops}`, "", `f:3:14: invalid JSON: invalid character 'o' looking for beginning of object key string`},
+		{`[1,,2]`, "", `f:3:6: invalid JSON: invalid character ',' looking for beginning of value`},
 	}
 	for _, tt := range tests {
 		ls := NewLines("f", []byte("\n\n  "+tt.in))
@@ -241,6 +243,8 @@ func TestTreeAndLocate(t *testing.T) {
 		`{"a":1,"a":2}`: `f:11:8: duplicate key "a"`,
 		`{} {}`:         "f:11:4: " + TrailingData,
 		`{"a":`:         "f:11:6: invalid JSON: unexpected end of input",
+		`{"a" 1}`:       "f:11:6: invalid JSON: invalid character '1' after object key",
+		`[nul]`:         "f:11:5: invalid JSON: invalid character ']' in literal null (expecting 'l')",
 	} {
 		if _, _, err := ParseTree([]byte(in), "f", 10); err == nil || err.Error() != want {
 			t.Errorf("ParseTree(%s) = %v, want %s", in, err, want)

@@ -43,11 +43,11 @@ func parseTree(data []byte, file string, lineBase, indent int) (any, *Tree, erro
 	dec.UseNumber()
 	v, err := t.value(dec, "", 0)
 	if err != nil {
-		return nil, nil, jsonError(file, data, lineBase, indent, err, "")
+		return nil, nil, jsonError(file, data, lineBase, indent, err, "", true)
 	}
 	off := skipSep(data, dec.InputOffset())
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, nil, jsonError(file, data, lineBase, indent, &posError{int(off), TrailingData}, "")
+		return nil, nil, jsonError(file, data, lineBase, indent, &posError{int(off), TrailingData}, "", true)
 	}
 	return v, t, nil
 }
