@@ -37,14 +37,17 @@ when there is any error.`,
 			if rulesPath == "" {
 				return usageError("expected --rules FILE")
 			}
+			if err := oneStdin("--rules", rulesPath, "--schema", schemaPath); err != nil {
+				return err
+			}
 			req := api.RulesCheckRequest{}
-			rf, err := readFile(rulesPath)
+			rf, err := readInput(env, "--rules", rulesPath)
 			if err != nil {
 				return err
 			}
 			req.Rules = api.File{Name: rf.Name, Text: string(rf.Data)}
 			if schemaPath != "" {
-				sf, err := readFile(schemaPath)
+				sf, err := readInput(env, "--schema", schemaPath)
 				if err != nil {
 					return err
 				}
@@ -91,9 +94,9 @@ when there is any error.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&rulesPath, "rules", "", "the EQUIVALENCES.md rule file")
+	fl.StringVar(&rulesPath, "rules", "", "the EQUIVALENCES.md rule file (- for standard input)")
 	fl.StringSliceVar(&gtArgs, "gt", nil, "ground-truth CSV directory or files, for the ignore check")
-	fl.StringVar(&schemaPath, "schema", "", "schema file for tables other than the default register")
+	fl.StringVar(&schemaPath, "schema", "", "schema file for tables other than the default register (- for standard input)")
 	fl.StringVar(&format, "format", "text", "output format: text or json")
 	return c
 }

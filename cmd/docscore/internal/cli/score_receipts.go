@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -138,17 +137,11 @@ func runScoreReceipts(env *Env, o scoreReceiptsOptions) error {
 
 // readRun reads the run file, or standard input for "-".
 func readRun(env *Env, path string, skipBadLines bool) (*pilotrun.Run, error) {
-	var r io.Reader = env.Stdin
-	name := "<stdin>"
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, usageError("--run %s: %v", path, unwrapPathErr(err))
-		}
-		defer f.Close()
-		r, name = f, path
+	f, err := readInput(env, "--run", path)
+	if err != nil {
+		return nil, err
 	}
-	return pilotrun.Read(r, name, pilotrun.ReadOptions{SkipBadLines: skipBadLines})
+	return pilotrun.Read(bytes.NewReader(f.Data), f.Name, pilotrun.ReadOptions{SkipBadLines: skipBadLines})
 }
 
 func unwrapPathErr(err error) error {
