@@ -1,8 +1,6 @@
 package harness
 
 import (
-	"github.com/docscore/docscore/scoring/ingest"
-
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -12,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 
@@ -186,7 +185,7 @@ func ArtifactFromBytes(name string, data []byte, opts ArtifactOptions) (Referenc
 		if !utf8.Valid(data) {
 			return ReferenceArtifact{}, inputerr.New(name, 0, "expected UTF-8 text for a %s artifact", kind)
 		}
-		a.Value = strings.TrimPrefix(string(data), "\ufeff")
+		a.Value = ingest.StripBOMString(string(data))
 	default:
 		a.Content = data
 	}

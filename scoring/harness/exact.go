@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 
@@ -264,7 +265,7 @@ func pathTable(text string, ref ReferenceArtifact) (fields []expectedField, isTa
 
 func columnIndex(header []string, want string) int {
 	for i, h := range header {
-		if strings.EqualFold(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")), want) {
+		if strings.EqualFold(strings.TrimSpace(ingest.StripBOMString(h)), want) {
 			return i
 		}
 	}

@@ -1,8 +1,6 @@
 package harness
 
 import (
-	"github.com/docscore/docscore/scoring/ingest"
-
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -11,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/docscore/docscore/scoring/ingest"
 )
 
 // normalizeValue turns any JSON-marshalable Go value into the generic form
