@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/docscore/docscore/scoring/ingest"
 )
 
 func compileSchema(t *testing.T, path string) *jsonschema.Schema {
@@ -58,10 +60,8 @@ func TestExamplesMatchCasesSchema(t *testing.T) {
 		docs := [][]byte{data}
 		if strings.HasSuffix(f, ".jsonl") {
 			docs = nil
-			for _, line := range bytes.Split(data, []byte("\n")) {
-				if len(bytes.TrimSpace(line)) > 0 {
-					docs = append(docs, line)
-				}
+			for lines := ingest.NewLines(f, data); lines.Next(); {
+				docs = append(docs, lines.Line().Text)
 			}
 		}
 		for i, d := range docs {
