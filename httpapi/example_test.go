@@ -52,7 +52,7 @@ func ExampleNew_inputError() {
 	// 422 {
 	//   "error": {
 	//     "code": "input",
-	//     "message": "runs.jsonl:2: expected one JSON object per line: invalid character 'o' in literal null (expecting 'u') at column 2",
+	//     "message": "runs.jsonl:2:2: invalid JSON: invalid character 'o' in literal null (expecting 'u'): expected a JSON object (one image per line)",
 	//     "file": "runs.jsonl",
 	//     "line": 2
 	//   }

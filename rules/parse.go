@@ -13,6 +13,7 @@ import (
 	"github.com/gomarkdown/markdown/parser"
 
 	"github.com/docscore/docscore/rules/internal/sha256sum"
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/text"
 )
@@ -126,7 +127,7 @@ func Parse(name string, src []byte) (*File, error) {
 	// and lets literals be located in the buffer we hold.
 	buf := bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
 	buf = bytes.ReplaceAll(buf, []byte("\r"), []byte("\n"))
-	buf = bytes.TrimPrefix(buf, []byte("\xef\xbb\xbf"))
+	buf = ingest.StripBOM(buf)
 	if !isValidUTF8(buf) {
 		line := 1 + bytes.Count(buf[:firstInvalidUTF8(buf)], []byte("\n"))
 		f.errs = inputerr.List{inputerr.New(name, line, "expected UTF-8 text")}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 
@@ -194,7 +195,7 @@ func ArtifactFromBytes(name string, data []byte, opts ArtifactOptions) (Referenc
 		if !utf8.Valid(data) {
 			return ReferenceArtifact{}, inputerr.New(name, 0, "expected UTF-8 text for a %s artifact", kind)
 		}
-		a.Value = strings.TrimPrefix(string(data), "\ufeff")
+		a.Value = ingest.StripBOMString(string(data))
 	default:
 		a.Content = data
 	}
@@ -212,15 +213,15 @@ func ParseJSONValue(data []byte, name string) (any, error) {
 // parseJSONDocument decodes one JSON document, numbers as json.Number,
 // reporting a syntax error with its line and column.
 func parseJSONDocument(data []byte, name string) (any, error) {
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	data = ingest.StripBOM(data)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, jsonSyntaxError(name, data, err, 0)
+		return nil, ingest.JSONError(name, data, err, "")
 	}
 	if dec.More() {
-		line, col := lineCol(data, dec.InputOffset())
+		line, col := ingest.Position(data, int(dec.InputOffset()))
 		return nil, &inputerr.Error{File: name, Line: line, Column: col, Msg: "expected the end of the JSON document, found more data"}
 	}
 	return v, nil

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/docscore/docscore/scoring/ingest"
+
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 
@@ -93,7 +95,7 @@ func PathTable(text string, ref ReferenceArtifact) (fields []Field, isTable bool
 
 func columnIndex(header []string, want string) int {
 	for i, h := range header {
-		if strings.EqualFold(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")), want) {
+		if strings.EqualFold(strings.TrimSpace(ingest.StripBOMString(h)), want) {
 			return i
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/docscore/docscore/scoring/ingest"
 )
 
 // NormalizeValue turns any JSON-marshalable Go value into the generic form
@@ -29,7 +31,7 @@ func NormalizeValue(v any) (any, error) {
 // isGeneric reports whether v is already in the generic JSON form (as
 // values read from a file are), so normalizing it would change nothing.
 func isGeneric(v any, depth int) bool {
-	if depth > maxJSONDepth {
+	if depth > ingest.MaxDepth {
 		return false
 	}
 	switch x := v.(type) {

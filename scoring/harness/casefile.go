@@ -1,19 +1,14 @@
 package harness
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
-	"github.com/docscore/docscore/scoring/judging"
 )
 
 // Loader returns the bytes of a file named by a cases file (a reference's
@@ -67,7 +62,7 @@ func ReadCaseFile(r io.Reader, name string, opts ReadOptions) (*CaseFile, error)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	data = ingest.StripBOM(data)
 	if opts.MetricKinds == nil {
 		opts.MetricKinds = DefaultMetricKinds()
 	}
@@ -76,30 +71,34 @@ func ReadCaseFile(r io.Reader, name string, opts ReadOptions) (*CaseFile, error)
 	lower := strings.ToLower(name)
 	jsonl := strings.HasSuffix(lower, ".jsonl") || strings.HasSuffix(lower, ".ndjson")
 	if !jsonl {
-		v, tree, err := evalcase.ParseWithPositions(data, name, 0)
+		if e := ingest.CheckUTF8(name, data); e != nil {
+			return nil, e
+		}
+		v, tree, err := parseWithPositions(data, name, 0)
 		switch {
 		case err == nil:
 			if err := st.item(v, &fileDecoder{name: name, tree: tree}); err != nil {
 				return nil, err
 			}
 			return f, st.finish()
-		case strings.Contains(err.Error(), "expected the end of the JSON value"):
+		case strings.Contains(err.Error(), ingest.TrailingData):
 			jsonl = true // more than one value: JSON Lines
 		default:
 			return nil, err
 		}
 	}
-	lines := bytes.Split(data, []byte("\n"))
+	lines := ingest.NewLines(name, data)
 	items := 0
-	for i, line := range lines {
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
+	for lines.Next() {
+		if e := lines.BadLine(); e != nil {
+			return nil, e
 		}
-		v, tree, err := evalcase.ParseWithPositions(line, name, i)
+		l := lines.Line()
+		v, tree, err := ingest.ParseLineTree(name, l)
 		if err != nil {
 			return nil, err
 		}
-		if err := st.item(v, &fileDecoder{name: name, tree: tree, lineBase: i}); err != nil {
+		if err := st.item(v, &fileDecoder{name: name, tree: tree, lineBase: l.No - 1}); err != nil {
 			return nil, err
 		}
 		items++
@@ -147,10 +146,10 @@ func (st *fileState) item(v any, d *fileDecoder) error {
 }
 
 func (st *fileState) addCase(c evalcase.EvaluationCase, d *fileDecoder, at string) error {
-	line, _ := d.tree.Line(at)
+	line, _ := d.tree.Pos(at)
 	where := fmt.Sprintf("line %d", line+d.lineBase)
 	if prev, dup := st.caseLine[c.CaseID]; dup {
-		return d.errAt(evalcase.JoinKey(at, "case_id"), "case id %q is already used (%s); ids of cases on their own must be unique", c.CaseID, prev)
+		return d.errAt(joinKey(at, "case_id"), "case id %q is already used (%s); ids of cases on their own must be unique", c.CaseID, prev)
 	}
 	st.caseLine[c.CaseID] = where
 	st.file.Cases = append(st.file.Cases, c)
@@ -158,10 +157,10 @@ func (st *fileState) addCase(c evalcase.EvaluationCase, d *fileDecoder, at strin
 }
 
 func (st *fileState) addPipeline(p PipelineCase, d *fileDecoder, at string) error {
-	line, _ := d.tree.Line(at)
+	line, _ := d.tree.Pos(at)
 	where := fmt.Sprintf("line %d", line+d.lineBase)
 	if prev, dup := st.pipelineLine[p.PipelineID]; dup {
-		return d.errAt(evalcase.JoinKey(at, "pipeline_id"), "pipeline id %q is already used (%s)", p.PipelineID, prev)
+		return d.errAt(joinKey(at, "pipeline_id"), "pipeline id %q is already used (%s)", p.PipelineID, prev)
 	}
 	st.pipelineLine[p.PipelineID] = where
 	st.file.Pipelines = append(st.file.Pipelines, p)
@@ -301,678 +300,11 @@ func (st *fileState) finish() error {
 	return nil
 }
 
-// fileDecoder converts one parsed item into Go values, naming positions.
-type fileDecoder struct {
-	name     string
-	tree     *evalcase.PosTree
-	lineBase int
+// parseWithPositions decodes one JSON value and records where every value
+// starts (see ingest.ParseTree).
+func parseWithPositions(data []byte, name string, lineBase int) (any, *ingest.Tree, error) {
+	return ingest.ParseTree(data, name, lineBase)
 }
 
-func (d *fileDecoder) errAt(at, format string, args ...any) error {
-	line, col := d.tree.Line(at)
-	msg := fmt.Sprintf(format, args...)
-	if at != "" {
-		msg = at + ": " + msg
-	}
-	return &inputerr.Error{File: d.name, Line: line + d.lineBase, Column: col, Msg: msg}
-}
-
-func has(m map[string]any, k string) bool {
-	_, ok := m[k]
-	return ok
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func jsonType(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
-// keys checks that obj has every required key and no unknown one.
-func (d *fileDecoder) keys(obj map[string]any, at string, allowed, required []string) error {
-	for _, k := range sortedKeys(obj) {
-		if !slices.Contains(allowed, k) {
-			return d.errAt(evalcase.JoinKey(at, k), "unknown field (expected one of %s)", strings.Join(allowed, ", "))
-		}
-	}
-	for _, k := range required {
-		if !has(obj, k) {
-			return d.errAt(at, "missing required field %q", k)
-		}
-	}
-	return nil
-}
-
-func (d *fileDecoder) object(v any, at string) (map[string]any, error) {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, d.errAt(at, "expected an object, found %s", jsonType(v))
-	}
-	return m, nil
-}
-
-func (d *fileDecoder) array(v any, at string) ([]any, error) {
-	a, ok := v.([]any)
-	if !ok {
-		return nil, d.errAt(at, "expected an array, found %s", jsonType(v))
-	}
-	return a, nil
-}
-
-func (d *fileDecoder) optString(obj map[string]any, at, k string) (string, error) {
-	v, ok := obj[k]
-	if !ok {
-		return "", nil
-	}
-	s, ok := v.(string)
-	if !ok {
-		return "", d.errAt(evalcase.JoinKey(at, k), "expected a string, found %s", jsonType(v))
-	}
-	return s, nil
-}
-
-func (d *fileDecoder) reqString(obj map[string]any, at, k string) (string, error) {
-	s, err := d.optString(obj, at, k)
-	if err != nil {
-		return "", err
-	}
-	if strings.TrimSpace(s) == "" {
-		if !has(obj, k) {
-			return "", d.errAt(at, "missing required field %q", k)
-		}
-		return "", d.errAt(evalcase.JoinKey(at, k), "expected a non-empty string")
-	}
-	return s, nil
-}
-
-func (d *fileDecoder) enumString(obj map[string]any, at, k string, allowed []string) (string, error) {
-	s, err := d.optString(obj, at, k)
-	if err != nil || !has(obj, k) {
-		return s, err
-	}
-	if !slices.Contains(allowed, s) {
-		return "", d.errAt(evalcase.JoinKey(at, k), "%q: expected one of %s", s, strings.Join(allowed, ", "))
-	}
-	return s, nil
-}
-
-func (d *fileDecoder) optBool(obj map[string]any, at, k string) (bool, error) {
-	v, ok := obj[k]
-	if !ok {
-		return false, nil
-	}
-	b, ok := v.(bool)
-	if !ok {
-		return false, d.errAt(evalcase.JoinKey(at, k), "expected true or false, found %s", jsonType(v))
-	}
-	return b, nil
-}
-
-func (d *fileDecoder) stringList(obj map[string]any, at, k string) ([]string, error) {
-	v, ok := obj[k]
-	if !ok {
-		return nil, nil
-	}
-	arr, err := d.array(v, evalcase.JoinKey(at, k))
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, 0, len(arr))
-	for i, e := range arr {
-		s, ok := e.(string)
-		if !ok {
-			return nil, d.errAt(evalcase.JoinKey(at, k)+"["+strconv.Itoa(i)+"]", "expected a string, found %s", jsonType(e))
-		}
-		out = append(out, s)
-	}
-	return out, nil
-}
-
-func (d *fileDecoder) optObject(obj map[string]any, at, k string) (map[string]any, error) {
-	v, ok := obj[k]
-	if !ok {
-		return nil, nil
-	}
-	return d.object(v, evalcase.JoinKey(at, k))
-}
-
-var caseKeys = []string{"case_id", "stage_id", "operation", "action_instruction", "input_data", "prediction", "references",
-	"rubric", "judge_instruction", "judge_instruction_mode", "allow_unsafe_judge_override", "producer", "depends_on",
-	"metrics", "metadata", "operation_spec"}
-
-func (d *fileDecoder) evalCase(obj map[string]any, at string, opts ReadOptions) (evalcase.EvaluationCase, error) {
-	var c evalcase.EvaluationCase
-	if err := d.keys(obj, at, caseKeys, []string{"case_id", "prediction"}); err != nil {
-		return c, err
-	}
-	var err error
-	if c.CaseID, err = d.reqString(obj, at, "case_id"); err != nil {
-		return c, err
-	}
-	strs := []struct {
-		k   string
-		dst *string
-	}{{"stage_id", &c.StageID}, {"operation", &c.Operation}, {"action_instruction", &c.ActionInstruction}, {"rubric", &c.Rubric}, {"judge_instruction", &c.JudgeInstruction}}
-	for _, s := range strs {
-		if *s.dst, err = d.optString(obj, at, s.k); err != nil {
-			return c, err
-		}
-	}
-	if has(obj, "stage_id") && strings.TrimSpace(c.StageID) == "" {
-		return c, d.errAt(evalcase.JoinKey(at, "stage_id"), "expected a non-empty string")
-	}
-	mode, err := d.enumString(obj, at, "judge_instruction_mode", []string{string(evalcase.ModeAppend), string(evalcase.ModeReplace)})
-	if err != nil {
-		return c, err
-	}
-	c.JudgeInstructionMode = evalcase.InstructionMode(mode)
-	if c.AllowUnsafeJudgeOverride, err = d.optBool(obj, at, "allow_unsafe_judge_override"); err != nil {
-		return c, err
-	}
-	c.InputData = obj["input_data"]
-	c.Prediction = obj["prediction"]
-	if pv, ok := obj["producer"]; ok && pv != nil {
-		po, err := d.object(pv, evalcase.JoinKey(at, "producer"))
-		if err != nil {
-			return c, err
-		}
-		pat := evalcase.JoinKey(at, "producer")
-		if err := d.keys(po, pat, []string{"provider", "model"}, nil); err != nil {
-			return c, err
-		}
-		p := &evalcase.Producer{}
-		if p.Provider, err = d.optString(po, pat, "provider"); err != nil {
-			return c, err
-		}
-		if p.Model, err = d.optString(po, pat, "model"); err != nil {
-			return c, err
-		}
-		c.Producer = p
-	}
-	if c.DependsOn, err = d.stringList(obj, at, "depends_on"); err != nil {
-		return c, err
-	}
-	if c.Metadata, err = d.optObject(obj, at, "metadata"); err != nil {
-		return c, err
-	}
-	if v, ok := obj["references"]; ok {
-		arr, err := d.array(v, evalcase.JoinKey(at, "references"))
-		if err != nil {
-			return c, err
-		}
-		ids := map[string]bool{}
-		for i, e := range arr {
-			rat := evalcase.JoinKey(at, "references") + "[" + strconv.Itoa(i) + "]"
-			a, err := d.artifact(e, rat, opts)
-			if err != nil {
-				return c, err
-			}
-			if ids[a.ArtifactID] {
-				return c, d.errAt(rat, "artifact_id %q is used twice in this case", a.ArtifactID)
-			}
-			ids[a.ArtifactID] = true
-			c.References = append(c.References, a)
-		}
-	}
-	if v, ok := obj["metrics"]; ok {
-		if c.Metrics, err = d.metricList(v, evalcase.JoinKey(at, "metrics"), opts); err != nil {
-			return c, err
-		}
-	}
-	if v, ok := obj["operation_spec"]; ok {
-		s, err := d.operationSpec(v, evalcase.JoinKey(at, "operation_spec"))
-		if err != nil {
-			return c, err
-		}
-		if c.Operation != "" && s.Operation != c.Operation {
-			return c, d.errAt(evalcase.JoinKey(at, "operation_spec.operation"), "%q differs from the case's operation %q", s.Operation, c.Operation)
-		}
-		c.OperationSpec = &s
-	}
-	if err := c.CheckInstructionGuard(); err != nil {
-		return c, d.errAt(evalcase.JoinKey(at, "judge_instruction_mode"), "%v", err)
-	}
-	return c, nil
-}
-
-var artifactKeys = []string{"artifact_id", "authority", "kind", "value", "path", "media_type", "comparison_mode", "metadata", "sha256"}
-
-func (d *fileDecoder) artifact(v any, at string, opts ReadOptions) (evalcase.ReferenceArtifact, error) {
-	obj, err := d.object(v, at)
-	if err != nil {
-		return evalcase.ReferenceArtifact{}, err
-	}
-	if err := d.keys(obj, at, artifactKeys, []string{"authority"}); err != nil {
-		return evalcase.ReferenceArtifact{}, err
-	}
-	var ao evalcase.ArtifactOptions
-	if ao.ArtifactID, err = d.optString(obj, at, "artifact_id"); err != nil {
-		return evalcase.ReferenceArtifact{}, err
-	}
-	s, err := d.enumString(obj, at, "authority", evalcase.AuthorityNames())
-	if err != nil {
-		return evalcase.ReferenceArtifact{}, err
-	}
-	ao.Authority = evalcase.Authority(s)
-	if s, err = d.enumString(obj, at, "kind", evalcase.ArtifactKindNames()); err != nil {
-		return evalcase.ReferenceArtifact{}, err
-	}
-	ao.Kind = evalcase.ArtifactKind(s)
-	if s, err = d.enumString(obj, at, "comparison_mode", evalcase.ComparisonModeNames()); err != nil {
-		return evalcase.ReferenceArtifact{}, err
-	}
-	ao.ComparisonMode = evalcase.ComparisonMode(s)
-	if ao.MediaType, err = d.optString(obj, at, "media_type"); err != nil {
-		return evalcase.ReferenceArtifact{}, err
-	}
-	if ao.Metadata, err = d.optObject(obj, at, "metadata"); err != nil {
-		return evalcase.ReferenceArtifact{}, err
-	}
-	want, err := d.optString(obj, at, "sha256")
-	if err != nil {
-		return evalcase.ReferenceArtifact{}, err
-	}
-	p, err := d.optString(obj, at, "path")
-	if err != nil {
-		return evalcase.ReferenceArtifact{}, err
-	}
-	hasPath, hasValue := has(obj, "path"), has(obj, "value")
-	var a evalcase.ReferenceArtifact
-	switch {
-	case hasPath == hasValue:
-		return a, d.errAt(at, "expected exactly one of \"value\" and \"path\"")
-	case hasPath:
-		if strings.TrimSpace(p) == "" {
-			return a, d.errAt(evalcase.JoinKey(at, "path"), "expected a non-empty path")
-		}
-		if opts.Loader == nil {
-			return a, d.errAt(evalcase.JoinKey(at, "path"), "cannot read %q: no files were given with the cases file (give the content as \"value\" instead)", p)
-		}
-		data, lerr := opts.Loader(p)
-		if lerr != nil {
-			return a, d.errAt(evalcase.JoinKey(at, "path"), "cannot read %q: %v", p, lerr)
-		}
-		a, err = evalcase.ArtifactFromBytes(p, data, ao)
-		if err != nil {
-			if ie, ok := inputerr.As(err); ok {
-				return a, fmt.Errorf("%w (referenced at %s:%d)", ie, d.name, d.lineOf(at))
-			}
-			return a, d.errAt(at, "%v", err)
-		}
-	default:
-		val := obj["value"]
-		switch ao.Kind {
-		case evalcase.KindImage, evalcase.KindPDF, evalcase.KindFile:
-			return a, d.errAt(evalcase.JoinKey(at, "value"), "a %s artifact needs a \"path\" to its bytes, not a value", ao.Kind)
-		case evalcase.KindText, evalcase.KindMarkdown, evalcase.KindCSV:
-			if _, ok := val.(string); !ok {
-				return a, d.errAt(evalcase.JoinKey(at, "value"), "a %s artifact's value must be a string, found %s", ao.Kind, jsonType(val))
-			}
-		}
-		a, err = evalcase.ArtifactFromValue(val, ao)
-		if err != nil {
-			return a, d.errAt(at, "%v", err)
-		}
-	}
-	if want != "" && !strings.EqualFold(want, a.SHA256) {
-		return a, d.errAt(evalcase.JoinKey(at, "sha256"), "the content's SHA-256 is %s, not %s: the file changed", a.SHA256, want)
-	}
-	return a, nil
-}
-
-func (d *fileDecoder) lineOf(at string) int {
-	line, _ := d.tree.Line(at)
-	return line + d.lineBase
-}
-
-var metricKeys = []string{"name", "kind", "expression", "score_name", "threshold", "max_steps", "options"}
-
-func (d *fileDecoder) metricList(v any, at string, opts ReadOptions) ([]evalcase.MetricSpec, error) {
-	arr, err := d.array(v, at)
-	if err != nil {
-		return nil, err
-	}
-	out := []evalcase.MetricSpec{}
-	names := map[string]bool{}
-	for i, e := range arr {
-		mat := at + "[" + strconv.Itoa(i) + "]"
-		obj, err := d.object(e, mat)
-		if err != nil {
-			return nil, err
-		}
-		if err := d.keys(obj, mat, metricKeys, []string{"name"}); err != nil {
-			return nil, err
-		}
-		var s evalcase.MetricSpec
-		if s.Name, err = d.reqString(obj, mat, "name"); err != nil {
-			return nil, err
-		}
-		if names[s.Name] {
-			return nil, d.errAt(evalcase.JoinKey(mat, "name"), "metric %q is listed twice", s.Name)
-		}
-		names[s.Name] = true
-		if s.Kind, err = d.optString(obj, mat, "kind"); err != nil {
-			return nil, err
-		}
-		if s.Expression, err = d.optString(obj, mat, "expression"); err != nil {
-			return nil, err
-		}
-		if s.ScoreName, err = d.optString(obj, mat, "score_name"); err != nil {
-			return nil, err
-		}
-		if tv, ok := obj["threshold"]; ok {
-			n, ok := tv.(json.Number)
-			f, ferr := n.Float64()
-			if !ok || ferr != nil {
-				return nil, d.errAt(evalcase.JoinKey(mat, "threshold"), "expected a number, found %s", jsonType(tv))
-			}
-			s.Threshold = &f
-		}
-		if mv, ok := obj["max_steps"]; ok {
-			n, ok := mv.(json.Number)
-			k, kerr := strconv.Atoi(string(n))
-			if !ok || kerr != nil || k < 1 || k > MaxExpressionSteps {
-				return nil, d.errAt(evalcase.JoinKey(mat, "max_steps"), "expected an integer from 1 to %d", MaxExpressionSteps)
-			}
-			s.MaxSteps = k
-		}
-		if s.Options, err = d.optObject(obj, mat, "options"); err != nil {
-			return nil, err
-		}
-		kind := s.EffectiveKind()
-		switch {
-		case kind == "":
-			return nil, d.errAt(mat, "expected \"expression\" or \"kind\" (one of %s)", strings.Join(opts.MetricKinds.Names(), ", "))
-		case kind == evalcase.KindExpression:
-			if err := CheckExpression(s.Expression); err != nil {
-				return nil, d.errAt(evalcase.JoinKey(mat, "expression"), "%v", err)
-			}
-		case s.Expression != "":
-			return nil, d.errAt(evalcase.JoinKey(mat, "expression"), "only expression metrics take an expression (kind is %q)", kind)
-		}
-		f, ok := opts.MetricKinds[kind]
-		if !ok {
-			return nil, d.errAt(evalcase.JoinKey(mat, "kind"), "unknown metric kind %q (known: %s)", kind, strings.Join(opts.MetricKinds.Names(), ", "))
-		}
-		if _, err := f(s); err != nil {
-			return nil, d.errAt(mat, "%v", err)
-		}
-		out = append(out, s)
-	}
-	return out, nil
-}
-
-var opSpecKeys = []string{"spec_id", "operation", "version", "action_instruction", "evaluation_spec", "rubric", "judge_instruction", "judge_instruction_mode", "allow_unsafe_judge_override"}
-var evalSpecKeys = []string{"spec_id", "version", "status", "objective", "criteria", "allowed_outputs"}
-
-func (d *fileDecoder) operationSpec(v any, at string) (evalcase.OperationSpec, error) {
-	var s evalcase.OperationSpec
-	obj, err := d.object(v, at)
-	if err != nil {
-		return s, err
-	}
-	if err := d.keys(obj, at, opSpecKeys, []string{"spec_id", "operation"}); err != nil {
-		return s, err
-	}
-	if s.SpecID, err = d.reqString(obj, at, "spec_id"); err != nil {
-		return s, err
-	}
-	if s.Operation, err = d.reqString(obj, at, "operation"); err != nil {
-		return s, err
-	}
-	for _, f := range []struct {
-		k   string
-		dst *string
-	}{{"version", &s.Version}, {"action_instruction", &s.ActionInstruction}, {"rubric", &s.Rubric}, {"judge_instruction", &s.JudgeInstruction}} {
-		if *f.dst, err = d.optString(obj, at, f.k); err != nil {
-			return s, err
-		}
-	}
-	mode, err := d.enumString(obj, at, "judge_instruction_mode", []string{string(evalcase.ModeAppend), string(evalcase.ModeReplace)})
-	if err != nil {
-		return s, err
-	}
-	s.JudgeInstructionMode = evalcase.InstructionMode(mode)
-	if s.AllowUnsafeJudgeOverride, err = d.optBool(obj, at, "allow_unsafe_judge_override"); err != nil {
-		return s, err
-	}
-	if s.JudgeInstructionMode == evalcase.ModeReplace && !s.AllowUnsafeJudgeOverride {
-		return s, d.errAt(evalcase.JoinKey(at, "judge_instruction_mode"), "\"replace\" discards the protected judge instructions and is refused unless allow_unsafe_judge_override is true")
-	}
-	if ev, ok := obj["evaluation_spec"]; ok {
-		eat := evalcase.JoinKey(at, "evaluation_spec")
-		eo, err := d.object(ev, eat)
-		if err != nil {
-			return s, err
-		}
-		if err := d.keys(eo, eat, evalSpecKeys, []string{"spec_id", "status"}); err != nil {
-			return s, err
-		}
-		es := &evalcase.EvaluationSpec{}
-		if es.SpecID, err = d.reqString(eo, eat, "spec_id"); err != nil {
-			return s, err
-		}
-		if es.Version, err = d.optString(eo, eat, "version"); err != nil {
-			return s, err
-		}
-		st, err := d.enumString(eo, eat, "status", []string{string(evalcase.StatusDraft), string(evalcase.StatusApproved)})
-		if err != nil {
-			return s, err
-		}
-		es.Status = evalcase.SpecStatus(st)
-		if es.Objective, err = d.optString(eo, eat, "objective"); err != nil {
-			return s, err
-		}
-		if es.Criteria, err = d.stringList(eo, eat, "criteria"); err != nil {
-			return s, err
-		}
-		if es.AllowedOutputs, err = d.stringList(eo, eat, "allowed_outputs"); err != nil {
-			return s, err
-		}
-		s.EvaluationSpec = es
-	}
-	return s, nil
-}
-
-func (d *fileDecoder) pipeline(obj map[string]any, at string, opts ReadOptions) (PipelineCase, error) {
-	var p PipelineCase
-	if err := d.keys(obj, at, []string{"pipeline_id", "stages", "description"}, []string{"pipeline_id", "stages"}); err != nil {
-		return p, err
-	}
-	var err error
-	if p.PipelineID, err = d.reqString(obj, at, "pipeline_id"); err != nil {
-		return p, err
-	}
-	if _, err := d.optString(obj, at, "description"); err != nil {
-		return p, err
-	}
-	sat := evalcase.JoinKey(at, "stages")
-	arr, err := d.array(obj["stages"], sat)
-	if err != nil {
-		return p, err
-	}
-	if len(arr) == 0 {
-		return p, d.errAt(sat, "expected at least one stage")
-	}
-	where := map[string]string{}
-	for i, e := range arr {
-		cat := sat + "[" + strconv.Itoa(i) + "]"
-		co, err := d.object(e, cat)
-		if err != nil {
-			return p, err
-		}
-		c, err := d.evalCase(co, cat, opts)
-		if err != nil {
-			return p, err
-		}
-		if _, dup := where[c.Stage()]; dup {
-			idAt := evalcase.JoinKey(cat, "stage_id")
-			if c.StageID == "" {
-				idAt = evalcase.JoinKey(cat, "case_id")
-			}
-			return p, d.errAt(idAt, "stage id %q is used twice in pipeline %q (stage_id defaults to case_id)", c.Stage(), p.PipelineID)
-		}
-		where[c.Stage()] = cat
-		p.Stages = append(p.Stages, c)
-	}
-	for i, c := range p.Stages {
-		for k, dep := range c.DependsOn {
-			dat := sat + "[" + strconv.Itoa(i) + "].depends_on[" + strconv.Itoa(k) + "]"
-			if _, ok := where[dep]; !ok {
-				return p, d.errAt(dat, "%q is not a stage of pipeline %q", dep, p.PipelineID)
-			}
-		}
-	}
-	if err := p.Validate(); err != nil {
-		ie, _ := inputerr.As(err)
-		msg := err.Error()
-		if ie != nil {
-			msg = ie.Msg
-		}
-		return p, d.errAt(sat, "%s", msg)
-	}
-	return p, nil
-}
-
-// EvaluatorOptions configure CaseFile.Evaluate.
-type EvaluatorOptions struct {
-	// MetricKinds builds the file's metric specs; nil means
-	// DefaultMetricKinds (with Judge, when set, behind llm_judge).
-	MetricKinds MetricKinds
-	// Judge, when set, backs the llm_judge kind and joins the default
-	// metrics; nil means deterministic metrics only.
-	Judge judging.Judge
-	// JudgeName is recorded in the report ("none" when empty).
-	JudgeName         string
-	Checkpoints       evalcase.CheckpointStore
-	CheckpointContext any
-}
-
-// Evaluator builds the PipelineEvaluator the file describes.
-func (f *CaseFile) Evaluator(opts EvaluatorOptions) (*PipelineEvaluator, error) {
-	kinds := opts.MetricKinds
-	if kinds == nil {
-		kinds = DefaultMetricKinds()
-	}
-	if opts.Judge != nil {
-		kinds = kinds.With(evalcase.KindLLMJudge, judging.JudgeMetricKind(opts.Judge, evalcase.KindLLMJudge))
-	}
-	reg, err := evalcase.NewOperationRegistry(f.OperationSpecs...)
-	if err != nil {
-		return nil, inputerr.New(f.Name, 0, "%v", err)
-	}
-	e := &PipelineEvaluator{
-		StageMetrics: map[string][]evalcase.Metric{}, OperationMetrics: map[string][]evalcase.Metric{},
-		Registry: reg, MetricKinds: kinds, Checkpoints: opts.Checkpoints,
-		CheckpointContext: opts.CheckpointContext, JudgeName: opts.JudgeName,
-	}
-	build := func(where string, specs []evalcase.MetricSpec) ([]evalcase.Metric, error) {
-		ms, err := kinds.Build(specs)
-		if err != nil {
-			return nil, inputerr.New(f.Name, 0, "%s: %v", where, err)
-		}
-		return ms, nil
-	}
-	for k, specs := range f.StageMetrics {
-		if e.StageMetrics[k], err = build("stage_metrics."+k, specs); err != nil {
-			return nil, err
-		}
-	}
-	for k, specs := range f.OperationMetrics {
-		if e.OperationMetrics[k], err = build("operation_metrics."+k, specs); err != nil {
-			return nil, err
-		}
-	}
-	if f.DefaultMetricsSet {
-		if e.DefaultMetrics, err = build("default_metrics", f.DefaultMetrics); err != nil {
-			return nil, err
-		}
-	} else {
-		e.DefaultMetrics = []evalcase.Metric{&ExactStructuredMetric{}}
-		if opts.Judge != nil {
-			e.DefaultMetrics = append(e.DefaultMetrics, &judging.LLMJudgeMetric{Judge: opts.Judge})
-		}
-	}
-	return e, nil
-}
-
-// Evaluate evaluates every pipeline and case of the file into one report.
-func (f *CaseFile) Evaluate(ctx context.Context, opts EvaluatorOptions) (*Report, error) {
-	e, err := f.Evaluator(opts)
-	if err != nil {
-		return nil, err
-	}
-	r, err := e.Run(ctx, f.Pipelines, f.Cases)
-	if err != nil {
-		return nil, err
-	}
-	r.Source = f.Name
-	return r, nil
-}
-
-// RunOptions are the settings of EvaluateCasesJSON.
-type RunOptions struct {
-	// Name is the cases file's name, used in errors and the report.
-	Name string `json:"name"`
-	// Files are the files the cases file names by path, keyed by that
-	// path as written.
-	Files map[string][]byte `json:"files,omitempty"`
-}
-
-// EvaluateCasesJSON evaluates the bytes of a cases file with
-// deterministic metrics only and returns the JSON report. It is the entry
-// point the WebAssembly bridge and the Worker call: bytes in, bytes out,
-// the same bytes for the same input on every host.
-func EvaluateCasesJSON(ctx context.Context, data []byte, opts RunOptions) ([]byte, error) {
-	r, err := evaluateCases(ctx, data, opts)
-	if err != nil {
-		return nil, err
-	}
-	return r.JSON()
-}
-
-// EvaluateCasesMarkdown is EvaluateCasesJSON with the Markdown report.
-func EvaluateCasesMarkdown(ctx context.Context, data []byte, opts RunOptions) ([]byte, error) {
-	r, err := evaluateCases(ctx, data, opts)
-	if err != nil {
-		return nil, err
-	}
-	return r.Markdown(), nil
-}
-
-func evaluateCases(ctx context.Context, data []byte, opts RunOptions) (*Report, error) {
-	name := opts.Name
-	if name == "" {
-		name = "cases.json"
-	}
-	var loader Loader
-	if opts.Files != nil {
-		loader = MapLoader(opts.Files)
-	}
-	f, err := ReadCaseFile(bytes.NewReader(data), name, ReadOptions{Loader: loader})
-	if err != nil {
-		return nil, err
-	}
-	return f.Evaluate(ctx, EvaluatorOptions{})
-}
+// joinKey extends a tree path with an object key (see ingest.JoinKey).
+func joinKey(at, k string) string { return ingest.JoinKey(at, k) }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/judging"
 )
@@ -120,7 +121,7 @@ func WriteGroundTruthReview(r *judging.GroundTruthReport) ([]byte, error) {
 // approved, is unsigned, or has an undecided item; every problem is an
 // input error naming name, the line and what was expected.
 func ApprovedReferenceFromReview(data []byte, name string) (evalcase.ReferenceArtifact, error) {
-	v, tree, err := evalcase.ParseWithPositions(bytes.TrimPrefix(data, []byte("\ufeff")), name, 0)
+	v, tree, err := ingest.ParseTree(ingest.StripBOM(data), name, 0)
 	if err != nil {
 		return evalcase.ReferenceArtifact{}, err
 	}
@@ -174,7 +175,7 @@ func ApprovedReferenceFromReview(data []byte, name string) (evalcase.ReferenceAr
 		if err != nil {
 			return evalcase.ReferenceArtifact{}, err
 		}
-		val, err := d.scalar(m["value"], evalcase.JoinKey(at, "value"))
+		val, err := d.scalar(m["value"], ingest.JoinKey(at, "value"))
 		if err != nil {
 			return evalcase.ReferenceArtifact{}, err
 		}
@@ -203,7 +204,7 @@ func ApprovedReferenceFromReview(data []byte, name string) (evalcase.ReferenceAr
 		case nil:
 			undecided = append(undecided, p)
 			if firstUndecided == "" {
-				firstUndecided = evalcase.JoinKey(at, "decision")
+				firstUndecided = ingest.JoinKey(at, "decision")
 			}
 		case string:
 			switch dec {
@@ -211,17 +212,17 @@ func ApprovedReferenceFromReview(data []byte, name string) (evalcase.ReferenceAr
 			case judging.DecisionSet:
 				val, ok := m["value"]
 				if !ok || val == nil {
-					return evalcase.ReferenceArtifact{}, d.errAt(evalcase.JoinKey(at, "value"), "decision \"set\" needs a value (use \"\" for a visibly empty field)")
+					return evalcase.ReferenceArtifact{}, d.errAt(ingest.JoinKey(at, "value"), "decision \"set\" needs a value (use \"\" for a visibly empty field)")
 				}
-				if val, err = d.scalar(val, evalcase.JoinKey(at, "value")); err != nil {
+				if val, err = d.scalar(val, ingest.JoinKey(at, "value")); err != nil {
 					return evalcase.ReferenceArtifact{}, err
 				}
 				rows = append(rows, evalcase.Field{Path: p, Value: val})
 			default:
-				return evalcase.ReferenceArtifact{}, d.errAt(evalcase.JoinKey(at, "decision"), "%q: expected \"set\" or \"omit\"", dec)
+				return evalcase.ReferenceArtifact{}, d.errAt(ingest.JoinKey(at, "decision"), "%q: expected \"set\" or \"omit\"", dec)
 			}
 		default:
-			return evalcase.ReferenceArtifact{}, d.errAt(evalcase.JoinKey(at, "decision"), "expected \"set\", \"omit\" or null, found %s", jsonType(dec))
+			return evalcase.ReferenceArtifact{}, d.errAt(ingest.JoinKey(at, "decision"), "expected \"set\", \"omit\" or null, found %s", jsonType(dec))
 		}
 	}
 	if len(undecided) > 0 {
@@ -265,10 +266,10 @@ func (d *fileDecoder) reviewPath(m map[string]any, at string, seen map[string]st
 	}
 	p, err := evalcase.CanonicalPath(raw)
 	if err != nil {
-		return "", d.errAt(evalcase.JoinKey(at, "path"), "%v", err)
+		return "", d.errAt(ingest.JoinKey(at, "path"), "%v", err)
 	}
 	if prev, dup := seen[p]; dup {
-		return "", d.errAt(evalcase.JoinKey(at, "path"), "path %s appears twice (first at %s)", p, prev)
+		return "", d.errAt(ingest.JoinKey(at, "path"), "path %s appears twice (first at %s)", p, prev)
 	}
 	seen[p] = at
 	return p, nil

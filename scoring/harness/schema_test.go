@@ -1,13 +1,14 @@
 package harness
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/docscore/docscore/internal/testkit"
+
+	"github.com/docscore/docscore/scoring/ingest"
 )
 
 // TestExamplesMatchCasesSchema validates every example cases file against
@@ -27,10 +28,8 @@ func TestExamplesMatchCasesSchema(t *testing.T) {
 		docs := [][]byte{data}
 		if strings.HasSuffix(f, ".jsonl") {
 			docs = nil
-			for _, line := range bytes.Split(data, []byte("\n")) {
-				if len(bytes.TrimSpace(line)) > 0 {
-					docs = append(docs, line)
-				}
+			for lines := ingest.NewLines(f, data); lines.Next(); {
+				docs = append(docs, lines.Line().Text)
 			}
 		}
 		for i, d := range docs {

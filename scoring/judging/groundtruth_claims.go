@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/ingest"
 )
 
 // GroundTruthClaimsSchema is the JSON Schema a ground-truth provider's
@@ -67,7 +68,7 @@ func ParseGroundTruthClaims(raw []byte, sourceIDs []string) ([]GroundTruthClaim,
 		text = strings.TrimPrefix(text, "```")
 		text = strings.TrimSuffix(strings.TrimSpace(text), "```")
 	}
-	v, _, err := evalcase.ParseWithPositions([]byte(text), "ground-truth answer", 0)
+	v, _, err := ingest.ParseTree([]byte(text), "ground-truth answer", 0)
 	if err != nil {
 		return unusable(err)
 	}

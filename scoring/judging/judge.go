@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 
@@ -316,7 +317,7 @@ func ParseJudgeOutput(raw []byte) (JudgeOutput, error) {
 	unusable := func(err error) (JudgeOutput, error) {
 		return JudgeOutput{}, &UnusableAnswerError{Raw: string(raw), Err: err}
 	}
-	generic, _, err := evalcase.ParseWithPositions([]byte(text), "judge answer", 0)
+	generic, _, err := ingest.ParseTree([]byte(text), "judge answer", 0)
 	if err != nil {
 		return unusable(err)
 	}

@@ -1,17 +1,12 @@
 package pilotrun
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
-	"reflect"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 
@@ -60,34 +55,31 @@ type ReadOptions struct {
 // the file and line (and column for JSON syntax errors).
 func Read(r io.Reader, name string, opts ReadOptions) (*Run, error) {
 	run := &Run{Name: name}
-	br := bufio.NewReaderSize(r, 64<<10)
-	lineNo := 0
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			lineNo++
-			if lineNo == 1 {
-				line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
-			}
-			if perr := run.addLine(line, lineNo); perr != nil {
-				if opts.AllowCutLastLine && err == io.EOF && run.HeaderLine != 0 && !json.Valid(line) {
-					// err == io.EOF: the line has no newline, so it is the last.
-					run.Cut = inputerr.New(name, lineNo, "the last line was cut short (%d bytes, no newline, not JSON: the run was killed while writing it); left out", len(line))
-					break
-				}
-				if !opts.SkipBadLines || run.HeaderLine == 0 {
-					return nil, perr
-				}
-				run.Skipped = append(run.Skipped, perr)
-			}
+	lines := ingest.NewReaderLines(name, r)
+	lines.SkipBadLines = opts.SkipBadLines
+	for lines.Next() {
+		perr := lines.BadLine()
+		if perr == nil {
+			perr = run.addLine(lines.Line())
 		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+		if perr != nil {
+			if l := lines.Line(); opts.AllowCutLastLine && l.Unended && run.HeaderLine != 0 && !json.Valid(l.Text) {
+				// The line has no newline, so it is the last.
+				run.Cut = inputerr.New(name, l.No, "the last line was cut short (%d bytes, no newline, not JSON: the run was killed while writing it); left out", len(l.Text))
+				break
+			}
+			if run.HeaderLine == 0 {
+				return nil, perr
+			}
+			if err := lines.Skip(perr); err != nil {
+				return nil, err
+			}
 		}
 	}
+	if err := lines.Err(); err != nil {
+		return nil, err
+	}
+	run.Skipped = lines.Skipped
 	if run.HeaderLine == 0 {
 		return nil, inputerr.New(name, 0, "empty run file: expected a first line {\"type\": \"run\", …}")
 	}
@@ -95,12 +87,8 @@ func Read(r io.Reader, name string, opts ReadOptions) (*Run, error) {
 }
 
 // addLine parses one line into run.
-func (run *Run) addLine(line []byte, lineNo int) *inputerr.Error {
-	name := run.Name
-	trimmed := bytes.TrimSpace(line)
-	if len(trimmed) == 0 {
-		return nil
-	}
+func (run *Run) addLine(l ingest.Line) *inputerr.Error {
+	name, lineNo, trimmed := run.Name, l.No, l.Text
 	if run.HeaderLine != 0 {
 		// Most lines are requests: try them in one decoding.
 		var req Request
@@ -115,8 +103,11 @@ func (run *Run) addLine(line []byte, lineNo int) *inputerr.Error {
 	var probe struct {
 		Type *string `json:"type"`
 	}
+	if e := ingest.LineNotObject(name, l, "a JSON object (a run, request or end record)"); e != nil {
+		return e
+	}
 	if err := json.Unmarshal(trimmed, &probe); err != nil {
-		return jsonError(name, lineNo, line, trimmed, "a JSON object", err)
+		return ingest.LineJSONError(name, l, err, "a JSON object on one line")
 	}
 	if probe.Type == nil {
 		return inputerr.New(name, lineNo, "expected a \"type\" member (run, request or end)")
@@ -126,11 +117,11 @@ func (run *Run) addLine(line []byte, lineNo int) *inputerr.Error {
 	}
 	switch *probe.Type {
 	case TypeRun:
-		return run.addHeader(line, trimmed, lineNo)
+		return run.addHeader(l)
 	case TypeRequest:
 		var req Request
 		if err := json.Unmarshal(trimmed, &req); err != nil {
-			return jsonError(name, lineNo, line, trimmed, "a request record", err)
+			return ingest.LineJSONError(name, l, err, "a request record on one line")
 		}
 		if e := checkRequest(name, lineNo, &req); e != nil {
 			return e
@@ -144,7 +135,7 @@ func (run *Run) addLine(line []byte, lineNo int) *inputerr.Error {
 			FinishedAt string  `json:"finished_at"`
 		}
 		if err := json.Unmarshal(trimmed, &end); err != nil {
-			return jsonError(name, lineNo, line, trimmed, "an end record", err)
+			return ingest.LineJSONError(name, l, err, "an end record on one line")
 		}
 		if end.Status == nil || *end.Status == "" {
 			return inputerr.New(name, lineNo, "end record: expected a \"status\" string such as \"complete\" or \"interrupted\"")
@@ -158,8 +149,8 @@ func (run *Run) addLine(line []byte, lineNo int) *inputerr.Error {
 }
 
 // addHeader parses the run header, or checks a repeated one.
-func (run *Run) addHeader(line, trimmed []byte, lineNo int) *inputerr.Error {
-	name := run.Name
+func (run *Run) addHeader(l ingest.Line) *inputerr.Error {
+	name, lineNo, trimmed := run.Name, l.No, l.Text
 	var aux struct {
 		RunID   *string `json:"run_id"`
 		Planned *struct {
@@ -168,11 +159,11 @@ func (run *Run) addHeader(line, trimmed []byte, lineNo int) *inputerr.Error {
 		} `json:"planned"`
 	}
 	if err := json.Unmarshal(trimmed, &aux); err != nil {
-		return jsonError(name, lineNo, line, trimmed, "a run header", err)
+		return ingest.LineJSONError(name, l, err, "a run header on one line")
 	}
 	var h Header
 	if err := json.Unmarshal(trimmed, &h); err != nil {
-		return jsonError(name, lineNo, line, trimmed, "a run header", err)
+		return ingest.LineJSONError(name, l, err, "a run header on one line")
 	}
 	if aux.RunID == nil || strings.TrimSpace(*aux.RunID) == "" {
 		return inputerr.New(name, lineNo, "run header: expected a non-empty \"run_id\" string")
@@ -215,62 +206,4 @@ func checkRequest(name string, lineNo int, req *Request) *inputerr.Error {
 		return inputerr.New(name, lineNo, "request: \"status\" is %q: expected one of ok, timeout, http_error, transport_error, cancelled", string(req.Status))
 	}
 	return nil
-}
-
-// jsonError turns an encoding/json error into an input error with the
-// line, and the column where the decoder knows it.
-func jsonError(name string, lineNo int, line, trimmed []byte, what string, err error) *inputerr.Error {
-	lead := len(line) - len(bytes.TrimLeft(line, " \t\r\n"))
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		col := column(line, lead+int(syn.Offset))
-		e := inputerr.New(name, lineNo, "invalid JSON: %s: expected %s on one line", syn.Error(), what)
-		e.Column = col
-		return e
-	case errors.As(err, &typ):
-		field := typ.Field
-		if field == "" {
-			return inputerr.New(name, lineNo, "expected %s (a JSON object), got %s", what, typ.Value)
-		}
-		return inputerr.New(name, lineNo, "%s: member %q is %s: expected %s", what, field, typ.Value, jsonKind(typ.Type))
-	default:
-		return inputerr.New(name, lineNo, "expected %s: %v", what, err)
-	}
-}
-
-// column returns the 1-based column (in characters) of byte offset off in
-// line; the offset of a syntax error points just past the bad byte.
-func column(line []byte, off int) int {
-	if off > len(line) {
-		off = len(line)
-	}
-	if off < 1 {
-		return 1
-	}
-	return utf8.RuneCount(line[:off-1]) + 1
-}
-
-// jsonKind names the JSON kind a Go type decodes from.
-func jsonKind(t reflect.Type) string {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	case reflect.Struct, reflect.Map:
-		return "an object"
-	}
-	return t.String()
 }

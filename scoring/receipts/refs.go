@@ -1,7 +1,6 @@
 package receipts
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -11,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 
@@ -195,11 +195,11 @@ func (d *cordDoc) at(path jsonPath, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
 	if d.inner != nil && !(len(path) == 1 && (path[0] == "ground_truth" || path[0] == "sample_id")) {
 		e := inputerr.New(d.name, 0, "")
-		if line, _, ok := locate(d.outer, jsonPath{"ground_truth"}); ok && d.outer != nil {
+		if line, _, ok := ingest.Locate(d.outer, "ground_truth"); ok && d.outer != nil {
 			e.Line = line
 		}
 		where := ""
-		if line, col, ok := locate(d.inner, path); ok {
+		if line, col, ok := ingest.Locate(d.inner, path...); ok {
 			where = fmt.Sprintf(" (line %d, column %d of the string)", line, col)
 		}
 		e.Msg = fmt.Sprintf("%s%s: %s: %s", d.label(), where, pathOrRoot(path), msg)
@@ -207,7 +207,7 @@ func (d *cordDoc) at(path jsonPath, format string, args ...any) error {
 	}
 	full := append(append(jsonPath{}, d.prefix...), path...)
 	e := inputerr.New(d.name, 0, "%s: %s", pathOrRoot(full), msg)
-	if line, col, ok := locate(d.outer, full); ok {
+	if line, col, ok := ingest.Locate(d.outer, full...); ok {
 		e.Line, e.Column = line, col
 	}
 	return e
@@ -225,9 +225,9 @@ func (d *cordDoc) syntax(data []byte, err error, what string) error {
 	var syn *json.SyntaxError
 	if errors.As(err, &syn) {
 		e := inputerr.New(d.name, 0, "invalid JSON: %s: expected %s", syn.Error(), what)
-		line, col := lineCol(data, max(int(syn.Offset)-1, 0))
+		line, col := ingest.Position(data, int(syn.Offset)-1)
 		if d.inner != nil && bytes.Equal(data, d.inner) {
-			if l, _, ok := locate(d.outer, jsonPath{"ground_truth"}); ok && d.outer != nil {
+			if l, _, ok := ingest.Locate(d.outer, "ground_truth"); ok && d.outer != nil {
 				e.Line = l
 			}
 			e.Msg = fmt.Sprintf("%s (line %d, column %d of the string): invalid JSON: %s", d.label(), line, col, syn.Error())
@@ -555,65 +555,60 @@ func kindOf(field string) string {
 // used in errors. Blank lines are ignored; a sample id given twice is an
 // error.
 func ParseJSONL(name string, r io.Reader) (References, error) {
+	const want = `a JSON object {"sample_id": "…", "reference": "…"}`
 	var refs References
 	seen := map[string]int{}
-	br := bufio.NewReader(r)
-	lineNo := 0
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			lineNo++
-			if lineNo == 1 {
-				line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
-			}
-			if t := bytes.TrimSpace(line); len(t) > 0 {
-				var rec struct {
-					SampleID  *string `json:"sample_id"`
-					Reference *string `json:"reference"`
-				}
-				if uerr := json.Unmarshal(t, &rec); uerr != nil {
-					return nil, jsonLineError(name, lineNo, line, uerr)
-				}
-				switch {
-				case rec.SampleID == nil || strings.TrimSpace(*rec.SampleID) == "":
-					return nil, inputerr.New(name, lineNo, "expected a non-empty \"sample_id\" string")
-				case rec.Reference == nil:
-					return nil, inputerr.New(name, lineNo, "expected a \"reference\" string")
-				}
-				if prev, dup := seen[*rec.SampleID]; dup {
-					return nil, inputerr.New(name, lineNo, "sample_id %q is given twice (first on line %d): expected one reference per sample", *rec.SampleID, prev)
-				}
-				seen[*rec.SampleID] = lineNo
-				refs = append(refs, Reference{
-					SampleID: *rec.SampleID, Text: *rec.Reference,
-					Source: fmt.Sprintf("%s:%d", name, lineNo),
-				})
-			}
+	lines := ingest.NewReaderLines(name, r)
+	for lines.Next() {
+		if e := lines.BadLine(); e != nil {
+			return nil, e
 		}
-		if err == io.EOF {
-			break
+		if e := lines.NotObject(want); e != nil {
+			return nil, e
 		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+		var rec struct {
+			SampleID  *string `json:"sample_id"`
+			Reference *string `json:"reference"`
 		}
+		if err := json.Unmarshal(lines.Line().Text, &rec); err != nil {
+			return nil, lines.JSONError(err, want+" on one line")
+		}
+		switch {
+		case rec.SampleID == nil || strings.TrimSpace(*rec.SampleID) == "":
+			return nil, lines.Errorf("expected a non-empty \"sample_id\" string")
+		case rec.Reference == nil:
+			return nil, lines.Errorf("expected a \"reference\" string")
+		}
+		lineNo := lines.Line().No
+		if prev, dup := seen[*rec.SampleID]; dup {
+			return nil, lines.Errorf("sample_id %q is given twice (first on line %d): expected one reference per sample", *rec.SampleID, prev)
+		}
+		seen[*rec.SampleID] = lineNo
+		refs = append(refs, Reference{
+			SampleID: *rec.SampleID, Text: *rec.Reference,
+			Source: fmt.Sprintf("%s:%d", name, lineNo),
+		})
 	}
-	return refs, nil
+	return refs, lines.Err()
 }
 
-// jsonLineError positions a decoding error of one JSONL line.
-func jsonLineError(name string, lineNo int, line []byte, err error) error {
-	lead := len(line) - len(bytes.TrimLeft(line, " \t\r\n"))
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		e := inputerr.New(name, lineNo, "invalid JSON: %s: expected {\"sample_id\": \"…\", \"reference\": \"…\"} on one line", syn.Error())
-		_, e.Column = lineCol(line, lead+max(int(syn.Offset)-1, 0))
-		return e
-	case errors.As(err, &typ) && typ.Field != "":
-		return inputerr.New(name, lineNo, "member %q is %s: expected a string", typ.Field, typ.Value)
-	case errors.As(err, &typ):
-		return inputerr.New(name, lineNo, "expected a JSON object {\"sample_id\": \"…\", \"reference\": \"…\"}, got %s", typ.Value)
+// jsonPath is a path into a JSON document: string elements are object
+// keys, int elements array indexes.
+type jsonPath []any
+
+// String renders the path as valid_line[2].words[0].text.
+func (p jsonPath) String() string {
+	var b strings.Builder
+	for _, e := range p {
+		switch x := e.(type) {
+		case string:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(x)
+		case int:
+			fmt.Fprintf(&b, "[%d]", x)
+		}
 	}
-	return inputerr.New(name, lineNo, "expected {\"sample_id\": \"…\", \"reference\": \"…\"}: %v", err)
+	return b.String()
 }

@@ -106,9 +106,13 @@ func TestParseJSONL(t *testing.T) {
 		{"{\"sample_id\": \"a\", \"reference\": \"x\"}\n{\"sample_id\": \"a\", \"reference\": \"y\"}", 2, 0, "given twice (first on line 1)"},
 		{"{\"sample_id\": \"a\"}", 1, 0, `"reference" string`},
 		{"{\"reference\": \"x\"}", 1, 0, `"sample_id" string`},
-		{"{\"sample_id\": 3, \"reference\": \"x\"}", 1, 0, `member "sample_id" is number`},
+		{"{\"sample_id\": 3, \"reference\": \"x\"}", 1, 0, `member "sample_id" is a number`},
 		{"  {\"sample_id\": \"a\", \"reference\": }", 1, 35, "invalid JSON"},
-		{"[]", 1, 0, "expected a JSON object"},
+		{"[]", 1, 1, "expected a JSON object {\"sample_id\": \"…\", \"reference\": \"…\"}, found an array"},
+		{"\"str\"", 1, 1, "expected a JSON object {\"sample_id\": \"…\", \"reference\": \"…\"}, found a string"},
+		{"\n 42", 2, 2, "found a number"},
+		{"null", 1, 1, "found null"},
+		{"{\"sample_id\": \"a\", \"reference\": \"caf\xe9\"}", 1, 37, "expected UTF-8 text"},
 	}
 	for _, tc := range bad {
 		_, err := receipts.ParseJSONL("refs.jsonl", strings.NewReader(tc.data))

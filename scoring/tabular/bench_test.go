@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/sample"
+	"github.com/docscore/docscore/scoring/schema"
 	"github.com/docscore/docscore/scoring/tabular"
 	"github.com/docscore/docscore/scoring/tabular/tabulartest"
 )
@@ -80,4 +81,17 @@ func BenchmarkWriteJSON(b *testing.B) {
 		}
 	}
 	b.SetBytes(int64(buf.Len()))
+}
+
+// BenchmarkReadRuns parses the benchmark corpus's runs file alone.
+func BenchmarkReadRuns(b *testing.B) {
+	_, runs := tabulartest.Generate(tabulartest.Benchmark)
+	s := schema.Default()
+	b.SetBytes(int64(len(runs.Data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := tabular.ReadRuns(runs.Name, runs.Data, s, tabular.RunsOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -1,13 +1,14 @@
 package tabular
 
 import (
-	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
 
 	"github.com/docscore/docscore/rules"
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/internal/jsonscan"
 	"github.com/docscore/docscore/scoring/schema"
 	"github.com/docscore/docscore/scoring/text"
 )
@@ -110,11 +111,14 @@ func Detail(req Request, line int) (*ImageDetail, error) {
 	if err := loadGT(req, &in); err != nil {
 		return nil, err
 	}
-	raw, ok := runsLine(req.Runs.Data, line)
+	l, ok, perr := runsLine(req.Runs.Name, req.Runs.Data, line)
+	if perr != nil {
+		return nil, perr
+	}
 	if !ok {
 		return nil, inputerr.New(req.Runs.Name, line, "expected an image on this line")
 	}
-	im, perr := parseImage(req.Runs.Name, line, raw, in.Schema)
+	im, perr := parseLine(req.Runs.Name, l, in.Schema, &jsonscan.Nested{})
 	if perr != nil {
 		return nil, perr
 	}
@@ -229,28 +233,20 @@ func (sc *scorer) comparedForms(j int, col schema.Column, gtRaw, gtNorm string, 
 	}
 }
 
-// runsLine returns line n (1-based) of a runs file, split and trimmed the
-// way ReadRuns reads it; ok is false when there is no such line or it is
-// blank.
-func runsLine(data []byte, n int) ([]byte, bool) {
-	if n < 1 {
-		return nil, false
-	}
-	for i := 1; i < n; i++ {
-		k := bytes.IndexByte(data, '\n')
-		if k < 0 {
-			return nil, false
+// runsLine returns line n (1-based) of a runs file, read the way
+// ReadRuns reads it; ok is false when there is no such line or it is
+// blank. A line that is not UTF-8 is an error.
+func runsLine(name string, data []byte, n int) (ingest.Line, bool, *inputerr.Error) {
+	lines := ingest.NewLines(name, data)
+	for lines.Next() {
+		switch l := lines.Line(); {
+		case l.No == n:
+			return l, true, lines.BadLine()
+		case l.No > n:
+			return ingest.Line{}, false, nil
 		}
-		data = data[k+1:]
 	}
-	if k := bytes.IndexByte(data, '\n'); k >= 0 {
-		data = data[:k]
-	}
-	line := bytes.TrimSpace(data)
-	if n == 1 {
-		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
-	}
-	return line, len(line) > 0
+	return ingest.Line{}, false, nil
 }
 
 // maxDiffCells bounds the alignment table of Diff; longer pairs of strings

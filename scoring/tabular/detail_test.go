@@ -241,7 +241,7 @@ func TestDetailErrors(t *testing.T) {
 		{2, "", "expected an image on this line", 2},
 		{9, "", "expected an image on this line", 9},
 		{3, "", "page 99 has no ground-truth file", 3},
-		{4, "", "expected one JSON object per line", 4},
+		{4, "", "expected a JSON object (one image per line)", 4},
 		{1, "open", "a preview needs a rule file", 0},
 	} {
 		req.Preview = c.preview

@@ -10,8 +10,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/schema"
 	"github.com/docscore/docscore/scoring/text"
@@ -50,10 +50,9 @@ func PageIDFromName(name string) string {
 // other rows gives its page with no rows. Two rows of a page may not share
 // a name.
 func ReadGT(name string, data []byte, s *schema.Schema) ([]*GTPage, error) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if !utf8.Valid(data) {
-		line := 1 + bytes.Count(data[:invalidUTF8Offset(data)], []byte("\n"))
-		return nil, inputerr.New(name, line, "expected UTF-8 text")
+	data = ingest.StripBOM(data)
+	if e := ingest.CheckUTF8(name, data); e != nil {
+		return nil, e
 	}
 	r := csv.NewReader(bytes.NewReader(data))
 	r.FieldsPerRecord = -1
@@ -62,7 +61,7 @@ func ReadGT(name string, data []byte, s *schema.Schema) ([]*GTPage, error) {
 		return nil, inputerr.New(name, 1, "expected a header row with the columns %s, %s", s.Key, strings.Join(columnNames(s), ", "))
 	}
 	if err != nil {
-		return nil, csvError(name, err)
+		return nil, csvError(name, data, err)
 	}
 	colIndex := map[string]int{}
 	for i, h := range header {
@@ -100,7 +99,7 @@ func ReadGT(name string, data []byte, s *schema.Schema) ([]*GTPage, error) {
 			break
 		}
 		if err != nil {
-			return nil, csvError(name, err)
+			return nil, csvError(name, data, err)
 		}
 		line, _ := r.FieldPos(0)
 		if allBlank(rec) {
@@ -160,24 +159,58 @@ func allBlank(rec []string) bool {
 	return true
 }
 
-func csvError(name string, err error) error {
+func csvError(name string, data []byte, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
+		if line, col, ok := openQuote(data, pe.StartLine); ok && errors.Is(pe.Err, csv.ErrQuote) {
+			return &inputerr.Error{File: name, Line: line, Column: col,
+				Msg: fmt.Sprintf("expected RFC 4180 CSV: the quoted field that starts here is never closed (%v)", pe.Err)}
+		}
 		return &inputerr.Error{File: name, Line: pe.Line, Column: pe.Column,
 			Msg: fmt.Sprintf("expected RFC 4180 CSV: %v", pe.Err)}
 	}
 	return inputerr.New(name, 0, "expected CSV: %v", err)
 }
 
-func invalidUTF8Offset(b []byte) int {
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size <= 1 {
-			return i
+// openQuote finds the quote that opens a field never closed in the
+// record starting at line start (1-based) of a CSV: its line and column.
+// ok is false when the record has no such field.
+func openQuote(data []byte, start int) (line, col int, ok bool) {
+	off := 0
+	for l := 1; l < start; l++ {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			return 0, 0, false
 		}
-		i += size
+		off += i + 1
 	}
-	return len(b)
+	fieldStart, quoted, open := true, false, 0
+	for i := off; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case quoted:
+			if c == '"' {
+				if i+1 < len(data) && data[i+1] == '"' {
+					i++
+				} else {
+					quoted = false
+				}
+			}
+		case c == ',':
+			fieldStart = true
+		case c == '\n':
+			return 0, 0, false // the record ended with its quotes closed
+		case fieldStart && c == '"':
+			quoted, open, fieldStart = true, i, false
+		default:
+			fieldStart = false
+		}
+	}
+	if !quoted {
+		return 0, 0, false
+	}
+	line, col = ingest.Position(data, open)
+	return line, col, true
 }
 
 // MergePages combines the pages of several files; a page id given by two

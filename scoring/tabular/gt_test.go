@@ -189,8 +189,8 @@ func TestReadGTErrors(t *testing.T) {
 		{
 			name: "invalid UTF-8",
 			data: gtHeader + "A,,,,,,,,\nB,,,,San Mois\xe8,,,,\n",
-			err:  "gt_page_27.csv:3: expected UTF-8 text",
-			line: 3,
+			err:  "gt_page_27.csv:3:14: expected UTF-8 text",
+			line: 3, col: 14,
 		},
 		{
 			name: "a bare quote",
@@ -201,8 +201,20 @@ func TestReadGTErrors(t *testing.T) {
 		{
 			name: "an unterminated quote",
 			data: gtHeader + "A,,,,\"Casa di,,,,\nB,,,,,,,,\n",
-			err:  `gt_page_27.csv:3:11: expected RFC 4180 CSV: extraneous or missing " in quoted-field`,
-			line: 3, col: 11,
+			err:  `gt_page_27.csv:2:6: expected RFC 4180 CSV: the quoted field that starts here is never closed (extraneous or missing " in quoted-field)`,
+			line: 2, col: 6,
+		},
+		{
+			name: "a quote left open on line 4 of 27",
+			data: gtHeader + "A,,,,,,,,\nB,,,,,,,,\nC,\"Dott.,,,,,,,\n" + strings.Repeat("D,,,,,,,,\n", 23),
+			err:  `gt_page_27.csv:4:3: expected RFC 4180 CSV: the quoted field that starts here is never closed (extraneous or missing " in quoted-field)`,
+			line: 4, col: 3,
+		},
+		{
+			name: "a record with a closed multi-line quote, then an open one",
+			data: gtHeader + "A,\"x \"\"y\"\"\nz\",,,\"w,,,,\nB,,,,,,,,\n",
+			err:  `gt_page_27.csv:3:6: expected RFC 4180 CSV: the quoted field that starts here is never closed (extraneous or missing " in quoted-field)`,
+			line: 3, col: 6,
 		},
 	}
 	for _, tt := range tests {

@@ -1,13 +1,13 @@
 package tabular
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/internal/jsonscan"
 	"github.com/docscore/docscore/scoring/schema"
@@ -58,51 +58,42 @@ type RunsOptions struct {
 	SkipBadLines bool
 }
 
-// maxLine bounds one line of a runs file (64 MiB).
-const maxLine = 64 << 20
-
 // ReadRuns reads a runs JSONL file for schema s: one JSON object per line
 // with model, phase, run, page, status and records (or response). Blank
 // lines are skipped. A malformed line is an error naming the line, unless
 // opts.SkipBadLines.
 func ReadRuns(name string, data []byte, s *schema.Schema, opts RunsOptions) (*Runs, error) {
 	runs := &Runs{File: name}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	lines := ingest.NewLines(name, data)
+	lines.SkipBadLines = opts.SkipBadLines
 	type imageKey struct{ model, phase, run, page string }
 	seen := map[imageKey]int{}
-	lineNo := 0
-	for sc.Scan() {
-		lineNo++
-		line := bytes.TrimSpace(sc.Bytes())
-		if lineNo == 1 {
-			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+	var scratch jsonscan.Nested
+	for lines.Next() {
+		l := lines.Line()
+		err := lines.BadLine()
+		var im *Image
+		if err == nil {
+			im, err = parseLine(name, l, s, &scratch)
 		}
-		if len(line) == 0 {
-			continue
-		}
-		im, err := parseImage(name, lineNo, line, s)
 		if err == nil {
 			k := imageKey{im.Model, im.Phase, string(im.Run), im.Page}
 			if prev, dup := seen[k]; dup {
-				err = inputerr.New(name, lineNo, "model %q phase %q run %s page %s was already given at line %d", im.Model, im.Phase, im.Run, im.Page, prev)
+				err = inputerr.New(name, l.No, "model %q phase %q run %s page %s was already given at line %d", im.Model, im.Phase, im.Run, im.Page, prev)
 			} else {
-				seen[k] = lineNo
+				seen[k] = l.No
 			}
 		}
 		if err != nil {
-			if !opts.SkipBadLines {
-				return nil, err
+			if stop := lines.Skip(err); stop != nil {
+				return nil, stop
 			}
-			runs.Skipped = append(runs.Skipped, err)
 			continue
 		}
 		runs.Images = append(runs.Images, im)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, inputerr.New(name, lineNo+1, "cannot read the line: %v (lines are limited to %d MiB)", err, maxLine>>20)
-	}
-	return runs, nil
+	runs.Skipped = lines.Skipped
+	return runs, lines.Err()
 }
 
 // object is a parsed JSON object: its members in input order, a repeated
@@ -119,22 +110,25 @@ func (o object) get(key string) (value string, ok bool) {
 	return "", false
 }
 
-// parseImage reads one line.
-func parseImage(file string, lineNo int, line []byte, s *schema.Schema) (*Image, *inputerr.Error) {
+// notObject is what a runs line must be.
+const notObject = "a JSON object (one image per line)"
+
+// parseLine reads one line (valid UTF-8) in one pass over its text: the
+// object, its records and each record's members.
+func parseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nested) (*Image, *inputerr.Error) {
+	lineNo := l.No
 	bad := func(format string, args ...any) (*Image, *inputerr.Error) {
 		return nil, inputerr.New(file, lineNo, format, args...)
 	}
-	if !utf8.Valid(line) {
-		return bad("expected UTF-8 text")
-	}
 	// One copy of the line: every string read from it shares its memory.
-	members, ok := jsonscan.Object(nil, string(line))
-	if !ok {
+	if !scan.Parse(string(l.Text), "records") {
+		if e := ingest.LineNotObject(file, l, notObject); e != nil {
+			return nil, e
+		}
 		var m map[string]json.RawMessage
-		err := json.Unmarshal(line, &m)
-		return bad("expected one JSON object per line: %s", jsonProblem(line, err))
+		return nil, ingest.LineJSONError(file, l, json.Unmarshal(l.Text, &m), notObject)
 	}
-	obj := object(members)
+	obj := object(scan.Members)
 	im := &Image{Line: lineNo}
 	var err error
 	if im.Model, err = requiredString(obj, "model"); err != nil {
@@ -190,12 +184,11 @@ func parseImage(file string, lineNo int, line []byte, s *schema.Schema) (*Image,
 	}
 	switch {
 	case hasRecords:
-		recs, ok := recordList(records)
-		if !ok {
+		if !scan.List {
 			im.Failure = "records is not a list of objects"
 			return im, nil
 		}
-		im.Records = convertRecords(recs, s)
+		im.Records = recordsFromMembers(scan.Items, scan.Ends, s)
 	case hasResponse:
 		resp, ok := jsonscan.String(response)
 		if response == "null" {
@@ -210,7 +203,13 @@ func parseImage(file string, lineNo int, line []byte, s *schema.Schema) (*Image,
 			im.Failure = "no JSON array of objects in response"
 			return im, nil
 		}
-		im.Records = convertRecords(recs, s)
+		var items []jsonscan.Member
+		ends := make([]int, len(recs))
+		for i, r := range recs {
+			items, _ = jsonscan.Object(items, r)
+			ends[i] = len(items)
+		}
+		im.Records = recordsFromMembers(items, ends, s)
 	default:
 		im.Failure = "no records or response"
 	}
@@ -259,14 +258,15 @@ func recordList(raw string) ([]string, bool) {
 	return elems, true
 }
 
-// convertRecords turns JSON objects (valid ones: recordList's elements)
-// into records for schema s.
-func convertRecords(objs []string, s *schema.Schema) []Record {
-	out := make([]Record, len(objs))
-	values := make([]Value, len(objs)*len(s.Columns))
-	var members []jsonscan.Member
-	for i, raw := range objs {
-		members = orderedFields(members[:0], raw)
+// recordsFromMembers turns the members of JSON objects (valid ones), the
+// members of object i ending at ends[i], into records for schema s.
+func recordsFromMembers(items []jsonscan.Member, ends []int, s *schema.Schema) []Record {
+	out := make([]Record, len(ends))
+	values := make([]Value, len(ends)*len(s.Columns))
+	start := 0
+	for i, end := range ends {
+		members := dedupe(items[start:end])
+		start = end
 		rec := Record{Values: values[:len(s.Columns):len(s.Columns)]}
 		values = values[len(s.Columns):]
 		for _, f := range members {
@@ -296,11 +296,10 @@ func fieldKey(k string) string {
 	return k
 }
 
-// orderedFields appends the members of a JSON object (a valid one) to dst
-// in input order. When a key repeats, the last value wins (as in
-// encoding/json) at the first key's place.
-func orderedFields(dst []jsonscan.Member, raw string) []jsonscan.Member {
-	members, _ := jsonscan.Object(dst, raw)
+// dedupe keeps the members of one object in input order, in place. When
+// a key repeats, the last value wins (as in encoding/json) at the first
+// key's place.
+func dedupe(members []jsonscan.Member) []jsonscan.Member {
 	out := members[:0]
 	var index map[string]int // for objects with many keys
 	if len(members) > 32 {
@@ -329,19 +328,6 @@ func orderedFields(dst []jsonscan.Member, raw string) []jsonscan.Member {
 		out = append(out, m)
 	}
 	return out
-}
-
-// jsonProblem describes why a line is not a JSON object, with its column.
-func jsonProblem(line []byte, err error) string {
-	var se *json.SyntaxError
-	if e, ok := err.(*json.SyntaxError); ok {
-		se = e
-		return fmt.Sprintf("%v at column %d", se, se.Offset)
-	}
-	if err == nil {
-		return "found null"
-	}
-	return err.Error()
 }
 
 func abbreviate(s string) string {

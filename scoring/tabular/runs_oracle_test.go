@@ -10,7 +10,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/internal/jsonscan"
 	"github.com/docscore/docscore/scoring/schema"
 )
 
@@ -24,7 +26,11 @@ func oracleParseImage(file string, lineNo int, line []byte, s *schema.Schema) (*
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(line, &obj); err != nil || obj == nil {
-		return bad("expected one JSON object per line: %s", jsonProblem(line, err))
+		l := ingest.Line{No: lineNo, Text: line}
+		if e := ingest.LineNotObject(file, l, notObject); e != nil {
+			return nil, e
+		}
+		return nil, ingest.LineJSONError(file, l, err, notObject)
 	}
 	im := &Image{Line: lineNo}
 	var err error
@@ -228,6 +234,15 @@ func oracleValueFromJSON(raw json.RawMessage) Value {
 		return Value{Text: string(raw), Number: true}
 	}
 	return Value{}
+}
+
+// parseImage reads one line, numbered lineNo, as ReadRuns does.
+func parseImage(file string, lineNo int, line []byte, s *schema.Schema) (*Image, *inputerr.Error) {
+	if !utf8.Valid(line) {
+		return nil, inputerr.New(file, lineNo, "expected UTF-8 text")
+	}
+	var scratch jsonscan.Nested
+	return parseLine(file, ingest.Line{No: lineNo, Text: line}, s, &scratch)
 }
 
 // FuzzParseImageAgainstOracle holds the fast line reader to the

@@ -253,11 +253,13 @@ func TestReadRunsBadLines(t *testing.T) {
 		line string
 		err  string
 	}{
-		{"not json", `runs.jsonl:3: expected one JSON object per line: invalid character 'o' in literal null (expecting 'u') at column 2`},
-		{`{"model":"m","page":"27",}`, `runs.jsonl:3: expected one JSON object per line: invalid character '}' looking for beginning of object key string at column 26`},
-		{`{"model":"m","page":"27"} trailing`, `runs.jsonl:3: expected one JSON object per line: invalid character 't' after top-level value at column 27`},
-		{"null", `runs.jsonl:3: expected one JSON object per line: found null`},
-		{`[{"model":"m"}]`, `runs.jsonl:3: expected one JSON object per line: json: cannot unmarshal array into Go value of type map[string]json.RawMessage`},
+		{"not json", `runs.jsonl:3:2: invalid JSON: invalid character 'o' in literal null (expecting 'u'): expected a JSON object (one image per line)`},
+		{`{"model":"m","page":"27",}`, `runs.jsonl:3:26: invalid JSON: invalid character '}' looking for beginning of object key string: expected a JSON object (one image per line)`},
+		{`{"model":"m","page":"27"} trailing`, `runs.jsonl:3:27: invalid JSON: invalid character 't' after top-level value: expected a JSON object (one image per line)`},
+		{"null", `runs.jsonl:3:1: expected a JSON object (one image per line), found null`},
+		{`[{"model":"m"}]`, `runs.jsonl:3:1: expected a JSON object (one image per line), found an array`},
+		{`"str"`, `runs.jsonl:3:1: expected a JSON object (one image per line), found a string`},
+		{`42`, `runs.jsonl:3:1: expected a JSON object (one image per line), found a number`},
 		{`{"page":"27"}`, `runs.jsonl:3: expected a "model" string`},
 		{`{"model":3,"page":"27"}`, `runs.jsonl:3: expected "model" to be a string, found 3`},
 		{`{"model":" ","page":"27"}`, `runs.jsonl:3: expected a non-empty "model"`},
@@ -267,7 +269,7 @@ func TestReadRunsBadLines(t *testing.T) {
 		{`{"model":"m","page":" "}`, `runs.jsonl:3: expected a non-empty "page"`},
 		{`{"model":"m","page":"27","run":[1]}`, `runs.jsonl:3: expected "run" to be a number or a string, found [1]`},
 		{`{"model":"m","page":"27","status":5}`, `runs.jsonl:3: expected "status" to be a string, found 5`},
-		{"{\"model\":\"m\xff\",\"page\":\"27\"}", `runs.jsonl:3: expected UTF-8 text`},
+		{"{\"model\":\"m\xff\",\"page\":\"27\"}", `runs.jsonl:3:12: expected UTF-8 text`},
 		{`{"model":"m","phase":"G","run":1,"page":27,"records":[]}`, `runs.jsonl:3: model "m" phase "G" run 1 page 27 was already given at line 1`},
 	}
 	for _, tt := range tests {

@@ -82,6 +82,9 @@ func Score(in Input) (*Report, error) {
 	for _, sk := range in.Runs.Skipped {
 		rep.Warnings = append(rep.Warnings, "skipped: "+sk.Error())
 	}
+	if len(in.Runs.Images) == 0 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: no images to score: expected one JSON object per model reading of a page", in.Runs.File))
+	}
 
 	settled := newScorer(s, rules.Compile(settledRows, s), gate, pages)
 	images := settled.scoreAll(in.Runs.Images)
@@ -609,7 +612,7 @@ func prf(matched, nModel, nGT int) (p, r, f1 float64) {
 func poolCells(s *schema.Schema, images []*ImageScore) []*Cell {
 	type key struct{ model, phase string }
 	byKey := map[key]*Cell{}
-	var cells []*Cell
+	cells := []*Cell{} // an empty list, not null, when there is no image
 	for _, im := range images {
 		k := key{im.Model, im.Phase}
 		c := byKey[k]

@@ -116,7 +116,7 @@ func TestErrors(t *testing.T) {
 		line                  int
 		message               string
 	}{
-		{"bad runs line", "scoreTabular", mustJSON(t, bad), "input", "sample/tabular/runs.jsonl", 2, "expected one JSON object per line"},
+		{"bad runs line", "scoreTabular", mustJSON(t, bad), "input", "sample/tabular/runs.jsonl", 2, "expected a JSON object (one image per line)"},
 		{"bad csv", "scoreTabular", mustJSON(t, badCSV), "input", "sample/tabular/gt/gt_page_28.csv", 1, "gt_page_28.csv"},
 		{"unknown method", "scoreReceipts", "{}", "input", "", 0, `unknown method "scoreReceipts"`},
 		{"empty method", "", "{}", "input", "", 0, "unknown method"},

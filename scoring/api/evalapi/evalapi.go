@@ -9,12 +9,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 
@@ -135,7 +135,7 @@ func evaluate(cancel api.Cancel, req *EvalRequest) (*api.Result, error) {
 // version does not know, another kind of report or another report version
 // is an input error naming the file and line.
 func ReportMarkdown(report api.File) ([]byte, error) {
-	data := bytes.TrimPrefix([]byte(report.Text), []byte("\ufeff"))
+	data := ingest.StripBOM([]byte(report.Text))
 	var head struct {
 		Kind          string `json:"kind"`
 		ReportVersion int    `json:"report_version"`
@@ -193,20 +193,5 @@ func checkFingerprints(rep *harness.Report) error {
 
 // jsonError turns a decoding error into an input error at its line.
 func jsonError(name string, data []byte, err error) error {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		return inputerr.New(name, lineAt(data, int(syn.Offset)-1), "expected a JSON harness report: %v", err)
-	case errors.As(err, &typ):
-		return inputerr.New(name, lineAt(data, int(typ.Offset)-1), "expected a harness report: %s", strings.TrimPrefix(err.Error(), "json: "))
-	}
-	// Unknown fields and the like carry no offset.
-	return inputerr.New(name, 0, "expected a harness report: %s", strings.TrimPrefix(err.Error(), "json: "))
-}
-
-// lineAt returns the 1-based line of byte offset off.
-func lineAt(data []byte, off int) int {
-	off = max(0, min(off, len(data)))
-	return 1 + bytes.Count(data[:off], []byte("\n"))
+	return ingest.JSONError(name, data, err, "a harness report")
 }

@@ -88,9 +88,9 @@ func TestReportMarkdownErrors(t *testing.T) {
 		{"another kind", `{"kind": "receipts", "run_id": "r"}`, 1, `expected a harness report ("kind": "harness"), found kind "receipts"`},
 		{"another version", `{"kind": "harness", "report_version": 7}`, 1, "report_version 7: this docscore reads version 1"},
 		{"unknown field", unknown, 0, `unknown field "colour"`},
-		{"wrong type", badType, 7, "cannot unmarshal string"},
+		{"wrong type", badType, 7, `member "summary.pipelines" is a string: expected an integer`},
 		{"cut short", cut, 0, "unexpected end of JSON input"},
-		{"not JSON", "\n\n{oops", 3, "expected a JSON harness report"},
+		{"not JSON", "\n\n{oops", 3, "invalid JSON: invalid character 'o' looking for beginning of object key string: expected a harness report"},
 		{"two reports", string(report) + string(report), 670, "invalid character '{' after top-level value"},
 		{"bad fingerprint", strings.Replace(string(report), `"sha256": "215a74339f13e60d`, `"sha256": "215a`, 1), 0, "pipelines[0].stages[1].instructions[0].sha256: expected a SHA-256"},
 	} {

@@ -347,3 +347,112 @@ func literal(data string, i int, word string) (end int, ok bool) {
 	}
 	return i + len(word), true
 }
+
+// Nested is one JSON object read in one pass together with the objects
+// of one of its members, a list of objects (the records of a runs line).
+// Its slices are reused by the next Parse.
+type Nested struct {
+	Members []Member // the object's members, in input order, repeated keys kept
+	// Items are the members of the list's objects, one after another, and
+	// Ends[i] is where object i's members end in Items. Both are set only
+	// when List is true.
+	Items []Member
+	Ends  []int
+	// List reports whether the last member named by Parse's key is an
+	// array whose elements are all objects.
+	List bool
+}
+
+// Parse reads data as one JSON object, as Object does (it accepts the
+// same texts), and in the same pass splits the last member named key,
+// when it is an array of objects, into Items and Ends.
+func (n *Nested) Parse(data, key string) (ok bool) {
+	n.Members, n.Items, n.Ends, n.List = n.Members[:0], n.Items[:0], n.Ends[:0], false
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return false
+	}
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return skipSpace(data, i+1) == len(data)
+	}
+	for i < len(data) {
+		if data[i] != '"' {
+			return false
+		}
+		keyEnd, ok := stringEnd(data, i)
+		if !ok {
+			return false
+		}
+		k, _ := String(data[i:keyEnd])
+		i = skipSpace(data, keyEnd)
+		if i >= len(data) || data[i] != ':' {
+			return false
+		}
+		i = skipSpace(data, i+1)
+		var valEnd int
+		if k == key {
+			n.Items, n.Ends = n.Items[:0], n.Ends[:0]
+			valEnd, n.List, ok = n.list(data, i)
+		} else {
+			valEnd, ok = value(data, i, 1)
+		}
+		if !ok {
+			return false
+		}
+		n.Members = append(n.Members, Member{Key: k, Value: data[i:valEnd]})
+		i = skipSpace(data, valEnd)
+		if i >= len(data) {
+			return false
+		}
+		switch data[i] {
+		case ',':
+			i = skipSpace(data, i+1)
+		case '}':
+			return skipSpace(data, i+1) == len(data)
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// list scans the member value at data[i] (one level deep); when it is an
+// array whose elements are all objects, their members go to n.Items.
+func (n *Nested) list(data string, i int) (end int, objects, ok bool) {
+	if i >= len(data) || data[i] != '[' {
+		end, ok = value(data, i, 1)
+		return end, false, ok
+	}
+	objects = true
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == ']' {
+		return i + 1, true, true
+	}
+	for i < len(data) {
+		var valEnd int
+		if objects && data[i] == '{' {
+			valEnd, ok = container(data, i, 3, &n.Items, nil)
+			n.Ends = append(n.Ends, len(n.Items))
+		} else {
+			objects = false
+			valEnd, ok = value(data, i, 2)
+		}
+		if !ok {
+			return 0, false, false
+		}
+		i = skipSpace(data, valEnd)
+		if i >= len(data) {
+			return 0, false, false
+		}
+		switch data[i] {
+		case ',':
+			i = skipSpace(data, i+1)
+		case ']':
+			return i + 1, objects, true
+		default:
+			return 0, false, false
+		}
+	}
+	return 0, false, false
+}

@@ -3,6 +3,7 @@ package jsonscan
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -17,6 +18,56 @@ var seeds = []string{
 	`[true,false,null]`, `[tru]`, `[nul]`, `[truex]`, `{"a":1,}`, `[1,]`, `{"a" 1}`, `{a:1}`, `{"a":1}}`,
 	`{"a":1} x`, `"str"`, `"tab\there"`, "\"ctrl\x01\"", `"\x"`, `"\u12"`, `"\u12g4"`, `"unterminated`,
 	`null`, `1`, ``, ` `, `{"a":{"b":{"c":[[[]]]}}}`, "\t{\"a\":\r\n1}\n",
+	`{"records":[{"a":1},{}],"records":[{"b":[{"c":2}]}]}`, `{"records":[{"a":1},2]}`, `{"records":[{"a":1}],"records":null}`,
+	`{"records":[]}`, `{"rec\u006frds":[{"a":1,"a":2}]}`, `{"records":[{"a":1},{"a":}]}`, `{"records":{"a":1}}`,
+}
+
+// checkNested holds Nested.Parse to Object and Array: the same texts, the
+// same members, and the last "records" member's objects split the way
+// Object splits each of them.
+func checkNested(t *testing.T, data []byte) {
+	var n Nested
+	ok := n.Parse(string(data), "records")
+	members, want := Object(nil, string(data))
+	if ok != want {
+		t.Fatalf("Nested.Parse(%q): ok %v, Object %v", data, ok, want)
+	}
+	if !ok {
+		return
+	}
+	if len(members) != len(n.Members) {
+		t.Fatalf("Nested.Parse(%q): %d members, Object %d", data, len(n.Members), len(members))
+	}
+	last := -1
+	for i := range members {
+		if members[i] != n.Members[i] {
+			t.Fatalf("Nested.Parse(%q): member %d is %v, Object %v", data, i, n.Members[i], members[i])
+		}
+		if members[i].Key == "records" {
+			last = i
+		}
+	}
+	var wantItems []Member
+	var wantEnds []int
+	wantList := false
+	if last >= 0 {
+		elems, isArray := Array(nil, members[last].Value)
+		wantList = isArray
+		for _, e := range elems {
+			if e[0] != '{' {
+				wantList = false
+				break
+			}
+			wantItems, _ = Object(wantItems, e)
+			wantEnds = append(wantEnds, len(wantItems))
+		}
+	}
+	if n.List != wantList {
+		t.Fatalf("Nested.Parse(%q): List %v, want %v", data, n.List, wantList)
+	}
+	if wantList && (fmt.Sprint(n.Items) != fmt.Sprint(wantItems) || fmt.Sprint(n.Ends) != fmt.Sprint(wantEnds)) {
+		t.Fatalf("Nested.Parse(%q): items %v ends %v, want %v %v", data, n.Items, n.Ends, wantItems, wantEnds)
+	}
 }
 
 // checkObject holds Object to encoding/json: it accepts exactly the JSON
@@ -112,6 +163,7 @@ func TestAgainstEncodingJSON(t *testing.T) {
 		}
 		checkObject(t, data)
 		checkArray(t, data)
+		checkNested(t, data)
 		checkString(t, data)
 	}
 }
@@ -161,6 +213,7 @@ func FuzzObject(f *testing.F) {
 		}
 		checkObject(t, data)
 		checkArray(t, data)
+		checkNested(t, data)
 	})
 }
 

@@ -127,7 +127,7 @@ func TestScoreTabularExitCodes(t *testing.T) {
 		{"under floor", []string{"--gt", gt, "--runs", filepath.Join(dir, "good.jsonl"), "--fail-under", "f1=0.9"}, ExitThreshold, "m / G: f1 0.6667 < 0.9"},
 		{"above floor", []string{"--gt", gt, "--runs", filepath.Join(dir, "good.jsonl"), "--fail-under", "f1=0.6,precision=1"}, 0, ""},
 		{"unknown metric", []string{"--gt", gt, "--runs", filepath.Join(dir, "good.jsonl"), "--fail-under", "speed=0.9"}, ExitInput, `unknown metric "speed"`},
-		{"malformed line", []string{"--gt", gt, "--runs", filepath.Join(dir, "bad.jsonl")}, ExitInput, "bad.jsonl:2: expected one JSON object per line"},
+		{"malformed line", []string{"--gt", gt, "--runs", filepath.Join(dir, "bad.jsonl")}, ExitInput, "bad.jsonl:2:16: invalid JSON: invalid character"},
 		{"skip bad lines", []string{"--gt", gt, "--runs", filepath.Join(dir, "bad.jsonl"), "--skip-bad-lines"}, 0, "warning: skipped: "},
 		{"page without GT", []string{"--gt", gt, "--runs", filepath.Join(dir, "nopage.jsonl")}, ExitInput, "nopage.jsonl:1: page 9 has no ground-truth file"},
 		{"missing runs", []string{"--gt", gt}, ExitInput, "expected --gt and --runs"},

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/docscore/docscore/cmd/docscore/internal/atomicfile"
 	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/tabular"
 )
 
 // Thresholds are the metric floors of a --fail-under flag, such as
@@ -122,4 +125,43 @@ func writeOutput(env *Env, flag, path string, data []byte) error {
 		return &ExitError{Code: ExitInput, Err: err}
 	}
 	return err
+}
+
+// stdinName is how errors name standard input.
+const stdinName = "<stdin>"
+
+// readInput reads the one input a flag names: a file, or standard input
+// for "-". A directory, a missing or an unreadable file is an input error
+// (exit 2) naming the path.
+func readInput(env *Env, flag, path string) (tabular.File, error) {
+	if path == "-" {
+		b, err := io.ReadAll(env.Stdin)
+		if err != nil {
+			return tabular.File{}, fmt.Errorf("%s -: reading standard input: %w", flag, err)
+		}
+		return tabular.File{Name: stdinName, Data: b}, nil
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return tabular.File{}, &ExitError{Code: ExitInput, Err: fmt.Errorf("%s %s: is a directory: expected a file", flag, path)}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return tabular.File{}, &ExitError{Code: ExitInput, Err: fmt.Errorf("%s %s: %v", flag, path, unwrapPathErr(err))}
+	}
+	return tabular.File{Name: path, Data: b}, nil
+}
+
+// oneStdin refuses a command line where more than one flag reads standard
+// input; pairs are flag names and their values.
+func oneStdin(pairs ...string) error {
+	var on []string
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] == "-" {
+			on = append(on, pairs[i])
+		}
+	}
+	if len(on) > 1 {
+		return usageError("%s all read standard input (-): only one input may be -", strings.Join(on, " and "))
+	}
+	return nil
 }

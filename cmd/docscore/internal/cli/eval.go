@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -249,15 +250,15 @@ func sortedContext(m map[string]string) map[string]string {
 // relative to its folder (the current one for standard input) and may not
 // leave it unless allowOutside.
 func readCasesFile(env *Env, path string, allowOutside bool) (*harness.CaseFile, error) {
-	if path == "-" {
-		return harness.ReadCaseFile(env.Stdin, "<stdin>", harness.ReadOptions{Loader: harnessio.DirLoader(".", allowOutside)})
-	}
-	fh, err := os.Open(path)
+	f, err := readInput(env, "--cases", path)
 	if err != nil {
-		return nil, usageError("--cases: %v", err)
+		return nil, err
 	}
-	defer fh.Close()
-	return harness.ReadCaseFile(fh, path, harness.ReadOptions{Loader: harnessio.DirLoader(filepath.Dir(path), allowOutside)})
+	dir := filepath.Dir(path)
+	if path == "-" {
+		dir = "."
+	}
+	return harness.ReadCaseFile(bytes.NewReader(f.Data), f.Name, harness.ReadOptions{Loader: harnessio.DirLoader(dir, allowOutside)})
 }
 
 // directCase builds a one-case file from --prediction, --evidence and

@@ -107,7 +107,7 @@ set; a review needs a judge, so none is an error.`,
 	}
 	fl := c.Flags()
 	fl.StringVar(&refsPath, "refs", "", "CORD references: a .json, .jsonl or .parquet file, or a directory of them")
-	fl.StringVar(&runPath, "run", "", "the pilot run file (JSONL)")
+	fl.StringVar(&runPath, "run", "", "the pilot run file (JSONL), or - for standard input")
 	fl.IntVar(&lowest, "lowest", 3, "how many of the lowest-overlap pages to review")
 	fl.StringVar(&phase, "phase", "c1", `the phase whose pages are reviewed ("" for all)`)
 	fl.StringVar(&imagesDir, "images", "", "a directory of receipt images named by sample id (.png, .jpg), sent to the judge as evidence")

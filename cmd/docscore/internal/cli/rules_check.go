@@ -43,14 +43,17 @@ file's sha256 and the rows that parsed when there are errors.`,
 			if rulesPath == "" {
 				return usageError("expected --rules FILE")
 			}
+			if err := oneStdin("--rules", rulesPath, "--schema", schemaPath); err != nil {
+				return err
+			}
 			req := api.RulesCheckRequest{}
-			rf, err := readFile(rulesPath)
+			rf, err := readInput(env, "--rules", rulesPath)
 			if err != nil {
 				return err
 			}
 			req.Rules = api.File{Name: rf.Name, Text: string(rf.Data)}
 			if schemaPath != "" {
-				sf, err := readFile(schemaPath)
+				sf, err := readInput(env, "--schema", schemaPath)
 				if err != nil {
 					return err
 				}
@@ -98,9 +101,9 @@ file's sha256 and the rows that parsed when there are errors.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&rulesPath, "rules", "", "the EQUIVALENCES.md rule file")
+	fl.StringVar(&rulesPath, "rules", "", "the EQUIVALENCES.md rule file (- for standard input)")
 	fl.StringSliceVar(&gtArgs, "gt", nil, "ground-truth CSV directory or files, for the ignore check")
-	fl.StringVar(&schemaPath, "schema", "", "schema file for tables other than the default register")
+	fl.StringVar(&schemaPath, "schema", "", "schema file for tables other than the default register (- for standard input)")
 	fl.StringVar(&format, "format", "text", "output format: text or json")
 	return c
 }

@@ -1,12 +1,11 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -141,27 +140,21 @@ func warnSkipped(env *Env, skipped []*inputerr.Error) {
 
 // readRun reads and parses the run file, or standard input for "-".
 func readRun(env *Env, path string, opts pilotrun.ReadOptions) (*pilotrun.Run, error) {
-	f, err := readRunFile(env, path)
+	f, err := readInput(env, "--run", path)
 	if err != nil {
 		return nil, err
 	}
-	return pilotrun.Read(strings.NewReader(f.Text), f.Name, opts)
+	return pilotrun.Read(bytes.NewReader(f.Data), f.Name, opts)
 }
 
-// readRunFile reads the run file, or standard input for "-".
+// readRunFile reads the run file, or standard input for "-", as the
+// operations take it.
 func readRunFile(env *Env, path string) (api.File, error) {
-	if path == "-" {
-		b, err := io.ReadAll(env.Stdin)
-		if err != nil {
-			return api.File{}, usageError("--run -: reading standard input: %v", err)
-		}
-		return api.File{Name: "<stdin>", Text: string(b)}, nil
-	}
-	b, err := os.ReadFile(path)
+	f, err := readInput(env, "--run", path)
 	if err != nil {
-		return api.File{}, usageError("--run %s: %v", path, unwrapPathErr(err))
+		return api.File{}, err
 	}
-	return api.File{Name: path, Text: string(b)}, nil
+	return apiFile(f), nil
 }
 
 func unwrapPathErr(err error) error {

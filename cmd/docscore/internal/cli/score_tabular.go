@@ -79,6 +79,9 @@ recall or a field's accuracy falls under its floor.`,
 				return usageError("--gate %v: expected a similarity in (0, 1]", gate)
 			}
 			gtArgs = append(gtArgs, args...)
+			if err := oneStdin("--runs", runsPath, "--rules", rulesPath, "--schema", schemaPath); err != nil {
+				return err
+			}
 			if useSample {
 				if len(gtArgs) > 0 || runsPath != "" {
 					return usageError("--sample scores the bundled sample; leave out --gt and --runs")
@@ -93,19 +96,19 @@ recall or a field's accuracy falls under its floor.`,
 				if req.GT, err = readGTFiles(gtArgs); err != nil {
 					return err
 				}
-				if req.Runs, err = readFile(runsPath); err != nil {
+				if req.Runs, err = readInput(env, "--runs", runsPath); err != nil {
 					return err
 				}
 			}
 			if rulesPath != "" {
-				f, err := readFile(rulesPath)
+				f, err := readInput(env, "--rules", rulesPath)
 				if err != nil {
 					return err
 				}
 				req.Rules = &f
 			}
 			if schemaPath != "" {
-				f, err := readFile(schemaPath)
+				f, err := readInput(env, "--schema", schemaPath)
 				if err != nil {
 					return err
 				}
@@ -129,9 +132,9 @@ recall or a field's accuracy falls under its floor.`,
 	}
 	f := c.Flags()
 	f.StringSliceVar(&gtArgs, "gt", nil, "ground-truth CSV directory or files (repeatable; comma-separated)")
-	f.StringVar(&runsPath, "runs", "", "model outputs, JSONL")
-	f.StringVar(&rulesPath, "rules", "", "EQUIVALENCES.md rule file")
-	f.StringVar(&schemaPath, "schema", "", "schema file for tables other than the default register")
+	f.StringVar(&runsPath, "runs", "", "model outputs, JSONL (- for standard input)")
+	f.StringVar(&rulesPath, "rules", "", "EQUIVALENCES.md rule file (- for standard input)")
+	f.StringVar(&schemaPath, "schema", "", "schema file for tables other than the default register (- for standard input)")
 	f.Float64Var(&gate, "gate", tabular.DefaultGate, "name-similarity gate for a candidate pair")
 	f.StringVar(&preview, "preview", "", `switch OPEN rows on: "open" for all, or their line numbers "32,33"`)
 	f.StringVar(&format, "format", "json", "output format: json, csv or md")

@@ -301,7 +301,7 @@ func TestBadInputShowsTheLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	act(t, ctx, drop(badRuns))
-	if got := fileError("runs.jsonl"); !strings.Contains(got, "line 5") || !strings.Contains(got, "expected one JSON object per line") {
+	if got := fileError("runs.jsonl"); !strings.Contains(got, "line 5") || !strings.Contains(got, "expected a JSON object (one image per line)") {
 		t.Fatalf("error beside the runs file: %q", got)
 	}
 	if !resultsHidden() {

@@ -1,7 +1,6 @@
 package pilot
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -17,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/cord"
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
@@ -298,19 +298,16 @@ type ManifestEntry struct {
 func ParseManifest(name string, data []byte) ([]ManifestEntry, error) {
 	var out []ManifestEntry
 	seen := map[string]int{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), 256<<20)
-	lineNo := 0
-	for sc.Scan() {
-		lineNo++
-		line := sc.Bytes()
-		if lineNo == 1 {
-			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+	const want = `a JSON object {"sample_id": "…", "image": "…"}`
+	lines := ingest.NewLines(name, data)
+	for lines.Next() {
+		if e := lines.BadLine(); e != nil {
+			return nil, e
 		}
-		t := bytes.TrimSpace(line)
-		if len(t) == 0 {
-			continue
+		if e := lines.NotObject(want); e != nil {
+			return nil, e
 		}
+		lineNo, t := lines.Line().No, lines.Line().Text
 		var rec struct {
 			SampleID    *string         `json:"sample_id"`
 			Image       *string         `json:"image"`
@@ -318,17 +315,7 @@ func ParseManifest(name string, data []byte) ([]ManifestEntry, error) {
 			GroundTruth json.RawMessage `json:"ground_truth"`
 		}
 		if err := json.Unmarshal(t, &rec); err != nil {
-			var typ *json.UnmarshalTypeError
-			if errors.As(err, &typ) && typ.Field != "" {
-				return nil, inputerr.New(name, lineNo, "member %q is %s: expected a string", typ.Field, typ.Value)
-			}
-			var syn *json.SyntaxError
-			if errors.As(err, &syn) {
-				e := inputerr.New(name, lineNo, "invalid JSON: %v: expected {\"sample_id\": \"…\", \"image\": \"…\"} on one line", syn)
-				e.Column = int(syn.Offset)
-				return nil, e
-			}
-			return nil, inputerr.New(name, lineNo, "expected a JSON object {\"sample_id\": \"…\", \"image\": \"…\"}: %v", err)
+			return nil, lines.JSONError(err, want+" on one line")
 		}
 		switch {
 		case rec.SampleID == nil || strings.TrimSpace(*rec.SampleID) == "":
@@ -367,10 +354,7 @@ func ParseManifest(name string, data []byte) ([]ManifestEntry, error) {
 		}
 		out = append(out, e)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, inputerr.New(name, lineNo+1, "cannot read the line: %v", err)
-	}
-	return out, nil
+	return out, lines.Err()
 }
 
 // loadManifest reads a JSONL manifest and its selected images.

@@ -1,0 +1,132 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+
+	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/judging"
+)
+
+// EvaluatorOptions configure CaseFile.Evaluate.
+type EvaluatorOptions struct {
+	// MetricKinds builds the file's metric specs; nil means
+	// DefaultMetricKinds (with Judge, when set, behind llm_judge).
+	MetricKinds MetricKinds
+	// Judge, when set, backs the llm_judge kind and joins the default
+	// metrics; nil means deterministic metrics only.
+	Judge judging.Judge
+	// JudgeName is recorded in the report ("none" when empty).
+	JudgeName         string
+	Checkpoints       evalcase.CheckpointStore
+	CheckpointContext any
+}
+
+// Evaluator builds the PipelineEvaluator the file describes.
+func (f *CaseFile) Evaluator(opts EvaluatorOptions) (*PipelineEvaluator, error) {
+	kinds := opts.MetricKinds
+	if kinds == nil {
+		kinds = DefaultMetricKinds()
+	}
+	if opts.Judge != nil {
+		kinds = kinds.With(evalcase.KindLLMJudge, judging.JudgeMetricKind(opts.Judge, evalcase.KindLLMJudge))
+	}
+	reg, err := evalcase.NewOperationRegistry(f.OperationSpecs...)
+	if err != nil {
+		return nil, inputerr.New(f.Name, 0, "%v", err)
+	}
+	e := &PipelineEvaluator{
+		StageMetrics: map[string][]evalcase.Metric{}, OperationMetrics: map[string][]evalcase.Metric{},
+		Registry: reg, MetricKinds: kinds, Checkpoints: opts.Checkpoints,
+		CheckpointContext: opts.CheckpointContext, JudgeName: opts.JudgeName,
+	}
+	build := func(where string, specs []evalcase.MetricSpec) ([]evalcase.Metric, error) {
+		ms, err := kinds.Build(specs)
+		if err != nil {
+			return nil, inputerr.New(f.Name, 0, "%s: %v", where, err)
+		}
+		return ms, nil
+	}
+	for k, specs := range f.StageMetrics {
+		if e.StageMetrics[k], err = build("stage_metrics."+k, specs); err != nil {
+			return nil, err
+		}
+	}
+	for k, specs := range f.OperationMetrics {
+		if e.OperationMetrics[k], err = build("operation_metrics."+k, specs); err != nil {
+			return nil, err
+		}
+	}
+	if f.DefaultMetricsSet {
+		if e.DefaultMetrics, err = build("default_metrics", f.DefaultMetrics); err != nil {
+			return nil, err
+		}
+	} else {
+		e.DefaultMetrics = []evalcase.Metric{&ExactStructuredMetric{}}
+		if opts.Judge != nil {
+			e.DefaultMetrics = append(e.DefaultMetrics, &judging.LLMJudgeMetric{Judge: opts.Judge})
+		}
+	}
+	return e, nil
+}
+
+// Evaluate evaluates every pipeline and case of the file into one report.
+func (f *CaseFile) Evaluate(ctx context.Context, opts EvaluatorOptions) (*Report, error) {
+	e, err := f.Evaluator(opts)
+	if err != nil {
+		return nil, err
+	}
+	r, err := e.Run(ctx, f.Pipelines, f.Cases)
+	if err != nil {
+		return nil, err
+	}
+	r.Source = f.Name
+	return r, nil
+}
+
+// RunOptions are the settings of EvaluateCasesJSON.
+type RunOptions struct {
+	// Name is the cases file's name, used in errors and the report.
+	Name string `json:"name"`
+	// Files are the files the cases file names by path, keyed by that
+	// path as written.
+	Files map[string][]byte `json:"files,omitempty"`
+}
+
+// EvaluateCasesJSON evaluates the bytes of a cases file with
+// deterministic metrics only and returns the JSON report. It is the entry
+// point the WebAssembly bridge and the Worker call: bytes in, bytes out,
+// the same bytes for the same input on every host.
+func EvaluateCasesJSON(ctx context.Context, data []byte, opts RunOptions) ([]byte, error) {
+	r, err := evaluateCases(ctx, data, opts)
+	if err != nil {
+		return nil, err
+	}
+	return r.JSON()
+}
+
+// EvaluateCasesMarkdown is EvaluateCasesJSON with the Markdown report.
+func EvaluateCasesMarkdown(ctx context.Context, data []byte, opts RunOptions) ([]byte, error) {
+	r, err := evaluateCases(ctx, data, opts)
+	if err != nil {
+		return nil, err
+	}
+	return r.Markdown(), nil
+}
+
+func evaluateCases(ctx context.Context, data []byte, opts RunOptions) (*Report, error) {
+	name := opts.Name
+	if name == "" {
+		name = "cases.json"
+	}
+	var loader Loader
+	if opts.Files != nil {
+		loader = MapLoader(opts.Files)
+	}
+	f, err := ReadCaseFile(bytes.NewReader(data), name, ReadOptions{Loader: loader})
+	if err != nil {
+		return nil, err
+	}
+	return f.Evaluate(ctx, EvaluatorOptions{})
+}

@@ -1,0 +1,212 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/docscore/docscore/scoring/inputerr"
+)
+
+// bom is the UTF-8 byte order mark.
+const bom = "\xef\xbb\xbf"
+
+// StripBOM returns data without a leading UTF-8 byte order mark.
+func StripBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte(bom)) }
+
+// StripBOMString returns s without a leading UTF-8 byte order mark.
+func StripBOMString(s string) string {
+	if len(s) >= len(bom) && s[:len(bom)] == bom {
+		return s[len(bom):]
+	}
+	return s
+}
+
+// MaxLine bounds one line read from an io.Reader (256 MiB), so a file with
+// no line ends cannot take all the memory.
+const MaxLine = 256 << 20
+
+// Line is one non-blank line of a JSON Lines input.
+type Line struct {
+	No     int    // 1-based line number
+	Text   []byte // the line without surrounding whitespace, line end or BOM
+	Indent int    // characters of whitespace left out before Text (after any BOM)
+	// Unended is true for a last line the input ended inside: it has no
+	// line end (a writer killed mid-line leaves one).
+	Unended bool
+}
+
+// Lines reads JSON Lines: one item per line, "\n" or "\r\n" ends, a UTF-8
+// BOM before the first line, blank lines skipped and a last line with or
+// without an end. A line that is not UTF-8 is a bad line: Next stops on it
+// with Bad set, and the caller fails or skips it (see Skip).
+//
+//	ls := ingest.NewLines(name, data)
+//	for ls.Next() {
+//		if err := ls.BadLine(); err != nil { … }
+//		use(ls.Line())
+//	}
+//	if err := ls.Err(); err != nil { … }
+type Lines struct {
+	name string
+	data []byte        // the rest of a []byte input
+	br   *bufio.Reader // or an io.Reader input
+	buf  []byte
+
+	line Line
+	bad  *inputerr.Error
+	err  error
+	done bool
+
+	// SkipBadLines makes Skip record bad lines and go on.
+	SkipBadLines bool
+	// Skipped are the bad lines recorded by Skip, in file order.
+	Skipped []*inputerr.Error
+}
+
+// NewLines iterates the lines of data (kept, not copied); name is the file
+// name errors carry.
+func NewLines(name string, data []byte) *Lines {
+	return &Lines{name: name, data: StripBOM(data)}
+}
+
+// NewReaderLines iterates the lines read from r.
+func NewReaderLines(name string, r io.Reader) *Lines {
+	return &Lines{name: name, br: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// Name is the file name errors carry.
+func (ls *Lines) Name() string { return ls.name }
+
+// Next moves to the next non-blank line; false at the end of the input or
+// after a read error (see Err).
+func (ls *Lines) Next() bool {
+	for !ls.done {
+		raw, ended, ok := ls.read()
+		if !ok {
+			ls.done = true
+			break
+		}
+		ls.line.Unended = !ended
+		ls.line.No++
+		if ls.line.No == 1 {
+			raw = StripBOM(raw)
+		}
+		text := bytes.TrimLeftFunc(raw, unicode.IsSpace)
+		ls.line.Indent = utf8.RuneCount(raw[:len(raw)-len(text)])
+		text = bytes.TrimRightFunc(text, unicode.IsSpace)
+		if len(text) == 0 {
+			continue
+		}
+		ls.line.Text = text
+		ls.bad = nil
+		if !utf8.Valid(text) {
+			ls.bad = &inputerr.Error{File: ls.name, Line: ls.line.No, Column: ls.line.Indent + firstInvalid(text) + 1, Msg: "expected UTF-8 text"}
+		}
+		return true
+	}
+	return false
+}
+
+// firstInvalid returns the column offset (in characters) of the first
+// byte of text that is not UTF-8.
+func firstInvalid(text []byte) int {
+	n := 0
+	for len(text) > 0 {
+		r, size := utf8.DecodeRune(text)
+		if r == utf8.RuneError && size == 1 {
+			return n
+		}
+		text = text[size:]
+		n++
+	}
+	return n
+}
+
+// read returns the next raw line without its "\n", and whether it had
+// one.
+func (ls *Lines) read() (line []byte, ended, ok bool) {
+	if ls.br == nil {
+		if len(ls.data) == 0 {
+			return nil, false, false
+		}
+		i := bytes.IndexByte(ls.data, '\n')
+		if i < 0 {
+			line := ls.data
+			ls.data = nil
+			return line, false, true
+		}
+		line := ls.data[:i]
+		ls.data = ls.data[i+1:]
+		return line, true, true
+	}
+	ls.buf = ls.buf[:0]
+	for {
+		chunk, err := ls.br.ReadSlice('\n')
+		ls.buf = append(ls.buf, chunk...)
+		switch {
+		case err == nil:
+			return ls.buf[:len(ls.buf)-1], true, true
+		case errors.Is(err, bufio.ErrBufferFull):
+			if len(ls.buf) > MaxLine {
+				ls.err = inputerr.New(ls.name, ls.line.No+1, "line longer than %d MiB: expected one JSON value per line", MaxLine>>20)
+				return nil, false, false
+			}
+			continue
+		case err == io.EOF:
+			return ls.buf, false, len(ls.buf) > 0
+		default:
+			ls.err = fmt.Errorf("%s: %w", ls.name, err)
+			return nil, false, false
+		}
+	}
+}
+
+// Line is the current line. Its Text is valid until the next call to Next.
+func (ls *Lines) Line() Line { return ls.line }
+
+// BadLine is the current line's problem found by Lines itself (it is not
+// UTF-8), or nil.
+func (ls *Lines) BadLine() *inputerr.Error { return ls.bad }
+
+// Err is the error that stopped the iteration early: a read error, or a
+// line too long. Nil at a clean end.
+func (ls *Lines) Err() error { return ls.err }
+
+// Skip handles a bad line: with SkipBadLines it records e in Skipped and
+// returns nil, so the caller goes on with the next line; otherwise it
+// returns e, for the caller to stop with.
+func (ls *Lines) Skip(e *inputerr.Error) error {
+	if !ls.SkipBadLines {
+		return e
+	}
+	ls.Skipped = append(ls.Skipped, e)
+	return nil
+}
+
+// Errorf returns an input error at the current line.
+func (ls *Lines) Errorf(format string, args ...any) *inputerr.Error {
+	return inputerr.New(ls.name, ls.line.No, format, args...)
+}
+
+// CheckUTF8 returns an input error at the first byte of a whole document
+// that is not UTF-8, or nil.
+func CheckUTF8(file string, data []byte) *inputerr.Error {
+	if utf8.Valid(data) {
+		return nil
+	}
+	off := 0
+	for off < len(data) {
+		r, size := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && size == 1 {
+			break
+		}
+		off += size
+	}
+	line, col := Position(data, off)
+	return &inputerr.Error{File: file, Line: line, Column: col, Msg: "expected UTF-8 text"}
+}

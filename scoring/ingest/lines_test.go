@@ -1,0 +1,278 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"unicode/utf8"
+)
+
+type gotLine struct {
+	No     int
+	Text   string
+	Indent int
+	Bad    string
+}
+
+// collect reads every line of ls, bad ones included.
+func collect(ls *Lines) ([]gotLine, error) {
+	var out []gotLine
+	for ls.Next() {
+		l := ls.Line()
+		g := gotLine{No: l.No, Text: string(l.Text), Indent: l.Indent}
+		if b := ls.BadLine(); b != nil {
+			g.Bad = b.Error()
+		}
+		out = append(out, g)
+	}
+	return out, ls.Err()
+}
+
+func TestLines(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []gotLine
+	}{
+		{"empty", "", nil},
+		{"one line, no end", `{"a":1}`, []gotLine{{1, `{"a":1}`, 0, ""}}},
+		{"LF", "a\nb\n", []gotLine{{1, "a", 0, ""}, {2, "b", 0, ""}}},
+		{"CRLF", "a\r\nb\r\n", []gotLine{{1, "a", 0, ""}, {2, "b", 0, ""}}},
+		{"BOM", "\ufeffa\nb", []gotLine{{1, "a", 0, ""}, {2, "b", 0, ""}}},
+		{"BOM only on line 1", "a\n\ufeffb", []gotLine{{1, "a", 0, ""}, {2, "\ufeffb", 0, ""}}},
+		{"blank lines", "\n  \r\n\ta\n\n\n b \n", []gotLine{{3, "a", 1, ""}, {6, "b", 1, ""}}},
+		{"indent counts characters", "\u00a0 x", []gotLine{{1, "x", 2, ""}}},
+		{"not UTF-8", "ok\n  a\xffb\nok", []gotLine{{1, "ok", 0, ""}, {2, "a\xffb", 2, "f.jsonl:2:4: expected UTF-8 text"}, {3, "ok", 0, ""}}},
+		{"last line blank", "a\n   ", []gotLine{{1, "a", 0, ""}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, src := range []struct {
+				kind string
+				ls   *Lines
+			}{
+				{"bytes", NewLines("f.jsonl", []byte(tt.in))},
+				{"reader", NewReaderLines("f.jsonl", strings.NewReader(tt.in))},
+				{"one byte at a time", NewReaderLines("f.jsonl", iotest.OneByteReader(strings.NewReader(tt.in)))},
+			} {
+				got, err := collect(src.ls)
+				if err != nil {
+					t.Fatalf("%s: %v", src.kind, err)
+				}
+				if !equalLines(got, tt.want) {
+					t.Errorf("%s: got %+v, want %+v", src.kind, got, tt.want)
+				}
+			}
+		})
+	}
+}
+
+func equalLines(a, b []gotLine) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestLinesReadError(t *testing.T) {
+	boom := errors.New("boom")
+	ls := NewReaderLines("f.jsonl", io.MultiReader(strings.NewReader("a\nb"), iotest.ErrReader(boom)))
+	got, err := collect(ls)
+	if !errors.Is(err, boom) || len(got) != 1 {
+		t.Fatalf("got %v, %v; want line 1 then boom", got, err)
+	}
+}
+
+func TestSkip(t *testing.T) {
+	for _, skip := range []bool{false, true} {
+		ls := NewLines("f.jsonl", []byte("1\n\xff\n3"))
+		ls.SkipBadLines = skip
+		var kept []int
+		var stop error
+		for ls.Next() {
+			if b := ls.BadLine(); b != nil {
+				if stop = ls.Skip(b); stop != nil {
+					break
+				}
+				continue
+			}
+			kept = append(kept, ls.Line().No)
+		}
+		if skip && (stop != nil || len(kept) != 2 || len(ls.Skipped) != 1 || ls.Skipped[0].Line != 2) {
+			t.Errorf("skip: kept %v, skipped %v, stop %v", kept, ls.Skipped, stop)
+		}
+		if !skip && (stop == nil || stop.Error() != "f.jsonl:2:1: expected UTF-8 text" || len(kept) != 1) {
+			t.Errorf("no skip: kept %v, stop %v", kept, stop)
+		}
+	}
+}
+
+func TestStripBOM(t *testing.T) {
+	if got := string(StripBOM([]byte("\ufeff\ufeffx"))); got != "\ufeffx" {
+		t.Errorf("StripBOM = %q: want one BOM removed", got)
+	}
+	if got := StripBOMString("\ufeffx"); got != "x" {
+		t.Errorf("StripBOMString = %q", got)
+	}
+	if got := StripBOMString("x\ufeff"); got != "x\ufeff" {
+		t.Errorf("StripBOMString = %q", got)
+	}
+}
+
+// FuzzLines holds both iterators to a simple reference: split on "\n",
+// drop the BOM of line 1, trim Unicode space, skip blank lines.
+func FuzzLines(f *testing.F) {
+	for _, s := range []string{"", "a", "a\nb", "\ufeff{}\r\n\r\n[1]\n", "\xff\n \t\n\u00a0x\u2028", "\r", "\n\n\nz"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var want []gotLine
+		for i, raw := range strings.Split(string(data), "\n") {
+			if i == 0 {
+				raw = strings.TrimPrefix(raw, "\ufeff")
+			}
+			text := strings.TrimSpace(raw)
+			if text == "" {
+				continue
+			}
+			g := gotLine{No: i + 1, Text: text, Indent: utf8.RuneCountInString(raw[:strings.Index(raw, text)])}
+			if !utf8.ValidString(text) {
+				g.Bad = "bad"
+			}
+			want = append(want, g)
+		}
+		for _, ls := range []*Lines{NewLines("f", data), NewReaderLines("f", iotest.HalfReader(bytes.NewReader(data)))} {
+			got, err := collect(ls)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range got {
+				if got[i].Bad != "" {
+					got[i].Bad = "bad"
+				}
+			}
+			if !equalLines(got, want) {
+				t.Fatalf("got %+v\nwant %+v", got, want)
+			}
+		}
+	})
+}
+
+func TestNotObject(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"a":1}`, ""},
+		{`not json`, ""},
+		{`[]`, "f:1:3: expected a JSON object, found an array"},
+		{`"str"`, "f:1:3: expected a JSON object, found a string"},
+		{`42`, "f:1:3: expected a JSON object, found a number"},
+		{`null`, "f:1:3: expected a JSON object, found null"},
+		{`true`, "f:1:3: expected a JSON object, found true"},
+	}
+	for _, tt := range tests {
+		ls := NewLines("f", []byte("  "+tt.in))
+		ls.Next()
+		got := ""
+		if e := ls.NotObject("a JSON object"); e != nil {
+			got = e.Error()
+		}
+		if got != tt.want {
+			t.Errorf("NotObject(%s) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestJSONError(t *testing.T) {
+	var v struct {
+		A string `json:"a"`
+	}
+	tests := []struct {
+		in, what, want string
+	}{
+		{`{"a":}`, "an object", `f:3:8: invalid JSON: invalid character '}' looking for beginning of value: expected an object`},
+		{`{"a":1`, "", `f:3:9: invalid JSON: unexpected end of JSON input`},
+		{`{"a":1}`, "an object", `f:3: member "a" is a number: expected a string`},
+		{`[1]`, "an object", `f:3: expected an object, found an array`},
+		{"{\"é\":x}", "", `f:3:8: invalid JSON: invalid character 'x' looking for beginning of value`},
+		{`{"m": "m", oops}`, "", `f:3:14: invalid JSON: invalid character 'o' looking for beginning of object key string`},
+		{`[1,,2]`, "", `f:3:6: invalid JSON: invalid character ',' looking for beginning of value`},
+	}
+	for _, tt := range tests {
+		ls := NewLines("f", []byte("\n\n  "+tt.in))
+		ls.Next()
+		err := json.Unmarshal(ls.Line().Text, &v)
+		if got := ls.JSONError(err, tt.what).Error(); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestPosition(t *testing.T) {
+	data := []byte("ab\nçd\n")
+	for _, tt := range []struct{ off, line, col int }{{0, 1, 1}, {2, 1, 3}, {3, 2, 1}, {5, 2, 2}, {6, 2, 3}, {99, 3, 1}, {-1, 1, 1}} {
+		if l, c := Position(data, tt.off); l != tt.line || c != tt.col {
+			t.Errorf("Position(%d) = %d:%d, want %d:%d", tt.off, l, c, tt.line, tt.col)
+		}
+	}
+}
+
+func TestTreeAndLocate(t *testing.T) {
+	data := []byte("{\n \"a\": [1, {\"b\": true}],\n \"c\": null}")
+	_, tree, err := ParseTree(data, "f", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, c := tree.Pos("a[1].b"); l != 2 || c != 17 {
+		t.Errorf("Pos = %d:%d", l, c)
+	}
+	if l, c, ok := Locate(data, "a", 1, "b"); !ok || l != 2 || c != 17 {
+		t.Errorf("Locate = %d:%d %v", l, c, ok)
+	}
+	if _, _, ok := Locate(data, "a", 5); ok {
+		t.Error("Locate found a[5]")
+	}
+	for in, want := range map[string]string{
+		`{"a":1,"a":2}`: `f:11:8: duplicate key "a"`,
+		`{} {}`:         "f:11:4: " + TrailingData,
+		`{"a":`:         "f:11:6: invalid JSON: unexpected end of input",
+		`{"a" 1}`:       "f:11:6: invalid JSON: invalid character '1' after object key",
+		`[nul]`:         "f:11:5: invalid JSON: invalid character ']' in literal null (expecting 'l')",
+	} {
+		if _, _, err := ParseTree([]byte(in), "f", 10); err == nil || err.Error() != want {
+			t.Errorf("ParseTree(%s) = %v, want %s", in, err, want)
+		}
+	}
+}
+
+func TestCheckUTF8(t *testing.T) {
+	if e := CheckUTF8("f", []byte("ok\nçà")); e != nil {
+		t.Errorf("valid text: %v", e)
+	}
+	if e := CheckUTF8("f", []byte("ok\nçx\xff")); e == nil || e.Error() != "f:2:3: expected UTF-8 text" {
+		t.Errorf("CheckUTF8 = %v", e)
+	}
+}
+
+func TestParseLineTree(t *testing.T) {
+	ls := NewLines("f", []byte("\n   {\"a\": [1, 2]}\n  {\"a\" 1}"))
+	ls.Next()
+	_, tree, err := ParseLineTree("f", ls.Line())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, c := tree.Pos("a[1]"); l != 1 || c != 14 {
+		t.Errorf("Pos = %d:%d, want 1:14 (on the line)", l, c)
+	}
+	ls.Next()
+	if _, _, err := ParseLineTree("f", ls.Line()); err == nil || err.Error() != "f:3:8: invalid JSON: invalid character '1' after object key" {
+		t.Errorf("err = %v", err)
+	}
+}
