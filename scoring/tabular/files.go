@@ -1,6 +1,7 @@
 package tabular
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/docscore/docscore/rules"
@@ -91,11 +92,17 @@ func loadRules(req Request, in *Input) error {
 
 // ScoreRequest loads and scores a request.
 func ScoreRequest(req Request) (*Report, error) {
+	return ScoreRequestContext(context.Background(), req, Limits{})
+}
+
+// ScoreRequestContext loads and scores a request within limits, as
+// ScoreContext does.
+func ScoreRequestContext(ctx context.Context, req Request, lim Limits) (*Report, error) {
 	in, err := Load(req)
 	if err != nil {
 		return nil, err
 	}
-	rep, err := Score(in)
+	rep, err := ScoreContext(ctx, in, lim)
 	if err != nil {
 		return nil, fmt.Errorf("%w", err)
 	}

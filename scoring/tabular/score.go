@@ -1,6 +1,7 @@
 package tabular
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sort"
@@ -32,6 +33,15 @@ type Input struct {
 // images hold the scores with the chosen OPEN rows on, and Preview holds
 // the settled value, the preview value and the delta of every metric.
 func Score(in Input) (*Report, error) {
+	return ScoreContext(context.Background(), in, Limits{})
+}
+
+// ScoreContext is Score within limits: it stops when ctx is done (the
+// error wraps ctx.Err()) or when the scoring would compare more name pairs
+// than lim.MaxPairs (a *WorkLimitError). The context is looked at between
+// images and every checkInterval pairs; a scoring that finishes gives
+// exactly the report Score gives.
+func ScoreContext(ctx context.Context, in Input, lim Limits) (*Report, error) {
 	s := in.Schema
 	if s == nil {
 		s = schema.Default()
@@ -83,15 +93,21 @@ func Score(in Input) (*Report, error) {
 		rep.Warnings = append(rep.Warnings, "skipped: "+sk.Error())
 	}
 
-	settled := newScorer(s, rules.Compile(settledRows, s), gate, pages)
-	images := settled.scoreAll(in.Runs.Images)
+	work := newBudget(ctx, lim)
+	settled := newScorer(s, rules.Compile(settledRows, s), gate, pages, work)
+	images, err := settled.scoreAll(in.Runs.Images)
+	if err != nil {
+		return nil, err
+	}
 	cells := poolCells(s, images)
 	if in.Preview.IsZero() {
 		rep.Images, rep.Cells = images, cells
 		return rep, nil
 	}
-	pv := newScorer(s, rules.Compile(previewRows, s), gate, pages)
-	rep.Images = pv.scoreAll(in.Runs.Images)
+	pv := newScorer(s, rules.Compile(previewRows, s), gate, pages, work)
+	if rep.Images, err = pv.scoreAll(in.Runs.Images); err != nil {
+		return nil, err
+	}
 	rep.Cells = poolCells(s, rep.Images)
 	rep.Rules.Preview = true
 	rep.Preview = &Preview{Rows: previewed, Cells: previewCells(cells, rep.Cells)}
@@ -294,10 +310,11 @@ type scorer struct {
 	cands      []candidate
 	tokenIDs   map[string]int32 // token interning for the overlap test
 	toks       []string         // scratch tokens of a model's field value
+	work       *budget          // the scoring's context, cap and count
 }
 
-func newScorer(s *schema.Schema, c *rules.Compiled, gate float64, pages *pageIndex) *scorer {
-	sc := &scorer{s: s, compiled: c, gate: gate, pages: pages, prepared: map[*GTPage]*preparedPage{}, matches: map[matchKey]*nameMatch{}, tokenIDs: map[string]int32{}}
+func newScorer(s *schema.Schema, c *rules.Compiled, gate float64, pages *pageIndex, work *budget) *scorer {
+	sc := &scorer{s: s, compiled: c, gate: gate, pages: pages, prepared: map[*GTPage]*preparedPage{}, matches: map[matchKey]*nameMatch{}, tokenIDs: map[string]int32{}, work: work}
 	sc.colRules = make([]*rules.FieldRules, len(s.Columns))
 	sc.plainEqual = make([]bool, len(s.Columns))
 	for i, col := range s.Columns {
@@ -333,12 +350,21 @@ func (sc *scorer) prepare(p *GTPage) *preparedPage {
 	return pp
 }
 
-func (sc *scorer) scoreAll(images []*Image) []*ImageScore {
+// scoreAll scores every image, stopping (with the budget's error) when
+// the context is done or the cap is reached.
+func (sc *scorer) scoreAll(images []*Image) ([]*ImageScore, error) {
 	out := make([]*ImageScore, len(images))
 	for i, im := range images {
+		if !sc.work.alive() {
+			return nil, sc.work.err
+		}
 		out[i] = sc.scoreImage(im)
 	}
-	return out
+	sc.work.flush()
+	if sc.work.err != nil {
+		return nil, sc.work.err
+	}
+	return out, nil
 }
 
 // candidate is a (model record, GT row) pair that cleared the gate.
@@ -369,6 +395,9 @@ func (sc *scorer) scoreImage(im *Image) *ImageScore {
 			continue
 		}
 		m := sc.match(pp, rec.Key.Text)
+		if m == nil { // stopped: scoreAll returns the budget's error
+			return res
+		}
 		names[mi].readings = m.readings
 		for _, c := range m.cands {
 			c.model = mi
@@ -565,7 +594,7 @@ type matchKey struct {
 // page. They depend on nothing else (the rules, the gate and the page are
 // the scorer's), so they are computed once per distinct name and page:
 // models repeat their readings from run to run, and the similarity search
-// is most of the scoring.
+// is most of the scoring. It returns nil when the scoring must stop.
 func (sc *scorer) match(pp *preparedPage, name string) *nameMatch {
 	key := matchKey{pp, name}
 	if m, ok := sc.matches[key]; ok {
@@ -580,6 +609,9 @@ func (sc *scorer) match(pp *preparedPage, name string) *nameMatch {
 	for gi := range pp.names {
 		if len(pp.names[gi].runes) == 0 {
 			continue
+		}
+		if !sc.work.spend() {
+			return nil
 		}
 		if c, ok := sc.similarity(&pp.names[gi], m.readings); ok {
 			c.gt = gi
