@@ -9,6 +9,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -67,7 +68,14 @@ type TabularRequest struct {
 // ScoreTabular scores a request and returns the report in its format:
 // exactly the bytes "docscore score tabular --format F" writes.
 func ScoreTabular(req TabularRequest) ([]byte, error) {
-	rep, err := tabular.ScoreRequest(req.tabular())
+	return ScoreTabularContext(context.Background(), req, tabular.Limits{})
+}
+
+// ScoreTabularContext is ScoreTabular within limits: it stops when ctx is
+// done or the scoring would compare more name pairs than lim allows (a
+// *tabular.WorkLimitError), as tabular.ScoreRequestContext does.
+func ScoreTabularContext(ctx context.Context, req TabularRequest, lim tabular.Limits) ([]byte, error) {
+	rep, err := tabular.ScoreRequestContext(ctx, req.tabular(), lim)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package receipts
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -96,6 +97,13 @@ func plural(n int) string {
 // are *inputerr.Error values; an incomplete run without AllowIncomplete is
 // an *IncompleteError.
 func Score(refs References, run *pilotrun.Run, opts Options) (*Report, error) {
+	return ScoreContext(context.Background(), refs, run, opts)
+}
+
+// ScoreContext is Score that stops when ctx is done: it looks at the
+// context before each page, and the error wraps ctx.Err(). A scoring that
+// finishes gives exactly the report Score gives.
+func ScoreContext(ctx context.Context, refs References, run *pilotrun.Run, opts Options) (*Report, error) {
 	if run == nil {
 		return nil, errors.New("receipts: no run")
 	}
@@ -219,6 +227,9 @@ func Score(refs References, run *pilotrun.Run, opts Options) (*Report, error) {
 	refTokens := map[string][]Token{}
 	scored := make([]*pilotrun.Record, 0, len(order))
 	for _, key := range order {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("receipts: scoring stopped: %w", err)
+		}
 		recs := byPair[key].records
 		rec := recs[0]
 		ref := index[key.SampleID]

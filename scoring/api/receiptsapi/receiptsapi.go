@@ -6,6 +6,7 @@ package receiptsapi
 
 import (
 	"bytes"
+	"context"
 	"strings"
 
 	"github.com/docscore/docscore/scoring/api"
@@ -33,6 +34,12 @@ type ReceiptsRequest struct {
 // that is incomplete without AllowIncomplete is an input error naming the
 // missing and duplicated pairs.
 func ScoreReceipts(req ReceiptsRequest) ([]byte, error) {
+	return ScoreReceiptsContext(context.Background(), req)
+}
+
+// ScoreReceiptsContext is ScoreReceipts that stops when ctx is done, as
+// receipts.ScoreContext does.
+func ScoreReceiptsContext(ctx context.Context, req ReceiptsRequest) ([]byte, error) {
 	opts := receipts.ParseOptions{}
 	if req.ReadingOrder {
 		opts.Order = receipts.ReadingOrder
@@ -52,7 +59,7 @@ func ScoreReceipts(req ReceiptsRequest) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep, err := receipts.Score(refs, run, receipts.Options{AllowIncomplete: req.AllowIncomplete, Order: opts.Order})
+	rep, err := receipts.ScoreContext(ctx, refs, run, receipts.Options{AllowIncomplete: req.AllowIncomplete, Order: opts.Order})
 	if err != nil {
 		if inc, ok := err.(*receipts.IncompleteError); ok {
 			return nil, &IncompleteError{Input: &inputerr.Error{File: req.Run.Name, Msg: strings.TrimPrefix(inc.Error(), inc.File+": ")}, Cause: inc}
