@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -32,7 +33,7 @@ type requiredField struct {
 // decoded returns a route that decodes the request body into a T (JSON or
 // multipart/form-data), applies query parameters, checks required fields
 // and calls call.
-func decoded[T any](spec fields, call func(*T) (*reply, error)) func(*handler, *http.Request) (*reply, error) {
+func decoded[T any](spec fields, call func(ctx context.Context, h *handler, req *T) (*reply, error)) func(*handler, *http.Request) (*reply, error) {
 	return func(h *handler, r *http.Request) (*reply, error) {
 		req := new(T)
 		if err := decodeBody(r, req); err != nil {
@@ -52,7 +53,7 @@ func decoded[T any](spec fields, call func(*T) (*reply, error)) func(*handler, *
 				return nil, errorf(http.StatusBadRequest, "bad_request", "missing field %q (expected %s)", f.name, f.want)
 			}
 		}
-		return call(req)
+		return call(r.Context(), h, req)
 	}
 }
 

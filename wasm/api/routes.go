@@ -32,7 +32,7 @@ var contentTypes = map[string]string{
 
 // scoreTabular answers exactly what "docscore score tabular --format F"
 // writes.
-func scoreTabular(req *core.TabularRequest) (*reply, error) {
+func scoreTabular(ctx context.Context, h *handler, req *core.TabularRequest) (*reply, error) {
 	ct, ok := contentTypes[req.Format]
 	if !ok {
 		return nil, errorf(http.StatusBadRequest, "bad_request", "format %q: expected json, csv or md", req.Format)
@@ -42,7 +42,7 @@ func scoreTabular(req *core.TabularRequest) (*reply, error) {
 	if !(req.Gate >= 0 && req.Gate <= 1) {
 		return nil, errorf(http.StatusBadRequest, "bad_request", "gate %v: expected a similarity in (0, 1]", req.Gate)
 	}
-	b, err := core.ScoreTabular(*req)
+	b, err := core.ScoreTabularContext(ctx, *req, h.limits())
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +58,7 @@ var rulesCheckFields = fields{
 // checkRules answers the parsed rows, errors and warnings of a rule file.
 // Problems with the rule file are the answer (200, listed in "errors");
 // an unreadable GT or schema file is a 422.
-func checkRules(req *core.RulesCheckRequest) (*reply, error) {
+func checkRules(ctx context.Context, h *handler, req *core.RulesCheckRequest) (*reply, error) {
 	res, err := core.CheckRules(*req)
 	if err != nil {
 		return nil, err
@@ -79,12 +79,12 @@ var receiptsFields = fields{
 // scoreReceipts answers exactly what "docscore score receipts --format F"
 // writes; an incomplete run without allow_incomplete is a 422 naming the
 // missing and duplicated pairs.
-func scoreReceipts(req *receiptsapi.ReceiptsRequest) (*reply, error) {
+func scoreReceipts(ctx context.Context, h *handler, req *receiptsapi.ReceiptsRequest) (*reply, error) {
 	ct, ok := contentTypes[req.Format]
 	if !ok {
 		return nil, errorf(http.StatusBadRequest, "bad_request", "format %q: expected json, csv or md", req.Format)
 	}
-	b, err := receiptsapi.ScoreReceipts(*req)
+	b, err := receiptsapi.ScoreReceiptsContext(ctx, *req)
 	if err != nil {
 		return nil, err
 	}
@@ -99,12 +99,12 @@ var evalFields = fields{
 
 // evaluate runs the harness's deterministic metrics on a cases file (model
 // judges run only natively).
-func evaluate(req *evalapi.EvalRequest) (*reply, error) {
+func evaluate(ctx context.Context, h *handler, req *evalapi.EvalRequest) (*reply, error) {
 	ct, ok := contentTypes[req.Format]
 	if !ok || req.Format == "csv" {
 		return nil, errorf(http.StatusBadRequest, "bad_request", "format %q: expected json or md", req.Format)
 	}
-	b, err := evalapi.Evaluate(context.Background(), *req)
+	b, err := evalapi.Evaluate(ctx, *req)
 	if err != nil {
 		return nil, err
 	}
