@@ -111,10 +111,31 @@ needed). Stop with Ctrl-C.`,
 	return c
 }
 
+// The time limits of "docscore serve". The API handler adds its own:
+// each request's work stops after api.DefaultDeadline, and a tabular
+// scoring after api.DefaultMaxPairs name pairs.
+const (
+	// serveReadHeaderTimeout bounds the wait for a request's headers.
+	serveReadHeaderTimeout = 10 * time.Second
+	// serveReadTimeout bounds the reading of a whole request, body
+	// included: a 2 MiB body must arrive at 70 KB/s or faster. A body
+	// trickled more slowly is answered 408 "timeout".
+	serveReadTimeout = 30 * time.Second
+	// serveIdleTimeout closes keep-alive connections left idle.
+	serveIdleTimeout = 2 * time.Minute
+)
+
+// newServer returns the server of "docscore serve" for h, reading each
+// request within readTimeout.
+func newServer(h http.Handler, readTimeout time.Duration) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: min(serveReadHeaderTimeout, readTimeout),
+		ReadTimeout: readTimeout, IdleTimeout: serveIdleTimeout}
+}
+
 // serveUntilDone serves h on ln until ctx is done, then shuts down
 // gracefully.
 func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := newServer(h, serveReadTimeout)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
