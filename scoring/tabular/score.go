@@ -9,6 +9,7 @@ import (
 
 	"github.com/docscore/docscore/rules"
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/param"
 	"github.com/docscore/docscore/scoring/schema"
 	"github.com/docscore/docscore/scoring/text"
 )
@@ -114,13 +115,15 @@ func ScoreContext(ctx context.Context, in Input, lim Limits) (*Report, error) {
 	return rep, nil
 }
 
-// gateOf returns the gate to score with: g, or DefaultGate for 0.
+// gateOf returns the gate to score with: g, or DefaultGate for 0 (the
+// zero value of Input and Request); anything else outside (0, 1], NaN
+// included, is an input error.
 func gateOf(g float64) (float64, error) {
 	if g == 0 {
 		g = DefaultGate
 	}
-	if g < 0 || g > 1 {
-		return 0, fmt.Errorf("gate %v: expected a similarity between 0 and 1", g)
+	if err := param.Float("gate", g, param.Gate); err != nil {
+		return 0, err
 	}
 	return g, nil
 }
