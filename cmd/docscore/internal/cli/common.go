@@ -5,8 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
+
+	"github.com/docscore/docscore/scoring/param"
 )
 
 // Thresholds are the metric floors of a --fail-under flag, such as
@@ -26,9 +27,9 @@ func parseThresholds(s string) (Thresholds, error) {
 		if !ok || name == "" {
 			return nil, usageError("--fail-under: %q is not metric=value (for example f1=0.9)", part)
 		}
-		v, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
-		if err != nil || v < 0 || v > 1 {
-			return nil, usageError("--fail-under: %s=%s: expected a number between 0 and 1", name, val)
+		v, err := param.Parse("--fail-under "+name, val, param.Unit)
+		if err != nil {
+			return nil, err
 		}
 		t[name] = v
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/param"
 	"github.com/docscore/docscore/scoring/tabular"
 )
 
@@ -74,8 +75,8 @@ recall or a field's accuracy falls under its floor.`,
 				return err
 			}
 			req := tabular.Request{Gate: gate, Preview: preview, SkipBadLines: skipBadLines}
-			if c.Flags().Changed("gate") && (gate <= 0 || gate > 1) {
-				return usageError("--gate %v: expected a similarity in (0, 1]", gate)
+			if err := param.Float("--gate", gate, param.Gate); err != nil {
+				return err
 			}
 			gtArgs = append(gtArgs, args...)
 			if useSample {
@@ -110,7 +111,7 @@ recall or a field's accuracy falls under its floor.`,
 				}
 				req.Schema = &f
 			}
-			rep, err := tabular.ScoreRequest(req)
+			rep, err := tabular.ScoreRequestContext(env.Context, req, tabular.Limits{})
 			if err != nil {
 				return err
 			}
