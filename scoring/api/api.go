@@ -55,14 +55,14 @@ func optFile(f *File) *tabular.File {
 
 // TabularRequest asks for a tabular scoring (SPEC A).
 type TabularRequest struct {
-	GT           []File  `json:"gt"`
-	Runs         File    `json:"runs"`
-	Rules        *File   `json:"rules,omitempty"`
-	Schema       *File   `json:"schema,omitempty"`
-	Gate         float64 `json:"gate,omitempty"`    // 0: the default 0.7
-	Preview      string  `json:"preview,omitempty"` // "", "open" or "32,33"
-	SkipBadLines bool    `json:"skip_bad_lines,omitempty"`
-	Format       string  `json:"format,omitempty"` // json (default), csv or md
+	GT           []File   `json:"gt"`
+	Runs         File     `json:"runs"`
+	Rules        *File    `json:"rules,omitempty"`
+	Schema       *File    `json:"schema,omitempty"`
+	Gate         *float64 `json:"gate,omitempty"`    // absent: the default 0.7; given, in (0, 1]
+	Preview      string   `json:"preview,omitempty"` // "", "open" or "32,33"
+	SkipBadLines bool     `json:"skip_bad_lines,omitempty"`
+	Format       string   `json:"format,omitempty"` // json (default), csv or md
 }
 
 // ScoreTabular scores a request and returns the report in its format:
@@ -75,7 +75,11 @@ func ScoreTabular(req TabularRequest) ([]byte, error) {
 // done or the scoring would compare more name pairs than lim allows (a
 // *tabular.WorkLimitError), as tabular.ScoreRequestContext does.
 func ScoreTabularContext(ctx context.Context, req TabularRequest, lim tabular.Limits) ([]byte, error) {
-	rep, err := tabular.ScoreRequestContext(ctx, req.tabular(), lim)
+	treq, err := req.tabular()
+	if err != nil {
+		return nil, err
+	}
+	rep, err := tabular.ScoreRequestContext(ctx, treq, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +91,11 @@ func ScoreTabularContext(ctx context.Context, req TabularRequest, lim tabular.Li
 // without writing megabytes of report nobody has asked for yet. The
 // request's format is not used; the summary is JSON.
 func SummarizeTabular(req TabularRequest) ([]byte, error) {
-	rep, err := tabular.ScoreRequest(req.tabular())
+	treq, err := req.tabular()
+	if err != nil {
+		return nil, err
+	}
+	rep, err := tabular.ScoreRequest(treq)
 	if err != nil {
 		return nil, err
 	}

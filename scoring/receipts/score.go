@@ -50,6 +50,11 @@ type IncompleteError struct {
 	Planned    int
 	Missing    []Pair
 	Duplicated []Duplicate
+	// Allow is the host's way to score the run anyway, named in the
+	// message: "--allow-incomplete" on the command line,
+	// "allow_incomplete: true" in the HTTP API. Score leaves it empty, and
+	// the message then names none.
+	Allow string
 }
 
 // Error names every missing and duplicated phase/sample pair.
@@ -64,7 +69,10 @@ func (e *IncompleteError) Error() string {
 		parts = append(parts, fmt.Sprintf("%d pair%s recorded more than once", n, plural(n)))
 	}
 	b.WriteString(strings.Join(parts, ", "))
-	b.WriteString("; refusing a complete-run summary (--allow-incomplete scores what is there and labels the report incomplete)")
+	b.WriteString("; refusing a complete-run summary")
+	if e.Allow != "" {
+		fmt.Fprintf(&b, " (%s scores what is there and labels the report incomplete)", e.Allow)
+	}
 	for _, m := range e.Missing {
 		fmt.Fprintf(&b, "\n  missing:    %s/%s", m.Phase, m.SampleID)
 	}

@@ -2,8 +2,10 @@ package api
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
+	"github.com/docscore/docscore/rules"
 	core "github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/api/evalapi"
 	"github.com/docscore/docscore/scoring/api/receiptsapi"
@@ -37,10 +39,13 @@ func scoreTabular(ctx context.Context, h *handler, req *core.TabularRequest) (*r
 	if !ok {
 		return nil, errorf(http.StatusBadRequest, "bad_request", "format %q: expected json, csv or md", req.Format)
 	}
-	// The command line refuses a gate outside (0, 1]; zero (or no gate)
-	// means the default.
-	if !(req.Gate >= 0 && req.Gate <= 1) {
-		return nil, errorf(http.StatusBadRequest, "bad_request", "gate %v: expected a similarity in (0, 1]", req.Gate)
+	// Parameter values are checked as every host checks them; a bad one
+	// is a malformed request (400), not a file the scorer rejects.
+	if err := req.CheckGate(); err != nil {
+		return nil, errorf(http.StatusBadRequest, "bad_request", "%v", err)
+	}
+	if _, err := rules.ParseSelection(req.Preview); err != nil {
+		return nil, errorf(http.StatusBadRequest, "bad_request", "%v", err)
 	}
 	b, err := core.ScoreTabularContext(ctx, *req, h.limits())
 	if err != nil {
@@ -85,6 +90,10 @@ func scoreReceipts(ctx context.Context, h *handler, req *receiptsapi.ReceiptsReq
 		return nil, errorf(http.StatusBadRequest, "bad_request", "format %q: expected json, csv or md", req.Format)
 	}
 	b, err := receiptsapi.ScoreReceiptsContext(ctx, *req)
+	var inc *receiptsapi.IncompleteError
+	if errors.As(err, &inc) {
+		return nil, inc.Allowing("allow_incomplete: true")
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -62,7 +62,7 @@ func ScoreReceiptsContext(ctx context.Context, req ReceiptsRequest) ([]byte, err
 	rep, err := receipts.ScoreContext(ctx, refs, run, receipts.Options{AllowIncomplete: req.AllowIncomplete, Order: opts.Order})
 	if err != nil {
 		if inc, ok := err.(*receipts.IncompleteError); ok {
-			return nil, &IncompleteError{Input: &inputerr.Error{File: req.Run.Name, Msg: strings.TrimPrefix(inc.Error(), inc.File+": ")}, Cause: inc}
+			return nil, newIncomplete(inc)
 		}
 		return nil, err
 	}
@@ -86,6 +86,19 @@ func ScoreReceiptsContext(ctx context.Context, req ReceiptsRequest) ([]byte, err
 type IncompleteError struct {
 	Input *inputerr.Error
 	Cause *receipts.IncompleteError
+}
+
+func newIncomplete(inc *receipts.IncompleteError) *IncompleteError {
+	return &IncompleteError{Input: &inputerr.Error{File: inc.File, Msg: strings.TrimPrefix(inc.Error(), inc.File+": ")}, Cause: inc}
+}
+
+// Allowing returns the refusal with the host's way to score the run
+// anyway named in its message (receipts.IncompleteError.Allow): each host
+// names its own switch, the HTTP API its request field.
+func (e *IncompleteError) Allowing(how string) *IncompleteError {
+	c := *e.Cause
+	c.Allow = how
+	return newIncomplete(&c)
 }
 
 // Error is the input error's message: the run file, then every missing and

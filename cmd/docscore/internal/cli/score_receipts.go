@@ -106,10 +106,11 @@ func runScoreReceipts(env *Env, o scoreReceiptsOptions) error {
 	for _, s := range run.Skipped {
 		fmt.Fprintf(env.Stderr, "docscore: warning: skipped %s\n", s)
 	}
-	rep, err := receipts.Score(refs, run, receipts.Options{AllowIncomplete: o.allowIncomplete, Order: opts.Order})
+	rep, err := receipts.ScoreContext(env.Context, refs, run, receipts.Options{AllowIncomplete: o.allowIncomplete, Order: opts.Order})
 	var incomplete *receipts.IncompleteError
 	if errors.As(err, &incomplete) {
-		return &ExitError{Code: ExitInput, Err: err}
+		incomplete.Allow = "--allow-incomplete"
+		return &ExitError{Code: ExitInput, Err: incomplete}
 	}
 	if err != nil {
 		return err
