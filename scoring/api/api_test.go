@@ -2,12 +2,14 @@ package api
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/docscore/docscore/sample"
+	"github.com/docscore/docscore/scoring/inputerr"
 )
 
 func sampleTabular(t *testing.T) TabularRequest {
@@ -68,5 +70,47 @@ func TestCheckRules(t *testing.T) {
 	res, err = CheckRules(RulesCheckRequest{Rules: File{Name: "bad.md", Text: "## Ignore\n\n| field | token | position | side | status |\n|---|---|---|---|---|\n| name | x | up | model | settled |\n"}})
 	if err != nil || len(res.Errors) != 1 || res.Errors[0].Line != 5 || !strings.Contains(res.Errors[0].Message, `unknown position "up"`) {
 		t.Fatalf("result %+v, %v", res, err)
+	}
+}
+
+// TestGateRule: a gate left out means the default, a gate given must be
+// in (0, 1]; 0, NaN and the infinities are input errors naming "gate", on
+// every host that goes through this package.
+func TestGateRule(t *testing.T) {
+	s, err := sample.TabularRequest(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := TabularRequest{Runs: File{Name: s.Runs.Name, Text: string(s.Runs.Data)}, Format: "json"}
+	for _, f := range s.GT {
+		req.GT = append(req.GT, File{Name: f.Name, Text: string(f.Data)})
+	}
+	g := func(v float64) *float64 { return &v }
+	tests := []struct {
+		gate *float64
+		ok   bool
+	}{
+		{nil, true}, {g(0.7), true}, {g(1), true}, {g(0.5), true},
+		{g(0), false}, {g(-0.1), false}, {g(1.5), false}, {g(math.NaN()), false}, {g(math.Inf(1)), false}, {g(math.Inf(-1)), false},
+	}
+	var def []byte
+	for _, tt := range tests {
+		req.Gate = tt.gate
+		out, err := ScoreTabular(req)
+		if tt.ok != (err == nil) {
+			t.Errorf("gate %v: err = %v, want ok %v", tt.gate, err, tt.ok)
+			continue
+		}
+		if err != nil {
+			if _, isInput := inputerr.As(err); !isInput || !strings.HasPrefix(err.Error(), "gate ") {
+				t.Errorf("gate %v: %v: want an input error naming gate", *tt.gate, err)
+			}
+			continue
+		}
+		if tt.gate == nil {
+			def = out
+		} else if *tt.gate == 0.7 && !bytes.Equal(out, def) {
+			t.Error("gate 0.7 differs from the default")
+		}
 	}
 }
