@@ -14,7 +14,14 @@ import (
 // Work is counted in name pairs compared: a model record's name against a
 // ground-truth row's name, each distinct name once per page and rule set
 // (a preview scores twice, so counts twice). It is most of a scoring's
-// time, and what grows quadratically with a page's rows.
+// time, and what grows quadratically with a page's rows. A comparison of
+// long texts counts more, one pair more for every cellsPerPair character
+// cells its dynamic programme fills (the lengths multiplied): a name
+// against a name, over all its readings, and a text field of a matched
+// pair (its character accuracy). Names and values of up to 32 characters
+// cost nothing extra, so for real registers the count is the number of
+// pairs; a 30,000-character field counts 880,000 pairs, and is refused
+// before it is compared when that is over the cap.
 type Limits struct {
 	// MaxPairs caps the name pairs one scoring compares; past it the
 	// scoring stops with a *WorkLimitError. Zero or less: no cap.
@@ -29,6 +36,11 @@ type Limits struct {
 // the context and the cap: about 0.1–0.3 ms of the worst case (names that
 // all clear the prefilter), a negligible cost per pair.
 const checkInterval = 1024
+
+// cellsPerPair is the number of character cells a long comparison fills
+// per pair it counts: about what one comparison of two 32-character names
+// costs.
+const cellsPerPair = 1024
 
 // WorkLimitError refuses a scoring that compares more name pairs than
 // Limits.MaxPairs. Hosts say where such a job can run (the command line
@@ -49,7 +61,7 @@ type budget struct {
 	end   time.Time // the context's deadline; zero without one
 	lim   Limits
 	total int64 // pairs compared, up to the last checkpoint
-	tick  int   // pairs left until the next checkpoint
+	tick  int64 // pairs left until the next checkpoint
 	err   error // why the scoring stopped; nil while it runs
 }
 
@@ -63,18 +75,19 @@ func newBudget(ctx context.Context, lim Limits) *budget {
 // next is the number of pairs to compare before the next checkpoint: the
 // interval, or fewer when the cap is nearer, so that comparing pair
 // MaxPairs+1 is where the cap is found.
-func (b *budget) next() int {
+func (b *budget) next() int64 {
 	n := int64(checkInterval)
 	if b.lim.MaxPairs > 0 {
 		n = min(n, b.lim.MaxPairs-b.total+1)
 	}
-	return int(n)
+	return n
 }
 
-// spend is called before comparing one pair; it reports whether the
-// scoring may go on. Its fast path is a decrement and a test.
-func (b *budget) spend() bool {
-	b.tick--
+// spend is called before a comparison that counts n pairs; it reports
+// whether the scoring may go on. Its fast path is a subtraction and a
+// test.
+func (b *budget) spend(n int64) bool {
+	b.tick -= n
 	if b.tick > 0 {
 		return true
 	}
@@ -84,7 +97,7 @@ func (b *budget) spend() bool {
 // checkpoint records the pairs compared since the last one, publishes
 // them to Limits.Work, and looks at the context and the cap.
 func (b *budget) checkpoint() bool {
-	done := int64(b.next() - b.tick)
+	done := b.next() - b.tick
 	b.total += done
 	if b.lim.Work != nil {
 		b.lim.Work.Add(done)
@@ -122,7 +135,7 @@ func (b *budget) flush() {
 	if b.err != nil {
 		return
 	}
-	done := int64(b.next() - b.tick)
+	done := b.next() - b.tick
 	b.total += done
 	if b.lim.Work != nil {
 		b.lim.Work.Add(done)

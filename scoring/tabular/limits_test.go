@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -130,6 +132,63 @@ func TestScoreContextStops(t *testing.T) {
 			}
 			if got := work.Load(); got > tt.after+2*1024 {
 				t.Errorf("work = %d pairs, stopped at %d: the scoring went on", got, tt.after)
+			}
+		})
+	}
+}
+
+// longRequest is a one-page request whose names (nameLen characters) or
+// place_of_stay values (fieldLen characters) are long: few pairs, each
+// costly to compare.
+func longRequest(rows, nameLen, fieldLen int) tabular.Request {
+	text := func(seed string, n int) string {
+		return strings.Repeat(seed, n/len(seed)+1)[:n]
+	}
+	var gt, runs strings.Builder
+	gt.WriteString("name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\n")
+	runs.WriteString(`{"model": "m", "phase": "G", "run": 1, "page": "1", "records": [`)
+	for i := range rows {
+		name := fmt.Sprintf("Karl Muller %d ", i) + text("abcdefghij", nameLen)
+		fmt.Fprintf(&gt, "%s,,,,%s,,,,\n", name, text("abcdefghij", fieldLen))
+		if i > 0 {
+			runs.WriteString(", ")
+		}
+		fmt.Fprintf(&runs, `{"name": %q, "place_of_stay": %q}`, name, text("jihgfedcba", fieldLen))
+	}
+	runs.WriteString("]}\n")
+	return tabular.Request{GT: []tabular.File{{Name: "gt_page_1.csv", Data: []byte(gt.String())}},
+		Runs: tabular.File{Name: "runs.jsonl", Data: []byte(runs.String())}}
+}
+
+// TestLongTextsCount: a comparison of long texts counts one pair more per
+// 1024 character cells, so that a few long names or one long field value
+// meet the cap before they are compared (a 30,000-character field took
+// 9 s to compare and counted as one pair).
+func TestLongTextsCount(t *testing.T) {
+	tests := []struct {
+		name     string
+		req      tabular.Request
+		maxPairs int64
+		wantErr  bool
+		minWork  int64
+	}{
+		{"short texts count one a pair", longRequest(3, 0, 20), 0, false, 9},
+		{"a 30,000-character field", longRequest(1, 0, 30_000), 100_000, true, 30_000 * 30_000 / 1024},
+		{"5,000-character names", longRequest(10, 5_000, 0), 1_000_000, true, 1_000_000},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var work atomic.Int64
+			_, err := tabular.ScoreRequestContext(context.Background(), tt.req, tabular.Limits{MaxPairs: tt.maxPairs, Work: &work})
+			var wl *tabular.WorkLimitError
+			if tt.wantErr != errors.As(err, &wl) {
+				t.Fatalf("err = %v, want a *WorkLimitError: %v", err, tt.wantErr)
+			}
+			if !tt.wantErr && err != nil {
+				t.Fatal(err)
+			}
+			if got := work.Load(); got < tt.minWork || !tt.wantErr && got != tt.minWork {
+				t.Errorf("work = %d, want %d", got, tt.minWork)
 			}
 		})
 	}

@@ -446,6 +446,9 @@ func (sc *scorer) scoreImage(im *Image) *ImageScore {
 	for k, c := range accepted {
 		lo, hi := k*cols, (k+1)*cols
 		res.Pairs[k] = &pairs[k]
+		if !sc.work.spend(sc.fieldCost(pp.values[c.gt], &im.Records[c.model])) {
+			return res // stopped: scoreAll returns the budget's error
+		}
 		sc.pair(&pairs[k], fields[lo:hi:hi], scores[lo:hi:hi], im, pp, names, c, res)
 	}
 	res.UnmatchedModel, res.UnmatchedGT = []string{}, []string{}
@@ -500,6 +503,19 @@ func (sc *scorer) pair(p *Pair, fields PairFields, scores []float64, im *Image, 
 		res.Fields[j].Sum += score
 		res.Fields[j].Scored++
 	}
+}
+
+// fieldCost is what comparing the text fields of a matched pair counts
+// against the work cap: their lengths multiplied (in bytes, a bound on
+// the characters), per cellsPerPair; nothing for short values.
+func (sc *scorer) fieldCost(gtNorm []string, rec *Record) int64 {
+	cells := int64(0)
+	for j, col := range sc.s.Columns {
+		if col.Kind.IsText() {
+			cells += int64(len(gtNorm[j])) * int64(len(rec.Values[j].Text))
+		}
+	}
+	return cells / cellsPerPair
 }
 
 // fieldScore scores one field of a matched pair; ok is false when the field
@@ -606,14 +622,16 @@ func (sc *scorer) match(pp *preparedPage, name string) *nameMatch {
 	m := &nameMatch{}
 	readings := Readings(text.NameTokens(name), sc.compiled.Key)
 	m.readings = make([]nameForm, len(readings))
+	chars := 0 // of every reading: a long name counts more (cellsPerPair)
 	for k, r := range readings {
 		m.readings[k] = sc.nameForm(r)
+		chars += len(m.readings[k].runes)
 	}
 	for gi := range pp.names {
 		if len(pp.names[gi].runes) == 0 {
 			continue
 		}
-		if !sc.work.spend() {
+		if !sc.work.spend(1 + int64(len(pp.names[gi].runes))*int64(chars)/cellsPerPair) {
 			return nil
 		}
 		if c, ok := sc.similarity(&pp.names[gi], m.readings); ok {

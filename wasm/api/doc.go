@@ -41,7 +41,9 @@
 // under the request's context (it stops when the client goes away) with
 // Options.Deadline added, and a tabular scoring stops after
 // Options.MaxPairs name pairs compared (ground-truth rows × distinct model
-// names, per page; a preview counts twice). The scorers look at the
+// names, per page; a preview counts twice; a comparison of texts over 32
+// characters, names or field values, counts one more per 1024 character
+// cells, so one huge value meets the cap before it is compared). The scorers look at the
 // context between images or pages and every 1024 pairs. In the Worker the
 // clock stands still while the CPU works, so there the work cap is the
 // bound that holds; Cloudflare's CPU limit is the last resort. The command
