@@ -22,7 +22,11 @@
 // statuses:
 //
 //	400 bad_request             body not JSON or multipart as declared, unknown
-//	                            or missing field, a value of the wrong type
+//	                            or missing field, a value of the wrong type, a
+//	                            parameter out of its range: gate outside (0, 1]
+//	                            (0, NaN and the infinities included; leave gate
+//	                            out for the default 0.7), a preview that is not
+//	                            "open" or line numbers, an unknown format
 //	404 not_found               no such route
 //	405 method_not_allowed      the route exists for another method (see Allow)
 //	408 timeout                 the body did not arrive within the server's
@@ -43,8 +47,9 @@
 // Options.MaxPairs name pairs compared (ground-truth rows × distinct model
 // names, per page; a preview counts twice; a comparison of texts over 32
 // characters, names or field values, counts one more per 1024 character
-// cells, so one huge value meets the cap before it is compared). The scorers look at the
-// context between images or pages and every 1024 pairs. In the Worker the
+// cells, so one huge value meets the cap before it is compared). The
+// scorers look at the context between images or pages and every 1024
+// pairs. In the Worker the
 // clock stands still while the CPU works, so there the work cap is the
 // bound that holds; Cloudflare's CPU limit is the last resort. The command
 // line has no cap: big jobs belong there.
