@@ -63,6 +63,11 @@ The HTTP API is the Cloudflare Worker's, for use without Workers:
 Requests are JSON (files as {"name", "text"}) or multipart/form-data (one
 part per file); bad requests get a 4xx with {"error": {...}}.
 
+Limits: a request is read within 30 s (408 after), its work stops after
+30 s (503) and a tabular scoring after 2,000,000 name pairs compared (422
+too_much_work); a client that goes away stops its work. Bigger jobs belong
+to the command line ('docscore score …'), which has no cap.
+
 The site is the copy embedded into this binary by 'make build' (which runs
 'make site' first); --dir serves a built folder instead, such as the
 dist/site that 'make site' writes. --api serves the API alone (no site
