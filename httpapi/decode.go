@@ -106,6 +106,9 @@ func jsonError(data []byte, err error, offset int64) error {
 
 // describeType names a Go type of the request in the body's terms.
 func describeType(t reflect.Type) string {
+	if t.Kind() == reflect.Pointer && t.Elem() != fileType {
+		t = t.Elem()
+	}
 	switch {
 	case t == reflect.TypeOf(core.File{}):
 		return `a file {"name", "text"}`
@@ -231,6 +234,12 @@ func setScalar(f reflect.Value, name, text string) error {
 		return errorf(http.StatusBadRequest, "bad_request", "field %q: %q is not %s", name, text, want)
 	}
 	switch f.Kind() {
+	case reflect.Pointer: // an option that may be left out: gate
+		v := reflect.New(f.Type().Elem())
+		if err := setScalar(v.Elem(), name, text); err != nil {
+			return err
+		}
+		f.Set(v)
 	case reflect.String:
 		f.SetString(text)
 	case reflect.Bool:

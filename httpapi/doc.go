@@ -29,14 +29,38 @@
 // statuses:
 //
 //	400 bad_request             body not JSON or multipart as declared, unknown
-//	                            or missing field, a value of the wrong type
+//	                            or missing field, a value of the wrong type, a
+//	                            parameter out of its range: gate outside (0, 1]
+//	                            (0, NaN and the infinities included; leave gate
+//	                            out for the default 0.7), a preview that is not
+//	                            "open" or line numbers, an unknown format
 //	404 not_found               no such route
 //	405 method_not_allowed      the route exists for another method (see Allow)
+//	408 timeout                 the body did not arrive within the server's
+//	                            read timeout ("docscore serve": 30 s)
 //	413 too_large               body over Options.MaxBodyBytes (default 2 MiB)
 //	415 unsupported_media_type  a POST body that is neither application/json
 //	                            nor multipart/form-data
 //	422 input                   a file the scorer rejects: file and line name it
+//	422 too_much_work           a tabular scoring that would compare more than
+//	                            Options.MaxPairs name pairs (default 2,000,000):
+//	                            a job for the command line, which has no cap
+//	503 timeout                 the request's work ran past Options.Deadline
+//	                            (default 30 s)
 //
-// No input makes the handler panic or answer 5xx: a panic would be a bug, and
-// is recovered into a 500 with code "internal"; FuzzHandler looks for one.
+// Limits. Besides the body size, each request's work is bounded: it runs
+// under the request's context (it stops when the client goes away) with
+// Options.Deadline added, and a tabular scoring stops after
+// Options.MaxPairs name pairs compared (ground-truth rows × distinct model
+// names, per page; a preview counts twice; a comparison of texts over 32
+// characters, names or field values, counts one more per 1024 character
+// cells, so one huge value meets the cap before it is compared). The
+// scorers look at the context between images or pages and every 1024
+// pairs. In the Worker the clock stands still while the CPU works, so
+// there the work cap is the bound that holds; Cloudflare's CPU limit is
+// the last resort. The command line has no cap: big jobs belong there.
+//
+// No input makes the handler panic or answer 5xx other than 503 timeout: a
+// panic would be a bug, and is recovered into a 500 with code "internal";
+// FuzzHandler, under a small work cap, looks for one.
 package httpapi

@@ -6,8 +6,10 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	core "github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/tabular/tabulartest"
 )
 
 // smallTabular is a one-page request small enough to fuzz quickly.
@@ -23,10 +25,12 @@ func smallTabular() core.TabularRequest {
 }
 
 // fuzzTargets are the paths FuzzHandler picks from, by index.
-var fuzzTargets = []string{"/v1/score/tabular", "/v1/rules/check", "/healthz", "/v1/version", "/v1/score/tabular?preview=open&format=md", "/nowhere"}
+var fuzzTargets = []string{"/v1/score/tabular", "/v1/rules/check", "/healthz", "/v1/version", "/v1/score/tabular?preview=open&format=md", "/nowhere",
+	"/v1/score/receipts", "/v1/eval"}
 
 // FuzzHandler sends arbitrary bodies, content types and query strings to
-// every route: the answer is never a 5xx (a recovered panic is a 500), and
+// every route, under a small work cap: the answer is a 2xx or a 4xx, never
+// a 5xx (a recovered panic is a 500, work past the deadline a 503), and
 // every failure is a well-formed JSON error body.
 func FuzzHandler(f *testing.F) {
 	small := smallTabular()
@@ -44,7 +48,22 @@ func FuzzHandler(f *testing.F) {
 	f.Add(uint8(0), "POST", "application/json", "", []byte(`{"gt": [{"name": "", "text": ""}], "runs": {"name": "", "text": "{}\n"}, "gate": 1e308}`))
 	f.Add(uint8(2), "GET", "", "", []byte{})
 	f.Add(uint8(5), "DELETE", "text/plain", "a=b", []byte("x"))
-	h := New(Options{MaxBodyBytes: 64 << 10})
+	// Over the work cap: 80 anagram names against 80, 6,400 pairs.
+	gt, runs := tabulartest.Anagrams(80)
+	anagrams := core.TabularRequest{GT: []core.File{{Name: gt.Name, Text: string(gt.Data)}}, Runs: core.File{Name: runs.Name, Text: string(runs.Data)}}
+	js, _ = json.Marshal(anagrams)
+	f.Add(uint8(0), "POST", "application/json", "", js)
+	mp, ct = multipartBody(f, part{"gt", gt.Name, string(gt.Data)}, part{"runs", runs.Name, string(runs.Data)}, part{"gate", "", "0.5"})
+	f.Add(uint8(0), "POST", ct, "", mp)
+	// Parameter values every host refuses.
+	js, _ = json.Marshal(small)
+	for _, q := range []string{"gate=NaN", "gate=-Inf", "gate=0", "gate=1e999", "preview=abc", "preview=open", "format=xml"} {
+		f.Add(uint8(0), "POST", "application/json", q, js)
+	}
+	f.Add(uint8(0), "POST", "application/json", "", []byte(`{"gt": [{"name": "g.csv", "text": "name\n"}], "runs": {"name": "r", "text": ""}, "gate": 0}`))
+	f.Add(uint8(6), "POST", "application/json", "allow_incomplete=true", []byte(`{"refs": [{"name": "r.jsonl", "text": "{}"}], "run": {"name": "run.jsonl", "text": "{}"}}`))
+	f.Add(uint8(7), "POST", "application/json", "", []byte(`{"cases": {"name": "c.json", "text": "[]"}}`))
+	h := New(Options{MaxBodyBytes: 64 << 10, MaxPairs: 5000, Deadline: time.Minute})
 	f.Fuzz(func(t *testing.T, target uint8, method, contentType, query string, body []byte) {
 		url := fuzzTargets[int(target)%len(fuzzTargets)]
 		if query != "" && !strings.Contains(url, "?") {

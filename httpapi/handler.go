@@ -1,16 +1,20 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	core "github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/api/evalapi"
 	"github.com/docscore/docscore/scoring/api/receiptsapi"
+	"github.com/docscore/docscore/scoring/tabular"
 )
 
 // DefaultMaxBodyBytes is the largest request body accepted when
@@ -18,6 +22,18 @@ import (
 // sample. Scoring holds some twenty times the body in memory, and a
 // Worker has 128 MB; larger jobs are for the command line.
 const DefaultMaxBodyBytes = 2 << 20
+
+// DefaultMaxPairs is the work cap of a tabular scoring when
+// Options.MaxPairs is zero: two million name pairs compared (see
+// tabular.Limits), some 300 times the bundled sample and 13 times the
+// benchmark corpus, a few seconds of CPU in the worst case (names that all
+// clear the prefilter). Bigger jobs are for the command line, which has
+// no cap.
+const DefaultMaxPairs = 2_000_000
+
+// DefaultDeadline bounds the work of one request when Options.Deadline is
+// zero.
+const DefaultDeadline = 30 * time.Second
 
 // Options configures the handler New returns.
 type Options struct {
@@ -27,6 +43,20 @@ type Options struct {
 	// MaxBodyBytes caps a request body; a larger one is answered 413.
 	// Zero means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+	// MaxPairs caps the name pairs one tabular scoring compares; a request
+	// over it is answered 422 "too_much_work". Zero means DefaultMaxPairs,
+	// a negative value no cap.
+	MaxPairs int64
+	// Deadline bounds the time one request's work may take, from the
+	// moment the handler receives it; past it the work stops and the
+	// request is answered 503 "timeout". Zero means DefaultDeadline, a
+	// negative value none. Either way the work stops when the client goes
+	// away (the request's context). Under WebAssembly in a Worker the
+	// clock stands still while the CPU works: MaxPairs is the bound there.
+	Deadline time.Duration
+	// Work, when set, has every tabular scoring's name pairs compared
+	// added to it as the scoring goes (monitoring, tests).
+	Work *atomic.Int64
 	// Fallback, when set, serves the paths no route claims outside /v1/
 	// (the static site); without it they are answered 404 in JSON.
 	Fallback http.Handler
@@ -86,6 +116,12 @@ func New(opts Options) http.Handler {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
+	if opts.MaxPairs == 0 {
+		opts.MaxPairs = DefaultMaxPairs
+	}
+	if opts.Deadline == 0 {
+		opts.Deadline = DefaultDeadline
+	}
 	return &handler{opts: opts, names: routeNames()}
 }
 
@@ -138,7 +174,17 @@ func (h *handler) run(rt route, w http.ResponseWriter, r *http.Request) (rep *re
 	if r.Body != nil {
 		r.Body = http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes)
 	}
+	if h.opts.Deadline > 0 {
+		ctx, cancel := context.WithTimeout(r.Context(), h.opts.Deadline)
+		defer cancel()
+		r = r.WithContext(ctx)
+	}
 	return rt.serve(h, r)
+}
+
+// limits are the work limits of a tabular scoring.
+func (h *handler) limits() tabular.Limits {
+	return tabular.Limits{MaxPairs: max(h.opts.MaxPairs, 0), Work: h.opts.Work}
 }
 
 func routeNames() []string {
@@ -204,7 +250,9 @@ func (e *httpError) atLine(line int) *httpError {
 }
 
 // classify maps any error onto its status and body: a scorer's input error
-// is 422, an oversized body 413, anything else unexpected 500.
+// is 422, a job over the work cap 422, an oversized body 413, a body too
+// slow to arrive 408, work past the deadline (or for a client gone) 503,
+// anything else unexpected 500.
 func classify(err error) *httpError {
 	var he *httpError
 	if errors.As(err, &he) {
@@ -213,6 +261,22 @@ func classify(err error) *httpError {
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
 		return errorf(http.StatusRequestEntityTooLarge, "too_large", "request body over the %d-byte limit", tooBig.Limit)
+	}
+	var work *tabular.WorkLimitError
+	if errors.As(err, &work) {
+		return errorf(http.StatusUnprocessableEntity, "too_much_work",
+			"%v: a job this big belongs to the command line (docscore score tabular), which has no limit", err)
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, tabular.ErrDeadline) {
+		return errorf(http.StatusServiceUnavailable, "timeout",
+			"the request's work took longer than this server allows: score big jobs with the command line (docscore score …)")
+	}
+	if errors.Is(err, context.Canceled) {
+		return errorf(http.StatusServiceUnavailable, "canceled", "the request was cancelled (the client went away)")
+	}
+	var timeout interface{ Timeout() bool }
+	if errors.As(err, &timeout) && timeout.Timeout() {
+		return errorf(http.StatusRequestTimeout, "timeout", "the request body did not arrive within the server's read timeout")
 	}
 	out := &httpError{status: http.StatusInternalServerError, detail: core.DescribeError(err)}
 	var param *core.ParamError

@@ -34,6 +34,8 @@ func sampleRequest(t testing.TB, withRules bool) core.TabularRequest {
 	return req
 }
 
+func ptr(v float64) *float64 { return &v }
+
 func mustJSON(t testing.TB, v any) []byte {
 	t.Helper()
 	b, err := json.Marshal(v)
@@ -277,6 +279,7 @@ func errorCases(t testing.TB) []errorCase {
 	twice, twiceCT := multipartBody(t, part{"runs", "a.jsonl", ""}, part{"runs", "b.jsonl", ""})
 	unknownMP, unknownCT := multipartBody(t, part{"ground_truth", "x.csv", "a"})
 	gateMP, gateCT := multipartBody(t, part{"gate", "", "high"})
+	gate0MP, gate0CT := multipartBody(t, append(sampleParts(t, true), part{"gate", "", "0"})...)
 	boolMP, boolCT := multipartBody(t, part{"skip_bad_lines", "", "maybe"})
 	noRunsMP, noRunsCT := multipartBody(t, part{"gt", "gt_page_27.csv", s.GT[0].Text})
 	return []errorCase{
@@ -304,7 +307,12 @@ func errorCases(t testing.TB) []errorCase {
 		{name: "missing runs part", method: "POST", target: "/v1/score/tabular", contentType: noRunsCT, body: noRunsMP, status: 400, code: "bad_request", msg: `missing field "runs"`},
 		{name: "missing rules", method: "POST", target: "/v1/rules/check", contentType: "application/json", body: []byte(`{}`), status: 400, code: "bad_request", msg: `missing field "rules"`},
 		{name: "gate out of range", method: "POST", target: "/v1/score/tabular?gate=1.5", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: "gate 1.5: expected a similarity in (0, 1]"},
-		{name: "negative gate in body", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: with(func(r *core.TabularRequest) { r.Gate = -0.5 }), status: 400, code: "bad_request", msg: "gate -0.5"},
+		{name: "negative gate in body", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: with(func(r *core.TabularRequest) { r.Gate = ptr(-0.5) }), status: 400, code: "bad_request", msg: "gate -0.5"},
+		{name: "gate 0 in body", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: with(func(r *core.TabularRequest) { r.Gate = ptr(0) }), status: 400, code: "bad_request", msg: "gate 0: expected a similarity in (0, 1]"},
+		{name: "gate 0 in query", method: "POST", target: "/v1/score/tabular?gate=0", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: "gate 0: expected a similarity in (0, 1]"},
+		{name: "gate 0 part", method: "POST", target: "/v1/score/tabular", contentType: gate0CT, body: gate0MP, status: 400, code: "bad_request", msg: "gate 0: expected a similarity in (0, 1]"},
+		{name: "gate +Inf", method: "POST", target: "/v1/score/tabular?gate=%2BInf", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: "gate +Inf: expected"},
+		{name: "gate -Inf", method: "POST", target: "/v1/score/tabular?gate=-Inf", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: "gate -Inf: expected"},
 		{name: "gate not a number", method: "POST", target: "/v1/score/tabular?gate=NaN", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: "gate NaN"},
 		{name: "gate text", method: "POST", target: "/v1/score/tabular?gate=high", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: `field "gate": "high" is not a number`},
 		{name: "unknown query parameter", method: "POST", target: "/v1/score/tabular?gte=0.8", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: `unknown query parameter "gte" (expected gate, preview, format, skip_bad_lines)`},
@@ -323,8 +331,9 @@ func errorCases(t testing.TB) []errorCase {
 		{name: "malformed rule file", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: with(func(r *core.TabularRequest) {
 			r.Rules.Text = "## Ignore\n\n| field | token | position | side | status |\n|---|---|---|---|---|\n| name | x | up | model | settled |\n"
 		}), status: 422, code: "input", file: "sample/tabular/EQUIVALENCES.md", line: 5, msg: `unknown position "up"`},
-		{name: "malformed preview", method: "POST", target: "/v1/score/tabular?preview=bogus", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: `preview "bogus": expected "open" or a comma-separated list`},
-		{name: "preview of a settled row", method: "POST", target: "/v1/score/tabular?preview=1", contentType: "application/json", body: good, status: 422, code: "input"},
+		{name: "preview not a selection", method: "POST", target: "/v1/score/tabular?preview=bogus", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: `preview "bogus": expected "open" or a comma-separated list`},
+		{name: "preview in body not a selection", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: with(func(r *core.TabularRequest) { r.Preview = "abc" }), status: 400, code: "bad_request", msg: `preview "abc"`},
+		{name: "preview of a line without an OPEN row", method: "POST", target: "/v1/score/tabular?preview=1", contentType: "application/json", body: good, status: 422, code: "input", file: "sample/tabular/EQUIVALENCES.md"},
 		{name: "page without GT", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: with(func(r *core.TabularRequest) { r.GT = r.GT[:1] }), status: 422, code: "input", file: "sample/tabular/runs.jsonl", msg: "page 28 has no ground-truth file"},
 		{name: "malformed GT in rules check", method: "POST", target: "/v1/rules/check", contentType: "application/json", body: mustJSON(t, core.RulesCheckRequest{Rules: *s.Rules, GT: []core.File{{Name: "gt.csv", Text: "name\n\"x\n"}}}), status: 422, code: "input", file: "gt.csv"},
 	}

@@ -1,11 +1,25 @@
 package httpapi
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"reflect"
 
 	core "github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/api/receiptsapi"
+	"github.com/docscore/docscore/scoring/tabular"
 )
+
+// bounded is a request's context with the handler's work limits: the
+// operations stop when it is done and count their work against the cap
+// (api.Bounded).
+type bounded struct {
+	context.Context
+	limits tabular.Limits
+}
+
+func (b bounded) WorkLimits() tabular.Limits { return b.limits }
 
 // The static site is Options.Fallback natively, and the Worker's static
 // assets (worker/wrangler.toml) on Cloudflare.
@@ -43,7 +57,12 @@ func operationRoute(o core.Operation) func(*handler, *http.Request) (*reply, err
 				return nil, errorf(http.StatusBadRequest, "bad_request", "missing field %q (expected %s)", f.Name, f.Want)
 			}
 		}
-		res, err := o.Run(r.Context(), req)
+		res, err := o.Run(bounded{r.Context(), h.limits()}, req)
+		var inc *receiptsapi.IncompleteError
+		if errors.As(err, &inc) {
+			// The refusal names this host's way to score the run anyway.
+			return nil, inc.Allowing("allow_incomplete: true")
+		}
 		if err != nil {
 			return nil, err
 		}

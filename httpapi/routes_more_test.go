@@ -44,6 +44,10 @@ func TestScoreReceiptsRoute(t *testing.T) {
 	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "c4/cord-test-0007") {
 		t.Fatalf("incomplete run: status %d, %s", rec.Code, rec.Body.String())
 	}
+	// The refusal names the API's switch, not the command line's flag.
+	if msg := rec.Body.String(); !strings.Contains(msg, "(allow_incomplete: true scores what is there") || strings.Contains(msg, "--allow-incomplete") {
+		t.Errorf("incomplete run: the message does not name the field allow_incomplete alone: %s", msg)
+	}
 	rec = do(h, http.MethodPost, "/v1/score/receipts?allow_incomplete=true", ct, body)
 	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"incomplete": true`) {
 		t.Fatalf("allow_incomplete: status %d, %.300s", rec.Code, rec.Body.String())

@@ -56,14 +56,14 @@ func optFile(f *File) *tabular.File {
 
 // TabularRequest asks for a tabular scoring (SPEC A).
 type TabularRequest struct {
-	GT           []File  `json:"gt"`
-	Runs         File    `json:"runs"`
-	Rules        *File   `json:"rules,omitempty"`
-	Schema       *File   `json:"schema,omitempty"`
-	Gate         float64 `json:"gate,omitempty"`    // 0: the default 0.7
-	Preview      string  `json:"preview,omitempty"` // "", "open" or "32,33"
-	SkipBadLines bool    `json:"skip_bad_lines,omitempty"`
-	Format       string  `json:"format,omitempty"` // json (default), csv or md
+	GT           []File   `json:"gt"`
+	Runs         File     `json:"runs"`
+	Rules        *File    `json:"rules,omitempty"`
+	Schema       *File    `json:"schema,omitempty"`
+	Gate         *float64 `json:"gate,omitempty"`    // absent: the default 0.7; given, in (0, 1]
+	Preview      string   `json:"preview,omitempty"` // "", "open" or "32,33"
+	SkipBadLines bool     `json:"skip_bad_lines,omitempty"`
+	Format       string   `json:"format,omitempty"` // json (default), csv or md
 }
 
 // InputFiles lists the request's files: the GT CSVs, the runs file, then the
@@ -86,12 +86,11 @@ func (req *TabularRequest) InputFiles() []*File {
 // ReportFormat is the format the request asks for.
 func (req *TabularRequest) ReportFormat() string { return req.Format }
 
-// Validate checks the request's options: the gate is a similarity in
-// (0, 1], or 0 for the default; the preview is "", "open" or line
-// numbers.
+// Validate checks the request's options: a gate given is a similarity in
+// (0, 1] (CheckGate); the preview is "", "open" or line numbers.
 func (req *TabularRequest) Validate() error {
-	if !(req.Gate >= 0 && req.Gate <= 1) {
-		return Paramf("gate", "%v: expected a similarity in (0, 1]", req.Gate)
+	if err := req.CheckGate(); err != nil {
+		return &ParamError{Param: "gate", Msg: strings.TrimPrefix(err.Error(), "gate ")}
 	}
 	if _, err := rules.ParseSelection(req.Preview); err != nil {
 		return &ParamError{Param: "preview", Msg: strings.TrimPrefix(err.Error(), "preview ")}
@@ -126,7 +125,11 @@ func ScoreTabularReport(ctx Cancel, req *TabularRequest) (*Result, *tabular.Repo
 }
 
 func scoreTabularReport(ctx Cancel, req *TabularRequest) (*Result, *tabular.Report, error) {
-	rep, err := tabular.ScoreRequest(req.tabular())
+	treq, err := req.tabular()
+	if err != nil {
+		return nil, nil, err
+	}
+	rep, err := tabular.ScoreRequestContext(ctx, treq, workLimits(ctx))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -153,7 +156,11 @@ func SummarizeTabular(req TabularRequest) ([]byte, error) {
 }
 
 func summarizeTabular(ctx Cancel, req *TabularRequest) (*Result, error) {
-	rep, err := tabular.ScoreRequest(req.tabular())
+	treq, err := req.tabular()
+	if err != nil {
+		return nil, err
+	}
+	rep, err := tabular.ScoreRequestContext(ctx, treq, workLimits(ctx))
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -113,5 +115,48 @@ func TestCheckRules(t *testing.T) {
 				t.Errorf("rows at %v (%d settled, %d OPEN), want %v", rows, res.Settled, res.Open, tt.rows)
 			}
 		})
+	}
+}
+
+// TestGateRule: a gate left out means the default, a gate given must be
+// in (0, 1]; 0, NaN and the infinities are input errors naming "gate", on
+// every host that goes through this package.
+func TestGateRule(t *testing.T) {
+	s, err := sample.TabularRequest(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := TabularRequest{Runs: File{Name: s.Runs.Name, Text: string(s.Runs.Data)}, Format: "json"}
+	for _, f := range s.GT {
+		req.GT = append(req.GT, File{Name: f.Name, Text: string(f.Data)})
+	}
+	g := func(v float64) *float64 { return &v }
+	tests := []struct {
+		gate *float64
+		ok   bool
+	}{
+		{nil, true}, {g(0.7), true}, {g(1), true}, {g(0.5), true},
+		{g(0), false}, {g(-0.1), false}, {g(1.5), false}, {g(math.NaN()), false}, {g(math.Inf(1)), false}, {g(math.Inf(-1)), false},
+	}
+	var def []byte
+	for _, tt := range tests {
+		req.Gate = tt.gate
+		out, err := ScoreTabular(req)
+		if tt.ok != (err == nil) {
+			t.Errorf("gate %v: err = %v, want ok %v", tt.gate, err, tt.ok)
+			continue
+		}
+		if err != nil {
+			var pe *ParamError
+			if !errors.As(err, &pe) || pe.Param != "gate" || !strings.HasPrefix(err.Error(), "gate ") {
+				t.Errorf("gate %v: %v: want a ParamError naming gate", *tt.gate, err)
+			}
+			continue
+		}
+		if tt.gate == nil {
+			def = out
+		} else if *tt.gate == 0.7 && !bytes.Equal(out, def) {
+			t.Error("gate 0.7 differs from the default")
+		}
 	}
 }

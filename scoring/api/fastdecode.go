@@ -59,7 +59,7 @@ func DecodeTabularRequestFast(data []byte) (req TabularRequest, ok bool) {
 			if err != nil {
 				return TabularRequest{}, false
 			}
-			req.Gate = g
+			req.Gate = &g
 		case "preview", "format":
 			s, ok := jsonscan.String(m.Value)
 			if !ok {

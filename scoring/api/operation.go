@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/docscore/docscore/scoring/tabular"
+
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 
@@ -84,6 +86,21 @@ type Result struct {
 // and parsing into the page's core for nothing (about 50 KB gzipped).
 type Cancel interface {
 	Err() error
+}
+
+// Bounded is a Cancel that also bounds a call's work: the HTTP API caps
+// the name pairs a tabular scoring may compare (tabular.Limits).
+type Bounded interface {
+	Cancel
+	WorkLimits() tabular.Limits
+}
+
+// workLimits are the limits ctx sets, none unless it is Bounded.
+func workLimits(ctx Cancel) tabular.Limits {
+	if b, ok := ctx.(Bounded); ok {
+		return b.WorkLimits()
+	}
+	return tabular.Limits{}
 }
 
 // NoCancel is a Cancel that never cancels, for hosts that run one call at

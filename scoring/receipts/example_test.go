@@ -99,7 +99,7 @@ func ExampleIncompleteError() {
 	_, err := receipts.Score(refs, run, receipts.Options{})
 	fmt.Println(err)
 	// Output:
-	// run.jsonl: run "demo" is incomplete: 1 of 4 planned phase/sample pairs missing, 1 pair recorded more than once; refusing a complete-run summary (--allow-incomplete scores what is there and labels the report incomplete)
+	// run.jsonl: run "demo" is incomplete: 1 of 4 planned phase/sample pairs missing, 1 pair recorded more than once; refusing a complete-run summary
 	//   missing:    c4/s1
 	//   duplicated: c1/s1 recorded 2 times (lines 2, 3)
 }

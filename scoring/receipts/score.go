@@ -1,6 +1,7 @@
 package receipts
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -49,6 +50,11 @@ type IncompleteError struct {
 	Planned    int
 	Missing    []Pair
 	Duplicated []Duplicate
+	// Allow is the host's way to score the run anyway, named in the
+	// message: "--allow-incomplete" on the command line,
+	// "allow_incomplete: true" in the HTTP API. Score leaves it empty, and
+	// the message then names none.
+	Allow string
 }
 
 // Error names every missing and duplicated phase/sample pair.
@@ -63,7 +69,10 @@ func (e *IncompleteError) Error() string {
 		parts = append(parts, fmt.Sprintf("%d pair%s recorded more than once", n, plural(n)))
 	}
 	b.WriteString(strings.Join(parts, ", "))
-	b.WriteString("; refusing a complete-run summary (--allow-incomplete scores what is there and labels the report incomplete)")
+	b.WriteString("; refusing a complete-run summary")
+	if e.Allow != "" {
+		fmt.Fprintf(&b, " (%s scores what is there and labels the report incomplete)", e.Allow)
+	}
 	for _, m := range e.Missing {
 		fmt.Fprintf(&b, "\n  missing:    %s/%s", m.Phase, m.SampleID)
 	}
@@ -96,6 +105,13 @@ func plural(n int) string {
 // are *inputerr.Error values; an incomplete run without AllowIncomplete is
 // an *IncompleteError.
 func Score(refs References, run *pilotrun.Run, opts Options) (*Report, error) {
+	return ScoreContext(context.Background(), refs, run, opts)
+}
+
+// ScoreContext is Score that stops when ctx is done: it looks at the
+// context before each page, and the error wraps ctx.Err(). A scoring that
+// finishes gives exactly the report Score gives.
+func ScoreContext(ctx context.Context, refs References, run *pilotrun.Run, opts Options) (*Report, error) {
 	if run == nil {
 		return nil, errors.New("receipts: no run")
 	}
@@ -219,6 +235,9 @@ func Score(refs References, run *pilotrun.Run, opts Options) (*Report, error) {
 	refTokens := map[string][]Token{}
 	scored := make([]*pilotrun.Record, 0, len(order))
 	for _, key := range order {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("receipts: scoring stopped: %w", err)
+		}
 		recs := byPair[key].records
 		rec := recs[0]
 		ref := index[key.SampleID]

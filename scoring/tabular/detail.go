@@ -150,7 +150,7 @@ func Detail(req Request, line int) (*ImageDetail, error) {
 		return nil, inputerr.New(req.Runs.Name, line, "page %s has no ground-truth file (expected gt_page_%s.csv or a row with page %s; pages given: %s)",
 			im.Page, im.Page, im.Page, strings.Join(pages.ids(), ", "))
 	}
-	sc := newScorer(s, rules.Compile(active, s), gate, pages)
+	sc := newScorer(s, rules.Compile(active, s), gate, pages, newBudget(nil, Limits{}))
 	score := sc.scoreImage(im)
 	d := &ImageDetail{
 		Line: im.Line, Model: im.Model, Phase: im.Phase, Run: im.Run, Page: im.Page, GTFile: page.File,

@@ -96,11 +96,17 @@ func loadRules(req Request, in *Input) error {
 
 // ScoreRequest loads and scores a request.
 func ScoreRequest(req Request) (*Report, error) {
+	return ScoreRequestContext(nil, req, Limits{})
+}
+
+// ScoreRequestContext loads and scores a request within limits, as
+// ScoreContext does.
+func ScoreRequestContext(ctx Canceler, req Request, lim Limits) (*Report, error) {
 	in, err := Load(req)
 	if err != nil {
 		return nil, err
 	}
-	rep, err := Score(in)
+	rep, err := ScoreContext(ctx, in, lim)
 	if err != nil {
 		return nil, fmt.Errorf("%w", err)
 	}

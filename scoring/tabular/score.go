@@ -8,6 +8,7 @@ import (
 
 	"github.com/docscore/docscore/rules"
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/param"
 	"github.com/docscore/docscore/scoring/schema"
 	"github.com/docscore/docscore/scoring/text"
 )
@@ -32,6 +33,15 @@ type Input struct {
 // images hold the scores with the chosen OPEN rows on, and Preview holds
 // the settled value, the preview value and the delta of every metric.
 func Score(in Input) (*Report, error) {
+	return ScoreContext(nil, in, Limits{})
+}
+
+// ScoreContext is Score within limits: it stops when ctx is done (the
+// error wraps ctx.Err()) or when the scoring would compare more name pairs
+// than lim.MaxPairs (a *WorkLimitError). The context is looked at between
+// images and every checkInterval pairs; a scoring that finishes gives
+// exactly the report Score gives.
+func ScoreContext(ctx Canceler, in Input, lim Limits) (*Report, error) {
 	s := in.Schema
 	if s == nil {
 		s = schema.Default()
@@ -86,28 +96,36 @@ func Score(in Input) (*Report, error) {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: no images to score: expected one JSON object per model reading of a page", in.Runs.File))
 	}
 
-	settled := newScorer(s, rules.Compile(settledRows, s), gate, pages)
-	images := settled.scoreAll(in.Runs.Images)
+	work := newBudget(ctx, lim)
+	settled := newScorer(s, rules.Compile(settledRows, s), gate, pages, work)
+	images, err := settled.scoreAll(in.Runs.Images)
+	if err != nil {
+		return nil, err
+	}
 	cells := poolCells(s, images)
 	if in.Preview.IsZero() {
 		rep.Images, rep.Cells = images, cells
 		return rep, nil
 	}
-	pv := newScorer(s, rules.Compile(previewRows, s), gate, pages)
-	rep.Images = pv.scoreAll(in.Runs.Images)
+	pv := newScorer(s, rules.Compile(previewRows, s), gate, pages, work)
+	if rep.Images, err = pv.scoreAll(in.Runs.Images); err != nil {
+		return nil, err
+	}
 	rep.Cells = poolCells(s, rep.Images)
 	rep.Rules.Preview = true
 	rep.Preview = &Preview{Rows: previewed, Cells: previewCells(cells, rep.Cells)}
 	return rep, nil
 }
 
-// gateOf returns the gate to score with: g, or DefaultGate for 0.
+// gateOf returns the gate to score with: g, or DefaultGate for 0 (the
+// zero value of Input and Request); anything else outside (0, 1], NaN
+// included, is an input error.
 func gateOf(g float64) (float64, error) {
 	if g == 0 {
 		g = DefaultGate
 	}
-	if g < 0 || g > 1 {
-		return 0, fmt.Errorf("gate %v: expected a similarity between 0 and 1", g)
+	if err := param.Float("gate", g, param.Gate); err != nil {
+		return 0, err
 	}
 	return g, nil
 }
@@ -297,10 +315,11 @@ type scorer struct {
 	cands      []candidate
 	tokenIDs   map[string]int32 // token interning for the overlap test
 	toks       []string         // scratch tokens of a model's field value
+	work       *budget          // the scoring's context, cap and count
 }
 
-func newScorer(s *schema.Schema, c *rules.Compiled, gate float64, pages *pageIndex) *scorer {
-	sc := &scorer{s: s, compiled: c, gate: gate, pages: pages, prepared: map[*GTPage]*preparedPage{}, matches: map[matchKey]*nameMatch{}, tokenIDs: map[string]int32{}}
+func newScorer(s *schema.Schema, c *rules.Compiled, gate float64, pages *pageIndex, work *budget) *scorer {
+	sc := &scorer{s: s, compiled: c, gate: gate, pages: pages, prepared: map[*GTPage]*preparedPage{}, matches: map[matchKey]*nameMatch{}, tokenIDs: map[string]int32{}, work: work}
 	sc.colRules = make([]*rules.FieldRules, len(s.Columns))
 	sc.plainEqual = make([]bool, len(s.Columns))
 	for i, col := range s.Columns {
@@ -336,12 +355,21 @@ func (sc *scorer) prepare(p *GTPage) *preparedPage {
 	return pp
 }
 
-func (sc *scorer) scoreAll(images []*Image) []*ImageScore {
+// scoreAll scores every image, stopping (with the budget's error) when
+// the context is done or the cap is reached.
+func (sc *scorer) scoreAll(images []*Image) ([]*ImageScore, error) {
 	out := make([]*ImageScore, len(images))
 	for i, im := range images {
+		if !sc.work.alive() {
+			return nil, sc.work.err
+		}
 		out[i] = sc.scoreImage(im)
 	}
-	return out
+	sc.work.flush()
+	if sc.work.err != nil {
+		return nil, sc.work.err
+	}
+	return out, nil
 }
 
 // candidate is a (model record, GT row) pair that cleared the gate.
@@ -372,6 +400,9 @@ func (sc *scorer) scoreImage(im *Image) *ImageScore {
 			continue
 		}
 		m := sc.match(pp, rec.Key.Text)
+		if m == nil { // stopped: scoreAll returns the budget's error
+			return res
+		}
 		names[mi].readings = m.readings
 		for _, c := range m.cands {
 			c.model = mi
@@ -417,6 +448,9 @@ func (sc *scorer) scoreImage(im *Image) *ImageScore {
 	for k, c := range accepted {
 		lo, hi := k*cols, (k+1)*cols
 		res.Pairs[k] = &pairs[k]
+		if !sc.work.spend(sc.fieldCost(pp.values[c.gt], &im.Records[c.model])) {
+			return res // stopped: scoreAll returns the budget's error
+		}
 		sc.pair(&pairs[k], fields[lo:hi:hi], scores[lo:hi:hi], im, pp, names, c, res)
 	}
 	res.UnmatchedModel, res.UnmatchedGT = []string{}, []string{}
@@ -471,6 +505,19 @@ func (sc *scorer) pair(p *Pair, fields PairFields, scores []float64, im *Image, 
 		res.Fields[j].Sum += score
 		res.Fields[j].Scored++
 	}
+}
+
+// fieldCost is what comparing the text fields of a matched pair counts
+// against the work cap: their lengths multiplied (in bytes, a bound on
+// the characters), per cellsPerPair; nothing for short values.
+func (sc *scorer) fieldCost(gtNorm []string, rec *Record) int64 {
+	cells := int64(0)
+	for j, col := range sc.s.Columns {
+		if col.Kind.IsText() {
+			cells += int64(len(gtNorm[j])) * int64(len(rec.Values[j].Text))
+		}
+	}
+	return cells / cellsPerPair
 }
 
 // fieldScore scores one field of a matched pair; ok is false when the field
@@ -568,7 +615,7 @@ type matchKey struct {
 // page. They depend on nothing else (the rules, the gate and the page are
 // the scorer's), so they are computed once per distinct name and page:
 // models repeat their readings from run to run, and the similarity search
-// is most of the scoring.
+// is most of the scoring. It returns nil when the scoring must stop.
 func (sc *scorer) match(pp *preparedPage, name string) *nameMatch {
 	key := matchKey{pp, name}
 	if m, ok := sc.matches[key]; ok {
@@ -577,12 +624,17 @@ func (sc *scorer) match(pp *preparedPage, name string) *nameMatch {
 	m := &nameMatch{}
 	readings := Readings(text.NameTokens(name), sc.compiled.Key)
 	m.readings = make([]nameForm, len(readings))
+	chars := 0 // of every reading: a long name counts more (cellsPerPair)
 	for k, r := range readings {
 		m.readings[k] = sc.nameForm(r)
+		chars += len(m.readings[k].runes)
 	}
 	for gi := range pp.names {
 		if len(pp.names[gi].runes) == 0 {
 			continue
+		}
+		if !sc.work.spend(1 + int64(len(pp.names[gi].runes))*int64(chars)/cellsPerPair) {
+			return nil
 		}
 		if c, ok := sc.similarity(&pp.names[gi], m.readings); ok {
 			c.gt = gi

@@ -1,6 +1,7 @@
 package tabular
 
 import (
+	"context"
 	"math"
 	"slices"
 	"testing"
@@ -372,7 +373,7 @@ func TestCellsSortedByCodePoint(t *testing.T) {
 }
 
 func TestRatioBoundIsAnUpperBound(t *testing.T) {
-	sc := newScorer(defaultSchema(), &rules.Compiled{}, DefaultGate, &pageIndex{})
+	sc := newScorer(defaultSchema(), &rules.Compiled{}, DefaultGate, &pageIndex{}, newBudget(context.Background(), Limits{}))
 	var m text.Matcher
 	names := []string{"anzolo rizzo", "zuane boscolo", "nicolò q.m. demetrio romanò", "", "a", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "ÉÈ ßü 12 ?", "mandolin todros", "todros mandolin", "xyz"}
 	for _, x := range names {

@@ -127,7 +127,7 @@ func TestErrors(t *testing.T) {
 		{"no GT", "scoreTabular", `{}`, "input", "", 0, "no ground-truth CSV"},
 		{"bad format", "scoreTabular", mustJSON(t, sampleRequest(t, "", "xml")), "bad_request", "", 0, `format "xml": expected json, csv or md`},
 		{"summary in csv", "summarizeTabular", mustJSON(t, sampleRequest(t, "", "csv")), "bad_request", "", 0, `format "csv": expected json`},
-		{"bad gate", "scoreTabular", mustJSON(t, api.TabularRequest{Runs: api.File{Name: "r"}, Gate: 2}), "bad_request", "", 0, `gate 2: expected a similarity in (0, 1]`},
+		{"bad gate", "scoreTabular", mustJSON(t, api.TabularRequest{Runs: api.File{Name: "r"}, Gate: func() *float64 { g := 2.0; return &g }()}), "bad_request", "", 0, `gate 2: expected a similarity in (0, 1]`},
 		{"detail of a blank line", "tabularDetail", `{"gt": [{"name": "gt_page_1.csv", "text": "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\nA,,,,,,,,\n"}], "runs": {"name": "r.jsonl", "text": "\n"}, "line": 1}`, "input", "r.jsonl", 1, "expected an image on this line"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

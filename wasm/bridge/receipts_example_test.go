@@ -26,6 +26,6 @@ func ExampleNew_receipts() {
 	fmt.Println(env.Error.Message)
 	// Output:
 	// incomplete run.jsonl
-	// run.jsonl: run "r1" is incomplete: 1 of 2 planned phase/sample pairs missing; refusing a complete-run summary (--allow-incomplete scores what is there and labels the report incomplete)
+	// run.jsonl: run "r1" is incomplete: 1 of 2 planned phase/sample pairs missing; refusing a complete-run summary
 	//   missing:    c1/s2
 }

@@ -21,6 +21,10 @@ import (
 var version = "dev"
 
 func main() {
+	// The limits are httpapi.New's defaults, as in "docscore serve": 2 MiB
+	// bodies, 2,000,000 name pairs per tabular scoring (422
+	// too_much_work), 30 s per request. The Workers clock stands still
+	// while the CPU works, so the pair cap is the bound that holds here.
 	workers.ServeNonBlock(httpapi.New(httpapi.Options{Version: version}))
 	workers.Ready()
 	select {}

@@ -6,6 +6,7 @@ package receiptsapi
 
 import (
 	"bytes"
+	"context"
 	"strings"
 
 	"github.com/docscore/docscore/scoring/api"
@@ -109,10 +110,16 @@ func scoreReceiptsReport(ctx api.Cancel, req *ReceiptsRequest) (*api.Result, *Re
 	if err != nil {
 		return nil, nil, err
 	}
-	rep, err := receipts.Score(refs, run, receipts.Options{AllowIncomplete: req.AllowIncomplete, Order: opts.Order})
+	// Receipts scoring takes a context; a host that gave none gets one
+	// that never ends.
+	cctx, ok := ctx.(context.Context)
+	if !ok {
+		cctx = context.Background()
+	}
+	rep, err := receipts.ScoreContext(cctx, refs, run, receipts.Options{AllowIncomplete: req.AllowIncomplete, Order: opts.Order})
 	if err != nil {
 		if inc, ok := err.(*receipts.IncompleteError); ok {
-			return nil, nil, &IncompleteError{Input: &inputerr.Error{File: req.Run.Name, Msg: strings.TrimPrefix(inc.Error(), inc.File+": ")}, Cause: inc, Skipped: run.Skipped}
+			return nil, nil, newIncomplete(inc, run.Skipped)
 		}
 		return nil, nil, err
 	}
@@ -152,6 +159,19 @@ type IncompleteError struct {
 	// Skipped lists the run lines SkipBadLines left out before the run
 	// was found incomplete.
 	Skipped []*inputerr.Error
+}
+
+func newIncomplete(inc *receipts.IncompleteError, skipped []*inputerr.Error) *IncompleteError {
+	return &IncompleteError{Input: &inputerr.Error{File: inc.File, Msg: strings.TrimPrefix(inc.Error(), inc.File+": ")}, Cause: inc, Skipped: skipped}
+}
+
+// Allowing returns the refusal with the host's way to score the run
+// anyway named in its message (receipts.IncompleteError.Allow): each host
+// names its own switch, the HTTP API its request field.
+func (e *IncompleteError) Allowing(how string) *IncompleteError {
+	c := *e.Cause
+	c.Allow = how
+	return newIncomplete(&c, e.Skipped)
 }
 
 // Error is the input error's message: the run file, then every missing and

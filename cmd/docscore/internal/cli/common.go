@@ -8,14 +8,12 @@ import (
 	"io/fs"
 	"os"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 
-	"github.com/spf13/cobra"
-
 	"github.com/docscore/docscore/cmd/docscore/internal/atomicfile"
 	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/param"
 	"github.com/docscore/docscore/scoring/tabular"
 )
 
@@ -36,9 +34,9 @@ func parseThresholds(s string) (Thresholds, error) {
 		if !ok || name == "" {
 			return nil, usageError("--fail-under: %q is not metric=value (for example f1=0.9)", part)
 		}
-		v, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
-		if err != nil || v < 0 || v > 1 {
-			return nil, usageError("--fail-under: %s=%s: expected a number between 0 and 1", name, val)
+		v, err := param.Parse("--fail-under "+name, val, param.Unit)
+		if err != nil {
+			return nil, err
 		}
 		t[name] = v
 	}
@@ -80,15 +78,6 @@ func runOperation(ctx context.Context, o api.Operation, req api.Request) (*api.R
 		return nil, flagError(err)
 	}
 	return res, nil
-}
-
-// contextOf is the command's context (Background when it was run without
-// one).
-func contextOf(c *cobra.Command) context.Context {
-	if ctx := c.Context(); ctx != nil {
-		return ctx
-	}
-	return context.Background()
 }
 
 // flagError turns an operation's *api.ParamError into a usage error that

@@ -16,6 +16,7 @@ import (
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/harness"
 	"github.com/docscore/docscore/scoring/judging"
+	"github.com/docscore/docscore/scoring/param"
 )
 
 // parseProvider builds a ground-truth provider from a --provider value:
@@ -131,6 +132,12 @@ stdout). ` + judgeEnvHelp,
 				}
 				if err := checkFormat(docMode, "preserve", "markdown"); err != nil {
 					return usageError("--document-mode %q: expected preserve or markdown", docMode)
+				}
+				if err := param.Float("--minimum-agreement", minimum, param.Unit); err != nil {
+					return err
+				}
+				if err := param.Float("--adjudication-minimum", adjMinimum, param.Unit); err != nil {
+					return err
 				}
 				settings, err := jf.settings(env)
 				if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/docscore/docscore/cmd/docscore/internal/judge"
 	"github.com/docscore/docscore/scoring/judging"
+	"github.com/docscore/docscore/scoring/param"
 )
 
 // The environment variables the judge flags read. Keys are read only
@@ -77,13 +78,21 @@ func (f *judgeFlags) settings(env *Env) (judgeSettings, error) {
 	}
 	fl := f.cmd.Flags()
 	if fl.Changed("temperature") {
-		if f.temperature < 0 || f.temperature > 2 {
-			return s, usageError("--temperature %v: expected a number from 0 to 2", f.temperature)
+		if err := param.Float("--temperature", f.temperature, param.Temperature); err != nil {
+			return s, err
 		}
 		t := f.temperature
 		s.temperature = &t
 	}
 	if fl.Changed("price-input") || fl.Changed("price-output") || fl.Changed("price-cached-input") {
+		for _, p := range []struct {
+			flag  string
+			value float64
+		}{{"--price-input", f.priceIn}, {"--price-cached-input", f.priceCached}, {"--price-output", f.priceOut}} {
+			if err := param.Float(p.flag, p.value, param.NonNegative); err != nil {
+				return s, err
+			}
+		}
 		p := judging.Prices{InputPerMTok: f.priceIn, CachedInputPerMTok: f.priceCached, OutputPerMTok: f.priceOut}
 		if err := p.Validate(); err != nil {
 			return s, usageError("--price-*: %v", err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/docscore/docscore/cmd/docscore/internal/pilot"
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/param"
 	"github.com/docscore/docscore/scoring/pilotrun"
 )
 
@@ -243,7 +244,14 @@ func applyPilotFlags(cfg *pilot.Config, flags *pflag.FlagSet, o *pilotRunFlags) 
 		str("base-url", &cfg.Model.BaseURL, o.baseURL),
 		str("model", &cfg.Model.Name, o.model),
 		set("max-tokens", func() error { v := o.maxTokens; cfg.Model.MaxTokens = &v; return nil }),
-		set("temperature", func() error { v := o.temperature; cfg.Model.Temperature = &v; return nil }),
+		set("temperature", func() error {
+			if err := param.Float("--temperature", o.temperature, param.Temperature); err != nil {
+				return err
+			}
+			v := o.temperature
+			cfg.Model.Temperature = &v
+			return nil
+		}),
 		str("extra", &cfg.Model.ExtraJSON, o.extra),
 		str("api-key-env", &cfg.Model.APIKeyEnv, o.apiKeyEnv),
 		set("prompt", func() error { cfg.Prompt = pilot.PromptConfig{Text: o.prompt}; return nil }),

@@ -80,10 +80,11 @@ set; a review needs a judge, so none is an error.`,
 			if err != nil {
 				return err
 			}
-			rep, err := receipts.Score(refs, run, receipts.Options{AllowIncomplete: allowIncomplete, Order: opts.Order})
+			rep, err := receipts.ScoreContext(env.Context, refs, run, receipts.Options{AllowIncomplete: allowIncomplete, Order: opts.Order})
 			if err != nil {
-				if _, ok := err.(*receipts.IncompleteError); ok {
-					return &ExitError{Code: ExitInput, Err: err}
+				if inc, ok := err.(*receipts.IncompleteError); ok {
+					inc.Allow = "--allow-incomplete"
+					return &ExitError{Code: ExitInput, Err: inc}
 				}
 				return err
 			}

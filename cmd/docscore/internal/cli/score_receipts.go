@@ -63,7 +63,7 @@ recall), checked on the primary phase c1 (on every phase when there is no c1).`,
   docscore score receipts --refs refs.jsonl --run run.jsonl --allow-incomplete --fail-under rougeL=0.5,numeric=0.8`,
 			Args: cobra.NoArgs,
 			RunE: func(c *cobra.Command, args []string) error {
-				return runScoreReceipts(contextOf(c), env, o)
+				return runScoreReceipts(env.Context, env, o)
 			},
 		}
 		f := c.Flags()
@@ -115,7 +115,7 @@ func runScoreReceipts(ctx context.Context, env *Env, o scoreReceiptsOptions) err
 	var incomplete *receiptsapi.IncompleteError
 	if errors.As(err, &incomplete) {
 		warnSkipped(env, incomplete.Skipped)
-		return &ExitError{Code: ExitInput, Err: incomplete.Cause}
+		return &ExitError{Code: ExitInput, Err: incomplete.Allowing("--allow-incomplete").Cause}
 	}
 	if err != nil {
 		return flagError(err)

@@ -74,10 +74,9 @@ recall or a field's accuracy falls under its floor.`,
 			if err != nil {
 				return err
 			}
+			// The gate and the preview are checked by the operation, as in
+			// every host.
 			req := tabular.Request{Gate: gate, Preview: preview, SkipBadLines: skipBadLines}
-			if c.Flags().Changed("gate") && (gate <= 0 || gate > 1) {
-				return usageError("--gate %v: expected a similarity in (0, 1]", gate)
-			}
 			gtArgs = append(gtArgs, args...)
 			if err := oneStdin("--runs", runsPath, "--rules", rulesPath, "--schema", schemaPath); err != nil {
 				return err
@@ -114,7 +113,7 @@ recall or a field's accuracy falls under its floor.`,
 				}
 				req.Schema = &f
 			}
-			res, rep, err := api.ScoreTabularReport(contextOf(c), tabularRequest(req, format))
+			res, rep, err := api.ScoreTabularReport(env.Context, tabularRequest(req, format))
 			if err != nil {
 				return flagError(err)
 			}
@@ -159,7 +158,8 @@ func sampleRequest(req tabular.Request, withRules bool) (tabular.Request, error)
 // tabularRequest is the operation's request for the files and options the
 // command read.
 func tabularRequest(req tabular.Request, format string) *api.TabularRequest {
-	out := &api.TabularRequest{Runs: apiFile(req.Runs), Gate: req.Gate, Preview: req.Preview, SkipBadLines: req.SkipBadLines, Format: format}
+	gate := req.Gate
+	out := &api.TabularRequest{Runs: apiFile(req.Runs), Gate: &gate, Preview: req.Preview, SkipBadLines: req.SkipBadLines, Format: format}
 	for _, f := range req.GT {
 		out.GT = append(out.GT, apiFile(f))
 	}

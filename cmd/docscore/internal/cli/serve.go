@@ -63,6 +63,11 @@ The HTTP API is the Cloudflare Worker's, for use without Workers:
 Requests are JSON (files as {"name", "text"}) or multipart/form-data (one
 part per file); bad requests get a 4xx with {"error": {...}}.
 
+Limits: a request is read within 30 s (408 after), its work stops after
+30 s (503) and a tabular scoring after 2,000,000 name pairs compared (422
+too_much_work); a client that goes away stops its work. Bigger jobs belong
+to the command line ('docscore score …'), which has no cap.
+
 The site is the copy embedded into this binary by 'make build' (which runs
 'make site' first); --dir serves a built folder instead, such as the
 dist/site that 'make site' writes. --api serves the API alone (no site
@@ -115,10 +120,31 @@ needed). Stop with Ctrl-C.`,
 	return c
 }
 
+// The time limits of "docscore serve". The API handler adds its own:
+// each request's work stops after api.DefaultDeadline, and a tabular
+// scoring after api.DefaultMaxPairs name pairs.
+const (
+	// serveReadHeaderTimeout bounds the wait for a request's headers.
+	serveReadHeaderTimeout = 10 * time.Second
+	// serveReadTimeout bounds the reading of a whole request, body
+	// included: a 2 MiB body must arrive at 70 KB/s or faster. A body
+	// trickled more slowly is answered 408 "timeout".
+	serveReadTimeout = 30 * time.Second
+	// serveIdleTimeout closes keep-alive connections left idle.
+	serveIdleTimeout = 2 * time.Minute
+)
+
+// newServer returns the server of "docscore serve" for h, reading each
+// request within readTimeout.
+func newServer(h http.Handler, readTimeout time.Duration) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: min(serveReadHeaderTimeout, readTimeout),
+		ReadTimeout: readTimeout, IdleTimeout: serveIdleTimeout}
+}
+
 // serveUntilDone serves h on ln until ctx is done, then shuts down
 // gracefully.
 func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := newServer(h, serveReadTimeout)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

@@ -3,9 +3,12 @@ package cli
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -149,5 +152,51 @@ func TestServeMuxHasTheAPI(t *testing.T) {
 	resp.Body.Close()
 	if !strings.Contains(string(body), "<title>docscore</title>") {
 		t.Fatalf("/: %s", body)
+	}
+}
+
+// TestServeReadTimeout: a body trickled slower than the server's read
+// timeout is answered 408 "timeout" instead of being waited for. The
+// timeout is made small; the client's own wait only guards the test.
+func TestServeReadTimeout(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(newServeMux(serveOptions{}), 300*time.Millisecond)
+	go srv.Serve(ln)
+	defer srv.Close()
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /v1/score/tabular HTTP/1.1\r\nHost: docscore\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{")
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() { // 10 bytes every 50 ms: 100,000 bytes would take minutes
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(50 * time.Millisecond):
+				if _, err := conn.Write([]byte(`          `)); err != nil {
+					return
+				}
+			}
+		}
+	}()
+	conn.SetReadDeadline(time.Now().Add(time.Minute))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer to a trickled body: %v", err)
+	}
+	defer resp.Body.Close()
+	var e struct {
+		Error struct{ Code, Message string }
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(body, &e); err != nil || resp.StatusCode != http.StatusRequestTimeout || e.Error.Code != "timeout" {
+		t.Fatalf("status %d: %s: want 408 timeout", resp.StatusCode, body)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/param"
 	"github.com/docscore/docscore/scoring/pilotrun"
 )
 
@@ -111,7 +112,7 @@ func (d *Duration) UnmarshalText(b []byte) error {
 func ParseDuration(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
 	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		if f < 0 || f > 1e9 {
+		if !(param.Range{Lo: 0, Hi: 1e9}).Contains(f) { // NaN and ±Inf too
 			return 0, fmt.Errorf("duration %q: expected a positive number of seconds", s)
 		}
 		return time.Duration(f * float64(time.Second)), nil
@@ -198,6 +199,13 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 			hint = " (the API key is read only from the environment: name the variable with model.api_key_env)"
 		}
 		return nil, inputerr.New(name, keyLine(data, undecoded[0]), "unknown key %q%s: expected out, engine, command, concurrency, deadline, grace, quiet and the tables [dataset], [prompt], [model], [model.extra], [gpu]", key, hint)
+	}
+	if t := cfg.Model.Temperature; t != nil {
+		if err := param.Float("[model] temperature", *t, param.Temperature); err != nil {
+			e, _ := inputerr.As(err)
+			e.File, e.Line = name, keyLine(data, toml.Key{"model", "temperature"})
+			return nil, e
+		}
 	}
 	return cfg, nil
 }

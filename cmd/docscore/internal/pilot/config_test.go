@@ -90,6 +90,12 @@ func TestParseConfigErrors(t *testing.T) {
 		{"out = \n", "p.toml:1:"},
 		{"[gpu]\nmin_free_mib = 1.5\n", "p.toml:2"},
 		{"concurrency = 4\n", `p.toml:1: key "concurrency" has an int value: expected an array`},
+		{"[model]\nname = \"m\"\ntemperature = nan\n", "p.toml:3: [model] temperature NaN: expected a number from 0 to 2"},
+		{"[model]\ntemperature = inf\n", "p.toml:2: [model] temperature +Inf: expected"},
+		{"[model]\ntemperature = -inf\n", "p.toml:2: [model] temperature -Inf: expected"},
+		{"[model]\ntemperature = 2.5\n", "p.toml:2: [model] temperature 2.5: expected"},
+		{"deadline = nan\n", "p.toml:1"},
+		{"grace = \"inf\"\n", "p.toml:1"},
 	}
 	for _, c := range cases {
 		_, err := ParseConfig("p.toml", []byte(c.in))
@@ -129,7 +135,7 @@ func TestParseDuration(t *testing.T) {
 			t.Errorf("%q: %v %v", in, got, err)
 		}
 	}
-	for _, bad := range []string{"", "soon", "-5s", "-1", "1e12"} {
+	for _, bad := range []string{"", "soon", "-5s", "-1", "1e12", "NaN", "nan", "Inf", "+inf", "-Inf"} {
 		if _, err := ParseDuration(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
