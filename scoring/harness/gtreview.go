@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/internal/jsonout"
 )
 
 // ReviewFileKind and ReviewFileVersion identify a ground-truth review file.
@@ -101,14 +102,7 @@ func WriteGroundTruthReview(r *GroundTruthReport) ([]byte, error) {
 	for _, d := range r.Disputed {
 		f.ReviewItems = append(f.ReviewItems, ReviewEntry{Path: d.Path, Kind: d.Kind, Candidates: d.Candidates, Omitted: d.Omitted, Adjudication: d.Adjudication})
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(f); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return jsonout.Marshal(f)
 }
 
 // ApprovedReferenceFromReview reads a review file and returns the

@@ -3,13 +3,14 @@ package harness
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/docscore/docscore/scoring/internal/jsonout"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -34,14 +35,11 @@ func golden(t *testing.T, path string, got []byte) {
 
 func indentJSON(t *testing.T, v any) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	b, err := jsonout.Marshal(v)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return buf.Bytes()
+	return b
 }
 
 // vehicleStage returns the classify-vehicle stage of the vehicle example,

@@ -1,12 +1,13 @@
 package harness
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/docscore/docscore/scoring/internal/jsonout"
 )
 
 // ReportVersion versions the JSON report's shape.
@@ -163,14 +164,7 @@ func (r *Report) finish() {
 // keys sorted, no HTML escaping, a final newline. The same report always
 // gives the same bytes.
 func (r *Report) JSON() ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return jsonout.Marshal(r)
 }
 
 // HasVerdict reports whether any stage has one of the verdicts.

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
 	"github.com/docscore/docscore/cmd/docscore/internal/judge"
+	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/harness"
 )
 
@@ -69,14 +69,11 @@ func commandDeriver(command string) (harness.MarkdownDeriver, error) {
 }
 
 func writeJSON(env *Env, path string, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	b, err := api.MarshalJSON(v)
+	if err != nil {
 		return err
 	}
-	return writeOutput(env, path, buf.Bytes())
+	return writeOutput(env, path, b)
 }
 
 func init() {
