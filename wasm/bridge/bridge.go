@@ -100,17 +100,12 @@ func Tabular() map[string]Method {
 	}
 }
 
-// tabularRaw is a method that reads a tabular scoring request, by the
-// fast decoder when it can (api.DecodeTabularRequestFast), gives its files
-// their parts and answers what score makes of it, raw.
+// tabularRaw is a method that reads a tabular scoring request, gives its
+// files their parts and answers what score makes of it, raw.
 func tabularRaw(name string, score func(api.TabularRequest) ([]byte, error)) Method {
 	return func(r Request) (any, error) {
-		req, ok := api.DecodeTabularRequestFast(r.JSON)
-		if ok {
-			if err := api.ResolveParts(&req, r.Parts); err != nil {
-				return nil, err
-			}
-		} else if err := Decode(name, r, &req); err != nil {
+		var req api.TabularRequest
+		if err := Decode(name, r, &req); err != nil {
 			return nil, err
 		}
 		out, err := score(req)
