@@ -10,13 +10,13 @@ package api
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/docscore/docscore/rules"
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/internal/jsonout"
 	"github.com/docscore/docscore/scoring/schema"
 	"github.com/docscore/docscore/scoring/tabular"
 )
@@ -325,14 +325,13 @@ func DescribeError(err error) ErrorDetail {
 }
 
 // MarshalJSON encodes v the way every host does: indented, HTML characters
-// left as they are, with a final newline.
+// left as they are, with a final newline. It is the door to the core's one
+// encoder set-up (scoring/internal/jsonout.Marshal) for the hosts, which
+// cannot import the core's internal packages.
 func MarshalJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	b, err := jsonout.Marshal(v)
+	if err != nil {
 		return nil, fmt.Errorf("encoding the result: %w", err)
 	}
-	return buf.Bytes(), nil
+	return b, nil
 }

@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/internal/jsonout"
 	"github.com/docscore/docscore/scoring/judging"
 )
 
@@ -104,14 +104,7 @@ func WriteGroundTruthReview(r *judging.GroundTruthReport) ([]byte, error) {
 	for _, d := range r.Disputed {
 		f.ReviewItems = append(f.ReviewItems, ReviewEntry{Path: d.Path, Kind: d.Kind, Candidates: d.Candidates, Omitted: d.Omitted, Adjudication: d.Adjudication})
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(f); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return jsonout.Marshal(f)
 }
 
 // ApprovedReferenceFromReview reads a review file and returns the

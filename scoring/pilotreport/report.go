@@ -10,7 +10,6 @@
 package pilotreport
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -18,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/internal/jsonout"
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
 )
@@ -233,10 +233,12 @@ func firstN(s []string, n int) []string {
 
 // WriteJSON writes the report as indented JSON and a newline.
 func (r *Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	b, err := jsonout.Marshal(r)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
 }
 
 // WriteMarkdown writes the report for people: the run, its completeness,

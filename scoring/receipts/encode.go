@@ -8,16 +8,20 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/docscore/docscore/scoring/internal/jsonout"
 )
 
 // WriteJSON writes the report as indented JSON followed by a newline. Key
 // order follows the struct fields and floats use encoding/json's shortest
 // round-trip form, so equal reports give equal bytes.
 func (r *Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	b, err := jsonout.Marshal(r)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
 }
 
 // CSVHeader is the header row of WriteCSV: one row per page follows.

@@ -95,3 +95,36 @@ func BenchmarkReadRuns(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSummaryJSON writes the benchmark corpus's report summary: what
+// the page's summarizeTabular answers.
+func BenchmarkSummaryJSON(b *testing.B) {
+	benchmarkEncode(b, func(t testing.TB, rep *tabular.Report) []byte {
+		out, err := rep.SummaryJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	})
+}
+
+// BenchmarkWriteJSONReflect and BenchmarkSummaryJSONReflect write the same
+// bytes with encoding/json, the tests' oracle: the hand-written encoder's
+// gain over reflection.
+func BenchmarkWriteJSONReflect(b *testing.B) { benchmarkEncode(b, reflectJSON) }
+
+func BenchmarkSummaryJSONReflect(b *testing.B) { benchmarkEncode(b, reflectSummaryJSON) }
+
+// benchmarkEncode encodes the benchmark corpus's report with encode.
+func benchmarkEncode(b *testing.B, encode func(testing.TB, *tabular.Report) []byte) {
+	rep, err := tabular.Score(benchInput(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		n = len(encode(b, rep))
+	}
+	b.SetBytes(int64(n))
+}

@@ -6,12 +6,14 @@ import (
 	"github.com/docscore/docscore/scoring/internal/jsonout"
 )
 
-// WriteJSON writes the report as indented JSON with a final newline. The
-// bytes depend only on the report: keys keep their declared order and
-// floats use Go's shortest round-trip formatting. They are the bytes
-// encoding/json's Encoder writes for the report (escaping no HTML, two
-// spaces of indentation); the images, the bulk of a report, are written
-// without reflection, which the browser feels most.
+// WriteJSON writes the report as indented JSON with a final newline. It
+// is the report's one encoder: the command line, the browser and the
+// Worker all send its bytes. The bytes depend only on the report: keys
+// keep their declared order and floats use Go's shortest round-trip
+// formatting. They are the bytes encoding/json's Encoder writes for the
+// report from its struct tags (escaping no HTML, two spaces of
+// indentation), which the tests hold it to; it writes them without
+// reflection, which the browser feels most.
 func (r *Report) WriteJSON(w io.Writer) error {
 	b, err := r.JSON()
 	if err != nil {
@@ -46,13 +48,22 @@ func (r *Report) jsonBytes(summary bool) ([]byte, error) {
 	jw.Key("key")
 	jw.String(r.Key)
 	jw.Key("fields")
-	jw.Value(r.Fields)
+	writeStrings(jw, r.Fields)
 	jw.Key("rules")
-	jw.Value(r.Rules)
+	writeRules(jw, &r.Rules)
 	jw.Key("warnings")
-	jw.Value(r.Warnings)
+	writeStrings(jw, r.Warnings)
 	jw.Key("cells")
-	jw.Value(r.Cells)
+	if r.Cells == nil {
+		jw.Null()
+	} else {
+		jw.Open('[')
+		for _, c := range r.Cells {
+			jw.Elem()
+			writeCell(jw, c)
+		}
+		jw.Close(']')
+	}
 	jw.Key("images")
 	if r.Images == nil {
 		jw.Null()
@@ -66,7 +77,7 @@ func (r *Report) jsonBytes(summary bool) ([]byte, error) {
 	}
 	if r.Preview != nil {
 		jw.Key("preview")
-		jw.Value(r.Preview)
+		writePreview(jw, r.Preview)
 	}
 	jw.Close('}')
 	return jw.Bytes()
@@ -86,6 +97,137 @@ func (r *Report) jsonSize(summary bool) int {
 		}
 	}
 	return n
+}
+
+func writeRules(jw *jsonout.Writer, rs *RulesSummary) {
+	jw.Open('{')
+	jw.Key("file")
+	jw.String(rs.File)
+	jw.Key("settled")
+	jw.Int(rs.Settled)
+	jw.Key("open")
+	jw.Int(rs.Open)
+	jw.Key("sha256")
+	if rs.SHA256 == nil {
+		jw.Null()
+	} else {
+		jw.String(*rs.SHA256)
+	}
+	jw.Key("preview")
+	jw.Bool(rs.Preview)
+	jw.Close('}')
+}
+
+func writeCell(jw *jsonout.Writer, c *Cell) {
+	if c == nil {
+		jw.Null()
+		return
+	}
+	jw.Open('{')
+	jw.Key("model")
+	jw.String(c.Model)
+	jw.Key("phase")
+	jw.String(c.Phase)
+	jw.Key("images_ok")
+	jw.Int(c.ImagesOK)
+	jw.Key("images_failed")
+	jw.Int(c.ImagesFailed)
+	writeMatching(jw, c.Matched, c.NModel, c.NGT, c.Precision, c.Recall, c.F1)
+	jw.Key("name_cer")
+	jw.OptFloat(c.NameCER)
+	jw.Key("name_cer_edits")
+	jw.Int(c.NameEdits)
+	jw.Key("name_ref_chars")
+	jw.Int(c.NameRefChars)
+	jw.Key("fields") // an object keyed by field name, even when nil
+	jw.Open('{')
+	for _, f := range c.Fields {
+		jw.Key(f.Name)
+		jw.Open('{')
+		jw.Key("accuracy")
+		jw.OptFloat(f.Accuracy)
+		jw.Key("scored")
+		jw.Int(f.Scored)
+		jw.Key("sum")
+		jw.Float(f.Sum)
+		jw.Close('}')
+	}
+	jw.Close('}')
+	jw.Close('}')
+}
+
+// writeMatching writes the counts and scores of a matching, an image's or
+// a cell's.
+func writeMatching(jw *jsonout.Writer, matched, nModel, nGT int, precision, recall, f1 float64) {
+	jw.Key("matched")
+	jw.Int(matched)
+	jw.Key("n_model")
+	jw.Int(nModel)
+	jw.Key("n_gt")
+	jw.Int(nGT)
+	jw.Key("precision")
+	jw.Float(precision)
+	jw.Key("recall")
+	jw.Float(recall)
+	jw.Key("f1")
+	jw.Float(f1)
+}
+
+func writePreview(jw *jsonout.Writer, p *Preview) {
+	jw.Open('{')
+	jw.Key("rows")
+	jw.Value(p.Rows) // the rule file's rows, in rules.Row's own JSON
+	jw.Key("cells")
+	if p.Cells == nil {
+		jw.Null()
+	} else {
+		jw.Open('[')
+		for _, c := range p.Cells {
+			jw.Elem()
+			writePreviewCell(jw, c)
+		}
+		jw.Close(']')
+	}
+	jw.Close('}')
+}
+
+func writePreviewCell(jw *jsonout.Writer, c *PreviewCell) {
+	if c == nil {
+		jw.Null()
+		return
+	}
+	jw.Open('{')
+	jw.Key("model")
+	jw.String(c.Model)
+	jw.Key("phase")
+	jw.String(c.Phase)
+	jw.Key("precision")
+	writeDelta(jw, &c.Precision)
+	jw.Key("recall")
+	writeDelta(jw, &c.Recall)
+	jw.Key("f1")
+	writeDelta(jw, &c.F1)
+	jw.Key("name_cer")
+	writeDelta(jw, &c.NameCER)
+	jw.Key("fields") // an object keyed by field name, even when nil
+	jw.Open('{')
+	for i := range c.Fields {
+		jw.Key(c.Fields[i].Name)
+		writeDelta(jw, &c.Fields[i].Delta)
+	}
+	jw.Close('}')
+	jw.Close('}')
+}
+
+func writeDelta(jw *jsonout.Writer, d *Delta) {
+	jw.Open('{')
+	jw.Key("settled")
+	jw.OptFloat(d.Settled)
+	jw.Key("preview")
+	jw.OptFloat(d.Preview)
+	jw.Key("delta")
+	jw.OptFloat(d.Delta)
+	jw.Close('}')
 }
 
 // writeImage writes one image's scores; a summary stops after its f1.
@@ -111,18 +253,7 @@ func writeImage(jw *jsonout.Writer, im *ImageScore, summary bool) {
 		jw.Key("failure")
 		jw.String(im.Failure)
 	}
-	jw.Key("matched")
-	jw.Int(im.Matched)
-	jw.Key("n_model")
-	jw.Int(im.NModel)
-	jw.Key("n_gt")
-	jw.Int(im.NGT)
-	jw.Key("precision")
-	jw.Float(im.Precision)
-	jw.Key("recall")
-	jw.Float(im.Recall)
-	jw.Key("f1")
-	jw.Float(im.F1)
+	writeMatching(jw, im.Matched, im.NModel, im.NGT, im.Precision, im.Recall, im.F1)
 	if summary {
 		jw.Close('}')
 		return
@@ -131,7 +262,7 @@ func writeImage(jw *jsonout.Writer, im *ImageScore, summary bool) {
 	jw.Int(im.NameEdits)
 	jw.Key("name_ref_chars")
 	jw.Int(im.NameRefChars)
-	jw.Key("fields") // an object even when nil, as FieldSums.MarshalJSON writes
+	jw.Key("fields") // an object keyed by field name, even when nil
 	jw.Open('{')
 	for _, f := range im.Fields {
 		jw.Key(f.Name)
@@ -189,7 +320,7 @@ func writePair(jw *jsonout.Writer, p *Pair) {
 	jw.Int(p.NameEdits)
 	jw.Key("name_ref_chars")
 	jw.Int(p.NameRefChars)
-	jw.Key("fields") // an object even when nil, as PairFields.MarshalJSON writes
+	jw.Key("fields") // an object keyed by field name, even when nil
 	jw.Open('{')
 	for _, f := range p.Fields {
 		jw.Key(f.Name)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/sample"
+	"github.com/docscore/docscore/scoring/internal/jsonout"
 	"github.com/docscore/docscore/scoring/tabular"
 	"github.com/docscore/docscore/scoring/tabular/tabulartest"
 )
@@ -22,14 +23,11 @@ func reflectJSON(t testing.TB, rep *tabular.Report) []byte {
 
 func encodeLikeAReport(t testing.TB, v any) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	b, err := jsonout.Marshal(v)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return buf.Bytes()
+	return b
 }
 
 // reflectSummaryJSON is the summary as encoding/json writes it from a
@@ -147,8 +145,9 @@ func FuzzWriteJSON(f *testing.F) {
 		}
 		score := x
 		rep := &tabular.Report{Kind: "tabular", Gate: x, Key: key, Fields: []string{key}, Warnings: []string{reading},
+			Rules: tabular.RulesSummary{File: page, Settled: n, Open: -n, SHA256: &reading, Preview: n%2 == 0},
 			Cells: []*tabular.Cell{{Model: model, Phase: page, F1: x, NameCER: &score,
-				Fields: tabular.FieldTotals{{Name: key, Accuracy: &score, Scored: n, Sum: x}}}},
+				Fields: tabular.FieldTotals{{Name: key, Accuracy: &score, Scored: n, Sum: x}, {Name: reading}}}, {}, nil},
 			Images: []*tabular.ImageScore{
 				{Model: model, Phase: key, Run: json.RawMessage(run), Page: page, Status: "failed", Line: n, Failure: reading},
 				{Model: model, Run: json.RawMessage(run), Page: page, Status: "ok", Precision: x, Recall: -x, F1: x / 3,
@@ -164,7 +163,8 @@ func FuzzWriteJSON(f *testing.F) {
 			},
 		}
 		if n%2 == 0 {
-			rep.Preview = &tabular.Preview{Cells: []*tabular.PreviewCell{{Model: model, F1: tabular.Delta{Settled: &score}}}}
+			rep.Preview = &tabular.Preview{Cells: []*tabular.PreviewCell{{Model: model, F1: tabular.Delta{Settled: &score},
+				Fields: tabular.FieldDeltas{{Name: key, Delta: tabular.Delta{Preview: &score, Delta: &score}}, {Name: reading}}}, nil}}
 		}
 		checkAgainstReflection(t, "fuzzed report", rep)
 	})

@@ -1,14 +1,16 @@
 package tabular
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/docscore/docscore/rules"
 )
 
-// Report is the result of scoring a runs file (SPEC A.4). Its JSON form is
-// the contract shared by the command line, the browser and the Worker.
+// Report is the result of scoring a runs file (SPEC A.4). Its JSON form
+// (WriteJSON, the one encoder) is the contract shared by the command line,
+// the browser and the Worker. The struct tags name the keys for the tests'
+// oracle, encoding/json, which WriteJSON is held to byte for byte; encode a
+// report with WriteJSON, JSON or SummaryJSON, not with encoding/json.
 type Report struct {
 	Kind     string        `json:"kind"` // always "tabular"
 	Gate     float64       `json:"gate"`
@@ -56,13 +58,8 @@ type FieldTotal struct {
 	Sum      float64  `json:"sum"`
 }
 
-// FieldTotals marshal as one object keyed by field name, in schema order.
+// FieldTotals are written as one object keyed by field name, in schema order.
 type FieldTotals []FieldTotal
-
-// MarshalJSON writes the totals in schema order.
-func (ft FieldTotals) MarshalJSON() ([]byte, error) {
-	return marshalOrdered(len(ft), func(i int) (string, any) { return ft[i].Name, ft[i] })
-}
 
 // Get returns the named field's total.
 func (ft FieldTotals) Get(name string) (FieldTotal, bool) {
@@ -106,13 +103,8 @@ type FieldSum struct {
 	Scored int     `json:"scored"`
 }
 
-// FieldSums marshal as one object keyed by field name, in schema order.
+// FieldSums are written as one object keyed by field name, in schema order.
 type FieldSums []FieldSum
-
-// MarshalJSON writes the sums in schema order.
-func (fs FieldSums) MarshalJSON() ([]byte, error) {
-	return marshalOrdered(len(fs), func(i int) (string, any) { return fs[i].Name, fs[i] })
-}
 
 // Pair is one matched (GT row, model record) pair.
 type Pair struct {
@@ -139,22 +131,12 @@ type PairField struct {
 	Score *float64
 }
 
-// PairFields marshal as one object keyed by field name, in schema order,
-// with null for unscorable fields.
+// PairFields are written as one object keyed by field name, in schema
+// order, with null for unscorable fields.
 type PairFields []PairField
-
-// MarshalJSON writes the scores in schema order.
-func (pf PairFields) MarshalJSON() ([]byte, error) {
-	return marshalOrdered(len(pf), func(i int) (string, any) { return pf[i].Name, pf[i].Score })
-}
 
 // ExtraFields are a record's unscored keys, in input order.
 type ExtraFields []Field
-
-// MarshalJSON writes the keys in input order with their values compacted.
-func (ef ExtraFields) MarshalJSON() ([]byte, error) {
-	return marshalOrdered(len(ef), func(i int) (string, any) { return ef[i].Key, ef[i].Value })
-}
 
 // Preview reports what switching OPEN rows on changes.
 type Preview struct {
@@ -187,36 +169,5 @@ type FieldDelta struct {
 	Delta
 }
 
-// FieldDeltas marshal as one object keyed by field name, in schema order.
+// FieldDeltas are written as one object keyed by field name, in schema order.
 type FieldDeltas []FieldDelta
-
-// MarshalJSON writes the deltas in schema order.
-func (fd FieldDeltas) MarshalJSON() ([]byte, error) {
-	return marshalOrdered(len(fd), func(i int) (string, any) { return fd[i].Name, fd[i].Delta })
-}
-
-// marshalOrdered writes a JSON object whose n members come from member, in
-// order. Like the rest of a report, it escapes no HTML characters.
-func marshalOrdered(n int, member func(int) (string, any)) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	buf.WriteByte('{')
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		k, v := member(i)
-		if err := enc.Encode(k); err != nil {
-			return nil, err
-		}
-		buf.Truncate(buf.Len() - 1) // Encode's newline
-		buf.WriteByte(':')
-		if err := enc.Encode(v); err != nil {
-			return nil, err
-		}
-		buf.Truncate(buf.Len() - 1)
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
-}

@@ -57,3 +57,49 @@ func BenchmarkScoreTabularDirect(b *testing.B) {
 		}
 	}
 }
+
+// benchmarkPartsRequest is the benchmark corpus as the page sends it
+// today: the files name their texts by part, and the texts travel beside
+// the small JSON request (site/js/parts.js).
+func benchmarkPartsRequest(b *testing.B) (string, []string) {
+	req, _ := benchmarkRequest(b)
+	var parts []string
+	part := func(f *api.File) {
+		parts = append(parts, f.Text)
+		f.Text, f.Part = "", len(parts)
+	}
+	for i := range req.GT {
+		part(&req.GT[i])
+	}
+	part(&req.Runs)
+	part(req.Rules)
+	return mustJSON(b, req), parts
+}
+
+// BenchmarkCallSummarizeTabularParts is summarizeTabular with the request
+// the page sends: the texts beside the JSON.
+func BenchmarkCallSummarizeTabularParts(b *testing.B) {
+	js, parts := benchmarkPartsRequest(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if out := core.Call("summarizeTabular", js, parts...); !strings.HasPrefix(out, RawMarker+"\n{") {
+			b.Fatalf("answer %.200s", out)
+		}
+	}
+}
+
+// BenchmarkDecodeTabularRequest decodes the page's request (texts as
+// parts, a JSON request of about 200 bytes) and gives the files their
+// texts: next to the scoring, nothing.
+func BenchmarkDecodeTabularRequest(b *testing.B) {
+	js, parts := benchmarkPartsRequest(b)
+	r := Request{JSON: []byte(js), Parts: parts}
+	b.ReportAllocs()
+	for b.Loop() {
+		var req api.TabularRequest
+		if err := Decode("summarizeTabular", r, &req); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(js)), "request-bytes")
+}

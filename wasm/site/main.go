@@ -24,7 +24,12 @@ import (
 // drop on a settled page went from 567 to 454 ms and the drop again from
 // 403 to 365 ms; the worker's memory grew from about 38 to 160–170 MB of
 // WebAssembly memory, of which 40–50 MB more is resident (measured in
-// Node). 32 MB gave about half the gain.
+// Node). 32 MB gave about half the gain. The standard library's knobs
+// were measured against it on 2026-12-01 (docs/performance.md): GOGC off
+// with a 128 MB memory limit took 27 % more CPU per call in Node and made
+// the drop on a page just opened 2–6× slower in Chromium (median 3.3×);
+// GOGC 400 or 1600 took 30–42 % more CPU. The Worker's core (wasm/worker,
+// 128 MB) has no floor.
 const heapFloor = 64 << 20
 
 func main() {

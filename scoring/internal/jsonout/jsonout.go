@@ -1,9 +1,12 @@
-// Package jsonout writes indented JSON by hand, byte for byte as
-// encoding/json's Encoder writes it with SetEscapeHTML(false) and
-// SetIndent("", "  "): the same string escapes, the same float format, the
-// same layout of empty and nested containers. A report writer that knows
-// its types uses it to skip reflection and the second indenting pass; the
-// tests hold it to encoding/json.
+// Package jsonout is where docscore's JSON is written: every report and
+// result is encoding/json's Encoder with SetEscapeHTML(false) and
+// SetIndent("", "  "), and a final newline. Marshal is that Encoder, set
+// up in this one place (hosts outside scoring/ reach it through
+// api.MarshalJSON). Writer writes the same bytes by hand: the same string
+// escapes, the same float format, the same layout of empty and nested
+// containers. A report writer that knows its types uses it to skip
+// reflection and the second indenting pass; the tests hold it to
+// encoding/json.
 package jsonout
 
 import (
@@ -14,6 +17,23 @@ import (
 	"strconv"
 	"unicode/utf8"
 )
+
+// Marshal returns v as docscore writes JSON: indented by two spaces, HTML
+// characters left as they are, with a final newline.
+func Marshal(v any) ([]byte, error) { return marshalAt(v, "") }
+
+// marshalAt is Marshal with every line after the first starting with
+// prefix.
+func marshalAt(v any, prefix string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
 
 // Writer appends JSON to a buffer. The first error (a NaN, a value
 // encoding/json refuses) sticks and is returned by Bytes.
@@ -135,16 +155,13 @@ func (w *Writer) Raw(raw []byte) {
 // Value writes any value through encoding/json, re-indented at the
 // current depth: for the parts of a report that are small or rare.
 func (w *Writer) Value(v any) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent(w.prefix(), "  ")
-	if err := enc.Encode(v); err != nil {
+	b, err := marshalAt(v, w.prefix())
+	if err != nil {
 		w.fail(err)
 		w.Null()
 		return
 	}
-	w.buf = append(w.buf, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
+	w.buf = append(w.buf, bytes.TrimSuffix(b, []byte("\n"))...)
 }
 
 func (w *Writer) prefix() string {

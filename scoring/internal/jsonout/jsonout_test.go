@@ -1,7 +1,6 @@
 package jsonout
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"testing"
@@ -11,14 +10,38 @@ import (
 // spaces of indentation.
 func encodingJSON(t *testing.T, v any) string {
 	t.Helper()
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	b, err := Marshal(v)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return b.String()
+	return string(b)
+}
+
+// TestMarshal pins the one Encoder set-up: two spaces of indentation, no
+// HTML escaping, a final newline, struct field order; errors pass through.
+func TestMarshal(t *testing.T) {
+	type s struct {
+		B string   `json:"b"`
+		A []int    `json:"a"`
+		E struct{} `json:"e"`
+	}
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{s{B: "<a&b>", A: []int{1, 2}}, "{\n  \"b\": \"<a&b>\",\n  \"a\": [\n    1,\n    2\n  ],\n  \"e\": {}\n}\n"},
+		{[]string{}, "[]\n"},
+		{nil, "null\n"},
+		{1.5, "1.5\n"},
+	} {
+		got, err := Marshal(c.v)
+		if err != nil || string(got) != c.want {
+			t.Errorf("Marshal(%#v) = %q, %v; want %q", c.v, got, err, c.want)
+		}
+	}
+	if _, err := Marshal(math.Inf(1)); err == nil {
+		t.Error("Marshal(+Inf): no error")
+	}
 }
 
 var strs = []string{"", "plain", `q"uote\back`, "tab\tnl\ncr\rbs\bff\f", "\x00\x01\x1f\x7f", "<a&b>",

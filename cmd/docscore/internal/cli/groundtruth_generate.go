@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
 	"github.com/docscore/docscore/cmd/docscore/internal/judge"
+	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/harness"
 	"github.com/docscore/docscore/scoring/judging"
@@ -72,14 +72,11 @@ func commandDeriver(command string) (judging.MarkdownDeriver, error) {
 }
 
 func writeJSON(env *Env, flag, path string, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	b, err := api.MarshalJSON(v)
+	if err != nil {
 		return err
 	}
-	return writeOutput(env, flag, path, buf.Bytes())
+	return writeOutput(env, flag, path, b)
 }
 
 func init() {

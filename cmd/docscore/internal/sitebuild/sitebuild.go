@@ -76,7 +76,8 @@ const PipelineExample = "examples/harness/pipeline"
 // no symbol table or DWARF. Code off the scoring hot path — the Markdown
 // parser behind rule files and the regexp and html packages it pulls in
 // (once per rule file), CSV decoding, encoding/json and reflect (the report
-// and the request of a scoring avoid them), the bridge, fmt — is compiled
+// avoids them; the request, its texts sent beside it as parts, is small),
+// the bridge, fmt — is compiled
 // without inlining, which keeps the gzip size under 1.5 MB; the scorer's
 // inner loops (scoring/text, scoring/tabular, the JSON scanner and writer)
 // keep it.
