@@ -85,9 +85,14 @@ func (f *CaseFile) Evaluate(ctx context.Context, opts EvaluatorOptions) (*Report
 	return r, nil
 }
 
+// DefaultCasesName names a cases file given without a name, in errors and
+// the report.
+const DefaultCasesName = "cases.json"
+
 // RunOptions are the settings of EvaluateCasesJSON.
 type RunOptions struct {
-	// Name is the cases file's name, used in errors and the report.
+	// Name is the cases file's name, used in errors and the report
+	// (DefaultCasesName when empty).
 	Name string `json:"name"`
 	// Files are the files the cases file names by path, keyed by that
 	// path as written.
@@ -118,7 +123,7 @@ func EvaluateCasesMarkdown(ctx context.Context, data []byte, opts RunOptions) ([
 func evaluateCases(ctx context.Context, data []byte, opts RunOptions) (*Report, error) {
 	name := opts.Name
 	if name == "" {
-		name = "cases.json"
+		name = DefaultCasesName
 	}
 	var loader Loader
 	if opts.Files != nil {
