@@ -100,9 +100,9 @@ type RunOptions struct {
 }
 
 // EvaluateCasesJSON evaluates the bytes of a cases file with
-// deterministic metrics only and returns the JSON report. It is the entry
-// point the WebAssembly bridge and the Worker call: bytes in, bytes out,
-// the same bytes for the same input on every host.
+// deterministic metrics only and returns the JSON report: bytes in, bytes
+// out. Hosts do not call it: they run scoring/api/evalapi's
+// EvaluateOperation, which gives the same bytes for the same files.
 func EvaluateCasesJSON(ctx context.Context, data []byte, opts RunOptions) ([]byte, error) {
 	r, err := evaluateCases(ctx, data, opts)
 	if err != nil {
