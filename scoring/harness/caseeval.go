@@ -85,9 +85,14 @@ func (f *CaseFile) Evaluate(ctx context.Context, opts EvaluatorOptions) (*Report
 	return r, nil
 }
 
+// DefaultCasesName names a cases file given without a name, in errors and
+// the report.
+const DefaultCasesName = "cases.json"
+
 // RunOptions are the settings of EvaluateCasesJSON.
 type RunOptions struct {
-	// Name is the cases file's name, used in errors and the report.
+	// Name is the cases file's name, used in errors and the report
+	// (DefaultCasesName when empty).
 	Name string `json:"name"`
 	// Files are the files the cases file names by path, keyed by that
 	// path as written.
@@ -95,9 +100,9 @@ type RunOptions struct {
 }
 
 // EvaluateCasesJSON evaluates the bytes of a cases file with
-// deterministic metrics only and returns the JSON report. It is the entry
-// point the WebAssembly bridge and the Worker call: bytes in, bytes out,
-// the same bytes for the same input on every host.
+// deterministic metrics only and returns the JSON report: bytes in, bytes
+// out. Hosts do not call it: they run scoring/api/evalapi's
+// EvaluateOperation, which gives the same bytes for the same files.
 func EvaluateCasesJSON(ctx context.Context, data []byte, opts RunOptions) ([]byte, error) {
 	r, err := evaluateCases(ctx, data, opts)
 	if err != nil {
@@ -118,7 +123,7 @@ func EvaluateCasesMarkdown(ctx context.Context, data []byte, opts RunOptions) ([
 func evaluateCases(ctx context.Context, data []byte, opts RunOptions) (*Report, error) {
 	name := opts.Name
 	if name == "" {
-		name = "cases.json"
+		name = DefaultCasesName
 	}
 	var loader Loader
 	if opts.Files != nil {

@@ -15,8 +15,9 @@
 // [CheckpointStore] and are reused only while their fingerprint matches.
 //
 // Cases are data: [ReadCaseFile] reads the JSON or JSONL cases file
-// documented by docs/schema/cases.schema.json, and [EvaluateCasesJSON] turns
-// the bytes of such a file into report bytes, so the command line, the
+// documented by docs/schema/cases.schema.json, and [CaseFile.Evaluate] turns
+// it into a [Report]. Hosts run it through one operation,
+// scoring/api/evalapi's EvaluateOperation, so the command line, the
 // browser and the Worker produce the same report.
 //
 // The harness sits on top of two pure packages and neither imports it:

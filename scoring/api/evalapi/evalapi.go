@@ -16,14 +16,37 @@ import (
 	"github.com/docscore/docscore/scoring/harness"
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
-// EvalRequest asks for a deterministic harness evaluation (SPEC C): a
-// cases file and the files its references name by path.
+// EvalRequest asks for a harness evaluation (SPEC C): a cases file and the
+// files its references name by path.
+//
+// Its last fields are for native hosts only and JSON never carries them
+// (a request body naming one is refused as an unknown field), so the page
+// and the HTTP API evaluate deterministic metrics only, from the files the
+// request holds. The command line sets them: its folder-confined loader,
+// its model judge, checkpoints and usage, and the one-case file of
+// "docscore eval --prediction".
 type EvalRequest struct {
 	Cases  api.File   `json:"cases"`
 	Files  []api.File `json:"files,omitempty"`
 	Format string     `json:"format,omitempty"` // json (default) or md
+
+	// Loader, when set, reads the files the cases file names by path, in
+	// place of Files (a request gives one or the other).
+	Loader harness.Loader `json:"-"`
+	// CaseFile, when set, is a cases file the host has built itself; Cases,
+	// Files and Loader are then not read, and the report names CaseFile's
+	// Name as its source.
+	CaseFile *harness.CaseFile `json:"-"`
+	// Evaluator configures the evaluation: a model judge and the name the
+	// report records for it, a checkpoint store and its context. The zero
+	// value is deterministic metrics only.
+	Evaluator harness.EvaluatorOptions `json:"-"`
+	// Usage, when set, is read once every stage is evaluated: the
+	// report's judge_usage sums its records.
+	Usage judging.UsageReporter `json:"-"`
 }
 
 // InputFiles lists the cases file, then the files it names.
@@ -56,7 +79,7 @@ var (
 		Name:     "evaluate",
 		Route:    "/v1/eval",
 		Doc:      `the report of "docscore eval --judge none" (deterministic metrics only)`,
-		Formats:  []string{"json", "md"},
+		Formats:  reportFormats,
 		Required: []api.Field{{Name: "cases", Want: "the cases file (JSON or JSONL)"}},
 		Query:    []string{"format"},
 	}, evaluate)
@@ -78,6 +101,9 @@ var (
 	})
 )
 
+// reportFormats are the formats of a harness report, the default first.
+var reportFormats = []string{"json", "md"}
+
 // Operations lists the harness family's operations.
 func Operations() []api.Operation {
 	return []api.Operation{EvaluateOperation, ReportMarkdownOperation}
@@ -93,40 +119,91 @@ func Evaluate(ctx context.Context, req EvalRequest) ([]byte, error) {
 	return res.Bytes, nil
 }
 
-func evaluate(cancel api.Cancel, req *EvalRequest) (*api.Result, error) {
+func evaluate(ctx api.Cancel, req *EvalRequest) (*api.Result, error) {
+	res, _, err := evaluateReport(ctx, req)
+	return res, err
+}
+
+// EvaluateReport is EvaluateOperation for native hosts that also want the
+// typed report: the command line writes --output and --markdown from one
+// evaluation (EncodeReport) and checks --fail-on on it. The same checks,
+// the same code and the same bytes as Run.
+func EvaluateReport(ctx api.Cancel, req *EvalRequest) (*api.Result, *harness.Report, error) {
+	if err := EvaluateOperation.Check(ctx, req); err != nil {
+		return nil, nil, err
+	}
+	return evaluateReport(ctx, req)
+}
+
+func evaluateReport(cancel api.Cancel, req *EvalRequest) (*api.Result, *harness.Report, error) {
 	// The harness takes a context (its judges make calls); a host that
 	// gave none gets one that never ends.
 	ctx, ok := cancel.(context.Context)
 	if !ok {
 		ctx = context.Background()
 	}
-	opts := harness.RunOptions{Name: req.Cases.Name}
+	f := req.CaseFile
+	if f == nil {
+		var err error
+		if f, err = req.read(); err != nil {
+			return nil, nil, err
+		}
+	}
+	rep, err := f.Evaluate(ctx, req.Evaluator)
+	if err != nil {
+		return nil, nil, err
+	}
+	if req.Usage != nil {
+		rep.JudgeUsage = judging.SummarizeUsage(req.Usage.UsageRecords())
+	}
+	format := req.Format
+	if format == "" {
+		format = reportFormats[0]
+	}
+	out, err := EncodeReport(rep, format)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &api.Result{Format: format, Bytes: out}, rep, nil
+}
+
+// read reads the request's cases file; the paths it names are read by
+// Loader, else from Files.
+func (req *EvalRequest) read() (*harness.CaseFile, error) {
+	loader := req.Loader
 	if len(req.Files) > 0 {
-		opts.Files = map[string][]byte{}
+		if loader != nil {
+			return nil, fmt.Errorf("evaluate: a request gives files or a loader, not both")
+		}
+		files := map[string][]byte{}
 		for _, f := range req.Files {
 			b, err := f.Bytes()
 			if err != nil {
 				return nil, err
 			}
-			opts.Files[f.Name] = b
+			files[f.Name] = b
 		}
+		loader = harness.MapLoader(files)
 	}
-	var out []byte
-	var err error
-	format := req.Format
-	if format == "" {
-		format = "json"
+	name := req.Cases.Name
+	if name == "" {
+		name = harness.DefaultCasesName
 	}
+	return harness.ReadCaseFile(strings.NewReader(req.Cases.Text), name, harness.ReadOptions{Loader: loader, MetricKinds: req.Evaluator.MetricKinds})
+}
+
+// EncodeReport writes a harness report in a format of EvaluateOperation:
+// json (the bytes of "docscore eval --output") or md (of --markdown).
+func EncodeReport(rep *harness.Report, format string) ([]byte, error) {
 	switch format {
-	case "json":
-		out, err = harness.EvaluateCasesJSON(ctx, []byte(req.Cases.Text), opts)
+	case "", "json":
+		return rep.JSON()
 	case "md":
-		out, err = harness.EvaluateCasesMarkdown(ctx, []byte(req.Cases.Text), opts)
+		return rep.Markdown(), nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	return &api.Result{Format: format, Bytes: out}, nil
+	// EvaluateOperation's own check, without a reference to it (it calls
+	// this function).
+	return nil, api.Operation{Formats: reportFormats}.CheckFormat(format)
 }
 
 // ReportMarkdown reads a harness report (the JSON of "docscore eval

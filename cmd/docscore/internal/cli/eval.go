@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
+	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/api/evalapi"
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/harness"
 	"github.com/docscore/docscore/scoring/judging"
@@ -154,51 +155,56 @@ rerun never pays for the same judgment twice.
 					settings.context(ctxMap, adapter)
 				}
 
-				var f *harness.CaseFile
+				// Both forms run through the evaluate operation, the code the
+				// page and the HTTP API run, with what only the command line
+				// gives: the loader that keeps reference paths in the cases
+				// file's folder, the model judge, checkpoints and usage.
+				req := evalapi.EvalRequest{Evaluator: harness.EvaluatorOptions{JudgeName: judgeName, CheckpointContext: sortedContext(ctxMap)}}
 				if casesFile != "" {
-					f, err = readCasesFile(env, casesFile, allowOutside)
+					if req.Cases, req.Loader, err = readCasesFile(env, casesFile, allowOutside); err != nil {
+						return err
+					}
 				} else {
-					f, err = directCase(prediction, caseID, operation, rubric, evidence, groundTruth)
+					// The direct form has no cases file to read: its one case
+					// is built from the flags (directCase), and the operation
+					// evaluates that CaseFile.
+					if req.CaseFile, err = directCase(prediction, caseID, operation, rubric, evidence, groundTruth); err != nil {
+						return err
+					}
 				}
-				if err != nil {
-					return err
-				}
-				opts := harness.EvaluatorOptions{JudgeName: judgeName, CheckpointContext: sortedContext(ctxMap)}
-				var cacheUsage judging.UsageTracker
 				if checkpointDir != "" {
 					store, err := harnessio.NewFileCheckpointStore(checkpointDir)
 					if err != nil {
 						return err
 					}
-					opts.Checkpoints = store
+					req.Evaluator.Checkpoints = store
 				}
 				if adapter != nil {
 					var called judging.ModelAdapter = adapter
-					if opts.Checkpoints != nil {
+					var cacheUsage judging.UsageTracker
+					if store := req.Evaluator.Checkpoints; store != nil {
 						// Answers are keyed by the request, the model and its
 						// settings, and the user's checkpoint context.
-						called = &judging.CachedAdapter{Adapter: adapter, Store: opts.Checkpoints, Context: userCtx, Usage: &cacheUsage}
+						called = &judging.CachedAdapter{Adapter: adapter, Store: store, Context: userCtx, Usage: &cacheUsage}
 					}
-					opts.Judge = &judging.ModelJudge{Adapter: called}
+					req.Evaluator.Judge = &judging.ModelJudge{Adapter: called}
+					req.Usage = usageList{adapter, &cacheUsage}
 				}
-				report, err := f.Evaluate(env.Context, opts)
-				if err != nil {
-					return err
-				}
-				if adapter != nil {
-					report.JudgeUsage = judging.SummarizeUsage(usageOf(adapter, &cacheUsage))
-				}
-				data, err := report.JSON()
+				res, report, err := evalapi.EvaluateReport(env.Context, &req)
 				if err != nil {
 					return err
 				}
 				if output != "" || markdown != "-" {
-					if err := writeOutput(env, "--output", output, data); err != nil {
+					if err := writeOutput(env, "--output", output, res.Bytes); err != nil {
 						return err
 					}
 				}
 				if markdown != "" {
-					if err := writeOutput(env, "--markdown", markdown, report.Markdown()); err != nil {
+					md, err := evalapi.EncodeReport(report, "md")
+					if err != nil {
+						return err
+					}
+					if err := writeOutput(env, "--markdown", markdown, md); err != nil {
 						return err
 					}
 				}
@@ -246,20 +252,27 @@ func sortedContext(m map[string]string) map[string]string {
 	return out
 }
 
-// readCasesFile reads the --cases file; the paths it names are read
-// relative to its folder (the current one for standard input) and may not
-// leave it unless allowOutside.
-func readCasesFile(env *Env, path string, allowOutside bool) (*harness.CaseFile, error) {
+// readCasesFile reads the --cases file and returns the loader of the
+// paths it names: they are read relative to its folder (the current one
+// for standard input) and may not leave it unless allowOutside.
+func readCasesFile(env *Env, path string, allowOutside bool) (api.File, harness.Loader, error) {
 	f, err := readInput(env, "--cases", path)
 	if err != nil {
-		return nil, err
+		return api.File{}, nil, err
 	}
 	dir := filepath.Dir(path)
 	if path == "-" {
 		dir = "."
 	}
-	return harness.ReadCaseFile(bytes.NewReader(f.Data), f.Name, harness.ReadOptions{Loader: harnessio.DirLoader(dir, allowOutside)})
+	return api.File{Name: f.Name, Text: string(f.Data)}, harnessio.DirLoader(dir, allowOutside), nil
 }
+
+// usageList gathers the usage records of the judge's adapter and of its
+// checkpoint cache, when they keep any, for the report's judge_usage.
+type usageList []any
+
+// UsageRecords lists the records, adapter by adapter.
+func (l usageList) UsageRecords() []judging.UsageRecord { return usageOf(l...) }
 
 // directCase builds a one-case file from --prediction, --evidence and
 // --ground-truth.

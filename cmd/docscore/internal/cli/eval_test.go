@@ -3,12 +3,15 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/api/evalapi"
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/harness"
 )
@@ -38,15 +41,20 @@ func TestEvalPipelineExample(t *testing.T) {
 	if !strings.HasPrefix(string(md), "# Evaluation report") {
 		t.Errorf("markdown %q", md)
 	}
-	// The browser entry point gives the same bytes for the same file.
+	// The evaluate operation, as the page and the HTTP API run it, gives
+	// the same bytes for the same files, in both formats.
 	src, _ := os.ReadFile(cases)
 	png, _ := os.ReadFile(filepath.Join(examples, "pipeline", "invoice.png"))
-	wasm, err := harness.EvaluateCasesJSON(context.Background(), src, harness.RunOptions{Name: cases, Files: map[string][]byte{"invoice.png": png}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(wasm, data) {
-		t.Error("docscore eval and EvaluateCasesJSON disagree")
+	for format, want := range map[string][]byte{"json": data, "md": md} {
+		req := evalapi.EvalRequest{Cases: api.File{Name: cases, Text: string(src)}, Format: format,
+			Files: []api.File{{Name: "invoice.png", Base64: base64.StdEncoding.EncodeToString(png)}}}
+		res, err := evalapi.EvaluateOperation.Run(context.Background(), &req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(res.Bytes, want) {
+			t.Errorf("%s: docscore eval and the evaluate operation disagree", format)
+		}
 	}
 	// Standard output by default.
 	code, out, _ = runEnv(t, "", nil, "eval", "--cases", cases)
