@@ -36,7 +36,10 @@
 // scored count. The image rows (ImageScore) already carry every one of
 // these, so `docscore compare` needs no ground truth: it rebuilds the
 // cells from the report's "images" array. The page is the image row's
-// "page" string, not the GT file name. Interval(cell, opts) gives the
+// "page" string (SPEC F.4). Caution: that is the run's spelling, and A.6
+// matches "7" to gt_page_07.csv, so two runs spelling one page "7" and
+// "07" would make two units where F.1 wants one; either normalize to the
+// GT page id (and write it in the image row) or refuse such a report. Interval(cell, opts) gives the
 // cell's "ci" member (nil under --bootstrap 0: leave it out).
 //
 // Receipts (scoring/receipts): a phase is a Cell with id ReceiptsID(phase)
@@ -70,4 +73,14 @@
 //   - Movement compares a unit's scores exactly (no tolerance): equal
 //     sums give bit-equal scores.
 //   - better is null when the delta is 0, which cannot be significant.
+//   - Donut field F1 is undefined at 0/0 (kept counts it), as its point
+//     estimate is null there; A.2's "0 at 0/0" is kept for the traveler
+//     precision, recall and F1.
+//   - F1 is computed as SPEC A.6 pins it (P, R, then 2·P·R/(P+R)), not as
+//     2·TP/(2·TP+FP+FN): equal in exact arithmetic, not in the last bit.
+//   - The seed is written as a JSON integer up to 2⁶⁴−1; JavaScript reads
+//     integers above 2⁵³ inexactly, so hosts may want to bound --seed.
+//   - The randomization stream is keyed by the ordered pair, so comparing
+//     B with A instead of A with B flips every delta exactly but draws
+//     other coins: p moves within Monte Carlo error.
 package stats
