@@ -1,0 +1,277 @@
+package stats
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Side names one side of a comparison: {"model", "phase", "id"}, the model
+// left out for receipts (SPEC F.5).
+type Side struct {
+	Model *string `json:"model,omitempty"`
+	Phase string  `json:"phase"`
+	ID    string  `json:"id"`
+}
+
+// TabularSide returns the side of a tabular cell.
+func TabularSide(model, phase, id string) Side { return Side{Model: &model, Phase: phase, ID: id} }
+
+// ReceiptsSide returns the side of a receipts phase.
+func ReceiptsSide(phase, id string) Side { return Side{Phase: phase, ID: id} }
+
+// Kept counts the replicates and rounds on which a difference was defined.
+type Kept struct {
+	Bootstrap    int `json:"bootstrap"`
+	Permutations int `json:"permutations"`
+}
+
+// StatComparison is one statistic of a paired comparison (SPEC F.5, F.6).
+// A, B and Delta are computed over the paired units only; nil is null.
+type StatComparison struct {
+	Name  string `json:"-"`
+	Group string `json:"-"`
+	// LowerIsBetter is copied from the statistic (name CER).
+	LowerIsBetter bool     `json:"-"`
+	A             *float64 `json:"a"`
+	B             *float64 `json:"b"`
+	Delta         *float64 `json:"delta"`
+	CI            *Range   `json:"ci"`
+	P             *float64 `json:"p"`
+	// PHolm, Significant and Better are set by NewReport, across the
+	// report's comparisons.
+	PHolm       *float64 `json:"p_holm"`
+	Significant bool     `json:"significant"`
+	Better      *string  `json:"better"` // "a", "b" or null
+	Kept        Kept     `json:"kept"`
+}
+
+// Path is the statistic's name with its group: "f1", "fields.title".
+func (s *StatComparison) Path() string { return (&Stat{Name: s.Name, Group: s.Group}).Path() }
+
+// Movement lists the paired units whose own score rose or fell from A to
+// B, each ordered by |change| descending, then id, and counts those that
+// stayed (SPEC F.5). A unit whose score is undefined on either side is in
+// no list and not counted.
+type Movement struct {
+	Rose []string `json:"rose"`
+	Fell []string `json:"fell"`
+	Same int      `json:"same"`
+}
+
+// Comparison is the paired comparison of cell A (baseline) with cell B.
+type Comparison struct {
+	A           Side     `json:"a"`
+	B           Side     `json:"b"`
+	UnitsPaired int      `json:"units_paired"`
+	UnitsOnlyA  []string `json:"units_only_a"`
+	UnitsOnlyB  []string `json:"units_only_b"`
+	// Stats are in the cells' order; MarshalJSON writes them under
+	// "stats", grouped ones inside their group's object.
+	Stats    []StatComparison `json:"-"`
+	Movement Movement         `json:"movement"`
+}
+
+// Get returns the named statistic ("f1", "fields.title").
+func (c *Comparison) Get(path string) (*StatComparison, bool) {
+	for i := range c.Stats {
+		if c.Stats[i].Path() == path {
+			return &c.Stats[i], true
+		}
+	}
+	return nil, false
+}
+
+// pTolerance is the slack in the randomization test's |d_r| ≥ |d|
+// (SPEC F.5).
+const pTolerance = 1e-12
+
+// Compare compares cell a (baseline) with cell b on the units both have
+// (SPEC F.5): the observed differences, their bootstrap intervals from
+// the stream boot:<a.ID>|<b.ID>, randomization p-values from the stream
+// perm:<a.ID>|<b.ID>, and the movement lists. Sides carry the cells' ids
+// only; the caller names their model and phase. P-values are not yet
+// adjusted: NewReport does that across a report's comparisons. Cells
+// whose schemas differ (their fields differ) cannot be compared.
+func Compare(a, b *Cell, o Options) (*Comparison, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	if err := a.Schema.check(); err != nil {
+		return nil, err
+	}
+	if !sameLayout(a.Schema, b.Schema) {
+		return nil, fmt.Errorf("stats: cells %q and %q score different statistics (their fields differ); they cannot be compared", a.ID, b.ID)
+	}
+	s, w := a.Schema, a.Schema.Width
+	st := s.Stats
+	cmpn := &Comparison{A: Side{ID: a.ID}, B: Side{ID: b.ID}, UnitsOnlyA: []string{}, UnitsOnlyB: []string{}}
+
+	// Pair the units: both lists are sorted, so walk them together.
+	var units []string
+	var ca, cb []float64
+	for i, j := 0, 0; i < len(a.units) || j < len(b.units); {
+		switch {
+		case j == len(b.units) || (i < len(a.units) && a.units[i] < b.units[j]):
+			cmpn.UnitsOnlyA = append(cmpn.UnitsOnlyA, a.units[i])
+			i++
+		case i == len(a.units) || b.units[j] < a.units[i]:
+			cmpn.UnitsOnlyB = append(cmpn.UnitsOnlyB, b.units[j])
+			j++
+		default:
+			units = append(units, a.units[i])
+			ca = append(ca, a.Contribution(i)...)
+			cb = append(cb, b.Contribution(j)...)
+			i++
+			j++
+		}
+	}
+	n := len(units)
+	cmpn.UnitsPaired = n
+
+	// Observed: sums over the paired units in unit order.
+	sa, sb := make([]float64, w), make([]float64, w)
+	for i := range n {
+		addInto(sa, ca[i*w:(i+1)*w])
+		addInto(sb, cb[i*w:(i+1)*w])
+	}
+	cmpn.Stats = make([]StatComparison, len(st))
+	d := make([]float64, len(st))
+	dOK := make([]bool, len(st))
+	for i := range st {
+		sc := &cmpn.Stats[i]
+		sc.Name, sc.Group, sc.LowerIsBetter = st[i].Name, st[i].Group, st[i].LowerIsBetter
+		va, okA := st[i].value(sa)
+		vb, okB := st[i].value(sb)
+		if okA {
+			sc.A = ptr(va)
+		}
+		if okB {
+			sc.B = ptr(vb)
+		}
+		if okA && okB {
+			d[i], dOK[i] = vb-va, true
+			sc.Delta = ptr(d[i])
+		}
+	}
+
+	// Interval of d: B replicates of n paired draws.
+	if o.Replicates > 0 {
+		values := make([][]float64, len(st))
+		for i := range values {
+			values[i] = make([]float64, 0, o.Replicates)
+		}
+		g := Stream(o.Seed, "boot:"+a.ID+"|"+b.ID)
+		for range o.Replicates {
+			drawSum2(g, ca, cb, n, w, sa, sb)
+			for i := range st {
+				if dv, ok := diff(&st[i], sa, sb); ok {
+					values[i] = append(values[i], dv)
+				}
+			}
+		}
+		for i := range st {
+			cmpn.Stats[i].Kept.Bootstrap = len(values[i])
+			cmpn.Stats[i].CI = percentileInterval(values[i], n, o.Replicates, o.Level)
+		}
+	}
+
+	// p-values: R rounds of per-unit coin flips swapping the sides.
+	if o.Permutations > 0 {
+		count := make([]int, len(st))
+		g := Stream(o.Seed, "perm:"+a.ID+"|"+b.ID)
+		for range o.Permutations {
+			swapSum(g, ca, cb, n, w, sa, sb)
+			for i := range st {
+				if dr, ok := diff(&st[i], sa, sb); ok {
+					cmpn.Stats[i].Kept.Permutations++
+					if math.Abs(dr) >= math.Abs(d[i])-pTolerance {
+						count[i]++
+					}
+				}
+			}
+		}
+		for i := range st {
+			if dOK[i] {
+				cmpn.Stats[i].P = ptr(float64(count[i]+1) / float64(cmpn.Stats[i].Kept.Permutations+1))
+			}
+		}
+	}
+
+	cmpn.Movement = movement(&st[s.Movement], units, ca, cb, w)
+	return cmpn, nil
+}
+
+// diff is stat(B) − stat(A) on one draw's sums, undefined when either is.
+func diff(s *Stat, sa, sb []float64) (float64, bool) {
+	va, okA := s.value(sa)
+	vb, okB := s.value(sb)
+	return vb - va, okA && okB
+}
+
+// drawSum2 is one paired replicate: n indices drawn in turn, each adding
+// its unit's A and B contributions. It allocates nothing.
+func drawSum2(g *SplitMix64, ca, cb []float64, n, w int, sa, sb []float64) {
+	clear(sa)
+	clear(sb)
+	for range n {
+		j := g.Index(n) * w
+		addInto(sa, ca[j:j+w])
+		addInto(sb, cb[j:j+w])
+	}
+}
+
+// swapSum is one randomization round: for each paired unit in order, a
+// coin of 1 swaps its A and B contributions. It allocates nothing.
+func swapSum(g *SplitMix64, ca, cb []float64, n, w int, sa, sb []float64) {
+	clear(sa)
+	clear(sb)
+	for i := range n {
+		x, y := ca[i*w:(i+1)*w], cb[i*w:(i+1)*w]
+		if g.Coin() {
+			x, y = y, x
+		}
+		addInto(sa, x)
+		addInto(sb, y)
+	}
+}
+
+func movement(s *Stat, units []string, ca, cb []float64, w int) Movement {
+	type moved struct {
+		id     string
+		change float64
+	}
+	var rose, fell []moved
+	m := Movement{Rose: []string{}, Fell: []string{}}
+	for i, id := range units {
+		va, okA := s.value(ca[i*w : (i+1)*w])
+		vb, okB := s.value(cb[i*w : (i+1)*w])
+		switch {
+		case !okA || !okB:
+		case vb > va:
+			rose = append(rose, moved{id, vb - va})
+		case vb < va:
+			fell = append(fell, moved{id, va - vb})
+		default:
+			m.Same++
+		}
+	}
+	order := func(x, y moved) int {
+		if c := cmp.Compare(y.change, x.change); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.id, y.id)
+	}
+	slices.SortFunc(rose, order)
+	slices.SortFunc(fell, order)
+	for _, r := range rose {
+		m.Rose = append(m.Rose, r.id)
+	}
+	for _, f := range fell {
+		m.Fell = append(m.Fell, f.id)
+	}
+	return m
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,91 @@
+package stats
+
+// CI is a cell's bootstrap confidence intervals (SPEC F.4), one per
+// statistic, written as the cell's "ci" member:
+//
+//	{"level", "replicates", "seed", "unit", "units",
+//	 "f1": [lo, hi], …, "fields": {"title": [lo, hi], …},
+//	 "kept": {"f1": 2000, …, "fields": {"title": 2000, …}}}
+//
+// An interval is null when the cell has fewer than two units or fewer
+// kept values than half the replicates.
+type CI struct {
+	Level      float64 `json:"level"`
+	Replicates int     `json:"replicates"`
+	Seed       uint64  `json:"seed"`
+	Unit       string  `json:"unit"`  // "page" or "sample"
+	Units      int     `json:"units"` // a count
+	// Stats holds the intervals in the cell's order; MarshalJSON writes
+	// each under its name (grouped ones inside their group's object),
+	// then their kept counts under "kept" in the same shape.
+	Stats []StatInterval `json:"-"`
+}
+
+// StatInterval is one statistic's interval and the number of replicates
+// on which it was defined.
+type StatInterval struct {
+	Name     string
+	Group    string
+	Interval *Range // nil: null
+	Kept     int
+}
+
+// Get returns the named statistic's interval ("f1", "fields.title").
+func (ci *CI) Get(path string) (StatInterval, bool) {
+	for _, s := range ci.Stats {
+		if (&Stat{Name: s.Name, Group: s.Group}).Path() == path {
+			return s, true
+		}
+	}
+	return StatInterval{}, false
+}
+
+// Interval computes the cell's bootstrap intervals from the stream
+// ci:<id> (SPEC F.3, F.4): o.Replicates replicates, each drawing as many
+// unit indices as the cell has units and computing every statistic from
+// that one draw. It returns nil when o.Replicates is 0 (the member is left
+// out).
+func Interval(c *Cell, o Options) (*CI, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	if err := c.Schema.check(); err != nil {
+		return nil, err
+	}
+	if o.Replicates == 0 {
+		return nil, nil
+	}
+	st := c.Schema.Stats
+	values := make([][]float64, len(st))
+	for i := range values {
+		values[i] = make([]float64, 0, o.Replicates)
+	}
+	g := Stream(o.Seed, "ci:"+c.ID)
+	n, w := len(c.units), c.Schema.Width
+	sum := make([]float64, w)
+	for r := 0; r < o.Replicates; r++ {
+		drawSum(g, c.comp, n, w, sum)
+		for i := range st {
+			if v, ok := st[i].value(sum); ok {
+				values[i] = append(values[i], v)
+			}
+		}
+	}
+	ci := &CI{Level: o.Level, Replicates: o.Replicates, Seed: o.Seed, Unit: c.Schema.Unit, Units: n,
+		Stats: make([]StatInterval, len(st))}
+	for i := range st {
+		ci.Stats[i] = StatInterval{Name: st[i].Name, Group: st[i].Group, Kept: len(values[i]),
+			Interval: percentileInterval(values[i], n, o.Replicates, o.Level)}
+	}
+	return ci, nil
+}
+
+// drawSum is one replicate: n indices drawn in turn from g, their units'
+// contributions summed into sum in draw order. It allocates nothing.
+func drawSum(g *SplitMix64, comp []float64, n, w int, sum []float64) {
+	clear(sum)
+	for range n {
+		j := g.Index(n) * w
+		addInto(sum, comp[j:j+w])
+	}
+}
