@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
 
@@ -55,11 +56,7 @@ server. "Load sample" scores the bundled sample without any file.
 The HTTP API is the Cloudflare Worker's, for use without Workers:
 
   GET  /healthz, GET /v1/version
-  POST /v1/score/tabular    the JSON of "docscore score tabular --format json"
-  POST /v1/score/receipts   the JSON of "docscore score receipts --format json"
-  POST /v1/rules/check      the checks of a rule file
-  POST /v1/eval             deterministic harness cases
-
+` + routeList() + `
 Requests are JSON (files as {"name", "text"}) or multipart/form-data (one
 part per file); bad requests get a 4xx with {"error": {...}}.
 
@@ -195,4 +192,14 @@ func openBrowser(url string) error {
 	}
 	go cmd.Wait()
 	return nil
+}
+
+// routeList lists the API's operation routes, one per line, from the
+// operation lists: the help never misses a route.
+func routeList() string {
+	var b strings.Builder
+	for _, o := range httpapi.Operations() {
+		fmt.Fprintf(&b, "  POST %-22s %s\n", o.Route, o.Doc)
+	}
+	return b.String()
 }
