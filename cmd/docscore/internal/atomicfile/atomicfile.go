@@ -50,6 +50,13 @@ import (
 // directory.
 var ErrIsDir = errors.New("is a directory; expected a file name")
 
+// missingFolder is the error of a name whose folder does not exist; it
+// matches fs.ErrNotExist.
+type missingFolder struct{ dir string }
+
+func (e missingFolder) Error() string        { return "the folder " + e.dir + " does not exist" }
+func (e missingFolder) Is(target error) bool { return target == fs.ErrNotExist }
+
 // ErrDanglingLink is the error (inside an *fs.PathError) for a symbolic
 // link whose target does not exist.
 var ErrDanglingLink = errors.New("is a symbolic link to a file that does not exist; not creating a file through it")
@@ -113,7 +120,7 @@ func (o Options) replace(name, target string, data []byte, perm fs.FileMode, kee
 	dir := filepath.Dir(target)
 	if di, err := os.Stat(dir); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return &fs.PathError{Op: "write", Path: name, Err: fmt.Errorf("the folder %s does not exist: %w", dir, fs.ErrNotExist)}
+			return &fs.PathError{Op: "write", Path: name, Err: missingFolder{dir}}
 		}
 		return &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
 	} else if !di.IsDir() {
