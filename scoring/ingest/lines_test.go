@@ -276,3 +276,33 @@ func TestParseLineTree(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestUnended: only a last line the input ends inside is Unended, read
+// from bytes or from a reader.
+func TestUnended(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []bool // Unended of each non-blank line
+	}{
+		{"a\nb\n", []bool{false, false}},
+		{"a\nb", []bool{false, true}},
+		{"a\r\nb\r\n", []bool{false, false}},
+		{"a\n\n  ", []bool{false}},
+		{"a", []bool{true}},
+	} {
+		for _, ls := range []*Lines{NewLines("f", []byte(tc.in)), NewReaderLines("f", iotest.OneByteReader(strings.NewReader(tc.in)))} {
+			var got []bool
+			for ls.Next() {
+				got = append(got, ls.Line().Unended)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("%q: %v, want %v", tc.in, got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Errorf("%q: %v, want %v", tc.in, got, tc.want)
+				}
+			}
+		}
+	}
+}
