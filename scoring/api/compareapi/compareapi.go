@@ -56,22 +56,23 @@ var (
 // param), a new report unless Within, pairs only with Within. A bad
 // option is an *api.ParamError naming it.
 func (req *CompareRequest) Validate() error {
-	checks := []struct {
+	for _, c := range []struct {
 		name string
 		v    *float64
-		r    param.Range
-	}{
-		{"ci_level", req.CILevel, levelRange},
-		{"alpha", req.Alpha, levelRange},
-		{"bootstrap", intAsFloat(req.Bootstrap), drawsRange},
-		{"permutations", intAsFloat(req.Permutations), drawsRange},
-	}
-	for _, c := range checks {
+	}{{"ci_level", req.CILevel}, {"alpha", req.Alpha}} {
 		if c.v == nil {
 			continue
 		}
-		if err := param.Float(c.name, *c.v, c.r); err != nil {
+		if err := param.Float(c.name, *c.v, levelRange); err != nil {
 			return &api.ParamError{Param: c.name, Msg: strings.TrimPrefix(err.Error(), c.name+" ")}
+		}
+	}
+	for _, c := range []struct {
+		name string
+		v    *int
+	}{{"bootstrap", req.Bootstrap}, {"permutations", req.Permutations}} {
+		if c.v != nil && !drawsRange.Contains(float64(*c.v)) {
+			return api.Paramf(c.name, "%d: expected %s", *c.v, drawsRange)
 		}
 	}
 	switch {
@@ -83,14 +84,6 @@ func (req *CompareRequest) Validate() error {
 		return api.Paramf("pairs", "%q: pairs name cells of one report, with within: true", req.Pairs)
 	}
 	return nil
-}
-
-func intAsFloat(v *int) *float64 {
-	if v == nil {
-		return nil
-	}
-	f := float64(*v)
-	return &f
 }
 
 func isEmptyFile(f api.File) bool { return f == api.File{} }
