@@ -16,18 +16,28 @@ type pair struct {
 	prefixA, prefixB string
 }
 
+// Report is a comparison report with the cells it left out: SPEC F.6
+// compares the cells two reports both have.
+type Report struct {
+	*stats.Report
+	// OnlyBase and OnlyNew name the cells (model/phase, or a receipts
+	// phase) only the base or only the new report has, in report order.
+	OnlyBase, OnlyNew []string
+}
+
 // buildReport reads the request's reports, chooses the comparisons of
 // SPEC F.6 and runs them.
-func buildReport(ctx api.Cancel, req *CompareRequest, o stats.Options) (*stats.Report, error) {
+func buildReport(ctx api.Cancel, req *CompareRequest, o stats.Options) (*Report, error) {
 	base, err := readReport(req.Base)
 	if err != nil {
 		return nil, err
 	}
+	rep := &Report{}
 	var pairs []pair
 	if req.Within {
 		pairs, err = withinPairs(base, req.Pairs)
 	} else {
-		pairs, err = reportPairs(base, req.New)
+		pairs, rep.OnlyBase, rep.OnlyNew, err = reportPairs(base, req.New)
 	}
 	if err != nil {
 		return nil, err
@@ -46,47 +56,57 @@ func buildReport(ctx api.Cancel, req *CompareRequest, o stats.Options) (*stats.R
 		c.A, c.B = sideA, sideB
 		cs = append(cs, c)
 	}
-	return stats.NewReport(base.family, o, cs)
+	rep.Report, err = stats.NewReport(base.family, o, cs)
+	return rep, err
 }
 
 // reportPairs pairs every cell of base with the cell of the new report
-// that has its model and phase, in base's order (SPEC F.6).
-func reportPairs(base *report, newFile api.File) ([]pair, error) {
+// that has its model and phase, in base's order (SPEC F.6), and names the
+// cells only one report has.
+func reportPairs(base *report, newFile api.File) (pairs []pair, onlyBase, onlyNew []string, err error) {
 	nw, err := readReport(newFile)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	if base.family != nw.family {
-		return nil, inputerr.New(nw.file, 0, "is a %s report and %s a %s report: compare two reports of one family", nw.family, base.file, base.family)
+		return nil, nil, nil, inputerr.New(nw.file, 0, "is a %s report and %s a %s report: compare two reports of one family", nw.family, base.file, base.family)
 	}
 	if base.family == "tabular" && !slices.Equal(base.fields, nw.fields) {
-		return nil, inputerr.New(nw.file, 0, "scores the fields %s, %s scores %s: reports whose fields differ cannot be compared",
+		return nil, nil, nil, inputerr.New(nw.file, 0, "scores the fields %s, %s scores %s: reports whose fields differ cannot be compared",
 			strings.Join(nw.fields, ", "), base.file, strings.Join(base.fields, ", "))
 	}
 	if has, baseHas := nw.schema.Width > stats.RecTEDSum, base.schema.Width > stats.RecTEDSum; base.family == "receipts" && has != baseHas {
-		return nil, inputerr.New(nw.file, 0, "has%s structured metrics and %s has%s: reports whose statistics differ cannot be compared",
+		return nil, nil, nil, inputerr.New(nw.file, 0, "has%s structured metrics and %s has%s: reports whose statistics differ cannot be compared",
 			without(has), base.file, without(baseHas))
 	}
 	for n, page := range base.pages {
 		if other, ok := nw.pages[n]; ok && other != page {
-			return nil, inputerr.New(nw.file, 0, "spells page %q where %s spells it %q: compare needs one spelling of a page", other, base.file, page)
+			return nil, nil, nil, inputerr.New(nw.file, 0, "spells page %q where %s spells it %q: compare needs one spelling of a page", other, base.file, page)
 		}
 	}
 	byKey := map[string]*cell{}
 	for _, c := range nw.cells {
 		byKey[c.key()] = c
 	}
-	var pairs []pair
+	inBase := map[string]bool{}
 	for _, c := range base.cells {
+		inBase[c.key()] = true
 		if d := byKey[c.key()]; d != nil {
 			pairs = append(pairs, pair{a: c, b: d, prefixA: stats.BasePrefix, prefixB: stats.NewPrefix})
+		} else {
+			onlyBase = append(onlyBase, c.key())
+		}
+	}
+	for _, c := range nw.cells {
+		if !inBase[c.key()] {
+			onlyNew = append(onlyNew, c.key())
 		}
 	}
 	if len(pairs) == 0 {
-		return nil, inputerr.New(nw.file, 0, "has no cell in common with %s (%s has %s; %s has %s): compare reports of the same models and phases",
+		return nil, nil, nil, inputerr.New(nw.file, 0, "has no cell in common with %s (%s has %s; %s has %s): compare reports of the same models and phases",
 			base.file, base.file, cellList(base), nw.file, cellList(nw))
 	}
-	return pairs, nil
+	return pairs, onlyBase, onlyNew, nil
 }
 
 // without is "" when has, else " no".

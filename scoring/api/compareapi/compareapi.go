@@ -132,16 +132,17 @@ func compare(ctx api.Cancel, req *CompareRequest) (*api.Result, error) {
 }
 
 // CompareReport is CompareOperation for native hosts that also want the
-// typed report (the command line's --fail-on-regression reads it): the
-// same checks, the same bytes.
-func CompareReport(ctx api.Cancel, req *CompareRequest) (*api.Result, *stats.Report, error) {
+// typed report (the command line's --fail-on-regression reads it, and
+// warns about the cells only one report has): the same checks, the same
+// bytes.
+func CompareReport(ctx api.Cancel, req *CompareRequest) (*api.Result, *Report, error) {
 	if err := CompareOperation.Check(ctx, req); err != nil {
 		return nil, nil, err
 	}
 	return compareReport(ctx, req)
 }
 
-func compareReport(ctx api.Cancel, req *CompareRequest) (*api.Result, *stats.Report, error) {
+func compareReport(ctx api.Cancel, req *CompareRequest) (*api.Result, *Report, error) {
 	o := req.Options()
 	rep, err := buildReport(ctx, req, o)
 	if err != nil {
@@ -151,7 +152,7 @@ func compareReport(ctx api.Cancel, req *CompareRequest) (*api.Result, *stats.Rep
 	if format == "" {
 		format = "json"
 	}
-	b, err := render(rep, format, req.Within)
+	b, err := render(rep.Report, format, req.Within)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -126,8 +126,16 @@ func runCompare(ctx context.Context, env *Env, c *cobra.Command, o compareOption
 	if err := writeOutput(env, "--out", o.out, res.Bytes); err != nil {
 		return err
 	}
+	for _, only := range []struct {
+		cells []string
+		path  string
+	}{{rep.OnlyBase, args[0]}, {rep.OnlyNew, args[len(args)-1]}} {
+		for _, c := range only.cells {
+			fmt.Fprintf(env.Stderr, "docscore: warning: %s: only %s has it, not compared\n", c, only.path)
+		}
+	}
 	if o.failOnRegression && rep.Regressed() {
-		return regressionFailure(rep)
+		return regressionFailure(rep.Report)
 	}
 	return nil
 }

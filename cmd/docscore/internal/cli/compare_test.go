@@ -148,3 +148,20 @@ func TestCompareHTTPMatchesCLI(t *testing.T) {
 		}
 	}
 }
+
+// Cells only one report has are named on standard error, not compared.
+func TestCompareWarnsCellsOnlyInOne(t *testing.T) {
+	b, err := os.ReadFile(receiptsGolden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := strings.ReplaceAll(string(b), `"phase": "c4"`, `"phase": "c9"`)
+	dir := writeFiles(t, map[string]string{"renamed.json": renamed})
+	newPath := filepath.Join(dir, "renamed.json")
+	code, stdout, stderr := run(t, "compare", receiptsGolden, newPath, "--bootstrap", "50", "--permutations", "50", "--format", "csv")
+	want := "docscore: warning: c4: only " + receiptsGolden + " has it, not compared\n" +
+		"docscore: warning: c9: only " + newPath + " has it, not compared\n"
+	if code != ExitOK || stderr != want || strings.Count(stdout, "\n") != 3 {
+		t.Errorf("exit %d, stderr %q, %d CSV lines; want 0, %q, a header and c1's 2 rows", code, stderr, strings.Count(stdout, "\n"), want)
+	}
+}
