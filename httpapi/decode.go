@@ -260,6 +260,12 @@ func setScalar(f reflect.Value, name, text string) error {
 			return bad("an integer")
 		}
 		f.SetInt(int64(x))
+	case reflect.Uint64:
+		x, err := strconv.ParseUint(text, 10, 64)
+		if err != nil {
+			return bad("a whole number from 0 to 18446744073709551615")
+		}
+		f.SetUint(x)
 	default:
 		return errorf(http.StatusBadRequest, "bad_request", "field %q: expected a file part, or JSON", name)
 	}

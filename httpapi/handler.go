@@ -12,6 +12,7 @@ import (
 	"time"
 
 	core "github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/api/compareapi"
 	"github.com/docscore/docscore/scoring/api/evalapi"
 	"github.com/docscore/docscore/scoring/api/receiptsapi"
 	"github.com/docscore/docscore/scoring/tabular"
@@ -73,7 +74,7 @@ type route struct {
 // is answered at POST Route (see operationRoute).
 func Operations() []core.Operation {
 	var ops []core.Operation
-	for _, l := range [][]core.Operation{core.TabularOperations(), receiptsapi.Operations(), evalapi.Operations()} {
+	for _, l := range [][]core.Operation{core.TabularOperations(), receiptsapi.Operations(), evalapi.Operations(), compareapi.Operations()} {
 		for _, o := range l {
 			if o.Route != "" {
 				ops = append(ops, o)

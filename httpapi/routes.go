@@ -26,9 +26,10 @@ func (b bounded) WorkLimits() tabular.Limits { return b.limits }
 
 // contentTypes are the media types of the report formats.
 var contentTypes = map[string]string{
-	"json": "application/json; charset=utf-8",
-	"csv":  "text/csv; charset=utf-8",
-	"md":   "text/markdown; charset=utf-8",
+	"json":  "application/json; charset=utf-8",
+	"csv":   "text/csv; charset=utf-8",
+	"md":    "text/markdown; charset=utf-8",
+	"junit": "application/xml; charset=utf-8",
 }
 
 // operationRoute serves an operation: it decodes the body (JSON or

@@ -27,6 +27,8 @@ func TestFloatFlags(t *testing.T) {
 		{"--minimum-agreement", []string{"groundtruth", "generate", "--case-id", "c", "--source", "page.png", "--minimum-agreement", "%v"}, []string{"-0.5", "1.5"}},
 		{"--adjudication-minimum", []string{"groundtruth", "generate", "--case-id", "c", "--source", "page.png", "--adjudication-minimum", "%v"}, []string{"-0.5", "1.5"}},
 		{"--temperature", []string{"pilot", "run", "--temperature", "%v"}, []string{"-1", "3"}},
+		{"--ci-level", []string{"compare", "--within", sampleFile("../../scoring/receipts/testdata/golden/receipts.json"), "--ci-level", "%v"}, []string{"0", "1", "1.5"}},
+		{"--alpha", []string{"compare", "--within", sampleFile("../../scoring/receipts/testdata/golden/receipts.json"), "--alpha", "%v"}, []string{"0", "1", "-0.5"}},
 	}
 	for _, c := range commands {
 		for _, v := range append([]string{"NaN", "+Inf", "-Inf"}, c.bad...) {

@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/docscore/docscore/scoring/api/compareapi"
+	"github.com/docscore/docscore/scoring/stats"
+)
+
+type compareOptions struct {
+	within           bool
+	pairs            string
+	permutations     int
+	bootstrap        int
+	ciLevel, alpha   float64
+	seed             uint64
+	format, out      string
+	failOnRegression bool
+}
+
+func init() {
+	register("", func(env *Env) *cobra.Command {
+		var o compareOptions
+		d := stats.DefaultOptions()
+		c := &cobra.Command{
+			Use:   "compare BASE.json NEW.json | compare --within REPORT.json",
+			Short: "Compare two score reports (or the cells of one) with paired intervals and p-values",
+			Long: `Compare score reports as SPEC section F.5 and F.6 define (see docs/compare.md).
+
+docscore compare BASE.json NEW.json compares two JSON reports of one family
+(both written by "docscore score tabular", or both by "docscore score
+receipts") cell by cell: every cell (model and phase; receipts: phase) that
+both reports have, base as A, new as B. No ground truth is needed: the
+reports' per-image (tabular) and per-page (receipts) rows carry what each
+page or sample contributes.
+
+docscore compare --within REPORT.json compares the cells of one report:
+every two that share a phase (models) and every two that share a model
+(phases), the first in report order as A; --pairs names the comparisons
+instead: "A:B,…", each side model/phase (tabular) or a phase (receipts).
+
+For each statistic: A and B on the pages (samples) both cells have, the
+difference B − A with its bootstrap interval, an approximate-randomization
+p-value, Holm-adjusted over the report's comparisons of that statistic, and
+whether it is significant at --alpha; and which pages' own F1 rose or fell.
+The same files and options give the same bytes on every host.
+
+--fail-on-regression exits 3, naming each one, when any statistic is
+significantly worse on the B side.`,
+			Example: `  docscore compare base.json new.json --format md
+  docscore compare base.json new.json --fail-on-regression --format junit --out compare.xml
+  docscore compare --within report.json
+  docscore compare --within report.json --pairs gpt-4o/G:claude/G --permutations 20000 --seed 7`,
+			Args: func(c *cobra.Command, args []string) error {
+				switch {
+				case o.within && len(args) != 1:
+					return usageError("compare --within takes one report, REPORT.json (got %d arguments)", len(args))
+				case !o.within && len(args) != 2:
+					return usageError("compare takes two reports, BASE.json NEW.json, or --within REPORT.json (got %d arguments)", len(args))
+				}
+				return nil
+			},
+			RunE: func(c *cobra.Command, args []string) error {
+				return runCompare(env.Context, env, c, o, args)
+			},
+		}
+		f := c.Flags()
+		f.BoolVar(&o.within, "within", false, "compare the cells of one report with each other")
+		f.StringVar(&o.pairs, "pairs", "", `with --within, the comparisons to make: "A:B,…" (model/phase, or a receipts phase)`)
+		f.IntVar(&o.permutations, "permutations", d.Permutations, "randomization rounds for the p-values (0: no p-values)")
+		f.IntVar(&o.bootstrap, "bootstrap", d.Replicates, "bootstrap replicates for the intervals (0: no intervals)")
+		f.Float64Var(&o.ciLevel, "ci-level", d.Level, "confidence level of the intervals, strictly between 0 and 1")
+		f.Float64Var(&o.alpha, "alpha", d.Alpha, "significance threshold on Holm-adjusted p-values, strictly between 0 and 1")
+		f.Uint64Var(&o.seed, "seed", d.Seed, "seed of the random streams")
+		f.StringVar(&o.format, "format", "json", "output format: json, csv, md or junit")
+		f.StringVar(&o.out, "out", "", "write the report to this file instead of standard output")
+		f.BoolVar(&o.failOnRegression, "fail-on-regression", false, "exit 3 when any statistic is significantly worse on the B (new) side")
+		return c
+	})
+}
+
+func runCompare(ctx context.Context, env *Env, c *cobra.Command, o compareOptions, args []string) error {
+	req := &compareapi.CompareRequest{Within: o.within, Pairs: o.pairs, Format: o.format}
+	flags := c.Flags()
+	if flags.Changed("permutations") {
+		req.Permutations = &o.permutations
+	}
+	if flags.Changed("bootstrap") {
+		req.Bootstrap = &o.bootstrap
+	}
+	if flags.Changed("ci-level") {
+		req.CILevel = &o.ciLevel
+	}
+	if flags.Changed("alpha") {
+		req.Alpha = &o.alpha
+	}
+	if flags.Changed("seed") {
+		req.Seed = &o.seed
+	}
+	names := []string{"BASE.json", "NEW.json"}
+	if o.within {
+		names[0] = "REPORT.json"
+	}
+	var stdin []string
+	for i, path := range args {
+		stdin = append(stdin, names[i], path)
+	}
+	if err := oneStdin(stdin...); err != nil {
+		return err
+	}
+	for i, path := range args {
+		f, err := readInput(env, names[i], path)
+		if err != nil {
+			return err
+		}
+		*req.InputFiles()[i] = apiFile(f)
+	}
+	res, rep, err := compareapi.CompareReport(ctx, req)
+	if err != nil {
+		return flagError(err)
+	}
+	if err := writeOutput(env, "--out", o.out, res.Bytes); err != nil {
+		return err
+	}
+	for _, only := range []struct {
+		cells []string
+		path  string
+	}{{rep.OnlyBase, args[0]}, {rep.OnlyNew, args[len(args)-1]}} {
+		for _, c := range only.cells {
+			fmt.Fprintf(env.Stderr, "docscore: warning: %s: only %s has it, not compared\n", c, only.path)
+		}
+	}
+	if o.failOnRegression && rep.Regressed() {
+		return regressionFailure(rep.Report)
+	}
+	return nil
+}
+
+// regressionFailure names every statistic significantly worse on the B
+// side: exit 3.
+func regressionFailure(r *stats.Report) error {
+	var lines []string
+	for _, c := range r.Comparisons {
+		for i := range c.Stats {
+			s := &c.Stats[i]
+			if s.Better == nil || *s.Better != "a" {
+				continue
+			}
+			line := fmt.Sprintf("%s → %s: %s %.4f → %.4f (delta %+.4f", c.A.ID, c.B.ID, s.Path(), *s.A, *s.B, *s.Delta)
+			if s.CI != nil {
+				line += fmt.Sprintf(" [%+.4f, %+.4f]", s.CI[0], s.CI[1])
+			}
+			lines = append(lines, line+fmt.Sprintf(", p_holm %.4f)", *s.PHolm))
+		}
+	}
+	return &ExitError{Code: ExitThreshold, Err: fmt.Errorf("significantly worse (--fail-on-regression):\n  %s", strings.Join(lines, "\n  "))}
+}

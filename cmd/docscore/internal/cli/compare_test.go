@@ -1,0 +1,167 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/docscore/docscore/httpapi"
+)
+
+// The golden reports compare reads.
+const (
+	tabularGolden  = "../../../../scoring/tabular/testdata/golden/sample.json"
+	receiptsGolden = "../../../../scoring/receipts/testdata/golden/receipts.json"
+)
+
+// regressed writes the receipts golden report with every page's ROUGE-L
+// F1 halved: a new report significantly worse than the golden one.
+func regressed(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(receiptsGolden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep map[string]any
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range rep["pages"].([]any) {
+		page := p.(map[string]any)
+		if f1, ok := page["f1"].(float64); ok {
+			page["f1"] = f1 / 2
+		}
+	}
+	out, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "worse.json")
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestCompareFailOnRegression(t *testing.T) {
+	worse := regressed(t)
+	small := []string{"--bootstrap", "200", "--permutations", "500"}
+	code, _, stderr := run(t, append([]string{"compare", receiptsGolden, worse, "--fail-on-regression", "--format", "md"}, small...)...)
+	if code != ExitThreshold || !strings.Contains(stderr, "base:receipts/c1 → new:receipts/c1: rouge_l_f1_mean") ||
+		!strings.Contains(stderr, "base:receipts/c4 → new:receipts/c4: rouge_l_f1_mean") {
+		t.Errorf("worse new report: exit %d, stderr %q; want exit 3 naming rouge_l_f1_mean of c1 and c4", code, stderr)
+	}
+	// Without the flag the same comparison is a report, exit 0; the
+	// other way round (new better) passes the flag.
+	if code, _, stderr := run(t, append([]string{"compare", receiptsGolden, worse}, small...)...); code != ExitOK {
+		t.Errorf("without --fail-on-regression: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := run(t, append([]string{"compare", worse, receiptsGolden, "--fail-on-regression"}, small...)...); code != ExitOK {
+		t.Errorf("new better: exit %d, %s", code, stderr)
+	}
+}
+
+func TestCompareBadInput(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"old.json":   `{"kind": "tabular", "fields": ["title"], "cells": [{"model": "m", "phase": "G"}]}`,
+		"other.json": `{"kind": "tabular", "fields": ["title","arrival_date","departure_date","place_of_stay","place_of_origin","with_spouse","with_siblings","children_count"], "cells": [{"model": "m", "phase": "X"}], "images": [{"model": "m", "phase": "X", "page": "27", "status": "failed"}]}`,
+	})
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"kinds differ", []string{tabularGolden, receiptsGolden}, "compare two reports of one family"},
+		{"no common cell", []string{tabularGolden, filepath.Join(dir, "other.json")}, "no cell in common"},
+		{"no image rows", []string{"--within", filepath.Join(dir, "old.json")}, `no "images" member`},
+		{"ci level", []string{"--within", tabularGolden, "--ci-level", "1.5"}, "--ci-level 1.5: expected"},
+		{"bootstrap", []string{"--within", tabularGolden, "--bootstrap", "-1"}, "--bootstrap -1: expected"},
+		{"permutations", []string{"--within", tabularGolden, "--permutations", "1000001"}, "--permutations 1000001: expected"},
+		{"alpha", []string{"--within", tabularGolden, "--alpha", "1"}, "--alpha 1: expected"},
+		{"format", []string{"--within", tabularGolden, "--format", "xml"}, "--format"},
+		{"pairs", []string{"--within", tabularGolden, "--pairs", "a/G:b/G"}, "--pairs"},
+		{"one report", []string{tabularGolden}, "two reports"},
+		{"two with within", []string{"--within", tabularGolden, tabularGolden}, "one report"},
+		{"no file", []string{"--within", filepath.Join(dir, "none.json")}, "none.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, append([]string{"compare"}, tc.args...)...)
+			if code != ExitInput || stdout != "" || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stdout %d bytes, stderr %q; want exit 2 saying %q", code, len(stdout), stderr, tc.want)
+			}
+		})
+	}
+}
+
+// The HTTP route answers the bytes of the command line for the same files
+// and options, in every format.
+func TestCompareHTTPMatchesCLI(t *testing.T) {
+	srv := httptest.NewServer(httpapi.New(httpapi.Options{}))
+	defer srv.Close()
+	worse := regressed(t)
+	text := func(path string) string {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		body map[string]any
+	}{
+		{"within", []string{"--within", tabularGolden},
+			map[string]any{"base": map[string]string{"name": tabularGolden, "text": text(tabularGolden)}, "within": true}},
+		{"two reports", []string{receiptsGolden, worse},
+			map[string]any{"base": map[string]string{"name": receiptsGolden, "text": text(receiptsGolden)},
+				"new": map[string]string{"name": worse, "text": text(worse)}}},
+	} {
+		for _, format := range []string{"json", "csv", "md", "junit"} {
+			t.Run(tc.name+"/"+format, func(t *testing.T) {
+				args := append([]string{"compare", "--format", format, "--bootstrap", "300", "--permutations", "400", "--seed", "3", "--alpha", "0.1"}, tc.args...)
+				code, cli, stderr := run(t, args...)
+				if code != ExitOK {
+					t.Fatalf("exit %d: %s", code, stderr)
+				}
+				body := map[string]any{"format": format, "bootstrap": 300, "permutations": 400, "seed": 3, "alpha": 0.1}
+				for k, v := range tc.body {
+					body[k] = v
+				}
+				req, _ := json.Marshal(body)
+				res, err := http.Post(srv.URL+"/v1/compare", "application/json", bytes.NewReader(req))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got bytes.Buffer
+				_, _ = got.ReadFrom(res.Body)
+				res.Body.Close()
+				if res.StatusCode != 200 || got.String() != cli {
+					t.Errorf("HTTP %d, %d bytes; the command line wrote %d bytes:\n%s", res.StatusCode, got.Len(), len(cli), got.String())
+				}
+			})
+		}
+	}
+}
+
+// Cells only one report has are named on standard error, not compared.
+func TestCompareWarnsCellsOnlyInOne(t *testing.T) {
+	b, err := os.ReadFile(receiptsGolden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := strings.ReplaceAll(string(b), `"phase": "c4"`, `"phase": "c9"`)
+	dir := writeFiles(t, map[string]string{"renamed.json": renamed})
+	newPath := filepath.Join(dir, "renamed.json")
+	code, stdout, stderr := run(t, "compare", receiptsGolden, newPath, "--bootstrap", "50", "--permutations", "50", "--format", "csv")
+	want := "docscore: warning: c4: only " + receiptsGolden + " has it, not compared\n" +
+		"docscore: warning: c9: only " + newPath + " has it, not compared\n"
+	if code != ExitOK || stderr != want || strings.Count(stdout, "\n") != 3 {
+		t.Errorf("exit %d, stderr %q, %d CSV lines; want 0, %q, a header and c1's 2 rows", code, stderr, strings.Count(stdout, "\n"), want)
+	}
+}

@@ -1,0 +1,362 @@
+package compareapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/stats"
+)
+
+// report is a score report read back for comparison: its family, the
+// schema of its cells and each cell's units, in report order.
+type report struct {
+	file   string
+	family string // "tabular" or "receipts"
+	schema *stats.Schema
+	fields []string // tabular: the scored fields, in order
+	cells  []*cell
+	// pages maps a tabular page's number, leading zeros dropped, to the
+	// spelling the report's image rows give it.
+	pages map[string]string
+}
+
+// cell is one cell of a report (receipts: one phase), its units built
+// under the unprefixed id.
+type cell struct {
+	model *string // nil for receipts
+	phase string
+	stats *stats.Cell
+}
+
+// key is how --pairs and the matching of two reports name the cell:
+// model/phase, or the phase for receipts.
+func (c *cell) key() string {
+	if c.model == nil {
+		return c.phase
+	}
+	return *c.model + "/" + c.phase
+}
+
+// side returns the cell as one side of a comparison, its id prefixed.
+func (c *cell) side(prefix string) (*stats.Cell, stats.Side) {
+	sc := *c.stats
+	sc.ID = prefix + c.stats.ID
+	if c.model == nil {
+		return &sc, stats.ReceiptsSide(c.phase, sc.ID)
+	}
+	return &sc, stats.TabularSide(*c.model, c.phase, sc.ID)
+}
+
+// readReport reads a report of either family from its JSON.
+func readReport(f api.File) (*report, error) {
+	data, err := f.Bytes()
+	if err != nil {
+		return nil, err
+	}
+	var head struct {
+		Kind *string `json:"kind"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, jsonError(f.Name, data, err)
+	}
+	kind := ""
+	if head.Kind != nil {
+		kind = *head.Kind
+	}
+	switch kind {
+	case "tabular":
+		return readTabular(f.Name, data)
+	case "receipts":
+		return readReceipts(f.Name, data)
+	case "comparison":
+		return nil, inputerr.New(f.Name, 0, "is a comparison report: expected the JSON report of docscore score tabular or score receipts")
+	}
+	return nil, inputerr.New(f.Name, 0, "kind %q: expected the JSON report of docscore score tabular (\"tabular\") or score receipts (\"receipts\")", kind)
+}
+
+// jsonError names the file and the line of a JSON syntax or type error.
+func jsonError(name string, data []byte, err error) error {
+	var off int64 = -1
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	}
+	line := 0
+	if off >= 0 && off <= int64(len(data)) {
+		line = 1 + bytes.Count(data[:off], []byte("\n"))
+	}
+	msg := strings.TrimPrefix(err.Error(), "json: ")
+	return inputerr.New(name, line, "%s: expected a docscore JSON report", msg)
+}
+
+// missing is the error of a report member a comparison needs.
+func missing(file, where, member, what string) error {
+	return inputerr.New(file, 0, "%sno %q member: compare needs %s (the full JSON report of docscore score, not a summary; an older report version lacks it)", where, member, what)
+}
+
+type tabularJSON struct {
+	Fields *[]string `json:"fields"`
+	Cells  *[]struct {
+		Model *string `json:"model"`
+		Phase *string `json:"phase"`
+	} `json:"cells"`
+	Images *[]tabularImage `json:"images"`
+}
+
+type tabularImage struct {
+	Model        *string                     `json:"model"`
+	Phase        *string                     `json:"phase"`
+	Page         *string                     `json:"page"`
+	Status       *string                     `json:"status"`
+	Line         int                         `json:"line"`
+	Matched      *float64                    `json:"matched"`
+	NModel       *float64                    `json:"n_model"`
+	NGT          *float64                    `json:"n_gt"`
+	NameEdits    *float64                    `json:"name_cer_edits"`
+	NameRefChars *float64                    `json:"name_ref_chars"`
+	Fields       map[string]*tabularFieldSum `json:"fields"`
+}
+
+type tabularFieldSum struct {
+	Sum    *float64 `json:"sum"`
+	Scored *float64 `json:"scored"`
+}
+
+// readTabular rebuilds a tabular report's cells from its image rows (SPEC
+// F.1, stats' package doc): a page sums its images' counts, a failed
+// image keeps its page as a unit contributing nothing.
+func readTabular(file string, data []byte) (*report, error) {
+	var r tabularJSON
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, jsonError(file, data, err)
+	}
+	switch {
+	case r.Fields == nil:
+		return nil, missing(file, "", "fields", "the scored fields")
+	case r.Cells == nil:
+		return nil, missing(file, "", "cells", "the report's cells")
+	case r.Images == nil:
+		return nil, missing(file, "", "images", "the per-image rows")
+	}
+	rep := &report{file: file, family: "tabular", fields: *r.Fields, schema: stats.TabularSchema(*r.Fields), pages: map[string]string{}}
+	builders := map[string]*stats.Builder{}
+	var order []string
+	for i, c := range *r.Cells {
+		if c.Model == nil || c.Phase == nil {
+			return nil, inputerr.New(file, 0, "cells[%d]: expected its \"model\" and \"phase\"", i)
+		}
+		id := stats.TabularID(*c.Model, *c.Phase)
+		if builders[id] != nil {
+			return nil, inputerr.New(file, 0, "cells[%d]: model %q phase %q given twice", i, *c.Model, *c.Phase)
+		}
+		builders[id] = stats.NewBuilder(id, rep.schema)
+		order = append(order, id)
+		model := *c.Model
+		rep.cells = append(rep.cells, &cell{model: &model, phase: *c.Phase})
+	}
+	if len(*r.Images) == 0 && len(rep.cells) > 0 {
+		return nil, inputerr.New(file, 0, "\"images\" is empty: compare needs the per-image rows of the full JSON report of docscore score tabular")
+	}
+	for i, im := range *r.Images {
+		where := fmt.Sprintf("images[%d]: ", i)
+		if im.Model == nil || im.Phase == nil || im.Page == nil || im.Status == nil {
+			return nil, inputerr.New(file, 0, "%sexpected its \"model\", \"phase\", \"page\" and \"status\"", where)
+		}
+		where = fmt.Sprintf("images[%d] (model %q, phase %q, page %q, run line %d): ", i, *im.Model, *im.Phase, *im.Page, im.Line)
+		b := builders[stats.TabularID(*im.Model, *im.Phase)]
+		if b == nil {
+			return nil, inputerr.New(file, 0, "%sno such cell in \"cells\"", where)
+		}
+		if err := rep.notePage(*im.Page, where); err != nil {
+			return nil, err
+		}
+		switch *im.Status {
+		case "failed":
+			b.Unit(*im.Page)
+			continue
+		case "ok":
+		default:
+			return nil, inputerr.New(file, 0, "%sstatus %q: expected \"ok\" or \"failed\"", where, *im.Status)
+		}
+		v := make([]float64, rep.schema.Width)
+		for _, m := range []struct {
+			name string
+			v    *float64
+			at   int
+		}{
+			{"matched", im.Matched, stats.TabMatched}, {"n_model", im.NModel, stats.TabNModel},
+			{"n_gt", im.NGT, stats.TabNGT}, {"name_cer_edits", im.NameEdits, stats.TabNameEdits},
+			{"name_ref_chars", im.NameRefChars, stats.TabNameRefChars},
+		} {
+			if m.v == nil {
+				return nil, missing(file, where, m.name, "the per-image counts")
+			}
+			v[m.at] = *m.v
+		}
+		for j, name := range rep.fields {
+			fs := im.Fields[name]
+			if fs == nil || fs.Sum == nil || fs.Scored == nil {
+				return nil, missing(file, where, "fields."+name, "each field's sum and scored count")
+			}
+			v[stats.TabFields+2*j], v[stats.TabFields+2*j+1] = *fs.Sum, *fs.Scored
+		}
+		if err := b.Add(*im.Page, v); err != nil {
+			return nil, inputerr.New(file, 0, "%s%s", where, strings.TrimPrefix(err.Error(), "stats: "))
+		}
+	}
+	for i, id := range order {
+		rep.cells[i].stats = builders[id].Build()
+	}
+	return rep, nil
+}
+
+// notePage refuses two spellings of one page number ("7" and "07"): A.6
+// matches both to one ground-truth page, which SPEC F.1 makes one unit.
+func (r *report) notePage(page, where string) error {
+	n := pageNumber(page)
+	if seen, ok := r.pages[n]; ok && seen != page {
+		return inputerr.New(r.file, 0, "%spage %q and page %q name one ground-truth page: compare needs one spelling of a page", where, page, seen)
+	}
+	r.pages[n] = page
+	return nil
+}
+
+// pageNumber is a page's digits without leading zeros, or the page itself
+// when it is not a number.
+func pageNumber(page string) string {
+	if page == "" || strings.Trim(page, "0123456789") != "" {
+		return page
+	}
+	if n := strings.TrimLeft(page, "0"); n != "" {
+		return n
+	}
+	return "0"
+}
+
+type receiptsJSON struct {
+	Phases *[]struct {
+		Phase      *string         `json:"phase"`
+		Structured json.RawMessage `json:"structured"`
+	} `json:"phases"`
+	Pages *[]receiptsPage `json:"pages"`
+}
+
+type receiptsPage struct {
+	Phase          *string         `json:"phase"`
+	SampleID       *string         `json:"sample_id"`
+	F1             json.RawMessage `json:"f1"`
+	NumericMatched *float64        `json:"numeric_matched"`
+	NumericRef     *float64        `json:"numeric_ref"`
+	Structured     *struct {
+		TEDAccuracy   json.RawMessage `json:"ted_accuracy"`
+		FieldsMatched *float64        `json:"fields_matched"`
+		FieldsPred    *float64        `json:"fields_pred"`
+		FieldsRef     *float64        `json:"fields_ref"`
+	} `json:"structured"`
+}
+
+// optNumber reads a member that is a number or null; present is false
+// when the member is absent.
+func optNumber(raw json.RawMessage) (v float64, isNull, present bool, err error) {
+	if len(raw) == 0 {
+		return 0, false, false, nil
+	}
+	if string(raw) == "null" {
+		return 0, true, true, nil
+	}
+	err = json.Unmarshal(raw, &v)
+	return v, false, true, err
+}
+
+// readReceipts rebuilds a receipts report's phases from its page rows:
+// one unit per sample (SPEC F.1, stats' package doc).
+func readReceipts(file string, data []byte) (*report, error) {
+	var r receiptsJSON
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, jsonError(file, data, err)
+	}
+	switch {
+	case r.Phases == nil:
+		return nil, missing(file, "", "phases", "the report's phases")
+	case r.Pages == nil:
+		return nil, missing(file, "", "pages", "the per-page rows")
+	}
+	structured := false
+	for _, p := range *r.Phases {
+		structured = structured || len(p.Structured) > 0 && string(p.Structured) != "null"
+	}
+	rep := &report{file: file, family: "receipts", schema: stats.ReceiptsSchema(structured)}
+	builders := map[string]*stats.Builder{}
+	var order []string
+	for i, p := range *r.Phases {
+		if p.Phase == nil {
+			return nil, inputerr.New(file, 0, "phases[%d]: expected its \"phase\"", i)
+		}
+		id := stats.ReceiptsID(*p.Phase)
+		if builders[id] != nil {
+			return nil, inputerr.New(file, 0, "phases[%d]: phase %q given twice", i, *p.Phase)
+		}
+		builders[id] = stats.NewBuilder(id, rep.schema)
+		order = append(order, id)
+		rep.cells = append(rep.cells, &cell{phase: *p.Phase})
+	}
+	if len(*r.Pages) == 0 && len(rep.cells) > 0 {
+		return nil, inputerr.New(file, 0, "\"pages\" is empty: compare needs the per-page rows of the JSON report of docscore score receipts")
+	}
+	for i, p := range *r.Pages {
+		where := fmt.Sprintf("pages[%d]: ", i)
+		if p.Phase == nil || p.SampleID == nil {
+			return nil, inputerr.New(file, 0, "%sexpected its \"phase\" and \"sample_id\"", where)
+		}
+		where = fmt.Sprintf("pages[%d] (phase %q, sample %q): ", i, *p.Phase, *p.SampleID)
+		b := builders[stats.ReceiptsID(*p.Phase)]
+		if b == nil {
+			return nil, inputerr.New(file, 0, "%sno such phase in \"phases\"", where)
+		}
+		v := make([]float64, rep.schema.Width)
+		f1, null, present, err := optNumber(p.F1)
+		switch {
+		case err != nil:
+			return nil, inputerr.New(file, 0, "%sf1: expected a number or null", where)
+		case !present:
+			return nil, missing(file, where, "f1", "each page's ROUGE-L F1")
+		case !null:
+			v[stats.RecF1Sum], v[stats.RecF1Count] = f1, 1
+		}
+		if p.NumericMatched == nil || p.NumericRef == nil {
+			return nil, missing(file, where, "numeric_matched", "each page's numeric_matched and numeric_ref")
+		}
+		v[stats.RecNumericMatched], v[stats.RecNumericRef] = *p.NumericMatched, *p.NumericRef
+		if s := p.Structured; structured && s != nil {
+			ted, null, present, err := optNumber(s.TEDAccuracy)
+			switch {
+			case err != nil:
+				return nil, inputerr.New(file, 0, "%sstructured.ted_accuracy: expected a number or null", where)
+			case !present:
+				return nil, missing(file, where, "structured.ted_accuracy", "each structured page's TED accuracy")
+			case !null:
+				v[stats.RecTEDSum], v[stats.RecTEDCount] = ted, 1
+			}
+			if s.FieldsMatched == nil || s.FieldsPred == nil || s.FieldsRef == nil {
+				return nil, missing(file, where, "structured.fields_matched", "each structured page's field counts")
+			}
+			v[stats.RecFieldsMatched], v[stats.RecFieldsPred], v[stats.RecFieldsRef] = *s.FieldsMatched, *s.FieldsPred, *s.FieldsRef
+		}
+		if err := b.Add(*p.SampleID, v); err != nil {
+			return nil, inputerr.New(file, 0, "%s%s", where, strings.TrimPrefix(err.Error(), "stats: "))
+		}
+	}
+	for i, id := range order {
+		rep.cells[i].stats = builders[id].Build()
+	}
+	return rep, nil
+}
