@@ -55,3 +55,24 @@ func TestCompareRoute(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareWorkCap: a comparison that would draw more units than the
+// handler's cap allows is refused 422 too_much_work before it runs; under
+// the default cap the same request runs.
+func TestCompareWorkCap(t *testing.T) {
+	report, err := os.ReadFile(filepath.Join("..", "scoring", "receipts", "testdata", "golden", "receipts.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := []byte(`{"base": {"name": "receipts.json", "text": ` + string(mustJSON(t, string(report))) + `}, "within": true}`)
+	small := New(Options{MaxPairs: 10})
+	rec := do(small, http.MethodPost, "/v1/compare?bootstrap=100&permutations=100", "application/json", body)
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `"code": "too_much_work"`) ||
+		!strings.Contains(rec.Body.String(), "docscore compare") {
+		t.Fatalf("over the cap: status %d, %s", rec.Code, rec.Body.String())
+	}
+	rec = do(New(Options{}), http.MethodPost, "/v1/compare?bootstrap=100&permutations=100", "application/json", body)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("under the default cap: status %d, %.300s", rec.Code, rec.Body.String())
+	}
+}

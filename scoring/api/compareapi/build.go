@@ -42,6 +42,9 @@ func buildReport(ctx api.Cancel, req *CompareRequest, o stats.Options) (*Report,
 	if err != nil {
 		return nil, err
 	}
+	if err := checkWork(ctx, pairs, o); err != nil {
+		return nil, err
+	}
 	cs := make([]*stats.Comparison, 0, len(pairs))
 	for _, p := range pairs {
 		if err := ctx.Err(); err != nil {
@@ -183,3 +186,38 @@ func withinPairs(r *report, spec string) ([]pair, error) {
 	}
 	return pairs, nil
 }
+
+// drawsPerPair is how many unit draws of a replicate count as one name
+// pair of a tabular scoring against a host's work cap: a draw adds one
+// unit's sums (about 30 ns), a name pair is compared in one to a few
+// microseconds.
+const drawsPerPair = 100
+
+// checkWork refuses, on a host that caps work (api.Bounded: the HTTP API),
+// a comparison whose replicates and rounds would draw more units than the
+// cap allows: (bootstrap + permutations) × units, summed over the
+// comparisons. The command line has no cap.
+func checkWork(ctx api.Cancel, pairs []pair, o stats.Options) error {
+	b, ok := ctx.(api.Bounded)
+	if !ok || b.WorkLimits().MaxPairs <= 0 {
+		return nil
+	}
+	limit := b.WorkLimits().MaxPairs * drawsPerPair
+	var draws int64
+	for _, p := range pairs {
+		units := int64(len(p.a.stats.Units()) + len(p.b.stats.Units()))
+		draws += int64(o.Replicates+o.Permutations) * units
+		if draws > limit {
+			return &workLimitError{inputerr.New("", 0, "the comparison draws more than %d units ((bootstrap + permutations) × pages, over its comparisons), this host's limit: a job this big belongs to the command line (docscore compare), which has no limit", limit)}
+		}
+	}
+	return nil
+}
+
+// workLimitError is checkWork's refusal: an input error whose code is
+// "too_much_work" in every host's error body (a 422 in the HTTP API).
+type workLimitError struct{ input *inputerr.Error }
+
+func (e *workLimitError) Error() string     { return e.input.Error() }
+func (e *workLimitError) Unwrap() error     { return e.input }
+func (e *workLimitError) ErrorCode() string { return "too_much_work" }
