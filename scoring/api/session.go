@@ -130,7 +130,8 @@ func (s *TabularSession) detail(req *TabularDetailRequest) (*tabular.ImageDetail
 }
 
 // scoreReport scores req as tabular.ScoreRequestContext does, reusing the
-// session's parsed files, settled scoring and last report. l is the files loaded, nil when they did not load.
+// session's parsed files, settled scoring and last report. l is the files
+// loaded, nil when they did not load.
 func (s *TabularSession) scoreReport(ctx Cancel, req *TabularRequest) (l *loadedInput, rep *tabular.Report, err error) {
 	var in tabular.Input
 	if l = s.loaded; l != nil && l.holds(req, true) {
