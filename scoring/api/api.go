@@ -125,11 +125,7 @@ func ScoreTabularReport(ctx Cancel, req *TabularRequest) (*Result, *tabular.Repo
 }
 
 func scoreTabularReport(ctx Cancel, req *TabularRequest) (*Result, *tabular.Report, error) {
-	treq, err := req.tabular()
-	if err != nil {
-		return nil, nil, err
-	}
-	rep, err := tabular.ScoreRequestContext(ctx, treq, workLimits(ctx))
+	_, rep, err := sessionOf(ctx).scoreReport(ctx, req)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -142,33 +138,6 @@ func scoreTabularReport(ctx Cancel, req *TabularRequest) (*Result, *tabular.Repo
 		return nil, nil, err
 	}
 	return &Result{Format: format, Bytes: out}, rep, nil
-}
-
-// SummarizeTabular scores as ScoreTabular does and returns only the
-// report's summary (tabular.Report.SummaryJSON): what the page shows,
-// without writing megabytes of report nobody has asked for yet.
-func SummarizeTabular(req TabularRequest) ([]byte, error) {
-	res, err := SummarizeTabularOperation.Run(NoCancel, &req)
-	if err != nil {
-		return nil, err
-	}
-	return res.Bytes, nil
-}
-
-func summarizeTabular(ctx Cancel, req *TabularRequest) (*Result, error) {
-	treq, err := req.tabular()
-	if err != nil {
-		return nil, err
-	}
-	rep, err := tabular.ScoreRequestContext(ctx, treq, workLimits(ctx))
-	if err != nil {
-		return nil, err
-	}
-	out, err := rep.SummaryJSON()
-	if err != nil {
-		return nil, err
-	}
-	return &Result{Format: "json", Bytes: out}, nil
 }
 
 // EncodeTabular writes a tabular report in a format: json (also ""), csv
@@ -234,23 +203,16 @@ func CheckRules(req RulesCheckRequest) (*RulesCheckResult, error) {
 	}
 	var gt map[string][]string
 	if len(req.GT) > 0 {
-		gt = map[string][]string{}
+		var pages []*tabular.GTPage
 		for _, f := range req.GT {
-			pages, err := tabular.ReadGT(f.Name, []byte(f.Text), s)
+			p, err := tabular.ReadGT(f.Name, []byte(f.Text), s)
 			if err != nil {
 				return nil, err
 			}
-			for _, p := range pages {
-				for _, r := range p.Rows {
-					gt[s.Key] = append(gt[s.Key], r.Key)
-					for i, c := range s.Columns {
-						gt[c.Name] = append(gt[c.Name], r.Values[i])
-					}
-				}
-			}
+			pages = append(pages, p...)
 		}
+		gt = gtValues(s, pages)
 	}
-	res := &RulesCheckResult{File: req.Rules.Name, Errors: []Problem{}, Warnings: []Problem{}, Rows: []rules.Row{}}
 	// Parse returns the file even when some rows do not parse, and Check
 	// reports Parse's errors with its own: every error of the file, in
 	// line order, beside the rows that did parse and the file's digest.
@@ -258,6 +220,28 @@ func CheckRules(req RulesCheckRequest) (*RulesCheckResult, error) {
 	if f == nil {
 		return nil, err
 	}
+	return rulesCheckResult(req.Rules.Name, f, s, gt), nil
+}
+
+// gtValues maps the key column and every column of s to their values in
+// the ground-truth pages, in order: what rules.Check tests model-side
+// ignores against.
+func gtValues(s *schema.Schema, pages []*tabular.GTPage) map[string][]string {
+	gt := map[string][]string{}
+	for _, p := range pages {
+		for _, r := range p.Rows {
+			gt[s.Key] = append(gt[s.Key], r.Key)
+			for i, c := range s.Columns {
+				gt[c.Name] = append(gt[c.Name], r.Values[i])
+			}
+		}
+	}
+	return gt
+}
+
+// rulesCheckResult is the check of a parsed rule file named name.
+func rulesCheckResult(name string, f *rules.File, s *schema.Schema, gt map[string][]string) *RulesCheckResult {
+	res := &RulesCheckResult{File: name, Errors: []Problem{}, Warnings: []Problem{}, Rows: []rules.Row{}}
 	res.SHA256, res.Settled, res.Open = f.SHA256, f.Count(rules.Settled), f.Count(rules.Open)
 	if f.Rows != nil {
 		res.Rows = f.Rows
@@ -268,7 +252,7 @@ func CheckRules(req RulesCheckRequest) (*RulesCheckResult, error) {
 	for _, w := range f.Warnings {
 		res.Warnings = append(res.Warnings, problem(w))
 	}
-	return res, nil
+	return res
 }
 
 // ErrorBody is the JSON error every host returns: {"error": {...}}.

@@ -28,26 +28,31 @@ func ExampleTabularDetail() {
 	// misses: Zuane Rizzo extras: Marco Polo
 }
 
-func ExampleSummarizeTabular() {
+func ExampleDropTabular() {
 	gt := "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\n" +
 		"Anzola Benetti,,February 1 1769,,San Geremia,Rovigo,Y,N,0\n" +
 		"Zuane Rizzo,,March 3 1769,,San Moisè,Vienna,N,N,1\n"
 	runs := `{"model": "m", "phase": "G", "run": 1, "page": "27", "records": [{"name": "Anzola Benetti"}, {"name": "Marco Polo"}]}`
-	summary, err := api.SummarizeTabular(api.TabularRequest{GT: []api.File{{Name: "gt_page_27.csv", Text: gt}}, Runs: api.File{Name: "runs.jsonl", Text: runs}})
+	out, err := api.DropTabular(api.TabularRequest{GT: []api.File{{Name: "gt_page_27.csv", Text: gt}}, Runs: api.File{Name: "runs.jsonl", Text: runs}})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	var s struct {
-		Images []map[string]any `json:"images"`
+	var drop struct {
+		Rules   *api.RulesCheckResult `json:"rules"`
+		Error   *api.ErrorDetail      `json:"error"`
+		Summary struct {
+			Images []map[string]any `json:"images"`
+		} `json:"summary"`
 	}
-	if err := json.Unmarshal(summary, &s); err != nil {
+	if err := json.Unmarshal(out, &drop); err != nil {
 		fmt.Println(err)
 		return
 	}
-	im := s.Images[0]
+	im := drop.Summary.Images[0]
 	_, hasPairs := im["pairs"]
-	fmt.Printf("matched %v of %v, f1 %v, pairs in the summary: %v\n", im["matched"], im["n_gt"], im["f1"], hasPairs)
+	fmt.Printf("rules %v, error %v; matched %v of %v, f1 %v, pairs in the summary: %v\n",
+		drop.Rules, drop.Error, im["matched"], im["n_gt"], im["f1"], hasPairs)
 	// Output:
-	// matched 1 of 2, f1 0.5, pairs in the summary: false
+	// rules <nil>, error <nil>; matched 1 of 2, f1 0.5, pairs in the summary: false
 }

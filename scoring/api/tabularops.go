@@ -17,17 +17,17 @@ var (
 		Query: []string{"gate", "preview", "format", "skip_bad_lines"},
 	}, scoreTabular)
 
-	// SummarizeTabularOperation scores a TabularRequest and answers the
-	// report's JSON summary: what the page shows after a drop.
-	SummarizeTabularOperation = Define(Operation{
-		Name:    "summarizeTabular",
-		Doc:     "the summary of a tabular report (cells, pages, images without their pairs)",
+	// DropTabularOperation is the page's call after a drop: the rule
+	// file's check and the report's summary in one answer (DropTabular).
+	DropTabularOperation = Define(Operation{
+		Name:    "dropTabular",
+		Doc:     "the rule file's check and the summary of a tabular report, or why it was not scored",
 		Formats: []string{"json"},
 		Required: []Field{
 			{"gt", "one or more ground-truth CSV files"},
 			{"runs", "the runs JSONL file"},
 		},
-	}, summarizeTabular)
+	}, dropTabular)
 
 	// CheckRulesOperation checks a rule file: its rows, errors and
 	// warnings (RulesCheckResult).
@@ -55,18 +55,20 @@ var (
 			{"runs", "the runs JSONL file"},
 			{"line", "the image's line in the runs file"},
 		},
-	}, func(ctx Cancel, req *TabularDetailRequest) (*Result, error) {
-		res, err := TabularDetail(*req)
-		if err != nil {
-			return nil, err
-		}
-		return &Result{Value: res}, nil
-	})
+	}, tabularDetail)
 )
+
+func tabularDetail(ctx Cancel, req *TabularDetailRequest) (*Result, error) {
+	d, err := sessionOf(ctx).detail(req)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Value: d}, nil
+}
 
 // TabularOperations lists the tabular family's operations.
 func TabularOperations() []Operation {
-	return []Operation{ScoreTabularOperation, SummarizeTabularOperation, CheckRulesOperation, TabularDetailOperation}
+	return []Operation{ScoreTabularOperation, DropTabularOperation, CheckRulesOperation, TabularDetailOperation}
 }
 
 // InputFiles lists the rule file, the GT files and the schema.

@@ -111,20 +111,51 @@ func Detail(req Request, line int) (*ImageDetail, error) {
 	if err := loadGT(req, &in); err != nil {
 		return nil, err
 	}
-	l, ok, perr := runsLine(req.Runs.Name, req.Runs.Data, line)
-	if perr != nil {
-		return nil, perr
-	}
-	if !ok {
-		return nil, inputerr.New(req.Runs.Name, line, "expected an image on this line")
-	}
-	im, perr := parseLine(req.Runs.Name, l, in.Schema, &jsonscan.Nested{})
-	if perr != nil {
-		return nil, perr
+	im, err := detailImage(req.Runs, line, in.Schema)
+	if err != nil {
+		return nil, err
 	}
 	if err := loadRules(req, &in); err != nil {
 		return nil, err
 	}
+	return imageDetail(in, im, req.Runs.Name, line)
+}
+
+// DetailLoaded is Detail over an input Load gave for the same ground
+// truth, schema and rule file: its Schema, Pages and Rules are used as
+// they are (in.Runs is not read), with in's Gate and Preview. Only the
+// given line of runs is parsed. It answers what Detail answers for a
+// request with those files and options.
+func DetailLoaded(in Input, runs File, line int) (*ImageDetail, error) {
+	if in.Schema == nil {
+		in.Schema = schema.Default()
+	}
+	im, err := detailImage(runs, line, in.Schema)
+	if err != nil {
+		return nil, err
+	}
+	return imageDetail(in, im, runs.Name, line)
+}
+
+// detailImage parses the image at a line of a runs file.
+func detailImage(runs File, line int, s *schema.Schema) (*Image, error) {
+	l, ok, perr := runsLine(runs.Name, runs.Data, line)
+	if perr != nil {
+		return nil, perr
+	}
+	if !ok {
+		return nil, inputerr.New(runs.Name, line, "expected an image on this line")
+	}
+	im, perr := parseLine(runs.Name, l, s, &jsonscan.Nested{})
+	if perr != nil {
+		return nil, perr
+	}
+	return im, nil
+}
+
+// imageDetail scores one image of a loaded input and returns its
+// drill-down.
+func imageDetail(in Input, im *Image, runsName string, line int) (*ImageDetail, error) {
 	s := in.Schema
 	gate, err := gateOf(in.Gate)
 	if err != nil {
@@ -147,7 +178,7 @@ func Detail(req Request, line int) (*ImageDetail, error) {
 	}
 	page := pages.find(im.Page)
 	if page == nil {
-		return nil, inputerr.New(req.Runs.Name, line, "page %s has no ground-truth file (expected gt_page_%s.csv or a row with page %s; pages given: %s)",
+		return nil, inputerr.New(runsName, line, "page %s has no ground-truth file (expected gt_page_%s.csv or a row with page %s; pages given: %s)",
 			im.Page, im.Page, im.Page, strings.Join(pages.ids(), ", "))
 	}
 	sc := newScorer(s, rules.Compile(active, s), gate, pages, newBudget(nil, Limits{}))

@@ -42,6 +42,45 @@ func Score(in Input) (*Report, error) {
 // images and every checkInterval pairs; a scoring that finishes gives
 // exactly the report Score gives.
 func ScoreContext(ctx Canceler, in Input, lim Limits) (*Report, error) {
+	return ScoreReusing(ctx, in, lim, nil)
+}
+
+// Reuse keeps the settled scoring (the images scored with the settled
+// rows, and their cells) of the last input ScoreReusing scored, so that a
+// page that switches a preview on and off, or asks for the report it
+// has just shown, does not score the same images again. The zero value
+// holds nothing. It is memoization only: the reports are those
+// ScoreContext gives.
+type Reuse struct {
+	key    reuseKey
+	images []*ImageScore
+	cells  []*Cell
+}
+
+// reuseKey names what a settled scoring depends on: the parsed values
+// themselves (not equal copies), and the gate.
+type reuseKey struct {
+	schema *schema.Schema
+	runs   *Runs
+	rules  *rules.File
+	pages  []*GTPage
+	gate   float64
+}
+
+func (k reuseKey) is(o reuseKey) bool {
+	return k.schema == o.schema && k.runs == o.runs && k.rules == o.rules && k.gate == o.gate &&
+		k.runs != nil && slices.Equal(k.pages, o.pages)
+}
+
+// ScoreReusing is ScoreContext that takes the settled scoring from reuse
+// when it holds that of the same input (the same parsed Schema, Pages, Runs and
+// Rules values, not equal copies) at the same gate, and leaves its own
+// there. Within work limits (a MaxPairs or a Work counter) nothing is
+// reused: the cap counts a whole scoring. A nil reuse reuses nothing.
+func ScoreReusing(ctx Canceler, in Input, lim Limits, reuse *Reuse) (*Report, error) {
+	if lim != (Limits{}) {
+		reuse = nil
+	}
 	s := in.Schema
 	if s == nil {
 		s = schema.Default()
@@ -97,12 +136,21 @@ func ScoreContext(ctx Canceler, in Input, lim Limits) (*Report, error) {
 	}
 
 	work := newBudget(ctx, lim)
-	settled := newScorer(s, rules.Compile(settledRows, s), gate, pages, work)
-	images, err := settled.scoreAll(in.Runs.Images)
-	if err != nil {
-		return nil, err
+	key := reuseKey{schema: in.Schema, runs: in.Runs, rules: in.Rules, pages: in.Pages, gate: gate}
+	var images []*ImageScore
+	var cells []*Cell
+	if reuse != nil && reuse.key.is(key) {
+		images, cells = reuse.images, reuse.cells
+	} else {
+		settled := newScorer(s, rules.Compile(settledRows, s), gate, pages, work)
+		if images, err = settled.scoreAll(in.Runs.Images); err != nil {
+			return nil, err
+		}
+		cells = poolCells(s, images)
+		if reuse != nil {
+			*reuse = Reuse{key: key, images: images, cells: cells}
+		}
 	}
-	cells := poolCells(s, images)
 	if in.Preview.IsZero() {
 		rep.Images, rep.Cells = images, cells
 		return rep, nil

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { warmUpRequests, LARGER_COPIES } from './warmup.js';
+import { warmUpRequests, warmUpCalls, LARGER_COPIES, SAMPLE_CALLS, LARGER_CALLS } from './warmup.js';
 
 const runsText = readFileSync(new URL('../../sample/tabular/runs.jsonl', import.meta.url), 'utf8');
 const files = [
@@ -21,12 +21,19 @@ test('the sample request holds the sample files by role', () => {
   });
 });
 
-test('the rule check names the sample rule file and ground truth', () => {
-  const { check } = warmUpRequests(files);
-  assert.deepEqual(check, {
-    rules: { name: 'EQUIVALENCES.md', text: '# rules\n' },
-    gt: [{ name: 'gt_page_27.csv', text: 'name\nA\n' }],
+test('every warm-up call names its runs file as no other does', () => {
+  const { sample, larger } = warmUpRequests(files);
+  const calls = warmUpCalls(files);
+  assert.equal(calls.length, SAMPLE_CALLS + LARGER_CALLS);
+  assert.equal(new Set(calls.map((c) => c.runs.name)).size, calls.length, 'a runs name given twice');
+  calls.forEach((c, i) => {
+    const want = i < SAMPLE_CALLS ? sample : larger;
+    assert.equal(c.runs.text, want.runs.text);
+    assert.equal(c.runs.name, `warm-up-${i + 1}/runs.jsonl`);
+    assert.deepEqual(c.gt, want.gt);
+    assert.deepEqual(c.rules, want.rules);
   });
+  assert.equal(sample.runs.name, 'runs.jsonl', 'the requests given are not changed');
 });
 
 test('the larger runs file repeats every image under runs of its own', () => {

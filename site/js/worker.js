@@ -14,7 +14,7 @@ import './wasm_exec.js';
 import { detectRole, FAMILIES, ROLES, casePaths, resolveCasePath } from './roles.js';
 import { prf, pageCompare, runText } from './format.js';
 import { splitTexts } from './parts.js';
-import { warmUpRequests, CHECK_CALLS, SAMPLE_CALLS, LARGER_CALLS } from './warmup.js';
+import { warmUpCalls } from './warmup.js';
 
 // MODULES are the WebAssembly files and the global name each Go program
 // registers itself under (wasm/site/internal/host).
@@ -67,8 +67,8 @@ async function instantiate({ url, global }) {
 
 let idle = true; // no operation was asked for yet
 
-// warmUp checks the bundled sample's rule file (fetched from the page's
-// own origin), scores the sample and then a larger runs file made from it
+// warmUp scores the bundled sample (fetched from the page's own origin),
+// with its rule file's check, and then a larger runs file made from it
 // (warmup.js), yielding to the worker's messages between calls and
 // stopping at the first one: a drop waits for at most the call in
 // progress (under 0.1 s for the sample, 0.1–0.2 s for the larger file
@@ -78,15 +78,13 @@ let idle = true; // no operation was asked for yet
 async function warmUp() {
   const resp = await fetch(SAMPLES.tabular);
   if (!resp.ok || !idle) return;
-  const { check, sample, larger } = warmUpRequests((await resp.json()).files);
-  const calls = [...Array(CHECK_CALLS).fill(['checkRules', check]),
-    ...Array(SAMPLE_CALLS).fill(['summarizeTabular', sample]), ...Array(LARGER_CALLS).fill(['summarizeTabular', larger])];
-  for (const [method, request] of calls) {
+  for (const request of warmUpCalls((await resp.json()).files)) {
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (!idle) return;
-    const env = await call(method, request);
-    if (env.error) {
-      self.postMessage({ type: 'warm', error: env.error.message });
+    const env = await call('dropTabular', request);
+    const error = env.error || JSON.parse(rawText(env)).error;
+    if (error) {
+      self.postMessage({ type: 'warm', error: error.message });
       return;
     }
   }
@@ -429,19 +427,18 @@ async function scoreTabular(preview, gate) {
     }
   }
   const tRules = performance.now();
-  if (rules.length === 1) {
-    const env = await call('checkRules', {
-      rules: fileRef(rules[0]), gt: gt.map(fileRef), schema: schema.length ? fileRef(schema[0]) : undefined,
-    });
-    out.rules = env.error ? { error: env.error } : env.result;
-  }
-  if (!out.present) {
-    last = null;
-    return { value: out };
-  }
   if (gt.length === 0) out.missing.push('ground-truth CSVs (gt_page_NN.csv)');
   if (runs.length === 0) out.missing.push('a runs file (.jsonl)');
-  if (out.missing.length > 0) {
+  if (!out.present || out.missing.length > 0) {
+    // Nothing to score: the rule file alone is checked. (With files to
+    // score, the scoring call checks it: dropTabular.)
+    if (rules.length === 1) {
+      const env = await call('checkRules', {
+        rules: fileRef(rules[0]), gt: gt.map(fileRef), schema: schema.length ? fileRef(schema[0]) : undefined,
+      });
+      out.rules = env.error ? { error: env.error } : env.result;
+    }
+    if (!out.present) out.missing = [];
     last = null;
     return { value: out };
   }
@@ -452,19 +449,25 @@ async function scoreTabular(preview, gate) {
   if (preview) request.preview = preview;
   progress({ phase: 'score', done: 0, total: 0, name: runs[0].name }, true);
   const t0 = performance.now();
-  // The page shows the report's summary; the report itself (megabytes
-  // for a large runs file) is written when it is downloaded.
-  const env = await call('summarizeTabular', request);
+  // The page shows the rule file's check and the report's summary; the
+  // report itself (megabytes for a large runs file) is written when it is
+  // downloaded. The core keeps the files it parsed and the report it
+  // scored (api.TabularSession): a preview switched on or off, a
+  // drill-down and a download reuse them.
+  const env = await call('dropTabular', request);
   const t1 = performance.now();
-  if (env.error) {
-    out.error = env.error;
+  const drop = env.error ? { rules: null, error: env.error, summary: null } : JSON.parse(rawText(env));
+  out.rules = drop.rules;
+  if (drop.error) {
+    out.error = drop.error;
     last = null;
     return { value: out };
   }
   last = { request, preview };
-  out.view = buildView(JSON.parse(rawText(env)));
-  // What the worker spent, in ms: the rule file's check, the core's
-  // scoring call and turning its summary into the page's view.
+  out.view = buildView(drop.summary);
+  // What the worker spent, in ms: the rule file's check (now made within
+  // the core's call), the core's call and turning its summary into the
+  // page's view.
   out.view.timing = { rules: t0 - tRules, core: t1 - t0, view: performance.now() - t1 };
   const im = out.view.images;
   return {

@@ -28,9 +28,11 @@ func benchmarkRequest(b *testing.B) (api.TabularRequest, string) {
 // run it under GOOS=js GOARCH=wasm for the WebAssembly time.
 func BenchmarkCallScoreTabular(b *testing.B) { benchmarkCall(b, "scoreTabular") }
 
-// BenchmarkCallSummarizeTabular is the page's own call after a drop on
-// the benchmark corpus: the report's summary, not the report.
-func BenchmarkCallSummarizeTabular(b *testing.B) { benchmarkCall(b, "summarizeTabular") }
+// BenchmarkCallDropTabular is the page's own call after a drop on the
+// benchmark corpus: the rule file's check and the report's summary, not
+// the report, on a dispatcher without a session (every call parses and
+// scores; the page's first drop).
+func BenchmarkCallDropTabular(b *testing.B) { benchmarkCall(b, "dropTabular") }
 
 // benchmarkCall calls method on the benchmark corpus, whose answer is raw.
 func benchmarkCall(b *testing.B, method string) {
@@ -76,13 +78,13 @@ func benchmarkPartsRequest(b *testing.B) (string, []string) {
 	return mustJSON(b, req), parts
 }
 
-// BenchmarkCallSummarizeTabularParts is summarizeTabular with the request
-// the page sends: the texts beside the JSON.
-func BenchmarkCallSummarizeTabularParts(b *testing.B) {
+// BenchmarkCallDropTabularParts is dropTabular with the request the page
+// sends: the texts beside the JSON.
+func BenchmarkCallDropTabularParts(b *testing.B) {
 	js, parts := benchmarkPartsRequest(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if out := core.Call("summarizeTabular", js, parts...); !strings.HasPrefix(out, RawMarker+"\n{") {
+		if out := core.Call("dropTabular", js, parts...); !strings.HasPrefix(out, RawMarker+"\n{") {
 			b.Fatalf("answer %.200s", out)
 		}
 	}
@@ -97,9 +99,78 @@ func BenchmarkDecodeTabularRequest(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		var req api.TabularRequest
-		if err := Decode("summarizeTabular", r, &req); err != nil {
+		if err := Decode("dropTabular", r, &req); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(len(js)), "request-bytes")
+}
+
+// The page's calls after a drop, on the benchmark corpus, with the
+// session the page's core keeps (NewSession) and without one (New: the
+// core before it kept one): a preview switched on and off, a download of
+// the report and a drill-down. Compare each pair for what the session
+// saves.
+
+// BenchmarkPreviewToggle is one preview switched on and then off again.
+func BenchmarkPreviewToggle(b *testing.B) {
+	withAndWithoutSession(b, func(b *testing.B, d *Dispatcher, req api.TabularRequest) {
+		off := mustJSON(b, req)
+		req.Preview = "open"
+		on := mustJSON(b, req)
+		for b.Loop() {
+			sessionCall(b, d, "dropTabular", on)
+			sessionCall(b, d, "dropTabular", off)
+		}
+	})
+}
+
+// BenchmarkDownloadAfterDrop is the JSON report's download after a drop.
+func BenchmarkDownloadAfterDrop(b *testing.B) {
+	withAndWithoutSession(b, func(b *testing.B, d *Dispatcher, req api.TabularRequest) {
+		req.Format = "json"
+		download := mustJSON(b, req)
+		for b.Loop() {
+			sessionCall(b, d, "scoreTabular", download)
+		}
+	})
+}
+
+// BenchmarkDrillDownAfterDrop is one image's drill-down after a drop, its
+// runs file cut to that line as the page sends it.
+func BenchmarkDrillDownAfterDrop(b *testing.B) {
+	withAndWithoutSession(b, func(b *testing.B, d *Dispatcher, req api.TabularRequest) {
+		const line = 200
+		lines := strings.SplitAfter(req.Runs.Text, "\n")
+		req.Runs.Text = strings.Repeat("\n", line-1) + strings.TrimSuffix(lines[line-1], "\n")
+		detail := mustJSON(b, api.TabularDetailRequest{TabularRequest: req, Line: line})
+		for b.Loop() {
+			if out := d.Call("tabularDetail", detail); !strings.HasPrefix(out, "{\n  \"error\": null,") {
+				b.Fatalf("answer %.200s", out)
+			}
+		}
+	})
+}
+
+// withAndWithoutSession runs bench, after a drop of the benchmark corpus,
+// on a dispatcher with a session and on one without.
+func withAndWithoutSession(b *testing.B, bench func(b *testing.B, d *Dispatcher, req api.TabularRequest)) {
+	for _, c := range []struct {
+		name string
+		d    *Dispatcher
+	}{{"session", NewSession(api.TabularOperations())}, {"cold", New(api.TabularOperations())}} {
+		b.Run(c.name, func(b *testing.B) {
+			req, drop := benchmarkRequest(b)
+			sessionCall(b, c.d, "dropTabular", drop)
+			bench(b, c.d, req)
+		})
+	}
+}
+
+func sessionCall(b *testing.B, d *Dispatcher, method, request string) {
+	b.Helper()
+	out := d.Call(method, request)
+	if !strings.HasPrefix(out, RawMarker+"\n{") || (method == "dropTabular" && !strings.Contains(out, "\n  \"error\": null,\n")) {
+		b.Fatalf("%s: %.300s", method, out)
+	}
 }

@@ -20,6 +20,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/inputerr"
@@ -58,6 +59,11 @@ type Request struct {
 // Dispatcher answers calls to the methods of one table.
 type Dispatcher struct {
 	methods map[string]Method
+	// mu runs one call at a time: the calls of NewSession's dispatcher
+	// share its session. (The site's host runs each call on a goroutine
+	// of its own, and a goroutine that waits for the collector lets
+	// another run.)
+	mu sync.Mutex
 }
 
 // New returns a dispatcher over operation lists (api.TabularOperations,
@@ -65,10 +71,24 @@ type Dispatcher struct {
 // of its name, and "version" is added. An operation's report comes back
 // Raw, its JSON value inside the envelope.
 func New(lists ...[]api.Operation) *Dispatcher {
+	return newDispatcher(api.NoCancel, lists)
+}
+
+// NewSession is New for the page's tabular core: its operations share one
+// api.TabularSession, so that a preview switched on or off, a drill-down
+// and a download reuse the files the last drop parsed and the report it
+// scored. The answers are those of New's, byte for byte. A host that
+// serves other people's requests (the HTTP API) uses New: a session keeps
+// the last request's files.
+func NewSession(lists ...[]api.Operation) *Dispatcher {
+	return newDispatcher(&api.TabularSession{}, lists)
+}
+
+func newDispatcher(ctx api.Cancel, lists [][]api.Operation) *Dispatcher {
 	methods := map[string]Method{}
 	for _, l := range lists {
 		for _, o := range l {
-			methods[o.Name] = operationMethod(o)
+			methods[o.Name] = operationMethod(ctx, o)
 		}
 	}
 	return NewMethods(methods)
@@ -91,13 +111,13 @@ func NewMethods(methods map[string]Method) *Dispatcher {
 // files their parts, runs the operation and answers its report Raw (the
 // exact bytes of the command line, neither escaped here nor parsed on the
 // other side) or its value.
-func operationMethod(o api.Operation) Method {
+func operationMethod(ctx api.Cancel, o api.Operation) Method {
 	return func(r Request) (any, error) {
 		req := o.New()
 		if err := Decode(o.Name, r, req); err != nil {
 			return nil, err
 		}
-		res, err := o.Run(api.NoCancel, req)
+		res, err := o.Run(ctx, req)
 		if err != nil {
 			return nil, err
 		}
@@ -239,7 +259,9 @@ func (d *Dispatcher) Answer(name, request string, parts ...string) Answer {
 
 // run calls the method, turning an error or a panic into its description.
 func (d *Dispatcher) run(name string, request Request) (result any, detail *api.ErrorDetail) {
+	d.mu.Lock()
 	defer func() {
+		d.mu.Unlock()
 		if r := recover(); r != nil {
 			result = nil
 			detail = &api.ErrorDetail{Code: "internal", Message: fmt.Sprintf("internal error in %s: %v", name, r)}

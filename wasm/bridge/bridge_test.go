@@ -126,7 +126,7 @@ func TestErrors(t *testing.T) {
 		{"two objects", "scoreTabular", `{} {}`, "input", "", 0, "found more after it"},
 		{"no GT", "scoreTabular", `{}`, "input", "", 0, "no ground-truth CSV"},
 		{"bad format", "scoreTabular", mustJSON(t, sampleRequest(t, "", "xml")), "bad_request", "", 0, `format "xml": expected json, csv or md`},
-		{"summary in csv", "summarizeTabular", mustJSON(t, sampleRequest(t, "", "csv")), "bad_request", "", 0, `format "csv": expected json`},
+		{"drop in csv", "dropTabular", mustJSON(t, sampleRequest(t, "", "csv")), "bad_request", "", 0, `format "csv": expected json`},
 		{"bad gate", "scoreTabular", mustJSON(t, api.TabularRequest{Runs: api.File{Name: "r"}, Gate: func() *float64 { g := 2.0; return &g }()}), "bad_request", "", 0, `gate 2: expected a similarity in (0, 1]`},
 		{"detail of a blank line", "tabularDetail", `{"gt": [{"name": "gt_page_1.csv", "text": "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\nA,,,,,,,,\n"}], "runs": {"name": "r.jsonl", "text": "\n"}, "line": 1}`, "input", "r.jsonl", 1, "expected an image on this line"},
 	} {
@@ -186,7 +186,7 @@ func TestVersion(t *testing.T) {
 	if err := json.Unmarshal(env.Result, &v); err != nil {
 		t.Fatal(err)
 	}
-	if v.Docscore != Version || v.Go != runtime.Version() || strings.Join(v.Methods, ",") != "checkRules,scoreTabular,summarizeTabular,tabularDetail,version" {
+	if v.Docscore != Version || v.Go != runtime.Version() || strings.Join(v.Methods, ",") != "checkRules,dropTabular,scoreTabular,tabularDetail,version" {
 		t.Fatalf("version %+v", v)
 	}
 	// Each dispatcher answers its own table and version, nothing else.
@@ -286,7 +286,7 @@ func TestRawResultTravelsAfterTheMarker(t *testing.T) {
 
 // TestAnswerAndSummary checks the two-part answer the site's host hands
 // across (a Raw result's bytes beside the marker envelope, anything else
-// the envelope of Call) and summarizeTabular, whose result is the report's
+// the envelope of Call) and dropTabular, whose result holds the report's
 // summary, raw, in whatever format the report was asked for.
 func TestAnswerAndSummary(t *testing.T) {
 	d := New(api.TabularOperations())
@@ -310,9 +310,9 @@ func TestAnswerAndSummary(t *testing.T) {
 			t.Fatalf("%s: answer's report is not Call's (raw %v, %.80q)", format, a.IsRaw, a.Raw)
 		}
 		// The summary is JSON only: it takes no other format.
-		a = d.Answer("summarizeTabular", mustJSON(t, toAPI(in, "open", "")))
-		if !a.IsRaw || !bytes.Equal(a.Raw, summary) {
-			t.Fatalf("%s: summarizeTabular gives %.200q, want the summary %.200q", format, a.Raw, summary)
+		a = d.Answer("dropTabular", mustJSON(t, toAPI(in, "open", "")))
+		if !a.IsRaw || !bytes.HasSuffix(a.Raw, append(append([]byte(`"summary": `), bytes.TrimSuffix(summary, []byte("\n"))...), "\n}\n"...)) {
+			t.Fatalf("%s: dropTabular gives %.200q, want the summary %.200q", format, a.Raw, summary)
 		}
 	}
 	var got struct{ Images []map[string]json.RawMessage }
@@ -322,11 +322,22 @@ func TestAnswerAndSummary(t *testing.T) {
 	if _, ok := got.Images[0]["pairs"]; ok {
 		t.Fatal("the summary's images carry their pairs")
 	}
-	for _, method := range []string{"checkRules", "summarizeTabular", "nonesuch"} {
-		body := `{"rules": {"name": "EQUIVALENCES.md", "text": ""}}`
+	body := `{"rules": {"name": "EQUIVALENCES.md", "text": ""}}`
+	for _, method := range []string{"checkRules", "nonesuch"} {
 		if a := d.Answer(method, body); a.IsRaw || a.Raw != nil || a.Envelope != d.Call(method, body) {
 			t.Fatalf("%s: answer %+v, want Call's envelope", method, a)
 		}
+	}
+	// dropTabular answers files it cannot score with the rule file's
+	// check beside the error.
+	var drop struct {
+		Rules   *api.RulesCheckResult
+		Error   *api.ErrorDetail
+		Summary json.RawMessage
+	}
+	if a := d.Answer("dropTabular", body); !a.IsRaw || json.Unmarshal(a.Raw, &drop) != nil ||
+		drop.Rules == nil || drop.Rules.File != "EQUIVALENCES.md" || drop.Error == nil || string(drop.Summary) != "null" {
+		t.Fatalf("dropTabular without ground truth: %.300s", a.Raw)
 	}
 }
 
@@ -364,7 +375,7 @@ func TestPartsGiveTheSameAnswer(t *testing.T) {
 		if len(parts) != len(req.GT)+2 {
 			t.Fatalf("%d parts", len(parts))
 		}
-		for _, method := range []string{"scoreTabular", "summarizeTabular"} {
+		for _, method := range []string{"scoreTabular", "dropTabular"} {
 			want := core.Call(method, mustJSON(t, req))
 			if got := core.Call(method, mustJSON(t, withParts), parts...); got != want {
 				t.Errorf("%s preview %q format %q: with parts %.200s\nwant %.200s", method, c.preview, c.format, got, want)
@@ -386,7 +397,7 @@ func TestPartsGiveTheSameAnswer(t *testing.T) {
 	// A part out of range is refused, with or without optional fields.
 	withNull := strings.Replace(mustJSON(t, withParts), `{"gt":`, `{"schema":null,"gt":`, 1)
 	for _, request := range []string{mustJSON(t, withParts), withNull} {
-		for _, method := range []string{"scoreTabular", "summarizeTabular"} {
+		for _, method := range []string{"scoreTabular", "dropTabular"} {
 			env := decodeEnvelope(t, core.Call(method, request, parts[:2]...))
 			if e := env.Error; e == nil || e.Code != "input" || !strings.Contains(e.Message, "the request came with 2 text(s) beside it") {
 				t.Fatalf("%s, a part out of range: %+v", method, env.Error)

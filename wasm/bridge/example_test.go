@@ -39,15 +39,18 @@ func ExampleDispatcher_Answer() {
 	gt := "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\n" +
 		"Anzola Benetti,,February 1 1769,,San Geremia,Rovigo,Y,N,0\n"
 	runs := `{"model": "m", "phase": "G", "run": 1, "page": "27", "records": [{"name": "Anzola Benetti"}]}`
-	// The texts travel beside the request, named by part; the summary
-	// comes back as bytes beside the envelope.
+	// The texts travel beside the request, named by part; the rule
+	// check (null: no rule file), the error (null) and the summary come
+	// back as bytes beside the envelope.
 	req := `{"gt": [{"name": "gt_page_27.csv", "part": 1}], "runs": {"name": "runs.jsonl", "part": 2}}`
-	a := core.Answer("summarizeTabular", req, gt, runs)
+	a := core.Answer("dropTabular", req, gt, runs)
 	fmt.Println(a.Envelope)
-	fmt.Printf("%d bytes of summary, raw %v: %.37s…\n", len(a.Raw), a.IsRaw, a.Raw)
+	fmt.Printf("%d bytes, raw %v: %.71s…\n", len(a.Raw), a.IsRaw, a.Raw)
 	// Output:
 	// {"error":null,"result":null,"raw":true}
-	// 1787 bytes of summary, raw true: {
-	//   "kind": "tabular",
-	//   "gate": 0.7,…
+	// 1838 bytes, raw true: {
+	//   "rules": null,
+	//   "error": null,
+	//   "summary": {
+	//   "kind": "tabular",…
 }

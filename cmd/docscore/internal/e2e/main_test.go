@@ -32,6 +32,9 @@ var update = flag.Bool("update", false, "write the screenshots into docs/")
 // under any path.
 const prefix = "/some/prefix/docscore/"
 
+// baselinePrefix is where it mounts $DOCSCORE_E2E_BASELINE_SITE, when set.
+const baselinePrefix = "/baseline/docscore/"
+
 var (
 	siteURL    string // the page's URL
 	origin     string // scheme://host:port of the test server
@@ -73,6 +76,11 @@ func runMain(m *testing.M) int {
 	}
 	mux := http.NewServeMux()
 	mux.Handle(prefix, http.StripPrefix(strings.TrimSuffix(prefix, "/"), webui.Handler(os.DirFS(dir))))
+	// A site built elsewhere (another commit's, for A/B timings beside
+	// this build's: TestInteractionsInTheBrowser), on the same origin.
+	if other := os.Getenv("DOCSCORE_E2E_BASELINE_SITE"); other != "" {
+		mux.Handle(baselinePrefix, http.StripPrefix(strings.TrimSuffix(baselinePrefix, "/"), webui.Handler(os.DirFS(other))))
+	}
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	origin = srv.URL
@@ -137,6 +145,12 @@ func (r *requests) list() []string {
 // when the test ends that every request stayed on the page's origin.
 func newTab(t *testing.T, timeout time.Duration) (context.Context, *requests) {
 	t.Helper()
+	return newTabAt(t, timeout, siteURL)
+}
+
+// newTabAt is newTab on the page at url.
+func newTabAt(t *testing.T, timeout time.Duration, url string) (context.Context, *requests) {
+	t.Helper()
 	ctx, cancel := chromedp.NewContext(browserCtx)
 	ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
 	t.Cleanup(func() { cancelTimeout(); cancel() })
@@ -186,10 +200,10 @@ func newTab(t *testing.T, timeout time.Duration) (context.Context, *requests) {
 	}()
 	if err := chromedp.Do(ctx,
 		chromedp.EmulateViewport(1280, 900),
-		chromedp.Navigate(siteURL),
+		chromedp.Navigate(url),
 		chromedp.WaitVisible(`body[data-ready="true"]`),
 	); err != nil {
-		t.Fatalf("opening %s: %v", siteURL, err)
+		t.Fatalf("opening %s: %v", url, err)
 	}
 	t.Cleanup(func() { checkSameOrigin(t, reqs.list()) })
 	return ctx, reqs
