@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/docscore/docscore/scoring/stats"
 )
 
 // formatFloat renders a score for CSV and Markdown cells: the shortest
@@ -35,6 +37,8 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	for _, f := range r.Fields {
 		header = append(header, f+"_accuracy", f+"_scored")
 	}
+	ciCols := r.ciColumns()
+	header = append(header, ciCols...)
 	if err := cw.Write(header); err != nil {
 		return err
 	}
@@ -61,6 +65,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 			}
 			row = append(row, acc, strconv.Itoa(f.Scored))
 		}
+		row = append(row, make([]string, len(ciCols))...)
 		if err := cw.Write(row); err != nil {
 			return err
 		}
@@ -73,6 +78,9 @@ func (r *Report) WriteCSV(w io.Writer) error {
 			formatOpt(c.NameCER), strconv.Itoa(c.NameEdits), strconv.Itoa(c.NameRefChars)}
 		for _, f := range c.Fields {
 			row = append(row, formatOpt(f.Accuracy), strconv.Itoa(f.Scored))
+		}
+		if ciCols != nil {
+			row = append(row, ciCells(c.CI, r.Fields)...)
 		}
 		if err := cw.Write(row); err != nil {
 			return err
@@ -112,11 +120,16 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	writeRule(&b, len(head))
 	for _, c := range r.Cells {
 		row := []string{c.Model, c.Phase, strconv.Itoa(c.ImagesOK), strconv.Itoa(c.ImagesFailed),
-			fmt4(c.F1), fmt4(c.Precision), fmt4(c.Recall), fmtOpt4(c.NameCER)}
+			withCI(fmt4(c.F1), c.CI, "f1"), withCI(fmt4(c.Precision), c.CI, "precision"),
+			withCI(fmt4(c.Recall), c.CI, "recall"), withCI(fmtOpt4(c.NameCER), c.CI, "name_cer")}
 		for _, f := range c.Fields {
-			row = append(row, fmtOpt4(f.Accuracy))
+			row = append(row, withCI(fmtOpt4(f.Accuracy), c.CI, "fields."+f.Name))
 		}
 		writeRow(&b, row)
+	}
+	if ci := r.firstCI(); ci != nil {
+		fmt.Fprintf(&b, "\nIn brackets: %s%% bootstrap percentile intervals, %d replicates over pages, seed %d.\n",
+			formatFloat(100*ci.Level), ci.Replicates, ci.Seed)
 	}
 
 	b.WriteString("\n## Per-page F1\n\nF1 of each page, pooled over the runs of each cell.\n\n")
@@ -203,6 +216,66 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// firstCI returns the first cell's intervals, which carry the settings
+// every cell shares; nil without intervals.
+func (r *Report) firstCI() *stats.CI {
+	for _, c := range r.Cells {
+		if c != nil && c.CI != nil {
+			return c.CI
+		}
+	}
+	return nil
+}
+
+// withCI appends the statistic's interval to its value: "0.9805 [0.9712,
+// 0.9881]"; a null interval adds "[–]", no intervals nothing.
+func withCI(v string, ci *stats.CI, path string) string {
+	if ci == nil {
+		return v
+	}
+	s, ok := ci.Get(path)
+	if !ok {
+		return v
+	}
+	if s.Interval == nil {
+		return v + " [–]"
+	}
+	return v + " [" + fmt4(s.Interval[0]) + ", " + fmt4(s.Interval[1]) + "]"
+}
+
+// ciColumns are the interval columns of the CSV, after the others: each
+// statistic's lo and hi, in the cells' order; none without intervals.
+func (r *Report) ciColumns() []string {
+	if r.firstCI() == nil {
+		return nil
+	}
+	var cols []string
+	for _, st := range stats.TabularSchema(r.Fields).Stats {
+		name := st.Name
+		if st.Group != "" {
+			name += "_accuracy"
+		}
+		cols = append(cols, name+"_lo", name+"_hi")
+	}
+	return cols
+}
+
+// ciCells are a cell's interval columns (ciColumns): empty when the
+// interval is null.
+func ciCells(ci *stats.CI, fields []string) []string {
+	var out []string
+	for _, st := range stats.TabularSchema(fields).Stats {
+		lo, hi := "", ""
+		if ci != nil {
+			if s, ok := ci.Get(st.Path()); ok && s.Interval != nil {
+				lo, hi = formatFloat(s.Interval[0]), formatFloat(s.Interval[1])
+			}
+		}
+		out = append(out, lo, hi)
+	}
+	return out
 }
 
 func fmt4(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }

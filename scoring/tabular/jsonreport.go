@@ -153,6 +153,10 @@ func writeCell(jw *jsonout.Writer, c *Cell) {
 		jw.Close('}')
 	}
 	jw.Close('}')
+	if c.CI != nil {
+		jw.Key("ci")
+		jw.Value(c.CI) // a few small objects: stats.CI's own JSON
+	}
 	jw.Close('}')
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/param"
 	"github.com/docscore/docscore/scoring/schema"
+	"github.com/docscore/docscore/scoring/stats"
 	"github.com/docscore/docscore/scoring/text"
 )
 
@@ -26,6 +27,9 @@ type Input struct {
 	Gate float64
 	// Preview switches OPEN rows on; the zero value previews nothing.
 	Preview rules.Selection
+	// Intervals asks for the cells' confidence intervals; the zero value
+	// computes none.
+	Intervals Intervals
 }
 
 // Score scores every image of in.Runs against the ground truth and pools
@@ -48,6 +52,9 @@ func ScoreContext(ctx Canceler, in Input, lim Limits) (*Report, error) {
 	}
 	gate, err := gateOf(in.Gate)
 	if err != nil {
+		return nil, err
+	}
+	if _, err := stats.IntervalOptions(in.Intervals.Bootstrap, in.Intervals.CILevel, in.Intervals.Seed); err != nil {
 		return nil, err
 	}
 	if in.Runs == nil {
@@ -105,7 +112,7 @@ func ScoreContext(ctx Canceler, in Input, lim Limits) (*Report, error) {
 	cells := poolCells(s, images)
 	if in.Preview.IsZero() {
 		rep.Images, rep.Cells = images, cells
-		return rep, nil
+		return withIntervals(rep, in.Intervals)
 	}
 	pv := newScorer(s, rules.Compile(previewRows, s), gate, pages, work)
 	if rep.Images, err = pv.scoreAll(in.Runs.Images); err != nil {
@@ -114,7 +121,7 @@ func ScoreContext(ctx Canceler, in Input, lim Limits) (*Report, error) {
 	rep.Cells = poolCells(s, rep.Images)
 	rep.Rules.Preview = true
 	rep.Preview = &Preview{Rows: previewed, Cells: previewCells(cells, rep.Cells)}
-	return rep, nil
+	return withIntervals(rep, in.Intervals)
 }
 
 // gateOf returns the gate to score with: g, or DefaultGate for 0 (the
