@@ -234,7 +234,7 @@ func setScalar(f reflect.Value, name, text string) error {
 		return errorf(http.StatusBadRequest, "bad_request", "field %q: %q is not %s", name, text, want)
 	}
 	switch f.Kind() {
-	case reflect.Pointer: // an option that may be left out: gate
+	case reflect.Pointer: // an option that may be left out: gate, bootstrap
 		v := reflect.New(f.Type().Elem())
 		if err := setScalar(v.Elem(), name, text); err != nil {
 			return err
@@ -260,6 +260,12 @@ func setScalar(f reflect.Value, name, text string) error {
 			return bad("an integer")
 		}
 		f.SetInt(int64(x))
+	case reflect.Uint64:
+		x, err := strconv.ParseUint(text, 10, 64)
+		if err != nil {
+			return bad("an integer from 0 to 18446744073709551615")
+		}
+		f.SetUint(x)
 	default:
 		return errorf(http.StatusBadRequest, "bad_request", "field %q: expected a file part, or JSON", name)
 	}

@@ -1,6 +1,8 @@
 package stats
 
 import (
+	"strconv"
+
 	"github.com/docscore/docscore/scoring/inputerr"
 
 	"github.com/docscore/docscore/scoring/param"
@@ -48,4 +50,31 @@ func IntervalOptions(replicates int, level float64, seed uint64) (Options, error
 		return Options{}, err
 	}
 	return o, nil
+}
+
+// Text is the named statistic's interval as Markdown reports show it
+// after the value: " [lo, hi]" with four decimals, " [–]" when the
+// interval is null, and "" when ci is nil or has no such statistic.
+func (ci *CI) Text(path string) string {
+	if ci == nil {
+		return ""
+	}
+	s, ok := ci.Get(path)
+	switch {
+	case !ok:
+		return ""
+	case s.Interval == nil:
+		return " [–]"
+	}
+	return " [" + strconv.FormatFloat(s.Interval[0], 'f', 4, 64) + ", " + strconv.FormatFloat(s.Interval[1], 'f', 4, 64) + "]"
+}
+
+// Footnote is the sentence a Markdown report writes under a table whose
+// values carry intervals, naming the settings; "" when ci is nil.
+func (ci *CI) Footnote() string {
+	if ci == nil {
+		return ""
+	}
+	return "In brackets: " + strconv.FormatFloat(100*ci.Level, 'g', -1, 64) + "% bootstrap percentile intervals, " +
+		strconv.Itoa(ci.Replicates) + " replicates over " + ci.Unit + "s, seed " + strconv.FormatUint(ci.Seed, 10) + ".\n"
 }

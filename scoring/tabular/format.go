@@ -128,8 +128,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		writeRow(&b, row)
 	}
 	if ci := r.firstCI(); ci != nil {
-		fmt.Fprintf(&b, "\nIn brackets: %s%% bootstrap percentile intervals, %d replicates over pages, seed %d.\n",
-			formatFloat(100*ci.Level), ci.Replicates, ci.Seed)
+		b.WriteString("\n" + ci.Footnote())
 	}
 
 	b.WriteString("\n## Per-page F1\n\nF1 of each page, pooled over the runs of each cell.\n\n")
@@ -229,21 +228,9 @@ func (r *Report) firstCI() *stats.CI {
 	return nil
 }
 
-// withCI appends the statistic's interval to its value: "0.9805 [0.9712,
-// 0.9881]"; a null interval adds "[–]", no intervals nothing.
-func withCI(v string, ci *stats.CI, path string) string {
-	if ci == nil {
-		return v
-	}
-	s, ok := ci.Get(path)
-	if !ok {
-		return v
-	}
-	if s.Interval == nil {
-		return v + " [–]"
-	}
-	return v + " [" + fmt4(s.Interval[0]) + ", " + fmt4(s.Interval[1]) + "]"
-}
+// withCI appends the statistic's interval to its value: "0.9805
+// [0.9712, 0.9881]" (stats.CI.Text).
+func withCI(v string, ci *stats.CI, path string) string { return v + ci.Text(path) }
 
 // ciColumns are the interval columns of the CSV, after the others: each
 // statistic's lo and hi, in the cells' order; none without intervals.

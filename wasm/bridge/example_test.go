@@ -47,7 +47,7 @@ func ExampleDispatcher_Answer() {
 	fmt.Printf("%d bytes of summary, raw %v: %.37s…\n", len(a.Raw), a.IsRaw, a.Raw)
 	// Output:
 	// {"error":null,"result":null,"raw":true}
-	// 1787 bytes of summary, raw true: {
+	// 2744 bytes of summary, raw true: {
 	//   "kind": "tabular",
 	//   "gate": 0.7,…
 }
