@@ -79,9 +79,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 		for _, f := range c.Fields {
 			row = append(row, formatOpt(f.Accuracy), strconv.Itoa(f.Scored))
 		}
-		if ciCols != nil {
-			row = append(row, ciCells(c.CI, r.Fields)...)
-		}
+		row = append(row, ciCells(c.CI, len(ciCols))...)
 		if err := cw.Write(row); err != nil {
 			return err
 		}
@@ -233,13 +231,15 @@ func (r *Report) firstCI() *stats.CI {
 func withCI(v string, ci *stats.CI, path string) string { return v + ci.Text(path) }
 
 // ciColumns are the interval columns of the CSV, after the others: each
-// statistic's lo and hi, in the cells' order; none without intervals.
+// statistic's lo and hi, in the cells' order (a field's named after its
+// accuracy column); none without intervals.
 func (r *Report) ciColumns() []string {
-	if r.firstCI() == nil {
+	ci := r.firstCI()
+	if ci == nil {
 		return nil
 	}
-	var cols []string
-	for _, st := range stats.TabularSchema(r.Fields).Stats {
+	cols := make([]string, 0, 2*len(ci.Stats))
+	for _, st := range ci.Stats {
 		name := st.Name
 		if st.Group != "" {
 			name += "_accuracy"
@@ -249,18 +249,17 @@ func (r *Report) ciColumns() []string {
 	return cols
 }
 
-// ciCells are a cell's interval columns (ciColumns): empty when the
-// interval is null.
-func ciCells(ci *stats.CI, fields []string) []string {
-	var out []string
-	for _, st := range stats.TabularSchema(fields).Stats {
-		lo, hi := "", ""
-		if ci != nil {
-			if s, ok := ci.Get(st.Path()); ok && s.Interval != nil {
-				lo, hi = formatFloat(s.Interval[0]), formatFloat(s.Interval[1])
-			}
+// ciCells are a cell's interval columns (ciColumns), n of them: empty
+// when the interval is null or the cell has none.
+func ciCells(ci *stats.CI, n int) []string {
+	out := make([]string, n)
+	if ci == nil {
+		return out
+	}
+	for i, st := range ci.Stats {
+		if st.Interval != nil && 2*i+1 < n {
+			out[2*i], out[2*i+1] = formatFloat(st.Interval[0]), formatFloat(st.Interval[1])
 		}
-		out = append(out, lo, hi)
 	}
 	return out
 }

@@ -38,13 +38,13 @@ func addIntervals(fields []string, cells []*Cell, images []*ImageScore, iv Inter
 		return err
 	}
 	schema := stats.TabularSchema(fields)
-	builders := make(map[[2]string]*stats.Builder, len(cells))
+	builders := make(map[string]*stats.Builder, len(cells))
 	for _, c := range cells {
-		builders[[2]string{c.Model, c.Phase}] = stats.NewBuilder(stats.TabularID(c.Model, c.Phase), schema)
+		builders[c.Model+"\x00"+c.Phase] = stats.NewBuilder(stats.TabularID(c.Model, c.Phase), schema)
 	}
 	v := make([]float64, schema.Width)
 	for _, im := range images {
-		b := builders[[2]string{im.Model, im.Phase}]
+		b := builders[im.Model+"\x00"+im.Phase]
 		if b == nil {
 			continue
 		}
@@ -70,7 +70,7 @@ func addIntervals(fields []string, cells []*Cell, images []*ImageScore, iv Inter
 		}
 	}
 	for _, c := range cells {
-		ci, err := stats.Interval(builders[[2]string{c.Model, c.Phase}].Build(), o)
+		ci, err := stats.Interval(builders[c.Model+"\x00"+c.Phase].Build(), o)
 		if err != nil {
 			return err
 		}

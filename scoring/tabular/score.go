@@ -711,13 +711,25 @@ func poolCells(s *schema.Schema, images []*ImageScore) []*Cell {
 			}
 		}
 	}
-	sort.Slice(cells, func(a, b int) bool {
-		if cells[a].Model != cells[b].Model {
-			return cells[a].Model < cells[b].Model
+	// Sorting indices, not the cells themselves, keeps *Cell out of an
+	// interface: the report's types are then not kept for reflection in
+	// docscore.wasm.
+	order := make([]int, len(cells))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool {
+		ca, cb := cells[order[a]], cells[order[b]]
+		if ca.Model != cb.Model {
+			return ca.Model < cb.Model
 		}
-		return cells[a].Phase < cells[b].Phase
+		return ca.Phase < cb.Phase
 	})
-	return cells
+	sorted := make([]*Cell, len(cells))
+	for i, j := range order {
+		sorted[i] = cells[j]
+	}
+	return sorted
 }
 
 // previewCells pairs the settled and preview cells (same images, so the
