@@ -234,7 +234,7 @@ func setScalar(f reflect.Value, name, text string) error {
 		return errorf(http.StatusBadRequest, "bad_request", "field %q: %q is not %s", name, text, want)
 	}
 	switch f.Kind() {
-	case reflect.Pointer: // an option that may be left out: gate
+	case reflect.Pointer: // an option that may be left out: gate, bootstrap
 		v := reflect.New(f.Type().Elem())
 		if err := setScalar(v.Elem(), name, text); err != nil {
 			return err

@@ -34,7 +34,7 @@ func sampleRequest(t testing.TB, withRules bool) core.TabularRequest {
 	return req
 }
 
-func ptr(v float64) *float64 { return &v }
+func ptr[T any](v T) *T { return &v }
 
 func mustJSON(t testing.TB, v any) []byte {
 	t.Helper()
@@ -128,6 +128,8 @@ func TestScoreTabularMatchesCLI(t *testing.T) {
 		{"preview in body", "/v1/score/tabular", "", true, "open", "sample_preview_open.json", "application/json; charset=utf-8"},
 		{"preview in query", "/v1/score/tabular?preview=open", "", true, "", "sample_preview_open.json", "application/json; charset=utf-8"},
 		{"query overrides body", "/v1/score/tabular?preview=open&gate=0.7", "csv", true, "32", "sample_preview_open.csv", "text/csv; charset=utf-8"},
+		{"bootstrap 0 in query", "/v1/score/tabular?bootstrap=0", "", true, "", "sample_bootstrap0.json", "application/json; charset=utf-8"},
+		{"default intervals spelled out", "/v1/score/tabular?bootstrap=2000&ci_level=0.95&seed=0", "md", true, "", "sample.md", "text/markdown; charset=utf-8"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -308,20 +310,27 @@ func errorCases(t testing.TB) []errorCase {
 		{name: "missing rules", method: "POST", target: "/v1/rules/check", contentType: "application/json", body: []byte(`{}`), status: 400, code: "bad_request", msg: `missing field "rules"`},
 		{name: "gate out of range", method: "POST", target: "/v1/score/tabular?gate=1.5", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: "gate 1.5: expected a similarity in (0, 1]"},
 		{name: "negative gate in body", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: with(func(r *core.TabularRequest) { r.Gate = ptr(-0.5) }), status: 400, code: "bad_request", msg: "gate -0.5"},
-		{name: "gate 0 in body", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: with(func(r *core.TabularRequest) { r.Gate = ptr(0) }), status: 400, code: "bad_request", msg: "gate 0: expected a similarity in (0, 1]"},
+		{name: "gate 0 in body", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: with(func(r *core.TabularRequest) { r.Gate = ptr(0.0) }), status: 400, code: "bad_request", msg: "gate 0: expected a similarity in (0, 1]"},
 		{name: "gate 0 in query", method: "POST", target: "/v1/score/tabular?gate=0", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: "gate 0: expected a similarity in (0, 1]"},
 		{name: "gate 0 part", method: "POST", target: "/v1/score/tabular", contentType: gate0CT, body: gate0MP, status: 400, code: "bad_request", msg: "gate 0: expected a similarity in (0, 1]"},
 		{name: "gate +Inf", method: "POST", target: "/v1/score/tabular?gate=%2BInf", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: "gate +Inf: expected"},
 		{name: "gate -Inf", method: "POST", target: "/v1/score/tabular?gate=-Inf", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: "gate -Inf: expected"},
 		{name: "gate not a number", method: "POST", target: "/v1/score/tabular?gate=NaN", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: "gate NaN"},
 		{name: "gate text", method: "POST", target: "/v1/score/tabular?gate=high", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: `field "gate": "high" is not a number`},
-		{name: "unknown query parameter", method: "POST", target: "/v1/score/tabular?gte=0.8", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: `unknown query parameter "gte" (expected gate, preview, format, skip_bad_lines)`},
+		{name: "bootstrap negative", method: "POST", target: "/v1/score/tabular?bootstrap=-1", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: "bootstrap -1: expected a whole number of replicates from 0 to 1000000"},
+		{name: "bootstrap too many", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: with(func(r *core.TabularRequest) { r.Bootstrap = ptr(1000001) }), status: 400, code: "bad_request", msg: "bootstrap 1000001"},
+		{name: "bootstrap not whole", method: "POST", target: "/v1/score/tabular?bootstrap=1.5", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: `field "bootstrap": "1.5" is not an integer`},
+		{name: "ci_level 1.5", method: "POST", target: "/v1/score/tabular?ci_level=1.5", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: "ci_level 1.5: expected a confidence level strictly between 0 and 1"},
+		{name: "ci_level NaN", method: "POST", target: "/v1/score/tabular?ci_level=NaN", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: "ci_level NaN"},
+		{name: "ci_level 1 in body", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: with(func(r *core.TabularRequest) { r.CILevel = ptr(1.0) }), status: 400, code: "bad_request", msg: "ci_level 1: expected"},
+		{name: "seed negative", method: "POST", target: "/v1/score/tabular?seed=-1", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: `field "seed": "-1" is not an integer from 0`},
+		{name: "unknown query parameter", method: "POST", target: "/v1/score/tabular?gte=0.8", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: `unknown query parameter "gte" (expected gate, preview, format, skip_bad_lines, bootstrap, ci_level, seed)`},
 		{name: "query on rules check", method: "POST", target: "/v1/rules/check?gate=1", contentType: "application/json", body: []byte(`{}`), status: 400, code: "bad_request", msg: "expected no query parameters"},
 		{name: "repeated query parameter", method: "POST", target: "/v1/score/tabular?gate=0.7&gate=0.8", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: "given 2 times"},
 		{name: "unknown format", method: "POST", target: "/v1/score/tabular?format=xml", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: `format "xml": expected json, csv or md`},
 		{name: "multipart without boundary", method: "POST", target: "/v1/score/tabular", contentType: "multipart/form-data", body: []byte("x"), status: 400, code: "bad_request", msg: "boundary"},
 		{name: "malformed multipart", method: "POST", target: "/v1/score/tabular", contentType: "multipart/form-data; boundary=zz", body: []byte("--zz\r\nno header end"), status: 400, code: "bad_request", msg: "malformed multipart/form-data"},
-		{name: "unknown part", method: "POST", target: "/v1/score/tabular", contentType: unknownCT, body: unknownMP, status: 400, code: "bad_request", msg: `unknown field "ground_truth" (expected gt, runs, rules, schema, gate, preview, skip_bad_lines, format)`},
+		{name: "unknown part", method: "POST", target: "/v1/score/tabular", contentType: unknownCT, body: unknownMP, status: 400, code: "bad_request", msg: `unknown field "ground_truth" (expected gt, runs, rules, schema, gate, preview, skip_bad_lines, format, bootstrap, ci_level, seed)`},
 		{name: "runs twice", method: "POST", target: "/v1/score/tabular", contentType: twiceCT, body: twice, status: 400, code: "bad_request", msg: `field "runs" given twice`},
 		{name: "gate part not a number", method: "POST", target: "/v1/score/tabular", contentType: gateCT, body: gateMP, status: 400, code: "bad_request", msg: `field "gate": "high" is not a number`},
 		{name: "bool part", method: "POST", target: "/v1/score/tabular", contentType: boolCT, body: boolMP, status: 400, code: "bad_request", msg: "is not true or false"},

@@ -64,6 +64,7 @@ type TabularRequest struct {
 	Preview      string   `json:"preview,omitempty"` // "", "open" or "32,33"
 	SkipBadLines bool     `json:"skip_bad_lines,omitempty"`
 	Format       string   `json:"format,omitempty"` // json (default), csv or md
+	IntervalOptions
 }
 
 // InputFiles lists the request's files: the GT CSVs, the runs file, then the
@@ -87,7 +88,8 @@ func (req *TabularRequest) InputFiles() []*File {
 func (req *TabularRequest) ReportFormat() string { return req.Format }
 
 // Validate checks the request's options: a gate given is a similarity in
-// (0, 1] (CheckGate); the preview is "", "open" or line numbers.
+// (0, 1] (CheckGate); the preview is "", "open" or line numbers; the
+// interval options are in range (IntervalOptions.Validate).
 func (req *TabularRequest) Validate() error {
 	if err := req.CheckGate(); err != nil {
 		return &ParamError{Param: "gate", Msg: strings.TrimPrefix(err.Error(), "gate ")}
@@ -95,7 +97,7 @@ func (req *TabularRequest) Validate() error {
 	if _, err := rules.ParseSelection(req.Preview); err != nil {
 		return &ParamError{Param: "preview", Msg: strings.TrimPrefix(err.Error(), "preview ")}
 	}
-	return nil
+	return req.IntervalOptions.Validate()
 }
 
 // ScoreTabular scores a request and returns the report in its format:

@@ -30,8 +30,10 @@ type TabularSession struct {
 	loaded  *loadedInput
 	report  *tabular.Report // the last report scored from loaded
 	gate    float64         // its gate (0: the default)
-	preview string          // and its preview
-	reuse   tabular.Reuse
+	preview string          // its preview
+	// intervals are its confidence intervals' settings.
+	intervals tabular.Intervals
+	reuse     tabular.Reuse
 }
 
 // Err is nil: a session never cancels.
@@ -113,6 +115,7 @@ func (l *loadedInput) withOptions(req *TabularRequest) (tabular.Input, error) {
 		return tabular.Input{}, inputerr.New("", 0, "%v", err)
 	}
 	in.Preview = sel
+	in.Intervals = req.IntervalOptions.tabular()
 	return in, nil
 }
 
@@ -149,13 +152,13 @@ func (s *TabularSession) scoreReport(ctx Cancel, req *TabularRequest) (l *loaded
 		l = &loadedInput{req: keep(req), in: in}
 		s.loaded, s.report, s.reuse = l, nil, tabular.Reuse{}
 	}
-	if s.report != nil && s.gate == in.Gate && s.preview == req.Preview {
+	if s.report != nil && s.gate == in.Gate && s.preview == req.Preview && s.intervals == in.Intervals {
 		return l, s.report, nil
 	}
 	if rep, err = tabular.ScoreReusing(ctx, in, workLimits(ctx), &s.reuse); err != nil {
 		return l, nil, fmt.Errorf("%w", err)
 	}
-	s.report, s.gate, s.preview = rep, in.Gate, req.Preview
+	s.report, s.gate, s.preview, s.intervals = rep, in.Gate, req.Preview, in.Intervals
 	return l, rep, nil
 }
 

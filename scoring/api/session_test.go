@@ -104,6 +104,14 @@ func sessionCalls(t *testing.T) []sessionCall {
 		{"drill-down, no such line", TabularDetailOperation, detail(nRuns+5, "", false, nil)},
 		{"one OPEN row", DropTabularOperation, tab(opts("32", "", 0))},
 		{"a line with no OPEN row", DropTabularOperation, tab(opts("7", "", 0))},
+		{"intervals off", DropTabularOperation, tab(func(r *TabularRequest) { zero := 0; r.Bootstrap = &zero })},
+		{"download json, intervals off", ScoreTabularOperation, tab(func(r *TabularRequest) { zero := 0; r.Bootstrap = &zero })},
+		{"download json, intervals back on", ScoreTabularOperation, tab(nil)},
+		{"download json, another level and seed", ScoreTabularOperation, tab(func(r *TabularRequest) {
+			level, seed := 0.9, uint64(7)
+			r.CILevel, r.Seed = &level, &seed
+		})},
+		{"preview, intervals off", DropTabularOperation, tab(func(r *TabularRequest) { zero := 0; r.Bootstrap, r.Preview = &zero, "open" })},
 		{"gate 0.5", DropTabularOperation, tab(opts("", "", 0.5))},
 		{"gate 0.5, preview", DropTabularOperation, tab(opts("open", "", 0.5))},
 		{"drill-down, gate 0.5", TabularDetailOperation, detail(2, "", true, opts("", "", 0.5))},

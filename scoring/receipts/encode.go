@@ -76,11 +76,26 @@ var PhasesCSVHeader = []string{
 	"ted_accuracy_mean", "field_f1",
 }
 
+// phaseIntervals are the statistics whose intervals WritePhasesCSV adds
+// (as NAME_lo, NAME_hi columns) when the phases have them.
+var phaseIntervals = []string{"rouge_l_f1_mean", "numeric_recall", "structured.ted_accuracy_mean", "structured.field_f1"}
+
 // WritePhasesCSV writes one row per phase (header PhasesCSVHeader); the
 // counts by status and finish reason are "name=count" lists joined by ";".
+// When the phases carry confidence intervals, each statistic's bounds
+// follow as NAME_lo and NAME_hi columns (empty when null).
 func (r *Report) WritePhasesCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(PhasesCSVHeader); err != nil {
+	withCI := len(r.Phases) > 0 && r.Phases[0].CI != nil
+	header := PhasesCSVHeader
+	if withCI {
+		header = slices.Clone(header)
+		for _, name := range phaseIntervals {
+			name = strings.TrimPrefix(name, "structured.")
+			header = append(header, name+"_lo", name+"_hi")
+		}
+	}
+	if err := cw.Write(header); err != nil {
 		return err
 	}
 	for _, p := range r.Phases {
@@ -94,6 +109,15 @@ func (r *Report) WritePhasesCSV(w io.Writer) error {
 			csvFloat(p.NumericRecall), strconv.Itoa(p.ScoredText), strconv.Itoa(p.EmptyOutputs),
 			strconv.Itoa(p.Truncated), counts(p.StatusCounts, "=", ";"), counts(p.FinishReasonCounts, "=", ";"),
 			ted, f1,
+		}
+		if withCI {
+			for _, name := range phaseIntervals {
+				lo, hi := "", ""
+				if st, ok := p.CI.Get(name); ok && st.Interval != nil {
+					lo, hi = csvFloat(&st.Interval[0]), csvFloat(&st.Interval[1])
+				}
+				row = append(row, lo, hi)
+			}
 		}
 		if err := cw.Write(row); err != nil {
 			return err
@@ -166,8 +190,12 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			name += " (primary)"
 		}
 		fmt.Fprintf(&b, "| %s | %d | %s | %s | %d / %d | %d | %d | %d | %s |\n",
-			name, p.Pages, mdFloat(p.RougeLF1Mean), mdFloat(p.NumericRecall), p.NumericMatched, p.NumericRef,
+			name, p.Pages, mdFloat(p.RougeLF1Mean)+p.CI.Text("rouge_l_f1_mean"), mdFloat(p.NumericRecall)+p.CI.Text("numeric_recall"),
+			p.NumericMatched, p.NumericRef,
 			p.ScoredText, p.EmptyOutputs, p.Truncated, mdText(counts(p.StatusCounts, " ", ", ")))
+	}
+	if len(r.Phases) > 0 && r.Phases[0].CI != nil {
+		b.WriteString("\n" + r.Phases[0].CI.Footnote())
 	}
 	b.WriteString("\n")
 	structured := false
@@ -181,7 +209,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		for _, p := range r.Phases {
 			if s := p.Structured; s != nil {
 				fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %d / %d / %d |\n", mdText(p.Phase), s.Pages, s.Parsed,
-					mdFloat(s.TEDAccuracyMean), mdFloat(s.FieldF1), s.FieldsMatched, s.FieldsPred, s.FieldsRef)
+					mdFloat(s.TEDAccuracyMean)+p.CI.Text("structured.ted_accuracy_mean"), mdFloat(s.FieldF1)+p.CI.Text("structured.field_f1"),
+					s.FieldsMatched, s.FieldsPred, s.FieldsRef)
 			}
 		}
 		b.WriteString("\n")

@@ -3,6 +3,7 @@ package receipts_test
 import (
 	"bytes"
 	"flag"
+	"github.com/docscore/docscore/scoring/stats"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -16,7 +17,13 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 // sampleReport scores one of the sample run files against the CORD refs.
 func sampleReport(t testing.TB, runFile string, refs receipts.References) *receipts.Report {
 	t.Helper()
-	rep, err := receipts.Score(refs, loadSampleRun(t, runFile), receipts.Options{AllowIncomplete: true})
+	return sampleReportWith(t, runFile, refs, receipts.Options{AllowIncomplete: true})
+}
+
+// sampleReportWith scores one of the sample run files with opts.
+func sampleReportWith(t testing.TB, runFile string, refs receipts.References, opts receipts.Options) *receipts.Report {
+	t.Helper()
+	rep, err := receipts.Score(refs, loadSampleRun(t, runFile), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,11 +53,17 @@ func encodings(t testing.TB, rep *receipts.Report) map[string][]byte {
 // testdata/golden; go test -run TestGolden -update rewrites them.
 func TestGolden(t *testing.T) {
 	refs := loadSampleRefs(t, receipts.ParseOptions{})
-	for _, tc := range []struct{ run, golden string }{
-		{"run.jsonl", "receipts"},
-		{"run_incomplete.jsonl", "receipts_incomplete"},
+	for _, tc := range []struct {
+		run, golden string
+		bootstrap   int
+	}{
+		{"run.jsonl", "receipts", stats.DefaultReplicates},
+		{"run_incomplete.jsonl", "receipts_incomplete", stats.DefaultReplicates},
+		// --bootstrap 0: the bytes of the reports from before intervals.
+		{"run.jsonl", "receipts_bootstrap0", 0},
 	} {
-		for ext, got := range encodings(t, sampleReport(t, tc.run, refs)) {
+		opts := receipts.Options{AllowIncomplete: true, Bootstrap: tc.bootstrap}
+		for ext, got := range encodings(t, sampleReportWith(t, tc.run, refs, opts)) {
 			path := filepath.Join("testdata", "golden", tc.golden+ext)
 			if *update {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

@@ -1,5 +1,7 @@
 package receipts
 
+import "github.com/docscore/docscore/scoring/stats"
+
 // Report is the score of one pilot run against its references. Its JSON
 // form (WriteJSON) has a stable key order and float formatting, so the same
 // inputs give the same bytes on every host. Pointer fields are JSON null
@@ -79,6 +81,9 @@ type Phase struct {
 	FinishReasonCounts map[string]int `json:"finish_reason_counts"`
 	// Structured holds the Donut-style metrics when the phase has them.
 	Structured *PhaseStructured `json:"structured,omitempty"`
+	// CI holds the phase's confidence intervals (SPEC F.4); nil, and left
+	// out, when none were asked for.
+	CI *stats.CI `json:"ci,omitempty"`
 }
 
 // PhaseStructured pools the structured metrics of a phase.

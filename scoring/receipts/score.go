@@ -9,6 +9,7 @@ import (
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts/donut"
+	"github.com/docscore/docscore/scoring/stats"
 )
 
 // PrimaryPhase is the phase whose scores are the primary quality
@@ -39,6 +40,15 @@ type Options struct {
 	Order Order
 	// Structured says when to compute TED accuracy and field F1.
 	Structured Structured
+	// Bootstrap is the number of bootstrap replicates of each phase's
+	// confidence intervals (SPEC F.4); 0, the zero value, computes none.
+	// Hosts default it to stats.DefaultReplicates.
+	Bootstrap int
+	// CILevel is the intervals' level, in (0, 1); 0 means
+	// stats.DefaultLevel.
+	CILevel float64
+	// Seed is xored into each phase's random stream (--seed).
+	Seed uint64
 }
 
 // IncompleteError refuses the summary of a run whose planned pairs are not
@@ -114,6 +124,9 @@ func Score(refs References, run *pilotrun.Run, opts Options) (*Report, error) {
 func ScoreContext(ctx context.Context, refs References, run *pilotrun.Run, opts Options) (*Report, error) {
 	if run == nil {
 		return nil, errors.New("receipts: no run")
+	}
+	if _, err := stats.IntervalOptions(opts.Bootstrap, opts.CILevel, opts.Seed); err != nil {
+		return nil, err
 	}
 	index := make(map[string]*Reference, len(refs))
 	for i := range refs {
@@ -262,6 +275,9 @@ func ScoreContext(ctx context.Context, refs References, run *pilotrun.Run, opts 
 		rep.Phases = append(rep.Phases, aggregate(p, rep.Pages))
 	}
 	if err := scoreStructured(rep, run.Name, scored, index, opts.Structured); err != nil {
+		return nil, err
+	}
+	if err := addIntervals(rep, opts); err != nil {
 		return nil, err
 	}
 	return rep, nil

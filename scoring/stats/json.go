@@ -37,12 +37,15 @@ func writeObject(b *bytes.Buffer, members []member) error {
 	return nil
 }
 
+// writeValue writes v as encoding/json does, escaping no HTML characters,
+// as the reports that hold these objects do (jsonout, tabular.WriteJSON).
 func writeValue(b *bytes.Buffer, v any) error {
-	enc, err := json.Marshal(v)
-	if err != nil {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	b.Write(enc)
+	b.Truncate(b.Len() - 1) // Encode's newline
 	return nil
 }
 

@@ -1,7 +1,5 @@
 package stats
 
-import "slices"
-
 // Quantile returns q(p) of SPEC F.4 over v, which must be sorted
 // ascending and non-empty: h = (m−1)·p, j = ⌊h⌋,
 // q = v[j] + (h−j)·(v[j+1]−v[j]), reading v[m] as v[m−1].
@@ -34,6 +32,6 @@ func percentileInterval(values []float64, units, replicates int, level float64) 
 	if units < 2 || len(values) == 0 || 2*len(values) < replicates {
 		return nil
 	}
-	slices.Sort(values)
+	sortFloats(values)
 	return &Range{Quantile(values, (1-level)/2), Quantile(values, (1+level)/2)}
 }

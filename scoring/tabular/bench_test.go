@@ -6,6 +6,7 @@ import (
 
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/schema"
+	"github.com/docscore/docscore/scoring/stats"
 	"github.com/docscore/docscore/scoring/tabular"
 	"github.com/docscore/docscore/scoring/tabular/tabulartest"
 )
@@ -50,6 +51,26 @@ func BenchmarkScoreTabular(b *testing.B) {
 	b.ReportMetric(perOp/float64(len(in.Runs.Images)), "ns/image")
 	b.ReportMetric(perOp/float64(pairs), "ns/pair")
 	b.ReportMetric(float64(len(in.Runs.Images)), "images")
+}
+
+// BenchmarkCellIntervals computes the cells' intervals of the benchmark
+// corpus (SPEC F.4: 2000 replicates) from its scored report: the cost
+// intervals add to BenchmarkScoreTabular's scoring. Target: under 20 % of
+// it.
+func BenchmarkCellIntervals(b *testing.B) {
+	rep, err := tabular.Score(benchInput(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	iv := tabular.Intervals{Bootstrap: stats.DefaultReplicates}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := tabular.AddIntervals(rep.Fields, rep.Cells, rep.Images, iv); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(rep.Cells)), "cells")
 }
 
 // BenchmarkScoreRequest adds parsing of the files to the scoring.

@@ -28,11 +28,14 @@ type Request struct {
 	Preview string
 	// SkipBadLines reports and skips malformed runs lines.
 	SkipBadLines bool
+	// Intervals asks for the cells' confidence intervals (SPEC F.4); the
+	// zero value computes none.
+	Intervals Intervals
 }
 
 // Load parses the files of a request into an Input.
 func Load(req Request) (Input, error) {
-	in := Input{Gate: req.Gate}
+	in := Input{Gate: req.Gate, Intervals: req.Intervals}
 	if err := loadGT(req, &in); err != nil {
 		return Input{}, err
 	}

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/docscore/docscore/scoring/stats"
 )
 
 // formatFloat renders a score for CSV and Markdown cells: the shortest
@@ -35,6 +37,8 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	for _, f := range r.Fields {
 		header = append(header, f+"_accuracy", f+"_scored")
 	}
+	ciCols := r.ciColumns()
+	header = append(header, ciCols...)
 	if err := cw.Write(header); err != nil {
 		return err
 	}
@@ -61,6 +65,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 			}
 			row = append(row, acc, strconv.Itoa(f.Scored))
 		}
+		row = append(row, make([]string, len(ciCols))...)
 		if err := cw.Write(row); err != nil {
 			return err
 		}
@@ -74,6 +79,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 		for _, f := range c.Fields {
 			row = append(row, formatOpt(f.Accuracy), strconv.Itoa(f.Scored))
 		}
+		row = append(row, ciCells(c.CI, len(ciCols))...)
 		if err := cw.Write(row); err != nil {
 			return err
 		}
@@ -112,11 +118,15 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	writeRule(&b, len(head))
 	for _, c := range r.Cells {
 		row := []string{c.Model, c.Phase, strconv.Itoa(c.ImagesOK), strconv.Itoa(c.ImagesFailed),
-			fmt4(c.F1), fmt4(c.Precision), fmt4(c.Recall), fmtOpt4(c.NameCER)}
+			withCI(fmt4(c.F1), c.CI, "f1"), withCI(fmt4(c.Precision), c.CI, "precision"),
+			withCI(fmt4(c.Recall), c.CI, "recall"), withCI(fmtOpt4(c.NameCER), c.CI, "name_cer")}
 		for _, f := range c.Fields {
-			row = append(row, fmtOpt4(f.Accuracy))
+			row = append(row, withCI(fmtOpt4(f.Accuracy), c.CI, "fields."+f.Name))
 		}
 		writeRow(&b, row)
+	}
+	if ci := r.firstCI(); ci != nil {
+		b.WriteString("\n" + ci.Footnote())
 	}
 
 	b.WriteString("\n## Per-page F1\n\nF1 of each page, pooled over the runs of each cell.\n\n")
@@ -203,6 +213,55 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// firstCI returns the first cell's intervals, which carry the settings
+// every cell shares; nil without intervals.
+func (r *Report) firstCI() *stats.CI {
+	for _, c := range r.Cells {
+		if c != nil && c.CI != nil {
+			return c.CI
+		}
+	}
+	return nil
+}
+
+// withCI appends the statistic's interval to its value: "0.9805
+// [0.9712, 0.9881]" (stats.CI.Text).
+func withCI(v string, ci *stats.CI, path string) string { return v + ci.Text(path) }
+
+// ciColumns are the interval columns of the CSV, after the others: each
+// statistic's lo and hi, in the cells' order (a field's named after its
+// accuracy column); none without intervals.
+func (r *Report) ciColumns() []string {
+	ci := r.firstCI()
+	if ci == nil {
+		return nil
+	}
+	cols := make([]string, 0, 2*len(ci.Stats))
+	for _, st := range ci.Stats {
+		name := st.Name
+		if st.Group != "" {
+			name += "_accuracy"
+		}
+		cols = append(cols, name+"_lo", name+"_hi")
+	}
+	return cols
+}
+
+// ciCells are a cell's interval columns (ciColumns), n of them: empty
+// when the interval is null or the cell has none.
+func ciCells(ci *stats.CI, n int) []string {
+	out := make([]string, n)
+	if ci == nil {
+		return out
+	}
+	for i, st := range ci.Stats {
+		if st.Interval != nil && 2*i+1 < n {
+			out[2*i], out[2*i+1] = formatFloat(st.Interval[0]), formatFloat(st.Interval[1])
+		}
+	}
+	return out
 }
 
 func fmt4(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }

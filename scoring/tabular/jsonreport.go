@@ -2,8 +2,11 @@ package tabular
 
 import (
 	"io"
+	"slices"
+	"strconv"
 
 	"github.com/docscore/docscore/scoring/internal/jsonout"
+	"github.com/docscore/docscore/scoring/stats"
 )
 
 // WriteJSON writes the report as indented JSON with a final newline. It
@@ -153,6 +156,10 @@ func writeCell(jw *jsonout.Writer, c *Cell) {
 		jw.Close('}')
 	}
 	jw.Close('}')
+	if c.CI != nil {
+		jw.Key("ci")
+		jw.Raw(ciJSON(c.CI))
+	}
 	jw.Close('}')
 }
 
@@ -350,4 +357,71 @@ func writeStrings(jw *jsonout.Writer, list []string) {
 		jw.String(s)
 	}
 	jw.Close(']')
+}
+
+// ciJSON is a cell's intervals as stats.CI's MarshalJSON writes them
+// (SPEC F.4), compact (jsonout.Writer.Raw indents it): the settings, each
+// statistic's interval under its name (the fields inside "fields"), then
+// the kept counts in the same shape. It is written here, not through
+// encoding/json, so that docscore.wasm keeps no report type for
+// reflection, and with appends rather than the Writer's methods, which
+// the compiler inlines: a few kilobytes of the page's size budget.
+func ciJSON(ci *stats.CI) []byte {
+	b := append(make([]byte, 0, 64+48*len(ci.Stats)), `{"level":`...)
+	b = jsonout.AppendFloat(b, ci.Level)
+	b = append(b, `,"replicates":`...)
+	b = strconv.AppendInt(b, int64(ci.Replicates), 10)
+	b = append(b, `,"seed":`...)
+	b = strconv.AppendUint(b, ci.Seed, 10)
+	b = append(b, `,"unit":`...)
+	b = jsonout.AppendString(b, ci.Unit)
+	b = append(b, `,"units":`...)
+	b = strconv.AppendInt(b, int64(ci.Units), 10)
+	b = appendCIStats(b, ci.Stats, false)
+	b = append(b, `,"kept":{`...)
+	b = appendCIStats(b, ci.Stats, true)
+	return append(b, "}}"...)
+}
+
+// appendCIStats appends one member per statistic, its interval or its
+// kept count, each after a comma (but the first of an object); a group's
+// statistics go in one object named after the group, where its first
+// statistic is.
+func appendCIStats(b []byte, st []stats.StatInterval, kept bool) []byte {
+	first := kept // the first member of "kept" has no comma before it
+	for i := range st {
+		g := st[i].Group
+		if g != "" && slices.ContainsFunc(st[:i], func(s stats.StatInterval) bool { return s.Group == g }) {
+			continue // written with the group's first statistic
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		if g != "" {
+			b = append(jsonout.AppendString(b, g), ":{"...)
+		}
+		for j := i; j < len(st) && (j == i || g != ""); j++ {
+			if st[j].Group != g {
+				continue
+			}
+			if j > i {
+				b = append(b, ',')
+			}
+			b = append(jsonout.AppendString(b, st[j].Name), ':')
+			switch {
+			case kept:
+				b = strconv.AppendInt(b, int64(st[j].Kept), 10)
+			case st[j].Interval == nil:
+				b = append(b, "null"...)
+			default:
+				b = append(jsonout.AppendFloat(append(b, '['), st[j].Interval[0]), ',')
+				b = append(jsonout.AppendFloat(b, st[j].Interval[1]), ']')
+			}
+		}
+		if g != "" {
+			b = append(b, '}')
+		}
+	}
+	return b
 }

@@ -3,6 +3,7 @@ package tabular_test
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/docscore/docscore/scoring/stats"
 	"math"
 	"reflect"
 	"testing"
@@ -110,7 +111,7 @@ func sameBytes(t testing.TB, what string, got, want []byte) {
 // bytes by hand as through reflection, report and summary alike.
 func TestWriteJSONEqualsEncodingJSON(t *testing.T) {
 	for _, c := range sampleCases {
-		checkAgainstReflection(t, c.name, sampleReport(t, c.withRules, c.preview))
+		checkAgainstReflection(t, c.name, c.report(t))
 	}
 	s, err := sample.TabularRequest(true)
 	if err != nil {
@@ -123,7 +124,8 @@ func TestWriteJSONEqualsEncodingJSON(t *testing.T) {
 	} {
 		gt, runs := tabulartest.Generate(spec)
 		for _, preview := range []string{"", "open"} {
-			rep, err := tabular.ScoreRequest(tabular.Request{GT: gt, Runs: runs, Rules: s.Rules, Preview: preview})
+			rep, err := tabular.ScoreRequest(tabular.Request{GT: gt, Runs: runs, Rules: s.Rules, Preview: preview,
+				Intervals: tabular.Intervals{Bootstrap: 50, CILevel: 0.9, Seed: uint64(spec.Seed)}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -147,7 +149,12 @@ func FuzzWriteJSON(f *testing.F) {
 		rep := &tabular.Report{Kind: "tabular", Gate: x, Key: key, Fields: []string{key}, Warnings: []string{reading},
 			Rules: tabular.RulesSummary{File: page, Settled: n, Open: -n, SHA256: &reading, Preview: n%2 == 0},
 			Cells: []*tabular.Cell{{Model: model, Phase: page, F1: x, NameCER: &score,
-				Fields: tabular.FieldTotals{{Name: key, Accuracy: &score, Scored: n, Sum: x}, {Name: reading}}}, {}, nil},
+				Fields: tabular.FieldTotals{{Name: key, Accuracy: &score, Scored: n, Sum: x}, {Name: reading}},
+				CI: &stats.CI{Level: x, Replicates: n, Seed: uint64(n), Unit: page, Units: -n, Stats: []stats.StatInterval{
+					{Name: key, Interval: &stats.Range{x, -x}, Kept: n},
+					{Name: reading, Group: model, Kept: -n},
+					{Name: page, Group: model, Interval: &stats.Range{score, x / 3}},
+				}}}, {}, nil},
 			Images: []*tabular.ImageScore{
 				{Model: model, Phase: key, Run: json.RawMessage(run), Page: page, Status: "failed", Line: n, Failure: reading},
 				{Model: model, Run: json.RawMessage(run), Page: page, Status: "ok", Precision: x, Recall: -x, F1: x / 3,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/docscore/docscore/rules"
+	"github.com/docscore/docscore/scoring/stats"
 )
 
 // Report is the result of scoring a runs file (SPEC A.4). Its JSON form
@@ -48,6 +49,9 @@ type Cell struct {
 	NameEdits    int         `json:"name_cer_edits"`
 	NameRefChars int         `json:"name_ref_chars"`
 	Fields       FieldTotals `json:"fields"`
+	// CI holds the cell's confidence intervals (SPEC F.4); nil, and left
+	// out, when none were asked for.
+	CI *stats.CI `json:"ci,omitempty"`
 }
 
 // FieldTotal is a field's pooled accuracy.

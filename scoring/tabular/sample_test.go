@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/docscore/docscore/scoring/stats"
 	"math"
 	"os"
 	"path/filepath"
@@ -17,14 +18,25 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
-// sampleReport scores the bundled sample.
+// sampleReport scores the bundled sample with the hosts' default
+// intervals.
 func sampleReport(t testing.TB, withRules bool, preview string) *tabular.Report {
 	t.Helper()
-	req, err := sample.TabularRequest(withRules)
+	return sampleCase{withRules: withRules, preview: preview}.report(t)
+}
+
+// report scores the bundled sample as the case says: with the hosts'
+// default intervals unless noIntervals.
+func (c sampleCase) report(t testing.TB) *tabular.Report {
+	t.Helper()
+	req, err := sample.TabularRequest(c.withRules)
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Preview = preview
+	req.Preview = c.preview
+	if !c.noIntervals {
+		req.Intervals = tabular.Intervals{Bootstrap: stats.DefaultReplicates} // the hosts' default
+	}
 	rep, err := tabular.ScoreRequest(req)
 	if err != nil {
 		t.Fatal(err)
@@ -50,22 +62,28 @@ func render(t testing.TB, rep *tabular.Report, format string) []byte {
 	return buf.Bytes()
 }
 
-var sampleCases = []struct {
+type sampleCase struct {
 	name      string
 	withRules bool
 	preview   string
 	expected  string // the independent implementation's report
-}{
-	{"sample", true, "", "tabular.json"},
-	{"sample_preview_open", true, "open", "tabular_preview_open.json"},
-	{"sample_no_rules", false, "", "tabular_no_rules.json"},
+	// noIntervals scores as --bootstrap 0 does: its golden files are the
+	// bytes of the reports from before intervals, unchanged.
+	noIntervals bool
+}
+
+var sampleCases = []sampleCase{
+	{"sample", true, "", "tabular.json", false},
+	{"sample_preview_open", true, "open", "tabular_preview_open.json", false},
+	{"sample_no_rules", false, "", "tabular_no_rules.json", false},
+	{"sample_bootstrap0", true, "", "tabular.json", true},
 }
 
 // TestSampleGolden compares every format of the sample reports with the
 // reviewed golden files; go test -update rewrites them.
 func TestSampleGolden(t *testing.T) {
 	for _, c := range sampleCases {
-		rep := sampleReport(t, c.withRules, c.preview)
+		rep := c.report(t)
 		for _, format := range []string{"json", "csv", "md"} {
 			got := render(t, rep, format)
 			path := filepath.Join("testdata", "golden", c.name+"."+format)
@@ -110,8 +128,8 @@ func TestNoStrayGoldenFiles(t *testing.T) {
 func TestDeterministic(t *testing.T) {
 	for _, c := range sampleCases {
 		for _, format := range []string{"json", "csv", "md"} {
-			a := render(t, sampleReport(t, c.withRules, c.preview), format)
-			b := render(t, sampleReport(t, c.withRules, c.preview), format)
+			a := render(t, c.report(t), format)
+			b := render(t, c.report(t), format)
 			if !bytes.Equal(a, b) {
 				t.Errorf("%s %s: two runs differ", c.name, format)
 			}
@@ -126,7 +144,7 @@ func TestAgreesWithExpected(t *testing.T) {
 	for _, c := range sampleCases {
 		t.Run(c.name, func(t *testing.T) {
 			var got, want map[string]any
-			if err := json.Unmarshal(render(t, sampleReport(t, c.withRules, c.preview), "json"), &got); err != nil {
+			if err := json.Unmarshal(render(t, c.report(t), "json"), &got); err != nil {
 				t.Fatal(err)
 			}
 			b, err := os.ReadFile(filepath.Join("testdata", "expected", c.expected))

@@ -10,6 +10,7 @@ import (
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/param"
 	"github.com/docscore/docscore/scoring/schema"
+	"github.com/docscore/docscore/scoring/stats"
 	"github.com/docscore/docscore/scoring/text"
 )
 
@@ -26,6 +27,9 @@ type Input struct {
 	Gate float64
 	// Preview switches OPEN rows on; the zero value previews nothing.
 	Preview rules.Selection
+	// Intervals asks for the cells' confidence intervals; the zero value
+	// computes none.
+	Intervals Intervals
 }
 
 // Score scores every image of in.Runs against the ground truth and pools
@@ -87,6 +91,9 @@ func ScoreReusing(ctx Canceler, in Input, lim Limits, reuse *Reuse) (*Report, er
 	}
 	gate, err := gateOf(in.Gate)
 	if err != nil {
+		return nil, err
+	}
+	if _, err := stats.IntervalOptions(in.Intervals.Bootstrap, in.Intervals.CILevel, in.Intervals.Seed); err != nil {
 		return nil, err
 	}
 	if in.Runs == nil {
@@ -153,7 +160,7 @@ func ScoreReusing(ctx Canceler, in Input, lim Limits, reuse *Reuse) (*Report, er
 	}
 	if in.Preview.IsZero() {
 		rep.Images, rep.Cells = images, cells
-		return rep, nil
+		return withIntervals(rep, in.Intervals)
 	}
 	pv := newScorer(s, rules.Compile(previewRows, s), gate, pages, work)
 	if rep.Images, err = pv.scoreAll(in.Runs.Images); err != nil {
@@ -162,7 +169,7 @@ func ScoreReusing(ctx Canceler, in Input, lim Limits, reuse *Reuse) (*Report, er
 	rep.Cells = poolCells(s, rep.Images)
 	rep.Rules.Preview = true
 	rep.Preview = &Preview{Rows: previewed, Cells: previewCells(cells, rep.Cells)}
-	return rep, nil
+	return withIntervals(rep, in.Intervals)
 }
 
 // gateOf returns the gate to score with: g, or DefaultGate for 0 (the
@@ -752,13 +759,25 @@ func poolCells(s *schema.Schema, images []*ImageScore) []*Cell {
 			}
 		}
 	}
-	sort.Slice(cells, func(a, b int) bool {
-		if cells[a].Model != cells[b].Model {
-			return cells[a].Model < cells[b].Model
+	// Sorting indices, not the cells themselves, keeps *Cell out of an
+	// interface: the report's types are then not kept for reflection in
+	// docscore.wasm.
+	order := make([]int, len(cells))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool {
+		ca, cb := cells[order[a]], cells[order[b]]
+		if ca.Model != cb.Model {
+			return ca.Model < cb.Model
 		}
-		return cells[a].Phase < cells[b].Phase
+		return ca.Phase < cb.Phase
 	})
-	return cells
+	sorted := make([]*Cell, len(cells))
+	for i, j := range order {
+		sorted[i] = cells[j]
+	}
+	return sorted
 }
 
 // previewCells pairs the settled and preview cells (same images, so the

@@ -25,6 +25,19 @@ export function fmtOpt4(x) {
   return x === null || x === undefined ? '–' : fmt4(x);
 }
 
+// ciText is a statistic's confidence interval as the Markdown report
+// writes it after the value (Go's stats.CI.Text): " [lo, hi]" with four
+// decimals, " [–]" when the interval is null, "" when the cell has no
+// intervals or no such statistic. path is "f1" or "fields.title".
+export function ciText(ci, path) {
+  if (!ci) return '';
+  const dot = path.indexOf('.');
+  const holder = dot < 0 ? ci : ci[path.slice(0, dot)];
+  const iv = holder ? holder[dot < 0 ? path : path.slice(dot + 1)] : undefined;
+  if (iv === undefined) return '';
+  return iv === null ? ' [–]' : ' [' + fmt4(iv[0]) + ', ' + fmt4(iv[1]) + ']';
+}
+
 // fmtDelta renders a {settled, preview, delta} triple like the Markdown
 // report: "0.9467 → 0.9550 (+0.0083)", no delta when it is zero.
 export function fmtDelta(d) {

@@ -3,7 +3,7 @@
 // prints: ties at four decimals go to the even digit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fmt4, fmtOpt4, fmtDelta, prf, pageCompare } from './format.js';
+import { fmt4, fmtOpt4, fmtDelta, ciText, prf, pageCompare } from './format.js';
 
 test('fmt4 rounds like Go', () => {
   const cases = [
@@ -37,4 +37,15 @@ test('prf follows SPEC A.6', () => {
 
 test('pages sort numerically, then as text', () => {
   assert.deepEqual(['10', '9', '027', 'b', 'a'].sort(pageCompare), ['9', '10', '027', 'a', 'b']);
+});
+
+test('ciText writes the Markdown report form of an interval', () => {
+  const ci = { level: 0.95, f1: [0.97123, 0.98816], name_cer: null, fields: { title: [0.5, 1], date: null }, kept: { f1: 2000 } };
+  assert.equal(ciText(ci, 'f1'), ' [0.9712, 0.9882]');
+  assert.equal(ciText(ci, 'name_cer'), ' [–]');
+  assert.equal(ciText(ci, 'fields.title'), ' [0.5000, 1.0000]');
+  assert.equal(ciText(ci, 'fields.date'), ' [–]');
+  assert.equal(ciText(ci, 'recall'), '');
+  assert.equal(ciText(ci, 'fields.other'), '');
+  assert.equal(ciText(undefined, 'f1'), '');
 });

@@ -4,7 +4,7 @@
 
 import { WorkerClient } from './client.js';
 import { ROLES } from './roles.js';
-import { fmt4, fmtOpt4, fmtDelta, fmtBytes, runText } from './format.js';
+import { fmt4, fmtOpt4, fmtDelta, fmtBytes, runText, ciText } from './format.js';
 import { el, clear, sortableTable, plainTable, barChart, diffPair, VirtualTable } from './view.js';
 
 const $ = (id) => document.getElementById(id);
@@ -346,13 +346,13 @@ async function renderHarness(h) {
 
 function metricList(v) {
   const list = [
-    { key: 'f1', label: 'F1', get: (c) => c.f1, delta: (p) => p.f1 },
-    { key: 'precision', label: 'precision', get: (c) => c.precision, delta: (p) => p.precision },
-    { key: 'recall', label: 'recall', get: (c) => c.recall, delta: (p) => p.recall },
-    { key: 'name_cer', label: `name CER (gate ${v.gate})`, get: (c) => c.name_cer, delta: (p) => p.name_cer, lowerIsBetter: true },
+    { key: 'f1', label: 'F1', get: (c) => c.f1, delta: (p) => p.f1, ci: 'f1' },
+    { key: 'precision', label: 'precision', get: (c) => c.precision, delta: (p) => p.precision, ci: 'precision' },
+    { key: 'recall', label: 'recall', get: (c) => c.recall, delta: (p) => p.recall, ci: 'recall' },
+    { key: 'name_cer', label: `name CER (gate ${v.gate})`, get: (c) => c.name_cer, delta: (p) => p.name_cer, lowerIsBetter: true, ci: 'name_cer' },
   ];
   for (const f of v.fields) {
-    list.push({ key: 'field:' + f, label: f, get: (c) => c.fields[f].accuracy, delta: (p) => p.fields[f], field: f });
+    list.push({ key: 'field:' + f, label: f, get: (c) => c.fields[f].accuracy, delta: (p) => p.fields[f], field: f, ci: 'fields.' + f });
   }
   return list;
 }
@@ -373,7 +373,8 @@ async function renderResults() {
   const nImages = v.images.count;
   $('summary').textContent = `${nImages} image${nImages === 1 ? '' : 's'} in ${v.cells.length} cell${v.cells.length === 1 ? '' : 's'}. ` +
     `Gate ${v.gate} (name CER is computed on the pairs that cleared it). ${rulesText}` +
-    (v.preview ? ` Preview: ${v.preview.rows.length} OPEN row(s) switched on; the tables show the preview scores.` : '');
+    (v.preview ? ` Preview: ${v.preview.rows.length} OPEN row(s) switched on; the tables show the preview scores.` : '') +
+    ciFootnote(v.cells.length ? v.cells[0].ci : null);
   const warn = clear($('warnings'));
   for (const w of v.warnings) warn.append(el('li', {}, w));
   // One task per section, so that the browser lays out and paints in
@@ -392,6 +393,12 @@ async function renderResults() {
   document.body.dataset.workerMs = JSON.stringify(Object.fromEntries(Object.entries(v.timing).map(([k, ms]) => [k, Math.round(ms)])));
 }
 
+// ciFootnote names the cells' interval settings as the Markdown report
+// does (Go's stats.CI.Footnote); "" without intervals.
+function ciFootnote(ci) {
+  return ci ? ` In brackets: ${100 * ci.level}% bootstrap percentile intervals, ${ci.replicates} replicates over ${ci.unit}s, seed ${ci.seed}.` : '';
+}
+
 function deltaOf(metric, cellIndex) {
   const p = state.view.preview;
   return p ? metric.delta(p.cells[cellIndex]) : null;
@@ -405,7 +412,8 @@ function renderCells() {
     value: (r) => metric.get(r.c),
     cell: (r) => {
       const d = deltaOf(metric, r.i);
-      return d ? fmtDelta(d) : fmtOpt4(metric.get(r.c));
+      // as the Markdown report: the value, then its interval (SPEC F.4)
+      return d ? fmtDelta(d) : fmtOpt4(metric.get(r.c)) + ciText(r.c.ci, metric.ci);
     },
     decorate: (td, r) => {
       const d = deltaOf(metric, r.i);

@@ -5,7 +5,7 @@
 // Markdown report.
 
 import { el, clear, sortableTable, plainTable } from './view.js';
-import { fmt4 } from './format.js';
+import { fmt4, ciText } from './format.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -91,10 +91,13 @@ export function render(r, { allowIncomplete }) {
     ['phase', 'pages', 'ROUGE-L F1', 'numeric recall', 'numbers matched', 'text scored', 'empty outputs', 'truncated', 'statuses', 'finish reasons',
       ...(structured ? ['TED accuracy', 'field F1'] : [])],
     rep.phases.map((p) => [
-      p.phase + (p.primary ? ' (primary)' : ''), String(p.pages), fmtOpt(p.rouge_l_f1_mean), fmtOpt(p.numeric_recall),
+      // each score, then its interval (SPEC F.4), as the Markdown report
+      p.phase + (p.primary ? ' (primary)' : ''), String(p.pages),
+      fmtOpt(p.rouge_l_f1_mean) + ciText(p.ci, 'rouge_l_f1_mean'), fmtOpt(p.numeric_recall) + ciText(p.ci, 'numeric_recall'),
       `${p.numeric_matched} / ${p.numeric_ref}`, String(p.scored_text), String(p.empty_outputs), String(p.truncated),
       countsText(p.status_counts), countsText(p.finish_reason_counts),
-      ...(structured ? [fmtOpt(p.structured ? p.structured.ted_accuracy_mean : null), fmtOpt(p.structured ? p.structured.field_f1 : null)] : []),
+      ...(structured ? [fmtOpt(p.structured ? p.structured.ted_accuracy_mean : null) + ciText(p.ci, 'structured.ted_accuracy_mean'),
+        fmtOpt(p.structured ? p.structured.field_f1 : null) + ciText(p.ci, 'structured.field_f1')] : []),
     ]), 'Receipts: one row per phase');
   const phaseRows = $('receipt-phases').tBodies[0].rows;
   rep.phases.forEach((p, i) => {

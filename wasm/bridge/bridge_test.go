@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/docscore/docscore/scoring/stats"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -295,6 +296,7 @@ func TestAnswerAndSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	in.Preview = "open"
+	in.Intervals = tabular.Intervals{Bootstrap: stats.DefaultReplicates} // the operation's default
 	rep, err := tabular.ScoreRequest(in)
 	if err != nil {
 		t.Fatal(err)

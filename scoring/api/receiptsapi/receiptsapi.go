@@ -27,6 +27,7 @@ type ReceiptsRequest struct {
 	ReadingOrder    bool       `json:"reading_order,omitempty"`
 	SkipBadLines    bool       `json:"skip_bad_lines,omitempty"`
 	Format          string     `json:"format,omitempty"` // json (default), csv or md
+	api.IntervalOptions
 
 	// References are references a host has already read (the command
 	// line's parquet files and folders), scored after those of Refs.
@@ -45,6 +46,10 @@ func (req *ReceiptsRequest) InputFiles() []*api.File {
 // ReportFormat is the format the request asks for.
 func (req *ReceiptsRequest) ReportFormat() string { return req.Format }
 
+// Validate checks the request's interval options
+// (api.IntervalOptions.Validate).
+func (req *ReceiptsRequest) Validate() error { return req.IntervalOptions.Validate() }
+
 // ScoreReceiptsOperation scores a ReceiptsRequest: the report, exactly the
 // bytes of "docscore score receipts --format F".
 var ScoreReceiptsOperation = api.Define(api.Operation{
@@ -56,7 +61,7 @@ var ScoreReceiptsOperation = api.Define(api.Operation{
 		{Name: "refs", Want: "one or more CORD annotation (.json) or reference (.jsonl) files"},
 		{Name: "run", Want: "the pilot run file (JSONL)"},
 	},
-	Query: []string{"format", "allow_incomplete", "reading_order", "skip_bad_lines"},
+	Query: []string{"format", "allow_incomplete", "reading_order", "skip_bad_lines", "bootstrap", "ci_level", "seed"},
 }, scoreReceipts)
 
 // Operations lists the receipts family's operations.
@@ -116,7 +121,9 @@ func scoreReceiptsReport(ctx api.Cancel, req *ReceiptsRequest) (*api.Result, *Re
 	if !ok {
 		cctx = context.Background()
 	}
-	rep, err := receipts.ScoreContext(cctx, refs, run, receipts.Options{AllowIncomplete: req.AllowIncomplete, Order: opts.Order})
+	ropts := receipts.Options{AllowIncomplete: req.AllowIncomplete, Order: opts.Order}
+	ropts.Bootstrap, ropts.CILevel, ropts.Seed = req.IntervalOptions.Settings()
+	rep, err := receipts.ScoreContext(cctx, refs, run, ropts)
 	if err != nil {
 		if inc, ok := err.(*receipts.IncompleteError); ok {
 			return nil, nil, newIncomplete(inc, run.Skipped)

@@ -68,18 +68,38 @@ func TestHelpOnEveryCommand(t *testing.T) {
 	}
 }
 
+// TestScoreTabularSampleMatchesLibraryGolden: the sample's report in
+// every format is the library's golden file, with the default intervals
+// and, under --bootstrap 0, the bytes from before intervals.
 func TestScoreTabularSampleMatchesLibraryGolden(t *testing.T) {
-	for _, format := range []string{"json", "csv", "md"} {
-		code, out, errOut := run(t, "score", "tabular", "--sample", "--format", format)
+	for _, c := range []struct {
+		golden string
+		flags  []string
+	}{
+		{"sample", nil},
+		{"sample", []string{"--bootstrap", "2000", "--ci-level", "0.95", "--seed", "0"}},
+		{"sample_bootstrap0", []string{"--bootstrap", "0"}},
+		{"sample_bootstrap0", []string{"--bootstrap", "0", "--ci-level", "0.5", "--seed", "9"}},
+	} {
+		for _, format := range []string{"json", "csv", "md"} {
+			checkSampleGolden(t, c.golden, format, c.flags)
+		}
+	}
+}
+
+func checkSampleGolden(t *testing.T, golden, format string, flags []string) {
+	t.Helper()
+	{
+		code, out, errOut := run(t, append([]string{"score", "tabular", "--sample", "--format", format}, flags...)...)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
-		want, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "scoring", "tabular", "testdata", "golden", "sample."+format))
+		want, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "scoring", "tabular", "testdata", "golden", golden+"."+format))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if out != string(want) {
-			t.Errorf("--format %s differs from the library's golden report", format)
+			t.Errorf("--format %s %v differs from the library's golden report %s", format, flags, golden)
 		}
 		if !strings.Contains(errOut, "EQUIVALENCES.md:46: settled row without a witness") {
 			t.Errorf("warning not on stderr: %q", errOut)
@@ -135,6 +155,12 @@ func TestScoreTabularExitCodes(t *testing.T) {
 		{"no csv in dir", []string{"--gt", filepath.Join(dir, "empty"), "--runs", filepath.Join(dir, "good.jsonl")}, ExitInput, "no *.csv"},
 		{"bad format", []string{"--sample", "--format", "xml"}, ExitInput, `--format "xml"`},
 		{"bad gate", []string{"--sample", "--gate", "1.5"}, ExitInput, "--gate"},
+		{"bad ci level", []string{"--sample", "--ci-level", "1.5"}, ExitInput, "--ci-level 1.5: expected a confidence level strictly between 0 and 1"},
+		{"ci level 0", []string{"--sample", "--ci-level", "0"}, ExitInput, "--ci-level 0: expected"},
+		{"negative bootstrap", []string{"--sample", "--bootstrap", "-1"}, ExitInput, "--bootstrap -1: expected a whole number of replicates from 0 to 1000000"},
+		{"too many replicates", []string{"--sample", "--bootstrap", "1000001"}, ExitInput, "--bootstrap 1000001"},
+		{"fractional bootstrap", []string{"--sample", "--bootstrap", "1.5"}, ExitInput, `invalid argument "1.5" for "--bootstrap"`},
+		{"negative seed", []string{"--sample", "--seed", "-1"}, ExitInput, `invalid argument "-1" for "--seed"`},
 		{"bad flag", []string{"--sample", "--nope"}, ExitInput, "unknown flag"},
 		{"bad preview", []string{"--sample", "--preview", "12"}, ExitInput, "no OPEN row at line 12"},
 	}

@@ -17,6 +17,8 @@ func TestFloatFlags(t *testing.T) {
 		bad  []string // values out of range, besides NaN and ±Inf
 	}{
 		{"--gate", []string{"score", "tabular", "--sample", "--gate", "%v"}, []string{"0", "-0.1", "1.5"}},
+		{"--ci-level", []string{"score", "tabular", "--sample", "--ci-level", "%v"}, []string{"0", "1", "-0.1", "1.5"}},
+		{"--ci-level", []string{"score", "receipts", "--refs", refs, "--run", run, "--ci-level", "%v"}, []string{"0", "1", "1.5"}},
 		{"--fail-under f1", []string{"score", "tabular", "--sample", "--fail-under", "f1=%v"}, []string{"-0.1", "1.01"}},
 		{"--fail-under title", []string{"score", "tabular", "--sample", "--fail-under", "f1=0.5,title=%v"}, []string{"2"}},
 		{"--fail-under rougeL", []string{"score", "receipts", "--refs", refs, "--run", run, "--fail-under", "rougeL=%v"}, []string{"-1", "1.5"}},

@@ -31,6 +31,9 @@ type scoreReceiptsOptions struct {
 	skipBadLines    bool
 	format, out     string
 	failUnder       string
+	bootstrap       int
+	ciLevel         float64
+	seed            uint64
 }
 
 func init() {
@@ -75,6 +78,7 @@ recall), checked on the primary phase c1 (on every phase when there is no c1).`,
 		f.StringVar(&o.format, "format", "json", "output format: json, csv or md")
 		f.StringVar(&o.out, "out", "", "write the report to this file instead of standard output")
 		f.StringVar(&o.failUnder, "fail-under", "", "exit 3 when a primary-phase score is below its floor, e.g. rougeL=0.5,numeric=0.8")
+		intervalFlags(f, &o.bootstrap, &o.ciLevel, &o.seed, "phase")
 		_ = c.MarkFlagRequired("refs")
 		_ = c.MarkFlagRequired("run")
 		return c
@@ -110,7 +114,8 @@ func runScoreReceipts(ctx context.Context, env *Env, o scoreReceiptsOptions) err
 		return err
 	}
 	req := &receiptsapi.ReceiptsRequest{References: refs, Run: run, AllowIncomplete: o.allowIncomplete,
-		ReadingOrder: o.readingOrder, SkipBadLines: o.skipBadLines, Format: o.format}
+		ReadingOrder: o.readingOrder, SkipBadLines: o.skipBadLines, Format: o.format,
+		IntervalOptions: intervalOptions(o.bootstrap, o.ciLevel, o.seed)}
 	res, rep, err := receiptsapi.ScoreReceiptsReport(ctx, req)
 	var incomplete *receiptsapi.IncompleteError
 	if errors.As(err, &incomplete) {

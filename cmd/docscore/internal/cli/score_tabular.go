@@ -29,6 +29,7 @@ func newScoreTabular(env *Env) *cobra.Command {
 		failUnder    string
 		skipBadLines bool
 		useSample    bool
+		intervals    tabular.Intervals
 	)
 	c := &cobra.Command{
 		Use:   "tabular --gt DIR|FILES… --runs FILE.jsonl [flags]",
@@ -76,7 +77,7 @@ recall or a field's accuracy falls under its floor.`,
 			}
 			// The gate and the preview are checked by the operation, as in
 			// every host.
-			req := tabular.Request{Gate: gate, Preview: preview, SkipBadLines: skipBadLines}
+			req := tabular.Request{Gate: gate, Preview: preview, SkipBadLines: skipBadLines, Intervals: intervals}
 			gtArgs = append(gtArgs, args...)
 			if err := oneStdin("--runs", runsPath, "--rules", rulesPath, "--schema", schemaPath); err != nil {
 				return err
@@ -141,6 +142,7 @@ recall or a field's accuracy falls under its floor.`,
 	f.StringVar(&failUnder, "fail-under", "", "exit 3 when a cell is under a floor, e.g. f1=0.9,title=0.8")
 	f.BoolVar(&skipBadLines, "skip-bad-lines", false, "report and skip malformed runs lines instead of failing")
 	f.BoolVar(&useSample, "sample", false, "score the bundled synthetic sample")
+	intervalFlags(f, &intervals.Bootstrap, &intervals.CILevel, &intervals.Seed, "cell")
 	return c
 }
 
@@ -159,7 +161,8 @@ func sampleRequest(req tabular.Request, withRules bool) (tabular.Request, error)
 // command read.
 func tabularRequest(req tabular.Request, format string) *api.TabularRequest {
 	gate := req.Gate
-	out := &api.TabularRequest{Runs: apiFile(req.Runs), Gate: &gate, Preview: req.Preview, SkipBadLines: req.SkipBadLines, Format: format}
+	out := &api.TabularRequest{Runs: apiFile(req.Runs), Gate: &gate, Preview: req.Preview, SkipBadLines: req.SkipBadLines, Format: format,
+		IntervalOptions: intervalOptions(req.Intervals.Bootstrap, req.Intervals.CILevel, req.Intervals.Seed)}
 	for _, f := range req.GT {
 		out.GT = append(out.GT, apiFile(f))
 	}
