@@ -41,12 +41,16 @@ type Builder struct {
 }
 
 // NewBuilder returns a builder for the cell id under schema.
+//
+//go:noinline
 func NewBuilder(id string, schema *Schema) *Builder {
 	return &Builder{id: id, schema: schema, index: map[string]int{}}
 }
 
 // Unit makes the unit exist with whatever it has so far, so that a page
 // whose images all failed is still a unit contributing nothing (SPEC F.1).
+//
+//go:noinline
 func (b *Builder) Unit(unit string) {
 	if _, ok := b.index[unit]; !ok {
 		b.index[unit] = len(b.units)
@@ -123,3 +127,7 @@ func addInto(sum, x []float64) {
 		sum[i] += v
 	}
 }
+
+// NewBuilder and Unit are //go:noinline: they run once per cell and per
+// image, not in the bootstrap loop, and inlined into tabular's addIntervals
+// they made the page's docscore.wasm larger (sitebuild.WasmBuildFlags).

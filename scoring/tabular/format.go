@@ -15,10 +15,13 @@ import (
 
 // formatFloat renders a score for CSV and Markdown cells: the shortest
 // representation that round-trips, like the JSON.
+//
+//go:noinline
 func formatFloat(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
+//go:noinline
 func formatOpt(p *float64) string {
 	if p == nil {
 		return ""
@@ -89,6 +92,8 @@ func (r *Report) WriteCSV(w io.Writer) error {
 }
 
 // runText renders a run id: strings without their quotes.
+//
+//go:noinline
 func runText(raw json.RawMessage) string {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
@@ -217,6 +222,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 
 // firstCI returns the first cell's intervals, which carry the settings
 // every cell shares; nil without intervals.
+//
+//go:noinline
 func (r *Report) firstCI() *stats.CI {
 	for _, c := range r.Cells {
 		if c != nil && c.CI != nil {
@@ -228,11 +235,15 @@ func (r *Report) firstCI() *stats.CI {
 
 // withCI appends the statistic's interval to its value: "0.9805
 // [0.9712, 0.9881]" (stats.CI.Text).
+//
+//go:noinline
 func withCI(v string, ci *stats.CI, path string) string { return v + ci.Text(path) }
 
 // ciColumns are the interval columns of the CSV, after the others: each
 // statistic's lo and hi, in the cells' order (a field's named after its
 // accuracy column); none without intervals.
+//
+//go:noinline
 func (r *Report) ciColumns() []string {
 	ci := r.firstCI()
 	if ci == nil {
@@ -264,8 +275,10 @@ func ciCells(ci *stats.CI, n int) []string {
 	return out
 }
 
+//go:noinline
 func fmt4(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
 
+//go:noinline
 func fmtOpt4(p *float64) string {
 	if p == nil {
 		return "–"
@@ -318,3 +331,8 @@ func pageLess(a, b string) bool {
 	}
 	return a < b
 }
+
+// The report writers' small helpers in this file (and copyFloat, delta,
+// abbreviate, columnNames) are //go:noinline: they run once per cell or
+// row of a report, never in the pairing loop, and inlined at each call
+// they made the page's docscore.wasm larger (sitebuild.WasmBuildFlags).

@@ -142,6 +142,7 @@ func ReadGT(name string, data []byte, s *schema.Schema) ([]*GTPage, error) {
 	return out, nil
 }
 
+//go:noinline
 func columnNames(s *schema.Schema) []string {
 	out := make([]string, len(s.Columns))
 	for i, c := range s.Columns {

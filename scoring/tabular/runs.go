@@ -330,6 +330,7 @@ func dedupe(members []jsonscan.Member) []jsonscan.Member {
 	return out
 }
 
+//go:noinline
 func abbreviate(s string) string {
 	const n = 40
 	if len(s) > n {

@@ -802,6 +802,7 @@ func previewCells(settled, preview []*Cell) []*PreviewCell {
 	return out
 }
 
+//go:noinline
 func delta(settled, preview *float64) Delta {
 	d := Delta{Settled: copyFloat(settled), Preview: copyFloat(preview)}
 	if settled != nil && preview != nil {
@@ -811,6 +812,7 @@ func delta(settled, preview *float64) Delta {
 	return d
 }
 
+//go:noinline
 func copyFloat(p *float64) *float64 {
 	if p == nil {
 		return nil

@@ -134,7 +134,11 @@ func (d *Dispatcher) Methods() []string {
 	for n := range d.methods {
 		names = append(names, n)
 	}
-	sort.Strings(names)
+	// sort.Slice, not sort.Strings: the page links sort.Slice already,
+	// and sort.Strings is slices.Sort[string], 4 to 6 KB of gzip on
+	// docscore.wasm for this one call. Map keys are distinct, so the
+	// order is the same.
+	sort.Slice(names, func(i, j int) bool { return names[i] < names[j] })
 	return names
 }
 

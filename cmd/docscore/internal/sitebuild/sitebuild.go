@@ -84,13 +84,19 @@ const PipelineExample = "examples/harness/pipeline"
 // without inlining when the cells' confidence intervals (scoring/stats)
 // were linked: its small methods, inlined at every key of the report's
 // encoder, were 9.6 KB of gzip; the three input packages 3.6 KB more.
+// Five standard packages the scorer never calls in a loop go without it
+// too: syscall/js and syscall (the page's glue), internal/fmtsort (fmt's
+// map printing), internal/filepathlite (os) and internal/reflectlite
+// (errors.As and sort.Slice's swapper: a swap of a struct element, as of
+// the pairing's candidates, makes two more small calls).
 var WasmBuildFlags = []string{"-trimpath", "-ldflags=-s -w",
 	"-gcflags=github.com/gomarkdown/...=-l", "-gcflags=regexp/...=-l", "-gcflags=html=-l",
 	"-gcflags=encoding/json=-l", "-gcflags=reflect=-l", "-gcflags=encoding/csv=-l", "-gcflags=fmt=-l", "-gcflags=strconv=-l",
 	"-gcflags=github.com/docscore/docscore/rules=-l", "-gcflags=github.com/docscore/docscore/scoring/api=-l",
 	"-gcflags=github.com/docscore/docscore/scoring/internal/jsonout=-l", "-gcflags=github.com/docscore/docscore/scoring/ingest=-l",
 	"-gcflags=github.com/docscore/docscore/scoring/schema=-l", "-gcflags=github.com/docscore/docscore/scoring/inputerr=-l",
-	"-gcflags=github.com/docscore/docscore/wasm/...=-l"}
+	"-gcflags=github.com/docscore/docscore/wasm/...=-l", "-gcflags=syscall/js=-l", "-gcflags=syscall=-l",
+	"-gcflags=internal/fmtsort=-l", "-gcflags=internal/reflectlite=-l", "-gcflags=internal/filepathlite=-l"}
 
 // Options configure a build.
 type Options struct {
