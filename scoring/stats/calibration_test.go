@@ -1,3 +1,10 @@
+//go:build !race
+
+// The calibration simulations run one goroutine for a few seconds
+// natively; under the race detector they take a minute and have nothing
+// to find, so they are not built there (make test runs them in its plain
+// and WebAssembly passes).
+
 package stats
 
 import (
@@ -73,7 +80,6 @@ func coverage(t *testing.T, studies, n, replicates int) float64 {
 // Carlo error of a share near 0.95 over 1000 studies is 0.7 points). The
 // coverage at 20 pages is logged, not bounded.
 func TestCalibrationCoverage(t *testing.T) {
-	skipSlow(t)
 	const replicates = 500
 	c200 := coverage(t, 1000, 200, replicates)
 	t.Logf("coverage of the 95%% interval, 1000 studies of 200 pages, B=%d: %.3f (truth F1 %.6f)", replicates, c200, simTrueF1)
@@ -89,7 +95,6 @@ func TestCalibrationCoverage(t *testing.T) {
 // α = 0.05 in about 5% of 1000 studies of 200 pages: within three Monte
 // Carlo standard errors (2.1 points).
 func TestCalibrationNullRejection(t *testing.T) {
-	skipSlow(t)
 	const studies, n, alpha = 1000, 200, 0.05
 	g := Stream(0, "calibration/null")
 	o := DefaultOptions()
@@ -120,12 +125,5 @@ func TestCalibrationNullRejection(t *testing.T) {
 	t.Logf("rejection rate under the null, 1000 studies of 200 pages, R=%d: %.3f (α %.2f, 3 SE %.4f)", o.Permutations, rate, alpha, 3*se)
 	if math.Abs(rate-alpha) > 3*se {
 		t.Errorf("rejection rate %.3f, want %.2f ± %.4f", rate, alpha, 3*se)
-	}
-}
-
-// skipSlow skips a calibration under -short and under the race detector.
-func skipSlow(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("calibration: a few seconds natively, a minute under -race")
 	}
 }
