@@ -1,0 +1,120 @@
+package rules
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// differential returns what Parse reads from src with the reader given, in
+// a form to compare.
+func differential(f *File, err error) string {
+	return fmt.Sprintf("rows %+v\nrejected %+v\nprose %v\nwarnings %v\nerr %v", f.Rows, f.rejected, f.prose, f.Warnings, err)
+}
+
+// addRuleFiles seeds f with every rule file and Markdown document kept in
+// testdata.
+func addRuleFiles(f *testing.F) {
+	for _, pattern := range []string{"testdata/valid/*.md", "testdata/invalid/*.md", "testdata/rulefiles/*.md"} {
+		files, err := filepath.Glob(pattern)
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(files) == 0 {
+			f.Fatalf("no files match %s", pattern)
+		}
+		for _, name := range files {
+			src, err := os.ReadFile(name)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(src)
+		}
+	}
+}
+
+// FuzzMarkdownAgainstGomarkdown holds the hand-written Markdown reader to
+// the gomarkdown-based one it replaced: the same rows, lines, warnings and
+// errors, except on the input classes doc.go names (outsideSubset).
+func FuzzMarkdownAgainstGomarkdown(f *testing.F) {
+	addRuleFiles(f)
+	for _, s := range trickyMarkdown {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		got, gotErr := Parse("f.md", src)
+		want, wantErr := parseGomarkdown("f.md", src)
+		g, w := differential(got, gotErr), differential(want, wantErr)
+		if g == w && reflect.DeepEqual(got.Rows, want.Rows) {
+			return
+		}
+		if outsideSubset(src) {
+			return
+		}
+		t.Fatalf("readers differ on %q\nnew:\n%s\ngomarkdown:\n%s", src, g, w)
+	})
+}
+
+// TestMarkdownAgainstGomarkdown runs the differential check on every seed
+// without fuzzing, so that `go test` alone covers it.
+func TestMarkdownAgainstGomarkdown(t *testing.T) {
+	var inputs [][]byte
+	for _, pattern := range []string{"testdata/valid/*.md", "testdata/invalid/*.md", "testdata/rulefiles/*.md"} {
+		files, _ := filepath.Glob(pattern)
+		for _, name := range files {
+			src, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			inputs = append(inputs, src)
+		}
+	}
+	if len(inputs) < 20 {
+		t.Fatalf("only %d rule files in testdata", len(inputs))
+	}
+	for _, s := range trickyMarkdown {
+		inputs = append(inputs, []byte(s))
+	}
+	for _, src := range inputs {
+		got, gotErr := Parse("f.md", src)
+		want, wantErr := parseGomarkdown("f.md", src)
+		if g, w := differential(got, gotErr), differential(want, wantErr); g != w {
+			t.Errorf("readers differ on %q\nnew:\n%s\ngomarkdown:\n%s", src, g, w)
+		}
+	}
+}
+
+// outsideSubset reports whether src holds Markdown the hand-written reader
+// deliberately reads differently (doc.go).
+func outsideSubset(src []byte) bool {
+	return false
+}
+
+// trickyMarkdown are variants of rule files at the edges of the subset.
+var trickyMarkdown = []string{
+	"## Ignore\n| field | token | position | side | status |\n|-|-|-|-|-|\n| name | a | leading | model | settled |",
+	"## Equivalences\n\n| field | forms | canonical | status |\n|---|---|---|---|\n| `*` | `a` / `b` | `c` | `OPEN` |\n",
+	"# Equivalences\n> | field | forms | canonical | status | witness |\n> |---|---|---|---|---|\n> | title | ab. | abate | settled | w |\n",
+	"## Ignore\n\n```markdown\nnever closed\n\n| field | token | position | side | status |\n|-|-|-|-|-|\n| name | a | leading | model | settled |\n",
+	"## Ignore\n\n> ~~~\n> in a quote\n\n| field | token | position | side | status |\n|-|-|-|-|-|\n| name | a | leading | model | settled |\n~~~\n",
+	"## Ignore\n\n````\n```\n| field | token | position | side | status |\n|-|-|-|-|-|\n| name | a | leading | model | settled |\n`````\n",
+	"## Equivalences\n| field | forms | canonical | status |\n|-|-|-|-|\n| title | `a|b` \\| c | d | OPEN | extra | `x|y` |\n> | e | f |\n",
+	"## 1. Ignore rules\n| fld | tok | pos | sd | st |\n|-|-|-|-|-|\n| name | a | leading | model | settled |\n",
+	"## Equivalences\n| field | forms | canonical | status | Notes | token | side |\n|-|-|-|-|-|-|-|\n| nome | a /  / b | | draft | n | t | s |\n",
+	"# No rules\n\n<!--\n```\n-->\n| field | token | position | side | status |\n|-|-|-|-|-|\n",
+	// Paragraphs, lists and quotes around tables.
+	"## Ignore\nSome prose\n| field | token | position | side | status |\n|-|-|-|-|-|\n| name | a | leading | model | settled |\n",
+	"## Ignore\n- a list item\n| field | token | position | side | status |\n|-|-|-|-|-|\n| name | a | leading | model | settled |\n",
+	"## Ignore\n- a list item\n\n  | field | token | position | side | status |\n  |-|-|-|-|-|\n  | name | a | leading | model | settled |\n",
+	"## Ignore\n1. item\n\n   more\n\n| field | token | position | side | status |\n|-|-|-|-|-|\n| name | a | leading | model | settled |\n",
+	"Equivalences\n============\n\n| field | forms | canonical | status |\n|-|-|-|-|\n| title | ab. | abate | settled |\n",
+	"Ignore rules\n---\n| field | token | position | side | status |\n|-|-|-|-|-|\n| name | a | leading | model | settled |\n|===|===|\n| name | b | leading | model | OPEN |\n",
+	"## Equivalences {#eq}\n| field | forms | canonical | status |\n|:-|:-:|-:|-|\n| title | *ab.* / **abb.** / _abate_ | abate | settled |\n| title | a &amp; b / &#233; / &#x41; | ab | OPEN |\n| title | \\* / \\_ / \\\\ | x | OPEN |\n",
+	"## Equivalences\n| field | forms | canonical | status |\n|-|-|-|-|\n| place_of_stay | s.ta / s_ta | santa | settled |\n| title || abate | settled |\n| title | a |\n",
+	"    | indented | code |\n    |-|-|\n## Ignore\n\t| field | token | position | side | status |\n| field | token | position | side | status |\n|-|-|-|-|-|\n| name | a | leading | model | settled |\n",
+	"## Ignore\n> quoted prose\n>\n> | field | token | position | side | status |\n> |-|-|-|-|-|\n> | name | a | leading | model | settled |\n> | name | b | trailing | model | settled |\n\n## Other\n| field | token | position | side | status |\n|-|-|-|-|-|\n",
+	"## Equivalences\n| field | forms | canonical | status |\n|-|-|-|-|\n| title | [ab.](http://x) / `a` b | abate | settled |\n",
+	"# Ignore ##\n***\n| field | token | position | side | status |\n| - | - | - | - | - |\n| name | a | leading | model | settled |\n",
+}
