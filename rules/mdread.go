@@ -22,6 +22,7 @@ type mdBlock struct {
 	text   string   // heading text
 	header []string // a table's header cells, as read
 	rows   []mdRow  // a table's body rows
+	copied bool     // in a block quote or list item
 }
 
 // mdRow is one body row of a table.
@@ -539,7 +540,7 @@ func (r *mdReader) table(off int, data []byte) int {
 	if i == 0 {
 		return 0
 	}
-	t := mdBlock{table: true}
+	t := mdBlock{table: true, copied: r.depth > 0}
 	if header != nil {
 		t.line = r.lineAt(off)
 		t.header = r.row(header, cols)

@@ -1,11 +1,16 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"strings"
 	"testing"
+
+	"github.com/docscore/docscore/scoring/ingest"
 )
 
 // differential returns what Parse reads from src with the reader given, in
@@ -53,6 +58,9 @@ func FuzzMarkdownAgainstGomarkdown(f *testing.F) {
 		if outsideSubset(src) {
 			return
 		}
+		if quotedTable(src) && digits.ReplaceAllString(g, "N") == digits.ReplaceAllString(w, "N") {
+			return
+		}
 		t.Fatalf("readers differ on %q\nnew:\n%s\ngomarkdown:\n%s", src, g, w)
 	})
 }
@@ -86,9 +94,35 @@ func TestMarkdownAgainstGomarkdown(t *testing.T) {
 	}
 }
 
+var digits = regexp.MustCompile(`[0-9]+`)
+
+// quotedTable reports whether src has a table in a block quote or list
+// item, whose line gomarkdown's reader found by searching for its header's
+// text, which can find an earlier line (doc.go): the differential check
+// compares such files without their numbers.
+func quotedTable(src []byte) bool {
+	buf := bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+	buf = bytes.ReplaceAll(buf, []byte("\r"), []byte("\n"))
+	for _, b := range readMarkdown(ingest.StripBOM(buf)) {
+		if b.table && b.copied {
+			return true
+		}
+	}
+	return false
+}
+
 // outsideSubset reports whether src holds Markdown the hand-written reader
 // deliberately reads differently (doc.go).
 func outsideSubset(src []byte) bool {
+	buf := bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+	buf = bytes.ReplaceAll(buf, []byte("\r"), []byte("\n"))
+	for _, b := range readMarkdown(ingest.StripBOM(buf)) {
+		// A header of empty cells: gomarkdown's reader guessed its line
+		// when the table was in a block quote or list (doc.go).
+		if b.table && strings.TrimSpace(strings.Join(b.header, "")) == "" {
+			return true
+		}
+	}
 	return false
 }
 
