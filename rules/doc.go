@@ -39,7 +39,10 @@
 //     for its header's text, which can find an earlier line holding the
 //     same words (the differential check compares such files without
 //     their numbers), and of a header of empty cells could only give the
-//     last line it had passed (the check skips those files).
+//     last line it had passed (the check skips those files); rows after
+//     a footer line ("|===|", or a lone "|") it placed a line too early
+//     when they held no plain text or were read from a copy (the check
+//     skips files with a footer line).
 //
 // Further differences, not yet excluded from the check: named entities
 // other than &amp; &lt; &gt; &quot; &apos; &nbsp; stay as written (the

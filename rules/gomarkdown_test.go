@@ -3,8 +3,10 @@ package rules
 import (
 	"bytes"
 	"encoding/hex"
+	"os"
 	"sort"
 	"strings"
+	"testing"
 
 	"github.com/gomarkdown/markdown/ast"
 	"github.com/gomarkdown/markdown/parser"
@@ -274,4 +276,19 @@ func offsetIn(src, sub []byte) (int, bool) {
 		return 0, false
 	}
 	return off, true
+}
+
+// BenchmarkParseGomarkdown parses the sample rule file with the reader
+// Parse used before, for comparison with BenchmarkParse.
+func BenchmarkParseGomarkdown(b *testing.B) {
+	src, err := os.ReadFile("testdata/valid/sample.md")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		if _, err := parseGomarkdown("sample.md", src); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -23,6 +23,7 @@ type mdBlock struct {
 	header []string // a table's header cells, as read
 	rows   []mdRow  // a table's body rows
 	copied bool     // in a block quote or list item
+	footer bool     // with a footer line ("|===|") among its rows
 }
 
 // mdRow is one body row of a table.
@@ -554,6 +555,7 @@ func (r *mdReader) table(off int, data []byte) int {
 		}
 		i = skipN(data, i, '\n', 1)
 		if isTableFooter(data[rowStart:i]) {
+			t.footer = true
 			continue
 		}
 		t.rows = append(t.rows, mdRow{line: r.lineAt(off + rowStart), cells: r.row(data[rowStart:i], cols)})

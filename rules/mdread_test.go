@@ -122,6 +122,11 @@ func outsideSubset(src []byte) bool {
 		if b.table && strings.TrimSpace(strings.Join(b.header, "")) == "" {
 			return true
 		}
+		// A footer line ("|===|", or a lone "|"): gomarkdown's reader
+		// counted the rows after it from the header, one line short.
+		if b.table && b.footer {
+			return true
+		}
 	}
 	return false
 }
