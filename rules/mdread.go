@@ -1,10 +1,6 @@
 package rules
 
-import (
-	"bytes"
-	"strconv"
-	"unicode/utf8"
-)
+import "bytes"
 
 // This file is the Markdown reader of rule files: a small hand-written
 // reader of the subset that decides which headings and pipe tables a rule
@@ -886,9 +882,6 @@ func (r *mdReader) paragraph(off int, data []byte) int {
 		prev = line
 		current := data[i:]
 		line = i
-		if n := referenceEnd(current); n > 0 {
-			return i + n
-		}
 		if n := mdIsEmpty(current); n > 0 {
 			if i < len(data)-1 && data[i+1] == ':' {
 				if n := r.list(off+prev, data[prev:], false, true); n > 0 {
@@ -947,32 +940,3 @@ func (r *mdReader) interrupts(off int, data []byte) bool {
 	n, _, _ := tableHeader(data)
 	return n > 0
 }
-
-// referenceEnd returns the length of a link reference definition at the
-// start of data ("[id]: url"), which ends a paragraph, or 0.
-func referenceEnd(data []byte) int {
-	if len(data) < 4 {
-		return 0
-	}
-	i := skipN(data, 0, ' ', 3)
-	if data[i] != '[' {
-		return 0
-	}
-	i++
-	id := i
-	for i < len(data) && data[i] != '\n' && data[i] != '\r' && data[i] != ']' {
-		i++
-	}
-	if i >= len(data) || data[i] != ']' || i == id {
-		return 0
-	}
-	// The rest of a definition is read in doc.go's terms: see there.
-	i++
-	if i >= len(data) || data[i] != ':' {
-		return 0
-	}
-	return 0
-}
-
-var _ = strconv.Itoa
-var _ = utf8.RuneError
