@@ -44,10 +44,10 @@
 //     when they held no plain text or were read from a copy (the check
 //     skips files with a footer line).
 //
-// Further differences, not yet excluded from the check: named entities
-// other than &amp; &lt; &gt; &quot; &apos; &nbsp; stay as written (the
-// html package's table of 2,000 names stays out of the page core);
-// HTML blocks other than comments, reference links and definitions,
-// autolinks in angle brackets (kept with their brackets) and bare URLs
-// are read as plain text.
+//   - Inline: named entities other than &amp; &lt; &gt; &quot; &apos;
+//     &nbsp; stay as written (the html package's table of 2,000 names
+//     stays out of the page core); HTML blocks other than comments,
+//     reference links and definitions, autolinks in angle brackets (kept
+//     with their brackets) and bare URLs are read as plain text. The
+//     check skips files that hold any of them (inlineOutsideSubset).
 package rules

@@ -128,7 +128,28 @@ func outsideSubset(src []byte) bool {
 			return true
 		}
 	}
-	return false
+	return inlineOutsideSubset(buf)
+}
+
+// Inline Markdown the reader deliberately reads as plain text (doc.go):
+// named entities other than the six it knows, HTML blocks other than
+// comments, reference links and definitions, autolinks and bare URLs.
+var (
+	namedEntity  = regexp.MustCompile(`&[A-Za-z][A-Za-z0-9]*;`)
+	htmlBlock    = regexp.MustCompile(`(?m)^[ \t>*+\-0-9.]*(?:<[A-Za-z/?]|<![^-])`)
+	referenceDef = regexp.MustCompile(`\]\s*[:\[]`)
+	autolink     = regexp.MustCompile(`(?i)<[a-z][a-z0-9+.\-]{1,31}:|<[^ <>@]+@|https?://|ftp://|www\.|mailto:|@[a-z0-9]`)
+)
+
+func inlineOutsideSubset(src []byte) bool {
+	for _, m := range namedEntity.FindAll(src, -1) {
+		switch string(m) {
+		case "&amp;", "&lt;", "&gt;", "&quot;", "&apos;", "&nbsp;":
+		default:
+			return true
+		}
+	}
+	return htmlBlock.Match(src) || referenceDef.Match(src) || autolink.Match(src)
 }
 
 // trickyMarkdown are variants of rule files at the edges of the subset.
