@@ -16,7 +16,7 @@ import (
 
 // line returns the text of 1-based line n, without its newline; "" when n
 // is not a line of the source.
-func (l *locator) line(n int) []byte {
+func (l *lineIndex) line(n int) []byte {
 	if n < 1 || n > len(l.starts) {
 		return nil
 	}

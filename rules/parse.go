@@ -9,9 +9,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/gomarkdown/markdown/ast"
-	"github.com/gomarkdown/markdown/parser"
-
 	"github.com/docscore/docscore/rules/internal/sha256sum"
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
@@ -82,6 +79,8 @@ type File struct {
 	errs     inputerr.List // Parse's errors, which Check reports too
 	rejected []Row         // rows that did not parse, as far as they read
 	prose    []int         // header lines of rule sections' tables taken for prose
+
+	firstSection, ruleTables int // while parsing
 }
 
 // Count returns how many rows have the given status.
@@ -133,51 +132,45 @@ func Parse(name string, src []byte) (*File, error) {
 		f.errs = inputerr.List{inputerr.New(name, line, "expected UTF-8 text")}
 		return f, f.errs
 	}
-	// A parser is single-use; MathJax is off so that "$" survives.
-	p := parser.NewWithExtensions(parser.CommonExtensions &^ parser.MathJax)
-	doc := p.Parse(buf)
+	f.readBlocks(buf, readMarkdown(buf))
+	return f.finish()
+}
 
-	errs := unclosedFences(name, buf)
+// readBlocks reads the rule sections' tables among the headings and tables
+// of a file, and reports unclosed code fences.
+func (f *File) readBlocks(buf []byte, blocks []mdBlock) {
+	errs := unclosedFences(f.Name, buf)
 	var section Kind
 	sectionLevel := 0
-	firstSection, ruleTables := 0, 0
-	loc := newLocator(buf)
-	ast.WalkFunc(doc, func(node ast.Node, entering bool) ast.WalkStatus {
-		if !entering {
-			return ast.GoToNext
-		}
-		loc.seen(node)
-		switch n := node.(type) {
-		case *ast.Heading:
-			ast.WalkFunc(n, func(c ast.Node, entering bool) ast.WalkStatus {
-				if entering {
-					loc.seen(c)
-				}
-				return ast.GoToNext
-			})
-			title := strings.ToLower(nodeText(n))
-			kind := sectionKind(title)
+	ruleTables := 0
+	lines := newLines(buf)
+	for _, b := range blocks {
+		if !b.table {
+			kind := sectionKind(strings.ToLower(b.text))
 			switch {
 			case kind != "":
-				section, sectionLevel = kind, n.Level
-				if firstSection == 0 {
-					firstSection = max(nodeLine(buf, n), 1)
+				section, sectionLevel = kind, b.level
+				if f.firstSection == 0 {
+					f.firstSection = b.line
 				}
-			case section != "" && n.Level <= sectionLevel:
+			case section != "" && b.level <= sectionLevel:
 				section = ""
 			}
-			return ast.SkipChildren
-		case *ast.CodeBlock:
-			return ast.SkipChildren
-		case *ast.Table:
-			if section != "" && f.readTable(loc, n, section, &errs) {
-				ruleTables++
-			}
-			// The walk goes on into the table so that loc passes its lines.
-			return ast.GoToNext
+			continue
 		}
-		return ast.GoToNext
-	})
+		if section != "" && f.readTable(lines, b, section, &errs) {
+			ruleTables++
+		}
+	}
+	f.ruleTables = ruleTables
+	f.errs = errs
+}
+
+// finish adds the file's warnings and returns its errors.
+func (f *File) finish() (*File, error) {
+	name, firstSection, ruleTables := f.Name, f.firstSection, f.ruleTables
+	errs := f.errs
+	f.errs = nil
 	switch {
 	case firstSection == 0:
 		f.Warnings = append(f.Warnings, inputerr.New(name, 1,
@@ -221,37 +214,16 @@ func sectionKind(title string) Kind {
 
 // readTable reads one table of a rule section and reports whether it was
 // read as rules: whether it has the section's rule columns.
-func (f *File) readTable(loc *locator, t *ast.Table, kind Kind, errs *inputerr.List) bool {
-	src := loc.src
-	var rows []*ast.TableRow
-	var headerRow *ast.TableRow
-	ast.WalkFunc(t, func(node ast.Node, entering bool) ast.WalkStatus {
-		if r, ok := node.(*ast.TableRow); ok && entering {
-			if _, inHeader := r.Parent.(*ast.TableHeader); inHeader && headerRow == nil {
-				headerRow = r
-			} else {
-				rows = append(rows, r)
-			}
-			return ast.SkipChildren
-		}
-		return ast.GoToNext
-	})
-	if headerRow == nil {
-		return false
-	}
-	headerLine := nodeLine(src, headerRow)
-	if headerLine == 0 {
-		// A table in a block quote is parsed from a copy of its text.
-		headerLine = loc.search(headerRow)
-	}
+func (f *File) readTable(lines *lineIndex, t mdBlock, kind Kind, errs *inputerr.List) bool {
+	headerLine := t.line
 	warn := func(line int, format string, args ...any) {
 		f.Warnings = append(f.Warnings, inputerr.New(f.Name, line, format, args...))
 	}
 	cols := map[string]int{}
 	var unknown, unread []string
-	header := make([]string, len(headerRow.Children))
-	for i, c := range headerRow.Children {
-		header[i] = strings.TrimSpace(nodeText(c))
+	header := make([]string, len(t.header))
+	for i, c := range t.header {
+		header[i] = strings.TrimSpace(c)
 		canon, ok := columnSynonyms[strings.ToLower(header[i])]
 		switch {
 		case !ok:
@@ -298,22 +270,17 @@ func (f *File) readTable(loc *locator, t *ast.Table, kind Kind, errs *inputerr.L
 	for _, u := range unread {
 		warn(headerLine, "%s; not read", u)
 	}
-	// Pipe-table rows are one line each, right after the delimiter row.
-	loc.pass(headerLine + 1 + len(rows))
-	for k, r := range rows {
-		line := nodeLine(src, r)
-		if line == 0 && headerLine > 0 {
-			line = headerLine + 2 + k
-		}
+	for _, r := range t.rows {
+		line := r.line
 		cell := func(col string) string {
 			i, ok := cols[col]
-			if !ok || i >= len(r.Children) {
+			if !ok || i >= len(r.cells) {
 				return ""
 			}
-			return strings.TrimSpace(nodeText(r.Children[i]))
+			return strings.TrimSpace(r.cells[i])
 		}
-		if extra := extraCells(loc.line(line), len(headerRow.Children)); len(extra) > 0 {
-			warn(line, "row has %d cell(s) more than the header's %d; not read: %s", len(extra), len(headerRow.Children), strings.Join(extra, ", "))
+		if extra := extraCells(lines.line(line), len(t.header)); len(extra) > 0 {
+			warn(line, "row has %d cell(s) more than the header's %d; not read: %s", len(extra), len(t.header), strings.Join(extra, ", "))
 		}
 		row, rowErrs := parseRow(f.Name, line, kind, cell)
 		if len(rowErrs) > 0 {
@@ -448,155 +415,20 @@ func formsColumn(kind Kind) string {
 	return "forms"
 }
 
-// nodeText concatenates the literal text of every leaf under n: plain text,
-// inline code and the text of emphasis or links.
-func nodeText(n ast.Node) string {
-	var sb strings.Builder
-	ast.WalkFunc(n, func(node ast.Node, entering bool) ast.WalkStatus {
-		if !entering {
-			return ast.GoToNext
-		}
-		if leaf := node.AsLeaf(); leaf != nil {
-			switch node.(type) {
-			case *ast.Text, *ast.Code, *ast.HTMLSpan:
-				sb.Write(leaf.Literal)
-			case *ast.Softbreak, *ast.Hardbreak:
-				sb.WriteByte(' ')
-			}
-		}
-		return ast.GoToNext
-	})
-	return sb.String()
-}
-
-// locator finds the lines of tables the parser read from a copy of the
-// source (a block quote's text without its "> " markers), whose literals
-// are therefore not slices of it. It follows the walk, passing the lines of
-// every node it finds in the source, and searches for such a table's
-// header from the first line not yet passed.
-type locator struct {
+// lineIndex finds the lines of a file.
+type lineIndex struct {
 	src    []byte
 	starts []int // offset of the first byte of each line
-	passed int   // how many lines the walk has passed
 }
 
-func newLocator(src []byte) *locator {
-	l := &locator{src: src, starts: []int{0}}
+func newLines(src []byte) *lineIndex {
+	l := &lineIndex{src: src, starts: []int{0}}
 	for i, c := range src {
 		if c == '\n' {
 			l.starts = append(l.starts, i+1)
 		}
 	}
 	return l
-}
-
-// lineOf returns the 1-based line holding offset off.
-func (l *locator) lineOf(off int) int {
-	return sort.Search(len(l.starts), func(i int) bool { return l.starts[i] > off })
-}
-
-// pass records that the walk is past line n.
-func (l *locator) pass(n int) {
-	l.passed = max(l.passed, min(n, len(l.starts)))
-}
-
-// seen passes the lines of node. A literal that is a slice of the source is
-// placed exactly. A code block is parsed from a copy (a fenced block, or
-// one in a block quote); its last line is searched for from the first line
-// not yet passed, which can only place it at or before its real line.
-func (l *locator) seen(node ast.Node) {
-	leaf := node.AsLeaf()
-	if leaf == nil || len(leaf.Literal) == 0 {
-		return
-	}
-	if off, ok := offsetIn(l.src, leaf.Literal); ok {
-		l.pass(l.lineOf(off + len(leaf.Literal) - 1))
-		return
-	}
-	if _, ok := node.(*ast.CodeBlock); ok && l.passed < len(l.starts) {
-		lines := bytes.Split(bytes.TrimRight(leaf.Literal, "\n"), []byte("\n"))
-		last := lines[len(lines)-1]
-		from := l.starts[l.passed]
-		if i := bytes.Index(l.src[from:], last); i >= 0 {
-			l.pass(l.lineOf(from + i + len(last) - 1))
-		}
-	}
-}
-
-// search returns the 1-based line of the first line not yet passed that
-// holds the text and code literals of row in order, and passes it. When no
-// line does, it returns the last line passed: an approximation, but a line
-// of the file.
-func (l *locator) search(row ast.Node) int {
-	var lits [][]byte
-	ast.WalkFunc(row, func(node ast.Node, entering bool) ast.WalkStatus {
-		switch node.(type) {
-		case *ast.Text, *ast.Code:
-			if lit := node.AsLeaf().Literal; entering && len(lit) > 0 {
-				lits = append(lits, lit)
-			}
-		}
-		return ast.GoToNext
-	})
-	for i := l.passed; i < len(l.starts) && len(lits) > 0; i++ {
-		end := len(l.src)
-		if i+1 < len(l.starts) {
-			end = l.starts[i+1]
-		}
-		if holdsInOrder(l.src[l.starts[i]:end], lits) {
-			l.pass(i + 1)
-			return i + 1
-		}
-	}
-	return max(l.passed, 1)
-}
-
-// holdsInOrder reports whether every literal occurs in line, each after the
-// previous one.
-func holdsInOrder(line []byte, lits [][]byte) bool {
-	for _, lit := range lits {
-		i := bytes.Index(line, lit)
-		if i < 0 {
-			return false
-		}
-		line = line[i+len(lit):]
-	}
-	return true
-}
-
-// nodeLine finds the 1-based source line of n from the first text literal
-// under it that is a slice of src (the parser slices its input rather than
-// copying it). It returns 0 when no literal can be located.
-func nodeLine(src []byte, n ast.Node) int {
-	line := 0
-	ast.WalkFunc(n, func(node ast.Node, entering bool) ast.WalkStatus {
-		if !entering || line != 0 {
-			return ast.GoToNext
-		}
-		if t, ok := node.(*ast.Text); ok && len(t.Literal) > 0 {
-			if off, ok := offsetIn(src, t.Literal); ok {
-				line = 1 + bytes.Count(src[:off], []byte("\n"))
-				return ast.Terminate
-			}
-		}
-		return ast.GoToNext
-	})
-	return line
-}
-
-// offsetIn returns the offset of sub within src when sub is a subslice of
-// src, found from the slices' capacities (no unsafe pointer arithmetic) and
-// confirmed by comparing the addresses of the first bytes: a copy that
-// happens to hold the same bytes at that offset is not a match.
-func offsetIn(src, sub []byte) (int, bool) {
-	off := cap(src) - cap(sub)
-	if len(sub) == 0 || off < 0 || off+len(sub) > len(src) {
-		return 0, false
-	}
-	if &src[off] != &sub[0] {
-		return 0, false
-	}
-	return off, true
 }
 
 func isValidUTF8(b []byte) bool { return utf8.Valid(b) }

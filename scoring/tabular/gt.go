@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -31,16 +30,40 @@ type GTPage struct {
 	Rows []GTRow
 }
 
-var gtPageName = regexp.MustCompile(`(?i)^gt_page_(.+)\.csv$`)
-
 // PageIDFromName returns the page id a ground-truth file name carries:
 // "NN" for gt_page_NN.csv, else the name without its extension.
 func PageIDFromName(name string) string {
 	base := path.Base(strings.ReplaceAll(name, "\\", "/"))
-	if m := gtPageName.FindStringSubmatch(base); m != nil {
-		return m[1]
+	if id, ok := gtPageID(base); ok {
+		return id
 	}
 	return strings.TrimSuffix(base, path.Ext(base))
+}
+
+// gtPageID returns NN for a base name gt_page_NN.csv, in any case, NN
+// not empty and without a newline: what the pattern (?i)^gt_page_(.+)\.csv$
+// accepts, where "s" also matches the long s (U+017F) as Unicode case
+// folding has it.
+func gtPageID(base string) (string, bool) {
+	const prefix = "gt_page_"
+	if len(base) < len(prefix) || !strings.EqualFold(base[:len(prefix)], prefix) {
+		return "", false
+	}
+	rest := base[len(prefix):]
+	var n int
+	switch {
+	case len(rest) >= 4 && strings.EqualFold(rest[len(rest)-4:], ".csv"):
+		n = 4
+	case len(rest) >= 5 && strings.EqualFold(rest[len(rest)-5:], ".c\u017fv"):
+		n = 5
+	default:
+		return "", false
+	}
+	id := rest[:len(rest)-n]
+	if id == "" || strings.IndexByte(id, '\n') >= 0 {
+		return "", false
+	}
+	return id, true
 }
 
 // ReadGT reads one ground-truth CSV (UTF-8, optional BOM, RFC 4180, a

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -246,6 +247,47 @@ func TestPageIDFromName(t *testing.T) {
 	} {
 		if got := PageIDFromName(name); got != want {
 			t.Errorf("PageIDFromName(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestGTPageIDMatchesPattern holds gtPageID to the pattern it replaced,
+// (?i)^gt_page_(.+)\.csv$, on names at its edges.
+func TestGTPageIDMatchesPattern(t *testing.T) {
+	pattern := regexp.MustCompile(`(?i)^gt_page_(.+)\.csv$`)
+	for _, tt := range []struct {
+		name string
+		id   string // "" when not a page name
+	}{
+		{"gt_page_27.csv", "27"},
+		{"GT_Page_x.Csv", "x"},
+		{"gt_page_.csv", ""},
+		{"gt_page_..csv", "."},
+		{"gt_page_a.csv.csv", "a.csv"},
+		{"gt_page_a.cs", ""},
+		{"gt_page_a.csvx", ""},
+		{"gt_page_a", ""},
+		{"gt_page_", ""},
+		{"gt_pag_1.csv", ""},
+		{"xgt_page_1.csv", ""},
+		{"gt-page_1.csv", ""},
+		{"gt_page_1\n2.csv", ""},
+		{"gt_page_\n.csv", ""},
+		{"gt_page_ü.csv", "ü"},
+		{"gt_page_1.c\u017fv", "1"},
+		{"gt_page_1.C\u017fV", "1"},
+		{"gt_page_\xff.csv", "\xff"},
+		{"gt_page_ .csv", " "},
+		{"gt_page_1.csv\n", ""},
+		{"", ""},
+	} {
+		id, ok := gtPageID(tt.name)
+		if ok != (tt.id != "") || id != tt.id {
+			t.Errorf("gtPageID(%q) = %q, %v; want %q", tt.name, id, ok, tt.id)
+		}
+		m := pattern.FindStringSubmatch(tt.name)
+		if (m != nil) != ok || m != nil && m[1] != id {
+			t.Errorf("gtPageID(%q) = %q, %v; the pattern gives %q", tt.name, id, ok, m)
 		}
 	}
 }

@@ -73,9 +73,10 @@ var Wasm = []WasmFile{
 const PipelineExample = "examples/harness/pipeline"
 
 // WasmBuildFlags are the go build flags of every site wasm: no file paths,
-// no symbol table or DWARF. Code off the scoring hot path — the Markdown
-// parser behind rule files and the regexp and html packages it pulls in
-// (once per rule file), CSV decoding, encoding/json and reflect (the report
+// no symbol table or DWARF. Code off the scoring hot path — the regexp
+// and html packages (no longer in the core since the rule file's Markdown
+// reader is the package's own; the harness and receipt scorer link them),
+// CSV decoding, encoding/json and reflect (the report
 // avoids them; the request, its texts sent beside it as parts, is small),
 // the bridge, fmt, the input layer (ingest, schema, inputerr) and the
 // report's JSON writer — is compiled without inlining, which keeps the
@@ -90,7 +91,7 @@ const PipelineExample = "examples/harness/pipeline"
 // (errors.As and sort.Slice's swapper: a swap of a struct element, as of
 // the pairing's candidates, makes two more small calls).
 var WasmBuildFlags = []string{"-trimpath", "-ldflags=-s -w",
-	"-gcflags=github.com/gomarkdown/...=-l", "-gcflags=regexp/...=-l", "-gcflags=html=-l",
+	"-gcflags=regexp/...=-l", "-gcflags=html=-l",
 	"-gcflags=encoding/json=-l", "-gcflags=reflect=-l", "-gcflags=encoding/csv=-l", "-gcflags=fmt=-l", "-gcflags=strconv=-l",
 	"-gcflags=github.com/docscore/docscore/rules=-l", "-gcflags=github.com/docscore/docscore/scoring/api=-l",
 	"-gcflags=github.com/docscore/docscore/scoring/internal/jsonout=-l", "-gcflags=github.com/docscore/docscore/scoring/ingest=-l",

@@ -1,0 +1,453 @@
+package rules
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// inlineText returns the text of a cell or heading as the reader keeps
+// it: plain text, backslash escapes and entities resolved, inline code
+// without its backticks, emphasis without its markers, a link's text,
+// HTML spans as written. plain reports whether any of it is a slice of
+// content as written (not inline code, not a resolved entity), which is
+// how the parser placed a heading on its line.
+func inlineText(content []byte) (text string, plain bool) {
+	in := inliner{}
+	in.run(content, 0)
+	return string(in.out), in.plain
+}
+
+type inliner struct {
+	out   []byte
+	plain bool
+}
+
+func (in *inliner) text(b []byte) {
+	if len(b) > 0 {
+		in.out = append(in.out, b...)
+		in.plain = true
+	}
+}
+
+func (in *inliner) run(data []byte, depth int) {
+	if depth >= maxMDNesting || len(data) == 0 {
+		return
+	}
+	beg, end := 0, 0
+	for end < len(data) {
+		switch data[end] {
+		case '*', '_', '~', '`', '[', '<', '\\', '&', '!':
+		default:
+			end++
+			continue
+		}
+		mark, plain := len(in.out), in.plain
+		n := in.node(data, end, depth)
+		if n == 0 {
+			in.out, in.plain = in.out[:mark], plain
+			end++
+			continue
+		}
+		// The text before the node goes before it.
+		node := append([]byte(nil), in.out[mark:]...)
+		in.out = in.out[:mark]
+		in.text(data[beg:end])
+		in.out = append(in.out, node...)
+		beg = end + n
+		end = beg
+	}
+	in.text(data[beg:end])
+}
+
+func (in *inliner) node(data []byte, i, depth int) int {
+	switch data[i] {
+	case '*', '_', '~':
+		return in.emphasis(data, i, depth)
+	case '`':
+		return in.codeSpan(data, i)
+	case '[':
+		return in.link(data, i, depth)
+	case '!':
+		if i+1 < len(data) && data[i+1] == '[' {
+			if n := in.link(data, i+1, depth); n > 0 {
+				return n + 1
+			}
+		}
+	case '<':
+		return in.angle(data, i)
+	case '\\':
+		if i+1 < len(data) && strings.IndexByte("\\`*_{}[]()#+-.!:|&<>~^$", data[i+1]) >= 0 {
+			in.text(data[i+1 : i+2])
+			return 2
+		}
+	case '&':
+		return in.entity(data, i)
+	}
+	return 0
+}
+
+// codeSpan reads inline code: a run of backticks closed by the first
+// later run at least as long (ending at as many backticks), its content
+// without the spaces around it.
+func (in *inliner) codeSpan(data []byte, i int) int {
+	nb := skipRun(data, i, '`') - i
+	// The parser retries a run without a closer from each of its
+	// backticks; a shorter closer then matches.
+	closer := 0
+	run := 0
+	for j := i + nb; j < len(data); j++ {
+		if data[j] != '`' {
+			run = 0
+			continue
+		}
+		run++
+		if run == nb {
+			closer = j + 1
+			break
+		}
+	}
+	if closer == 0 {
+		return 0
+	}
+	d := data[i:]
+	end := closer - i
+	b := nb
+	for b < end && d[b] == ' ' {
+		b++
+	}
+	e := end - nb
+	for e > b && d[e-1] == ' ' {
+		e--
+	}
+	if b < e {
+		in.out = append(in.out, d[b:e]...)
+	}
+	return end
+}
+
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+func isPunct2(d []byte) bool {
+	if len(d) == 0 {
+		return false
+	}
+	if strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", d[0]) >= 0 {
+		return true
+	}
+	r, _ := utf8.DecodeRune(d)
+	return r != utf8.RuneError && unicode.IsPunct(r)
+}
+
+func (in *inliner) emphasis(data []byte, off, depth int) int {
+	d := data[off:]
+	c := d[0]
+	n := len(d)
+	if n > 2 && d[1] != c {
+		if isSpaceByte(d[1]) || c == '~' {
+			return 0
+		}
+		if k := in.emph1(d[1:], c, depth); k > 0 {
+			return k + 1
+		}
+		return 0
+	}
+	if n > 3 && d[1] == c && d[2] != c {
+		if isSpaceByte(d[2]) {
+			return 0
+		}
+		if k := in.emph2(d[2:], c, depth); k > 0 {
+			return k + 2
+		}
+		return 0
+	}
+	if n > 4 && d[1] == c && d[2] == c && d[3] != c {
+		if c == '~' || isSpaceByte(d[3]) {
+			return 0
+		}
+		if k := in.emph3(d, 3, c, depth); k > 0 {
+			return k + 3
+		}
+	}
+	return 0
+}
+
+// findEmphChar returns the index of the next c in data not in inline code
+// or a link, or 0.
+func findEmphChar(data []byte, c byte) int {
+	i := 0
+	for i < len(data) {
+		for i < len(data) && data[i] != c && data[i] != '`' && data[i] != '[' {
+			i++
+		}
+		if i >= len(data) {
+			return 0
+		}
+		if isEscaped(data, i) {
+			i++
+			continue
+		}
+		if data[i] == c {
+			return i
+		}
+		if data[i] == '`' {
+			tmp := 0
+			i++
+			for i < len(data) && data[i] != '`' {
+				if tmp == 0 && data[i] == c {
+					tmp = i
+				}
+				i++
+			}
+			if i >= len(data) {
+				return tmp
+			}
+			i++
+			continue
+		}
+		// A link: see doc.go; links are skipped to their closing bracket.
+		tmp := 0
+		closeAt := matchBracket(data, i)
+		end := len(data)
+		if closeAt >= 0 {
+			end = closeAt
+		}
+		if k := bytes.IndexByte(data[i+1:end], c); k >= 0 {
+			tmp = i + 1 + k
+		}
+		if closeAt < 0 {
+			return tmp
+		}
+		i = closeAt + 1
+		for i < len(data) && (data[i] == ' ' || data[i] == '\n') {
+			i++
+		}
+		if i >= len(data) {
+			return tmp
+		}
+		if data[i] != '[' && data[i] != '(' {
+			if tmp > 0 {
+				return tmp
+			}
+			continue
+		}
+		cc := data[i]
+		i++
+		for i < len(data) && data[i] != cc {
+			if tmp == 0 && data[i] == c {
+				return i
+			}
+			i++
+		}
+		if i >= len(data) {
+			return tmp
+		}
+		i++
+	}
+	return 0
+}
+
+// matchBracket returns the index of the "]" that closes the "[" at
+// data[i], or -1.
+func matchBracket(data []byte, i int) int {
+	level := 0
+	for j := i; j < len(data); j++ {
+		switch {
+		case data[j] == '\\':
+			j++
+		case data[j] == '[':
+			level++
+		case data[j] == ']':
+			level--
+			if level == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+func (in *inliner) emph1(data []byte, c byte, depth int) int {
+	i := 0
+	if len(data) > 1 && data[0] == c && data[1] == c {
+		i = 2
+	}
+	for i < len(data) {
+		length := findEmphChar(data[i:], c)
+		i += length
+		if i >= len(data) {
+			return 0
+		}
+		if length == 0 && data[i] != c {
+			return 0
+		}
+		if i+1 < len(data) && data[i+1] == c {
+			i += 2
+			continue
+		}
+		if data[i] == c && !isSpaceByte(data[i-1]) {
+			rest := data[i+1:]
+			if !(len(rest) == 0 || isSpaceByte(rest[0]) || isPunct2(rest)) {
+				if length == 0 {
+					return 0
+				}
+				continue
+			}
+			in.run(data[:i], depth+1)
+			return i + 1
+		}
+		if length == 0 {
+			return 0
+		}
+	}
+	return 0
+}
+
+func (in *inliner) emph2(data []byte, c byte, depth int) int {
+	i := 0
+	for i < len(data) {
+		length := findEmphChar(data[i:], c)
+		if length == 0 {
+			return 0
+		}
+		i += length
+		if i+1 < len(data) && data[i] == c && data[i+1] == c && i > 0 && !isSpaceByte(data[i-1]) {
+			end := i
+			if i+2 < len(data) && data[i+2] == c && c != '~' {
+				if last := bytes.LastIndexByte(data[:i], c); last >= 0 &&
+					(last == 0 || isSpaceByte(data[last-1])) && last+1 < i && !isSpaceByte(data[last+1]) {
+					end = i + 1
+				}
+			}
+			in.run(data[:end], depth+1)
+			return end + 2
+		}
+		i++
+	}
+	return 0
+}
+
+func (in *inliner) emph3(orig []byte, offset int, c byte, depth int) int {
+	data := orig[offset:]
+	i := 0
+	for i < len(data) {
+		length := findEmphChar(data[i:], c)
+		if length == 0 {
+			return 0
+		}
+		i += length
+		if data[i] != c || isSpaceByte(data[i-1]) {
+			continue
+		}
+		switch {
+		case i+2 < len(data) && data[i+1] == c && data[i+2] == c:
+			in.run(data[:i], depth+1)
+			return i + 3
+		case i+1 < len(data) && data[i+1] == c:
+			n := in.emph1(orig[offset-2:], c, depth)
+			if n == 0 {
+				return 0
+			}
+			return n - 2
+		default:
+			n := in.emph2(orig[offset-1:], c, depth)
+			if n == 0 {
+				return 0
+			}
+			return n - 1
+		}
+	}
+	return 0
+}
+
+// link reads an inline link or image, "[text](destination)", keeping its
+// text. Reference links are not read (see doc.go).
+func (in *inliner) link(data []byte, i, depth int) int {
+	closeAt := matchBracket(data, i)
+	if closeAt < 0 || closeAt+1 >= len(data) || data[closeAt+1] != '(' {
+		return 0
+	}
+	level := 0
+	for j := closeAt + 1; j < len(data); j++ {
+		switch data[j] {
+		case '\\':
+			j++
+		case '(':
+			level++
+		case ')':
+			level--
+			if level == 0 {
+				in.run(data[i+1:closeAt], depth+1)
+				return j + 1 - i
+			}
+		}
+	}
+	return 0
+}
+
+// angle reads an autolink "<scheme:...>", keeping its address, or an HTML
+// tag, kept as written.
+func (in *inliner) angle(data []byte, i int) int {
+	end := bytes.IndexByte(data[i:], '>')
+	if end < 0 {
+		return 0
+	}
+	tag := data[i : i+end+1]
+	if len(tag) < 3 {
+		return 0
+	}
+	in.out = append(in.out, tag...)
+	return len(tag)
+}
+
+// entity resolves a character reference: numeric ones, and the named
+// ones a rule file might hold (doc.go lists them); another name stays as
+// written.
+func (in *inliner) entity(data []byte, i int) int {
+	d := data[i:]
+	end := skipN(d, 1, '#', 1)
+	for end < len(d) && (d[end] >= '0' && d[end] <= '9' || d[end] >= 'a' && d[end] <= 'z' || d[end] >= 'A' && d[end] <= 'Z') {
+		end++
+	}
+	if end >= len(d) || d[end] != ';' {
+		return 0
+	}
+	end++
+	ent := d[:end]
+	if ent[1] != '#' {
+		if s, ok := namedEntities[string(ent[1:end-1])]; ok {
+			in.out = append(in.out, s...)
+		} else {
+			in.text(ent)
+		}
+		return end
+	}
+	if len(ent) < 4 {
+		in.text(ent)
+		return end
+	}
+	digits, base := ent[2:len(ent)-1], 10
+	if ent[2] == 'x' || ent[2] == 'X' {
+		digits, base = ent[3:len(ent)-1], 16
+	}
+	cp, err := strconv.ParseUint(string(digits), base, 64)
+	if err != nil {
+		in.text(ent)
+		return end
+	}
+	r := '\uFFFD'
+	if cp != 0 && (cp < 0xD800 || cp > 0xDFFF) && cp <= 0x10FFFF {
+		r = rune(cp)
+	}
+	in.out = utf8.AppendRune(in.out, r)
+	return end
+}
+
+// namedEntities are the named character references the reader resolves.
+var namedEntities = map[string]string{
+	"amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u00a0",
+}

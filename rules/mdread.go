@@ -1,0 +1,942 @@
+package rules
+
+import "bytes"
+
+// This file is the Markdown reader of rule files: a small hand-written
+// reader of the subset that decides which headings and pipe tables a rule
+// file has, and what their cells say. It follows the block rules of the
+// gomarkdown parser the package used before (CommonExtensions without
+// MathJax), which a differential fuzz test (FuzzMarkdownAgainstGomarkdown)
+// keeps it to; the library was 700 KB of the page core's code with the
+// regexp package it pulled in. See doc.go for where it deliberately differs.
+
+// mdBlock is a heading or a table of a rule file, in document order.
+type mdBlock struct {
+	table  bool
+	level  int      // heading level
+	line   int      // heading's line; a table's header line
+	text   string   // heading text
+	header []string // a table's header cells, as read
+	rows   []mdRow  // a table's body rows
+	copied bool     // in a block quote or list item
+	footer bool     // with a footer line ("|===|") among its rows
+}
+
+// mdRow is one body row of a table.
+type mdRow struct {
+	line  int
+	cells []string
+}
+
+// mdReader reads the blocks of one buffer: the file, or a copy of a block
+// quote's or list item's content with its markers removed. lines[k] is the
+// file's line number of the buffer's line k.
+type mdReader struct {
+	buf    []byte
+	lines  []int
+	starts []int // offset of the first byte of each line of buf
+	out    *[]mdBlock
+	depth  int
+	// padded counts the empty cells added to short rows, as the parser
+	// limits them.
+	padded *int
+	limit  int
+}
+
+// readMarkdown returns the headings and tables of src (LF newlines).
+func readMarkdown(src []byte) []mdBlock {
+	var out []mdBlock
+	n := bytes.Count(src, []byte("\n")) + 1
+	lines := make([]int, n)
+	for i := range lines {
+		lines[i] = i + 1
+	}
+	padded := 0
+	r := newMDReader(src, lines, &out, 0, &padded, max(len(src), 100*1024))
+	r.block(0, len(src))
+	return out
+}
+
+func newMDReader(buf []byte, lines []int, out *[]mdBlock, depth int, padded *int, limit int) *mdReader {
+	r := &mdReader{buf: buf, lines: lines, out: out, depth: depth, padded: padded, limit: limit, starts: []int{0}}
+	for i, c := range buf {
+		if c == '\n' {
+			r.starts = append(r.starts, i+1)
+		}
+	}
+	return r
+}
+
+// lineAt returns the file's line of offset off of the buffer.
+func (r *mdReader) lineAt(off int) int {
+	lo, hi := 0, len(r.starts)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if r.starts[m] > off {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	k := lo - 1
+	if k < len(r.lines) {
+		return r.lines[k]
+	}
+	return r.lines[len(r.lines)-1]
+}
+
+// sub reads a copy of content whose lines come from the given file lines.
+func (r *mdReader) sub(content []byte, lines []int) {
+	if r.depth+1 >= maxMDNesting || len(content) == 0 {
+		return
+	}
+	if len(lines) == 0 {
+		lines = []int{1}
+	}
+	// A copy ends with a newline, or holds one line more than it names.
+	for bytes.Count(content, []byte("\n"))+1 > len(lines) {
+		lines = append(lines, lines[len(lines)-1])
+	}
+	s := newMDReader(content, lines, r.out, r.depth+1, r.padded, r.limit)
+	s.block(0, len(content))
+}
+
+// maxMDNesting is the parser's limit on nested blocks.
+const maxMDNesting = 64
+
+// block reads the blocks of buf[beg:end].
+func (r *mdReader) block(beg, end int) {
+	for beg < end {
+		data := r.buf[beg:end]
+		n := r.parseBlock(beg, data)
+		if n <= 0 {
+			n = 1
+		}
+		beg += n
+	}
+}
+
+func (r *mdReader) parseBlock(off int, data []byte) int {
+	if isPrefixHeading(data) {
+		return r.prefixHeading(off, data)
+	}
+	if data[0] == '<' {
+		if n := r.htmlBlock(off, data); n > 0 {
+			return n
+		}
+	}
+	if n := mdIsEmpty(data); n > 0 {
+		return n
+	}
+	if codePrefix(data) > 0 {
+		return indentedCode(data)
+	}
+	if n := r.fencedCode(off, data); n > 0 {
+		return n
+	}
+	if isHRule(data) {
+		return skipUntil(data, 0, '\n')
+	}
+	if prefixedBlock(data, '>') > 0 {
+		return r.quote(data, off)
+	}
+	if n := r.table(off, data); n > 0 {
+		return n
+	}
+	if uliPrefix(data) > 0 || oliPrefix(data) > 0 {
+		return r.list(off, data, data[skipN(data, 0, ' ', 3)] >= '0' && data[skipN(data, 0, ' ', 3)] <= '9', false)
+	}
+	if dliPrefix(data) > 0 {
+		if n := r.list(off, data, false, true); n > 0 {
+			return n
+		}
+	}
+	return r.paragraph(off, data)
+}
+
+func skipN(data []byte, i int, c byte, n int) int {
+	for k := 0; k < n && i < len(data) && data[i] == c; k++ {
+		i++
+	}
+	return i
+}
+
+func skipRun(data []byte, i int, c byte) int {
+	for i < len(data) && data[i] == c {
+		i++
+	}
+	return i
+}
+
+// skipUntil returns the index of the first c at or after i, or len(data).
+func skipUntil(data []byte, i int, c byte) int {
+	if j := bytes.IndexByte(data[i:], c); j >= 0 {
+		return i + j
+	}
+	return len(data)
+}
+
+// mdIsEmpty returns the length of a blank line at the start of data.
+func mdIsEmpty(data []byte) int {
+	if len(data) == 0 {
+		return 0
+	}
+	i := 0
+	for ; i < len(data) && data[i] != '\n'; i++ {
+		if data[i] != ' ' && data[i] != '\t' {
+			return 0
+		}
+	}
+	return skipN(data, i, '\n', 1)
+}
+
+// escapedAt reports whether data[i] follows an odd number of backslashes.
+func escapedAt(data []byte, i int) bool { return isEscaped(data, i) }
+
+func isPrefixHeading(data []byte) bool {
+	if len(data) > 0 && data[0] != '#' {
+		return false
+	}
+	level := skipN(data, 0, '#', 6)
+	return level < len(data) && data[level] == ' '
+}
+
+func (r *mdReader) prefixHeading(off int, data []byte) int {
+	level := skipN(data, 0, '#', 6)
+	i := skipRun(data, level, ' ')
+	end := skipUntil(data, i, '\n')
+	skip := end
+	// A trailing {#id} is the heading's id, not its text.
+	j := i
+	for j < end-1 && (data[j] != '{' || data[j+1] != '#') {
+		j++
+	}
+	k := j + 1
+	for k < end && data[k] != '}' {
+		k++
+	}
+	if j < end && k < end {
+		end = j
+		skip = k + 1
+		for end > 0 && data[end-1] == ' ' {
+			end--
+		}
+	}
+	for end > 0 && data[end-1] == '#' {
+		if escapedAt(data, end-1) {
+			break
+		}
+		end--
+	}
+	for end > 0 && data[end-1] == ' ' {
+		end--
+	}
+	if end > i {
+		r.heading(level, off+i, data[i:end])
+	}
+	return skip
+}
+
+// heading records a heading. Its line is where its text is; the parser
+// located it by a plain text literal, so a heading of inline code or
+// entities only, or one read from a copy, is placed at line 1.
+func (r *mdReader) heading(level, off int, content []byte) {
+	text, plain := inlineText(content)
+	line := 0
+	if plain && r.depth == 0 {
+		line = r.lineAt(off)
+	}
+	*r.out = append(*r.out, mdBlock{level: level, line: max(line, 1), text: text})
+}
+
+func (r *mdReader) htmlBlock(off int, data []byte) int {
+	// Comments followed by a blank rest of line; other HTML blocks are
+	// read as paragraphs (see doc.go).
+	if !bytes.HasPrefix(data, []byte("<!--")) {
+		return 0
+	}
+	rest := r.buf[off+3:]
+	j := bytes.Index(rest, []byte("-->"))
+	if j < 0 {
+		return 0
+	}
+	i := 3 + j + 3
+	if i > len(data) {
+		return 0
+	}
+	k := mdIsEmpty(data[i:])
+	if k == 0 {
+		return 0
+	}
+	return i + k
+}
+
+func codePrefix(data []byte) int {
+	if len(data) >= 1 && data[0] == '\t' {
+		return 1
+	}
+	if len(data) >= 4 && data[0] == ' ' && data[1] == ' ' && data[2] == ' ' && data[3] == ' ' {
+		return 4
+	}
+	return 0
+}
+
+func indentedCode(data []byte) int {
+	i := 0
+	for i < len(data) {
+		beg := i
+		i = skipUntil(data, i, '\n')
+		i = skipN(data, i, '\n', 1)
+		if codePrefix(data[beg:i]) == 0 && mdIsEmpty(data[beg:i]) == 0 {
+			return beg
+		}
+	}
+	return i
+}
+
+// fenceLine reports whether data starts with a fence line: with marker
+// "", an opening one (any info string), else a closing one for marker. It
+// returns the length of the line with its newline, and the marker.
+func fenceLine(data []byte, marker []byte) (int, []byte) {
+	i := skipN(data, 0, ' ', 3)
+	if i >= len(data) || data[i] != '~' && data[i] != '`' {
+		return 0, nil
+	}
+	start := i
+	i = skipRun(data, i, data[i])
+	if i-start < 3 {
+		return 0, nil
+	}
+	m := data[start:i]
+	if marker != nil && !bytes.Equal(m, marker) {
+		return 0, nil
+	}
+	if marker == nil {
+		i = skipRun(data, i, ' ')
+		if i >= len(data) {
+			return i, m
+		}
+		if data[i] == '{' {
+			j := i + 1
+			for j < len(data) && data[j] != '}' && data[j] != '\n' {
+				j++
+			}
+			if j >= len(data) || data[j] != '}' {
+				return 0, nil
+			}
+			i = j + 1
+		} else {
+			i = skipUntil(data, i, '\n')
+		}
+	}
+	i = skipRun(data, i, ' ')
+	if i >= len(data) {
+		return i, m
+	}
+	if data[i] != '\n' {
+		return 0, nil
+	}
+	return i + 1, m
+}
+
+// fencedCode returns the length of a fenced code block at the start of
+// data, or 0: a fence that is never closed is not code.
+func (r *mdReader) fencedCode(off int, data []byte) int {
+	beg, marker := fenceLine(data, nil)
+	if beg == 0 || beg >= len(data) {
+		return 0
+	}
+	for {
+		if n, _ := fenceLine(data[beg:], marker); n != 0 {
+			return beg + n
+		}
+		end := skipUntil(data, beg, '\n') + 1
+		if end >= len(data) {
+			return 0
+		}
+		beg = end
+	}
+}
+
+func isHRule(data []byte) bool {
+	i := skipN(data, 0, ' ', 3)
+	if i >= len(data) || data[i] != '*' && data[i] != '-' && data[i] != '_' {
+		return false
+	}
+	c, n := data[i], 0
+	for ; i < len(data) && data[i] != '\n'; i++ {
+		switch {
+		case data[i] == c:
+			n++
+		case data[i] != ' ':
+			return false
+		}
+	}
+	return n >= 3
+}
+
+// prefixedBlock returns the length of a block marker (up to three spaces,
+// the marker, an optional space) at the start of data, or 0.
+func prefixedBlock(data []byte, marker byte) int {
+	i := skipN(data, 0, ' ', 3)
+	if i >= len(data) || data[i] != marker {
+		return 0
+	}
+	i++
+	if i < len(data) && data[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+func (r *mdReader) quote(data []byte, off int) int {
+	var raw []byte
+	var lines []int
+	beg, end := 0, 0
+	var fence []byte
+	for beg < len(data) {
+		end = skipUntil(data, beg, '\n')
+		end = skipN(data, end, '\n', 1)
+		contentBeg := beg
+		if pre := prefixedBlock(data[beg:], '>'); pre > 0 {
+			contentBeg += pre
+		} else if fence == nil && mdIsEmpty(data[beg:]) > 0 &&
+			(end >= len(data) || prefixedBlock(data[end:], '>') == 0 && mdIsEmpty(data[end:]) == 0) {
+			break
+		}
+		raw = append(raw, data[contentBeg:end]...)
+		lines = append(lines, r.lineAt(off+beg))
+		if _, m := fenceLine(data[contentBeg:end], fence); m != nil {
+			if fence != nil {
+				fence = nil
+			} else if r.quotedFenceCloses(data, end, m) {
+				fence = m
+			}
+		}
+		beg = end
+	}
+	r.sub(raw, lines)
+	return end
+}
+
+// quotedFenceCloses reports whether a line after data[from:], with or
+// without a quote marker, can close a fence of marker.
+func (r *mdReader) quotedFenceCloses(data []byte, from int, marker []byte) bool {
+	for beg := from; beg < len(data); {
+		end := skipN(data, skipUntil(data, beg, '\n'), '\n', 1)
+		line := data[beg:end]
+		line = line[prefixedBlock(line, '>'):]
+		if n, _ := fenceLine(line, nil); n > 0 {
+			if n, _ := fenceLine(line, marker); n > 0 {
+				return true
+			}
+		}
+		beg = end
+	}
+	return false
+}
+
+// tableHeader returns the length of a pipe table's header and delimiter
+// rows at the start of data, or 0; the number of columns; and the header
+// line without its newline, nil when the first line is itself the
+// delimiter row.
+func tableHeader(data []byte) (size, cols int, header []byte) {
+	lineEnd := skipUntil(data, 0, '\n')
+	if bytes.IndexByte(data[:lineEnd], '|') < 0 {
+		return 0, 0, nil
+	}
+	colCount := 1
+	underline, emptyFields := true, true
+	i := 0
+	for ; i < lineEnd; i++ {
+		i = skipCodeSpan(data[:lineEnd], i)
+		if data[i] == '|' && !isEscaped(data, i) {
+			colCount++
+		}
+		switch data[i] {
+		case '-', ' ', ':', '|':
+		default:
+			underline = false
+		}
+		if data[i] != ' ' && data[i] != '|' {
+			emptyFields = false
+		}
+	}
+	if colCount == 1 {
+		return 0, 0, nil
+	}
+	j := skipN(data, i, '\n', 1)
+	header = data[:j]
+	if data[0] == '|' {
+		colCount--
+	}
+	tmp := bytes.TrimRight(header, " \n")
+	if n := len(tmp); n > 2 && tmp[n-1] == '|' && !isEscaped(tmp, n-1) {
+		colCount--
+	}
+	if underline && !emptyFields {
+		header = nil
+		i = 0
+	} else {
+		i++
+	}
+	if i >= len(data) {
+		return 0, 0, nil
+	}
+	if data[i] == '|' && !isEscaped(data, i) {
+		i++
+	}
+	i = skipRun(data, i, ' ')
+	col, n := 0, len(data)
+	for i < n && data[i] != '\n' {
+		dashes := 0
+		if data[i] == ':' {
+			i++
+			dashes++
+		}
+		for i < n && data[i] == '-' {
+			i++
+			dashes++
+		}
+		if i < n && data[i] == ':' {
+			i++
+			dashes++
+		}
+		i = skipRun(data, i, ' ')
+		if i == n {
+			return 0, 0, nil
+		}
+		switch {
+		case dashes < 1:
+			return 0, 0, nil
+		case data[i] == '|' && !isEscaped(data, i):
+			col++
+			i = skipRun(data, i+1, ' ')
+			if col >= colCount && i < len(data) && data[i] != '\n' {
+				return 0, 0, nil
+			}
+		case col+1 < colCount:
+			return 0, 0, nil
+		case data[i] == '\n':
+			col++
+		default:
+			return 0, 0, nil
+		}
+	}
+	if col != colCount {
+		return 0, 0, nil
+	}
+	return skipN(data, i, '\n', 1), colCount, header
+}
+
+// table reads a pipe table at the start of data and returns its length,
+// or 0. Body rows run while lines hold a pipe; a line of only "=" and
+// pipes is a footer separator, not a row.
+func (r *mdReader) table(off int, data []byte) int {
+	i, cols, header := tableHeader(data)
+	if i == 0 {
+		return 0
+	}
+	t := mdBlock{table: true, copied: r.depth > 0}
+	if header != nil {
+		t.line = r.lineAt(off)
+		t.header = r.row(header, cols)
+	}
+	for i < len(data) {
+		rowStart := i
+		i = skipUntil(data, i, '\n')
+		if bytes.IndexByte(data[rowStart:i], '|') < 0 {
+			i = rowStart
+			break
+		}
+		i = skipN(data, i, '\n', 1)
+		if isTableFooter(data[rowStart:i]) {
+			t.footer = true
+			continue
+		}
+		t.rows = append(t.rows, mdRow{line: r.lineAt(off + rowStart), cells: r.row(data[rowStart:i], cols)})
+	}
+	if header != nil {
+		*r.out = append(*r.out, t)
+	}
+	return i
+}
+
+func isTableFooter(data []byte) bool {
+	pipes := 0
+	for i := skipN(data, 0, ' ', 3); i < len(data) && data[i] != '\n'; i++ {
+		switch {
+		case data[i] == '|' && !isEscaped(data, i):
+			pipes++
+		case data[i] != '=':
+			return false
+		}
+	}
+	return pipes > 0
+}
+
+// row splits a table row into at most cols cells, as the parser does: a
+// run of pipes spans columns, and the empty cells a span leaves are
+// dropped; a short row is padded with empty cells.
+func (r *mdReader) row(data []byte, cols int) []string {
+	var cells []string
+	i := skipRun(data, 0, '|')
+	n := len(data)
+	spans := 0
+	col := 0
+	for ; col < cols && i < n; col++ {
+		span := 0
+		i = skipRun(data, i, ' ')
+		start := i
+		padding := i >= n || data[i] == '\n'
+		for i < n && (data[i] != '|' || isEscaped(data, i)) && data[i] != '\n' {
+			i = skipCodeSpan(data, i) + 1
+		}
+		end := i
+		for i < n && data[i] == '|' && !isEscaped(data, i) {
+			i++
+			span++
+		}
+		if span < 2 {
+			span = 0
+		}
+		for end > start && end-1 < n && data[end-1] == ' ' {
+			end--
+		}
+		switch {
+		case start == end && spans > 0:
+			spans--
+		case padding && !r.pad():
+			return cells
+		default:
+			text, _ := inlineText(data[start:min(end, n)])
+			cells = append(cells, text)
+		}
+		if span > 0 {
+			spans += span - 1
+		}
+	}
+	for ; col < cols && r.pad(); col++ {
+		cells = append(cells, "")
+	}
+	return cells
+}
+
+func (r *mdReader) pad() bool {
+	if *r.padded >= r.limit {
+		return false
+	}
+	*r.padded++
+	return true
+}
+
+func uliPrefix(data []byte) int {
+	i := skipN(data, 0, ' ', 3)
+	if i >= len(data)-1 {
+		return 0
+	}
+	if data[i] != '*' && data[i] != '+' && data[i] != '-' || data[i+1] != ' ' && data[i+1] != '\t' {
+		return 0
+	}
+	return i + 2
+}
+
+func oliPrefix(data []byte) int {
+	i := skipN(data, 0, ' ', 3)
+	start := i
+	for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+		i++
+	}
+	if start == i || i >= len(data)-1 {
+		return 0
+	}
+	if data[i] != '.' && data[i] != ')' || data[i+1] != ' ' && data[i+1] != '\t' {
+		return 0
+	}
+	return i + 2
+}
+
+func dliPrefix(data []byte) int {
+	if len(data) < 2 || data[0] != ':' || data[1] != ' ' && data[1] != '\t' {
+		return 0
+	}
+	return 2
+}
+
+func listIndent(data []byte, max int) (width, n int) {
+	if len(data) > 0 && data[0] == '\t' {
+		return 4, 1
+	}
+	for n < len(data) && width < max && data[n] == ' ' {
+		width++
+		n++
+	}
+	return width, n
+}
+
+// The list flags the parser keeps while reading a list.
+const (
+	listOrdered = 1 << iota
+	listDefinition
+	listTerm
+	listContainsBlock
+	listEnd
+)
+
+// list reads a list and returns its length.
+func (r *mdReader) list(off int, data []byte, ordered, definition bool) int {
+	flags := 0
+	if ordered {
+		flags |= listOrdered
+	}
+	if definition {
+		flags |= listDefinition
+	}
+	i := 0
+	for i < len(data) {
+		skip := r.listItem(off+i, data[i:], &flags)
+		i += skip
+		if skip == 0 || flags&listEnd != 0 {
+			break
+		}
+	}
+	return i
+}
+
+func listTypeChanged(data []byte, flags int, definitionItem bool) bool {
+	return definitionItem && flags&listDefinition == 0 ||
+		oliPrefix(data) > 0 && flags&listOrdered == 0 ||
+		uliPrefix(data) > 0 && flags&(listOrdered|listDefinition) != 0
+}
+
+func (r *mdReader) listItem(off int, data []byte, flags *int) int {
+	isDefinition := *flags&listDefinition != 0
+	itemIndent, _ := listIndent(data, 3)
+	i := uliPrefix(data)
+	if i == 0 {
+		i = oliPrefix(data)
+	}
+	if i == 0 {
+		i = dliPrefix(data)
+		if i > 0 {
+			*flags &^= listTerm
+		}
+	}
+	if i == 0 {
+		if !isDefinition {
+			return 0
+		}
+		*flags |= listTerm
+	}
+	i = skipRun(data, i, ' ')
+	line := i
+	for i > 0 && i < len(data) && data[i-1] != '\n' {
+		i++
+	}
+	var raw []byte
+	var lines []int
+	write := func(b []byte, at int) {
+		raw = append(raw, b...)
+		for range bytes.Count(b, []byte("\n")) {
+			lines = append(lines, r.lineAt(off+at))
+		}
+	}
+	write(data[line:i], line)
+	if len(lines) == 0 {
+		lines = append(lines, r.lineAt(off+line))
+	}
+	line = i
+	blank := false
+	sublist := 0
+	var fence []byte
+	blankLine := func() {
+		raw = append(raw, '\n')
+		lines = append(lines, r.lineAt(off+line))
+	}
+gather:
+	for line < len(data) {
+		i++
+		for i < len(data) && data[i-1] != '\n' {
+			i++
+		}
+		if mdIsEmpty(data[line:i]) > 0 {
+			blank = true
+			line = i
+			continue
+		}
+		indent, indentBytes := listIndent(data[line:i], 4)
+		chunk := data[line+indentBytes : i]
+		chunkAt := line + indentBytes
+		if !isDefinition {
+			verbatim, end := trackListFence(chunk, indent, &fence)
+			if end {
+				*flags |= listEnd
+				break gather
+			}
+			if verbatim {
+				if blank {
+					blank = false
+					blankLine()
+				}
+				write(chunk, chunkAt)
+				line = i
+				continue
+			}
+		}
+		definitionItem := dliPrefix(chunk) > 0
+		switch {
+		case uliPrefix(chunk) > 0 && !isHRule(chunk) || oliPrefix(chunk) > 0 || definitionItem:
+			if indentBytes >= 4 && !definitionItem {
+				lead := skipRun(chunk, 0, ' ')
+				chunkAt = line + indentBytes - (lead + 1)
+				chunk = data[chunkAt:i]
+			}
+			if indent <= itemIndent {
+				if listTypeChanged(chunk, *flags, definitionItem) {
+					*flags |= listEnd
+				} else if blank {
+					*flags |= listContainsBlock
+				}
+				break gather
+			}
+			if blank {
+				*flags |= listContainsBlock
+			}
+			if sublist == 0 {
+				sublist = len(raw)
+				if definitionItem {
+					sublist = bytes.LastIndexByte(raw[:len(raw)-1], '\n') + 1
+				}
+			}
+		case isPrefixHeading(chunk):
+			if blank && indent < 4 {
+				*flags |= listEnd
+				break gather
+			}
+			*flags |= listContainsBlock
+		case prefixedBlock(chunk, '>') > 0 && indent < 4:
+			*flags |= listEnd
+			break gather
+		case blank && indent < 4:
+			if *flags&listDefinition != 0 && i < len(data)-1 {
+				next := skipUntil(data, i, '\n')
+				for next < len(data)-1 && data[next] == '\n' {
+					next++
+				}
+				if i < len(data)-1 && data[i] != ':' && next < len(data)-1 && data[next] != ':' {
+					*flags |= listEnd
+				}
+			} else {
+				*flags |= listEnd
+			}
+			break gather
+		case blank:
+			blankLine()
+			*flags |= listContainsBlock
+		}
+		if blank {
+			blank = false
+			blankLine()
+		}
+		write(chunk, chunkAt)
+		line = i
+	}
+	itemEnd := len(raw)
+	if sublist > 0 {
+		itemEnd = sublist
+	}
+	if *flags&listContainsBlock != 0 && *flags&listTerm == 0 {
+		r.sub(raw[:itemEnd], lines)
+	}
+	if sublist > 0 {
+		k := bytes.Count(raw[:sublist], []byte("\n"))
+		r.sub(raw[sublist:], lines[min(k, len(lines)):])
+	}
+	return line
+}
+
+func trackListFence(line []byte, indent int, marker *[]byte) (verbatim, endList bool) {
+	if *marker != nil && indent > 0 {
+		if _, m := fenceLine(line, *marker); m != nil {
+			*marker = nil
+		}
+		return true, false
+	}
+	*marker = nil
+	_, opening := fenceLine(line, nil)
+	if opening == nil {
+		return false, false
+	}
+	if indent == 0 {
+		return false, true
+	}
+	*marker = opening
+	return false, false
+}
+
+// paragraph reads a paragraph, which may end in a setext heading's
+// underline, and returns its length.
+func (r *mdReader) paragraph(off int, data []byte) int {
+	var prev, line, i int
+	for i < len(data) {
+		prev = line
+		current := data[i:]
+		line = i
+		if n := mdIsEmpty(current); n > 0 {
+			if i < len(data)-1 && data[i+1] == ':' {
+				if n := r.list(off+prev, data[prev:], false, true); n > 0 {
+					return prev + n
+				}
+			}
+			return i + n
+		}
+		if i > 0 {
+			if level := underlineLevel(current); level > 0 {
+				eol := i - 1
+				for prev < eol && data[prev] == ' ' {
+					prev++
+				}
+				for eol > prev && data[eol-1] == ' ' {
+					eol--
+				}
+				r.heading(level, off+prev, data[prev:eol])
+				return skipUntil(data, i, '\n')
+			}
+		}
+		if r.interrupts(off+i, current) {
+			return i
+		}
+		if dliPrefix(current) != 0 {
+			return prev + r.list(off+prev, data[prev:], false, true)
+		}
+		i = skipN(data, skipUntil(data, i, '\n'), '\n', 1)
+	}
+	return i
+}
+
+func underlineLevel(data []byte) int {
+	c := data[0]
+	if c != '=' && c != '-' {
+		return 0
+	}
+	i := skipRun(data, 1, c)
+	i = skipRun(data, i, ' ')
+	if i < len(data) && data[i] == '\n' {
+		if c == '=' {
+			return 1
+		}
+		return 2
+	}
+	return 0
+}
+
+func (r *mdReader) interrupts(off int, data []byte) bool {
+	if isPrefixHeading(data) || isHRule(data) || prefixedBlock(data, '>') > 0 {
+		return true
+	}
+	if beg, _ := fenceLine(data, nil); beg > 0 && r.fencedCode(off, data) > 0 {
+		return true
+	}
+	n, _, _ := tableHeader(data)
+	return n > 0
+}
