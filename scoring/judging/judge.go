@@ -637,14 +637,26 @@ func (m *LLMJudgeMetric) Evaluate(ctx context.Context, stage evalcase.Evaluation
 	return res, res.SetDetails(det)
 }
 
+// JudgeProbes are the consistency probes of a judge metric (see
+// LLMJudgeMetric.Samples and ShuffleReferences).
+type JudgeProbes struct {
+	Samples           int
+	ShuffleReferences bool
+}
+
 // JudgeMetricKind returns the factory of the llm_judge metric kind for
 // judge j (nil: no judge configured). name is used when a spec has none.
 func JudgeMetricKind(j Judge, name string) evalcase.MetricFactory {
+	return ProbedJudgeMetricKind(j, name, JudgeProbes{})
+}
+
+// ProbedJudgeMetricKind is JudgeMetricKind with consistency probes.
+func ProbedJudgeMetricKind(j Judge, name string, p JudgeProbes) evalcase.MetricFactory {
 	return func(s evalcase.MetricSpec) (evalcase.Metric, error) {
 		n := s.Name
 		if n == "" {
 			n = name
 		}
-		return &LLMJudgeMetric{MetricName: n, Judge: j}, nil
+		return &LLMJudgeMetric{MetricName: n, Judge: j, Samples: p.Samples, ShuffleReferences: p.ShuffleReferences}, nil
 	}
 }
