@@ -18,7 +18,11 @@ type EvaluatorOptions struct {
 	// metrics; nil means deterministic metrics only.
 	Judge judging.Judge
 	// JudgeName is recorded in the report ("none" when empty).
-	JudgeName         string
+	JudgeName string
+	// JudgeProbes ask the judge again to measure its consistency: Samples
+	// times each (--judge-samples), and with the references in a second,
+	// seeded order (--shuffle-references).
+	JudgeProbes       judging.JudgeProbes
 	Checkpoints       evalcase.CheckpointStore
 	CheckpointContext any
 }
@@ -30,7 +34,7 @@ func (f *CaseFile) Evaluator(opts EvaluatorOptions) (*PipelineEvaluator, error) 
 		kinds = DefaultMetricKinds()
 	}
 	if opts.Judge != nil {
-		kinds = kinds.With(evalcase.KindLLMJudge, judging.JudgeMetricKind(opts.Judge, evalcase.KindLLMJudge))
+		kinds = kinds.With(evalcase.KindLLMJudge, judging.ProbedJudgeMetricKind(opts.Judge, evalcase.KindLLMJudge, opts.JudgeProbes))
 	}
 	reg, err := evalcase.NewOperationRegistry(f.OperationSpecs...)
 	if err != nil {
@@ -65,7 +69,7 @@ func (f *CaseFile) Evaluator(opts EvaluatorOptions) (*PipelineEvaluator, error) 
 	} else {
 		e.DefaultMetrics = []evalcase.Metric{&ExactStructuredMetric{}}
 		if opts.Judge != nil {
-			e.DefaultMetrics = append(e.DefaultMetrics, &judging.LLMJudgeMetric{Judge: opts.Judge})
+			e.DefaultMetrics = append(e.DefaultMetrics, &judging.LLMJudgeMetric{Judge: opts.Judge, Samples: opts.JudgeProbes.Samples, ShuffleReferences: opts.JudgeProbes.ShuffleReferences})
 		}
 	}
 	return e, nil

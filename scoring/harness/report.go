@@ -97,6 +97,8 @@ type Report struct {
 	// JudgeUsage is the model calls' usage, set by hosts that call models
 	// (absent otherwise).
 	JudgeUsage *judging.UsageSummary `json:"judge_usage,omitempty"`
+	// Agreement is how far the judges agree (absent when no judge ran).
+	Agreement *Agreement `json:"agreement,omitempty"`
 }
 
 func newReport(judge string) *Report {
@@ -117,6 +119,7 @@ func newReport(judge string) *Report {
 func (r *Report) finish() {
 	s := Summary{Pipelines: len(r.Pipelines), Cases: len(r.Cases)}
 	seenWarn := map[string]bool{}
+	agree := agreementCollector{dissent: map[string]bool{}, samples: map[string][][]string{}}
 	r.ReviewQueue = []ReviewItem{}
 	r.Warnings = []string{}
 	visit := func(pipeline string, st StageReport) {
@@ -146,6 +149,7 @@ func (r *Report) finish() {
 				r.ReviewQueue = append(r.ReviewQueue, ReviewItem{PipelineID: pipeline, CaseID: st.CaseID, StageID: st.StageID, Metric: m.Metric, Verdict: m.Verdict, Reason: m.Reason})
 			}
 		}
+		agree.stage(pipeline, st)
 		for _, w := range st.Warnings {
 			if !seenWarn[w] {
 				seenWarn[w] = true
@@ -162,6 +166,7 @@ func (r *Report) finish() {
 		visit("", c)
 	}
 	r.Summary = s
+	r.Agreement = agree.result()
 }
 
 // JSON encodes the report: two-space indentation, struct field order, map
@@ -222,6 +227,7 @@ func (r *Report) Markdown() []byte {
 		}
 		b.WriteString("\n")
 	}
+	agreementMarkdown(&b, r.Agreement)
 	b.WriteString("## Stages\n\n")
 	b.WriteString("| pipeline | stage | operation | verdict | failure context | upstream | scores |\n")
 	b.WriteString("|---|---|---|---|---|---|---|\n")

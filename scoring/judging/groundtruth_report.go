@@ -1,6 +1,7 @@
 package judging
 
 import (
+	"github.com/docscore/docscore/scoring/agreement"
 	"github.com/docscore/docscore/scoring/evalcase"
 )
 
@@ -92,6 +93,58 @@ type GroundTruthReport struct {
 	ProvisionalReference evalcase.ReferenceArtifact `json:"provisional_reference"`
 	Instructions         []InstructionRecord        `json:"instructions"`
 	Notice               string                     `json:"notice"`
+	// Agreement is how far the first-pass providers agree (absent with
+	// no reading).
+	Agreement *GroundTruthAgreement `json:"agreement,omitempty"`
+}
+
+// GroundTruthAgreement is Krippendorff's α (nominal) over the first-pass
+// providers' readings: a unit is a field (every agreed or disputed path),
+// a rating the normalized value a provider read, Missing when it omitted
+// the field or answered unusably. Dissent is each provider's rate of
+// values that differ from the field's agreed value (disputed fields have
+// no decision and do not count).
+type GroundTruthAgreement struct {
+	agreement.Alpha
+	Providers []string                  `json:"providers"`
+	Dissent   map[string]agreement.Rate `json:"dissent"`
+}
+
+// agreementOf computes the report's GroundTruthAgreement.
+func (r *GroundTruthReport) agreementOf() *GroundTruthAgreement {
+	var first []ProviderReading
+	for _, rd := range r.Readings {
+		if rd.Purpose == PurposeGroundTruth {
+			first = append(first, rd)
+		}
+	}
+	if len(first) == 0 {
+		return nil
+	}
+	idx := indexClaims(first)
+	names := make([]string, len(first))
+	for i, rd := range first {
+		names[i] = rd.Name
+	}
+	var rows [][]string
+	var decisions []string
+	unit := func(path string, decision string) {
+		row := make([]string, len(first))
+		for i := range first {
+			if c, ok := idx[i][path]; ok {
+				row[i] = normalizedValue(c.Value)
+			}
+		}
+		rows = append(rows, row)
+		decisions = append(decisions, decision)
+	}
+	for _, a := range r.Agreed {
+		unit(a.Path, normalizedValue(a.Value))
+	}
+	for _, d := range r.Disputed {
+		unit(d.Path, agreement.Missing)
+	}
+	return &GroundTruthAgreement{Alpha: agreement.NominalAlpha(rows), Providers: names, Dissent: agreement.Dissent(names, rows, decisions)}
 }
 
 // GroundTruthReportKind is the Kind of a GroundTruthReport.
@@ -113,6 +166,7 @@ func (r *GroundTruthReport) finish() error {
 		}
 	}
 	r.RequiresHumanReview = len(r.Disputed) > 0 || usable == 0 || len(r.Agreed) == 0
+	r.Agreement = r.agreementOf()
 	ref, err := r.reference()
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -407,5 +408,32 @@ func TestGroundTruthRouter(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGroundTruthAgreement: the first pass's providers agree on the
+// currency, conflict on the amount and only one reads the account: α over
+// the fields is 0.4 (gen_vectors.py's alpha_nominal on the same ratings),
+// and neither provider dissents from the one agreed value.
+func TestGroundTruthAgreement(t *testing.T) {
+	rep, _ := firstPass(t)
+	a := rep.Agreement
+	if a == nil || a.Alpha.Alpha == nil || math.Abs(*a.Alpha.Alpha-0.4) > 1e-12 || a.Units != 2 || a.Values != 4 {
+		t.Fatalf("agreement %+v", a)
+	}
+	if strings.Join(a.Providers, ",") != "openai,claude" {
+		t.Errorf("providers %v", a.Providers)
+	}
+	for _, p := range a.Providers {
+		if d := a.Dissent[p]; d.Count != 0 || d.N != 1 {
+			t.Errorf("%s dissent %+v, expected 0 of 1 (the currency)", p, d)
+		}
+	}
+	union, err := ResolveGroundTruthUnion(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := union.Agreement.Dissent["openai"]; d.Count != 0 || d.N != 2 {
+		t.Errorf("after the union, openai dissent %+v, expected 0 of 2 (currency, account)", d)
 	}
 }

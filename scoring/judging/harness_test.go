@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -210,5 +211,46 @@ func TestApproveGeneratedReference(t *testing.T) {
 		if _, ok := res.Scores[tc.score]; err != nil || !ok {
 			t.Errorf("%s: scores %v %v", tc.ref.Authority, res.Scores, err)
 		}
+	}
+}
+
+// TestPanelAgreementInReport: two stages judged by a three-variant panel
+// (pass, pass, fail each time) give Krippendorff's α over the variants
+// (−0.25, as testdata/gen_vectors.py's alpha_nominal computes it), the
+// dissenting variant's rate 2 of 2, and a Markdown section.
+func TestPanelAgreementInReport(t *testing.T) {
+	m := &judging.JudgePanelMetric{Variants: []judging.JudgeVariant{judging.Variant("gpt", "openai", "gpt", 0, evalcase.Pass),
+		judging.Variant("claude", "anthropic", "claude", 0, evalcase.Pass), judging.Variant("llama", "local", "llama", 0, evalcase.Fail)}}
+	s1, s2 := judging.PanelStage(nil), judging.PanelStage(nil)
+	s2.CaseID = "c2"
+	r, err := (&harness.PipelineEvaluator{DefaultMetrics: []evalcase.Metric{m}}).Run(context.Background(), nil, []evalcase.EvaluationCase{s1, s2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := r.Agreement.Panel
+	if p == nil || p.Alpha.Alpha == nil || math.Abs(*p.Alpha.Alpha+0.25) > 1e-12 || p.Units != 2 || p.Values != 6 {
+		t.Fatalf("panel %+v", p)
+	}
+	if strings.Join(p.Judges, ",") != "claude,gpt,llama" {
+		t.Errorf("judges %v", p.Judges)
+	}
+	if d := p.Dissent["llama"]; d.Count != 2 || d.N != 2 {
+		t.Errorf("llama dissent %+v, expected 2 of 2", d)
+	}
+	if d := p.Dissent["gpt"]; d.Count != 0 || d.N != 2 {
+		t.Errorf("gpt dissent %+v, expected 0 of 2", d)
+	}
+	if r.Agreement.SelfConsistency != nil || r.Agreement.OrderFlips != nil {
+		t.Errorf("probes reported without being asked: %+v", r.Agreement)
+	}
+	md := string(r.Markdown())
+	for _, want := range []string{"## Judge agreement", "Krippendorff's α (nominal) over 3 judge(s) (claude, gpt, llama): -0.25 over 2 unit(s), 6 pairable verdict(s)", "| llama | 2 of 2 (1) |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	data, _ := r.JSON()
+	if !strings.Contains(string(data), `"agreement": {`) || !strings.Contains(string(data), `"dissent": {`) {
+		t.Errorf("JSON lacks the agreement member")
 	}
 }

@@ -88,6 +88,9 @@ type JudgeRequest struct {
 	// shaped the request, with their versions.
 	Fingerprints []InstructionRecord `json:"fingerprints"`
 	Warnings     []string            `json:"warnings,omitempty"`
+	// Sample numbers a repeated asking (0 for the first); see
+	// ModelRequest.Sample.
+	Sample int `json:"-"`
 }
 
 // JudgeTask is the stage as the judge sees it.
@@ -510,6 +513,14 @@ type LLMJudgeMetric struct {
 	// MetricName defaults to "llm_judge".
 	MetricName string
 	Judge      Judge
+	// Samples asks the judge this many times (0 or 1: once). The first
+	// answer decides; the others measure self-consistency, and a stage
+	// whose samples' verdicts differ goes to the review queue.
+	Samples int
+	// ShuffleReferences asks once more with the references in a second,
+	// seeded order (ShuffledOrder); a verdict that flips goes to the review
+	// queue.
+	ShuffleReferences bool
 }
 
 // Name returns the metric's name.
@@ -524,11 +535,18 @@ func (m *LLMJudgeMetric) Name() string {
 // judge's provider, model and settings in the checkpoint context.
 func (m *LLMJudgeMetric) Fingerprint() string {
 	configured := m.Judge != nil
-	return fmt.Sprintf("llm_judge:%s:%s:%v", m.Name(), BaseJudgeInstructionsVersion, configured)
+	fp := fmt.Sprintf("llm_judge:%s:%s:%v", m.Name(), BaseJudgeInstructionsVersion, configured)
+	if m.Samples > 1 {
+		fp += fmt.Sprintf(":samples=%d", m.Samples)
+	}
+	if m.ShuffleReferences {
+		fp += ":shuffle=" + ShuffleKeyVersion
+	}
+	return fp
 }
 
-// judgeDetails is the JSON detail of a judge metric.
-type judgeDetails struct {
+// JudgeDetails is the JSON detail of a judge metric.
+type JudgeDetails struct {
 	// Judge is the judge's model, when the judge says (a ModelJudge does).
 	Judge      *ModelInfo   `json:"judge,omitempty"`
 	Provenance Provenance   `json:"provenance,omitempty"`
@@ -536,6 +554,12 @@ type judgeDetails struct {
 	RawAnswer  string       `json:"raw_answer,omitempty"`
 	// Instruction is the SHA-256 of the instructions the judge received.
 	Instruction string `json:"instructions_sha256"`
+	// SampleVerdicts are the verdicts of every sample, the first (which
+	// decides) included, when Samples asked more than once; an unusable
+	// answer counts as uncertain.
+	SampleVerdicts []evalcase.Verdict `json:"sample_verdicts,omitempty"`
+	// Shuffled is the judgment with the references in the second order.
+	Shuffled *ShuffledJudgment `json:"shuffled,omitempty"`
 }
 
 // InfoJudge is a Judge that can say which model it calls.
@@ -556,7 +580,7 @@ func (m *LLMJudgeMetric) Evaluate(ctx context.Context, stage evalcase.Evaluation
 		res.Reason = "no judge configured (--judge none): judged criteria were not evaluated"
 		return res, nil
 	}
-	det := judgeDetails{Instruction: evalcase.SHA256Hex([]byte(req.Instructions))}
+	det := JudgeDetails{Instruction: evalcase.SHA256Hex([]byte(req.Instructions))}
 	if ij, ok := m.Judge.(InfoJudge); ok {
 		info := ij.Info()
 		det.Judge = &info
@@ -569,27 +593,70 @@ func (m *LLMJudgeMetric) Evaluate(ctx context.Context, stage evalcase.Evaluation
 		res.RequiresReview = true
 		res.Reason = ua.Error()
 		det.RawAnswer = ua.Raw
-		return res, res.SetDetails(det)
-	}
-	if err != nil {
+	} else if err != nil {
 		return res, fmt.Errorf("judge %s: %w", m.Name(), err)
+	} else {
+		res.Verdict = out.Verdict
+		res.Scores = ScoreJudgeOutput(req, out)
+		res.Reason = out.Rationale
+		res.RequiresReview = out.Verdict == evalcase.Uncertain
+		det.Output = &out
 	}
-	res.Verdict = out.Verdict
-	res.Scores = ScoreJudgeOutput(req, out)
-	res.Reason = out.Rationale
-	res.RequiresReview = out.Verdict == evalcase.Uncertain
-	det.Output = &out
+	var probes []string
+	if m.Samples > 1 {
+		det.SampleVerdicts = []evalcase.Verdict{res.Verdict}
+		for i := 1; i < m.Samples; i++ {
+			r := req
+			r.Sample = i
+			v, err := askVerdict(ctx, m.Judge, r)
+			if err != nil {
+				return res, fmt.Errorf("judge %s, sample %d: %w", m.Name(), i+1, err)
+			}
+			det.SampleVerdicts = append(det.SampleVerdicts, v)
+		}
+		if !allSame(det.SampleVerdicts) {
+			probes = append(probes, fmt.Sprintf("verdict changed across %d samples (%s)", len(det.SampleVerdicts), joinVerdicts(det.SampleVerdicts)))
+		}
+	}
+	if m.ShuffleReferences {
+		if r, order, ok := ShuffledRequest(req); ok {
+			v, err := askVerdict(ctx, m.Judge, r)
+			if err != nil {
+				return res, fmt.Errorf("judge %s, shuffled references: %w", m.Name(), err)
+			}
+			det.Shuffled = &ShuffledJudgment{SeedKey: ShuffleKey(req.Task.CaseID, req.Task.StageID), Order: order, Verdict: v, Flipped: v != res.Verdict}
+			if det.Shuffled.Flipped {
+				probes = append(probes, fmt.Sprintf("order flip: %s with the references in order %s, %s in the second order %s", res.Verdict, strings.Join(referenceIDs(req.References), ", "), v, strings.Join(order, ", ")))
+			}
+		}
+	}
+	if len(probes) > 0 {
+		res.RequiresReview = true
+		res.Reason = strings.TrimSpace(res.Reason + "; review: " + strings.Join(probes, "; "))
+	}
 	return res, res.SetDetails(det)
+}
+
+// JudgeProbes are the consistency probes of a judge metric (see
+// LLMJudgeMetric.Samples and ShuffleReferences).
+type JudgeProbes struct {
+	Samples           int
+	ShuffleReferences bool
 }
 
 // JudgeMetricKind returns the factory of the llm_judge metric kind for
 // judge j (nil: no judge configured). name is used when a spec has none.
 func JudgeMetricKind(j Judge, name string) evalcase.MetricFactory {
+	return ProbedJudgeMetricKind(j, name, JudgeProbes{})
+}
+
+// ProbedJudgeMetricKind is JudgeMetricKind with consistency probes.
+func ProbedJudgeMetricKind(j Judge, name string, p JudgeProbes) evalcase.MetricFactory {
 	return func(s evalcase.MetricSpec) (evalcase.Metric, error) {
 		n := s.Name
 		if n == "" {
 			n = name
 		}
-		return &LLMJudgeMetric{MetricName: n, Judge: j}, nil
+		return &LLMJudgeMetric{MetricName: n, Judge: j, Samples: p.Samples, ShuffleReferences: p.ShuffleReferences}, nil
 	}
 }

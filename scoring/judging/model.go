@@ -63,6 +63,10 @@ type ModelRequest struct {
 	// Attachments are the references whose bytes travel as files: images
 	// and PDFs (Content set). Text references are part of Input instead.
 	Attachments []evalcase.ReferenceArtifact `json:"-"`
+	// Sample numbers a repeated asking of the same request (LLMJudgeMetric
+	// Samples): 0 for the first. It joins the fingerprint, so each sample is
+	// its own cached call, and adapters do not send it.
+	Sample int `json:"sample,omitempty"`
 }
 
 // AttachmentFingerprints lists the attachments by id, media type and
@@ -196,6 +200,7 @@ func ModelRequestForJudge(req JudgeRequest) ModelRequest {
 		SchemaName:   "docscore_judge_output",
 		OutputSchema: req.OutputSchema,
 		Attachments:  files,
+		Sample:       req.Sample,
 	}
 }
 

@@ -2,9 +2,10 @@
 // pipeline drawn as a graph of its stages (inline SVG, laid out here; no
 // library), coloured by verdict, with the failure context under the
 // verdict; a selected stage's metrics, upstream verdicts, references and
-// review items; the review queue. The page imports it the first time a
+// review items; the review queue; the judges' agreement. The page imports it the first time a
 // cases file is evaluated or a harness report is dropped. layoutStages,
-// formatScore and rerunAdvice are pure and tested with node --test.
+// formatScore, rerunAdvice and agreementLines are pure and tested with
+// node --test.
 
 import { el, svg, clear, plainTable } from './view.js';
 import { fmt4 } from './format.js';
@@ -103,6 +104,39 @@ export function rerunAdvice(st) {
   return 'nothing to rerun.';
 }
 
+// rateText prints an agreement rate like the Markdown report: "1 of 3 (0.3333)".
+export function rateText(r) {
+  return r.rate === null || r.rate === undefined ? `${r.count} of ${r.n}` : `${r.count} of ${r.n} (${formatScore(r.rate)})`;
+}
+
+// agreementLines renders a report's "agreement" member (absent when no
+// judge ran) as lines of text, in the Markdown report's words: α over the
+// judges (or why it is undefined), each panel judge's dissent, the
+// self-consistency of repeated samples, and the verdicts that flipped
+// with the references in their second order.
+export function agreementLines(a) {
+  if (!a) return [];
+  const out = [];
+  const p = a.panel;
+  if (p) {
+    const alpha = p.alpha === null || p.alpha === undefined ? `undefined (${p.reason})` : formatScore(p.alpha);
+    out.push(`Krippendorff's α (nominal) over ${p.judges.length} judge(s) (${p.judges.join(', ')}): ${alpha} over ${p.units} unit(s), ${p.pairable_values} pairable verdict(s)`);
+    for (const j of Object.keys(p.dissent || {}).sort()) out.push(`dissent of ${j} from the panel's decision: ${rateText(p.dissent[j])}`);
+  }
+  const sc = a.self_consistency;
+  if (sc) {
+    for (const j of Object.keys(sc.judges).sort()) out.push(`self-consistency of ${j} (${sc.samples} samples): verdict changed in ${rateText(sc.judges[j])} stage(s)`);
+  }
+  const of = a.order_flips;
+  if (of) {
+    out.push(`order sensitivity: ${rateText(of)} judged stage(s) flipped with the references in a second, seeded order`);
+    for (const f of of.flips) {
+      out.push(`flip: ${f.pipeline_id ? f.pipeline_id + ' / ' : ''}${f.stage_id} (${f.judge}): ${f.verdict}, then ${f.shuffled_verdict} in order ${f.order.join(', ')}`);
+    }
+  }
+  return out;
+}
+
 // CONTEXTS explains each failure context (SPEC C, the seed's attribution).
 const CONTEXTS = {
   current_stage: 'this stage failed while every stage upstream of it passed',
@@ -166,6 +200,11 @@ export function render(h) {
   if (rep.review_queue.length === 0) {
     $('review-queue').tBodies[0].append(el('tr', {}, el('td', { colspan: 5, class: 'hint' }, 'Nothing to review.')));
   }
+
+  const lines = agreementLines(rep.agreement);
+  $('harness-agreement').hidden = lines.length === 0;
+  const list = clear($('agreement-lines'));
+  for (const l of lines) list.append(el('li', {}, l));
 
   // Keep the selected stage across re-evaluations when it still exists.
   const keep = selected && findStage(selected.pipeline, selected.stage);

@@ -2,7 +2,7 @@
 // (make test-site-js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { layoutStages, formatScore, scoresText, rerunAdvice, NODE } from './pipelineview.js';
+import { layoutStages, formatScore, scoresText, rerunAdvice, agreementLines, rateText, NODE } from './pipelineview.js';
 
 test('layoutStages puts each stage one column after its deepest dependency', () => {
   const stages = [
@@ -50,4 +50,23 @@ test('rerunAdvice follows the failure context', () => {
   assert.match(rerunAdvice({ failure_context: 'indeterminate', verdict: 'uncertain', upstream_verdicts: {} }), /could not be decided/);
   assert.match(rerunAdvice({ failure_context: 'indeterminate', verdict: 'fail', upstream_verdicts: { u: 'uncertain' } }), /upstream verdict \(u\)/);
   assert.equal(rerunAdvice({ failure_context: null, upstream_verdicts: {} }), 'nothing to rerun.');
+});
+
+test('agreementLines renders the report\'s agreement member', () => {
+  assert.deepEqual(agreementLines(undefined), []);
+  assert.equal(rateText({ count: 0, n: 0, rate: null }), '0 of 0');
+  const lines = agreementLines({
+    panel: { alpha: -0.25, units: 2, pairable_values: 6, judges: ['claude', 'gpt', 'llama'], dissent: { llama: { count: 2, n: 2, rate: 1 }, gpt: { count: 0, n: 2, rate: 0 } } },
+    self_consistency: { samples: 3, judges: { 'openai/m': { count: 1, n: 3, rate: 1 / 3 } } },
+    order_flips: { count: 1, n: 3, rate: 1 / 3, flips: [{ case_id: 'c', stage_id: 's', judge: 'openai/m', verdict: 'pass', shuffled_verdict: 'fail', order: ['r-b', 'r-a'] }] },
+  });
+  assert.deepEqual(lines, [
+    "Krippendorff's α (nominal) over 3 judge(s) (claude, gpt, llama): -0.25 over 2 unit(s), 6 pairable verdict(s)",
+    "dissent of gpt from the panel's decision: 0 of 2 (0)",
+    "dissent of llama from the panel's decision: 2 of 2 (1)",
+    'self-consistency of openai/m (3 samples): verdict changed in 1 of 3 (0.3333) stage(s)',
+    'order sensitivity: 1 of 3 (0.3333) judged stage(s) flipped with the references in a second, seeded order',
+    'flip: s (openai/m): pass, then fail in order r-b, r-a',
+  ]);
+  assert.match(agreementLines({ panel: { alpha: null, reason: 'one judge', units: 0, pairable_values: 0, judges: ['x'], dissent: {} } })[0], /: undefined \(one judge\) over 0 unit/);
 });

@@ -77,7 +77,8 @@ func init() {
 			evidence, groundTruth, ctxPairs                  []string
 			output, markdown, checkpointDir, judge, failOn   string
 			jf                                               judgeFlags
-			allowOutside                                     bool
+			allowOutside, shuffleRefs                        bool
+			judgeSamples                                     int
 		)
 		c := &cobra.Command{
 			Use:   "eval",
@@ -109,6 +110,15 @@ ANTHROPIC_API_KEY is set, else (like --judge none) deterministic metrics
 only. Judge calls are retried on HTTP 429 and 5xx, honouring retry-after,
 bounded per provider, and with --checkpoint-dir each answer is kept so a
 rerun never pays for the same judgment twice.
+
+--judge-samples K asks the judge K times about each stage (the first answer
+decides) and reports, per judge model, the share of stages whose verdict
+changed; --shuffle-references asks once more with the references in a
+second order, seeded by "docscore-shuffle-references/1|CASE_ID|STAGE_ID"
+(FNV-1a, SplitMix64), and reports the verdicts that flip. Changed and
+flipped stages go to the review queue. The report's "agreement" member also
+gives Krippendorff's alpha over the judges of a stage and each panel judge's
+dissent rate.
 
 ` + judgeEnvHelp,
 			Example: `  docscore eval --cases examples/harness/pipeline/cases.json --markdown report.md --output report.json
@@ -151,6 +161,12 @@ rerun never pays for the same judgment twice.
 					return err
 				}
 				ctxMap["docscore.judge"] = judgeName
+				if judgeSamples < 1 || judgeSamples > maxJudgeSamples {
+					return usageError("--judge-samples %d: expected 1 to %d", judgeSamples, maxJudgeSamples)
+				}
+				if adapter == nil && (judgeSamples > 1 || shuffleRefs) {
+					return usageError("--judge-samples and --shuffle-references ask a model judge again: give --judge openai, anthropic or command (the judge is %s)", judgeName)
+				}
 				if adapter != nil {
 					settings.context(ctxMap, adapter)
 				}
@@ -159,7 +175,10 @@ rerun never pays for the same judgment twice.
 				// page and the HTTP API run, with what only the command line
 				// gives: the loader that keeps reference paths in the cases
 				// file's folder, the model judge, checkpoints and usage.
-				req := evalapi.EvalRequest{Evaluator: harness.EvaluatorOptions{JudgeName: judgeName, CheckpointContext: sortedContext(ctxMap)}}
+				req := evalapi.EvalRequest{Evaluator: harness.EvaluatorOptions{
+					JudgeName: judgeName, CheckpointContext: sortedContext(ctxMap),
+					JudgeProbes: judging.JudgeProbes{Samples: judgeSamples, ShuffleReferences: shuffleRefs},
+				}}
 				if casesFile != "" {
 					if req.Cases, req.Loader, err = readCasesFile(env, casesFile, allowOutside); err != nil {
 						return err
@@ -232,10 +251,15 @@ rerun never pays for the same judgment twice.
 		fl.StringArrayVar(&ctxPairs, "checkpoint-context", nil, "KEY=VALUE that a checkpoint must match to be reused (judge model, prompt version); repeat for several")
 		fl.StringVar(&judge, "judge", "auto", "model judge: "+strings.Join(judgeNames(), ", ")+" (auto: OpenAI, else Anthropic when its key is set, else deterministic metrics only)")
 		addJudgeFlags(c, &jf, true)
+		fl.IntVar(&judgeSamples, "judge-samples", 1, "ask the judge this many times per stage and report how often its verdict changes")
+		fl.BoolVar(&shuffleRefs, "shuffle-references", false, "ask the judge again with the references in a second, seeded order and report the verdicts that flip")
 		fl.StringVar(&failOn, "fail-on", "none", "exit 3 when a stage's verdict is fail (fail) or fail or uncertain (uncertain)")
 		return c
 	})
 }
+
+// maxJudgeSamples bounds --judge-samples: each sample is a paid call.
+const maxJudgeSamples = 20
 
 func sortedContext(m map[string]string) map[string]string {
 	// encoding/json sorts map keys, so the context's fingerprint does not

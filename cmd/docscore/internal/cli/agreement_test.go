@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/docscore/docscore/cmd/docscore/internal/judge/judgetest"
+	"github.com/docscore/docscore/scoring/agreement"
+	"github.com/docscore/docscore/scoring/harness"
+)
+
+// agreementCases writes three judged cases, each with two references:
+// "stable", "sample-flip" and "order-flip".
+func agreementCases(t *testing.T) string {
+	t.Helper()
+	var cases []string
+	for _, id := range []string{"stable", "sample-flip", "order-flip"} {
+		cases = append(cases, fmt.Sprintf(`{"case_id": %q, "operation": "classify", "prediction": {"vehicle": "fund"},
+  "references": [{"artifact_id": "r-a", "authority": "evidence", "value": "pooled portfolio"},
+                 {"artifact_id": "r-b", "authority": "evidence", "value": "units of a fund"}]}`, id))
+	}
+	path := filepath.Join(t.TempDir(), "cases.json")
+	doc := `{"default_metrics": [{"name": "judge", "kind": "llm_judge"}], "cases": [` + strings.Join(cases, ",\n") + `]}`
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// flakyJudge answers like a judge whose verdict depends on what the
+// agreement probes change: "sample-flip" answers fail on its second call in
+// the first reference order; "order-flip" answers fail whenever r-b comes
+// first; everything else passes.
+func flakyJudge(s *judgetest.Server) func(judgetest.Request) judgetest.Reply {
+	var mu sync.Mutex
+	calls := map[string]int{}
+	return func(r judgetest.Request) judgetest.Reply {
+		task, _ := r.Task()["task"].(map[string]any)
+		caseID, _ := task["case_id"].(string)
+		inv, _ := task["reference_inventory"].([]any)
+		first := ""
+		if len(inv) > 0 {
+			first, _ = inv[0].(map[string]any)["artifact_id"].(string)
+		}
+		verdict := "pass"
+		mu.Lock()
+		if first == "r-a" {
+			calls[caseID]++
+			if caseID == "sample-flip" && calls[caseID] == 2 {
+				verdict = "fail"
+			}
+		}
+		mu.Unlock()
+		if caseID == "order-flip" && first == "r-b" {
+			verdict = "fail"
+		}
+		b, _ := json.Marshal(map[string]any{"verdict": verdict, "rationale": "read " + first + " first", "confidence": 0.8, "claims": []any{}, "reference_claims": []any{}})
+		return s.Text(string(b), 100, 20)
+	}
+}
+
+// TestEvalJudgeSamplesAndShuffle: --judge-samples 3 asks three times per
+// stage, --shuffle-references once more in the second order; the stand-in
+// changes its verdict for one sample of one stage and for the second order
+// of another, and both land in the agreement member and the review queue.
+// A rerun from checkpoints asks nothing: every sample is its own cached call.
+func TestEvalJudgeSamplesAndShuffle(t *testing.T) {
+	oa := judgetest.NewOpenAI(openaiKey)
+	defer oa.Close()
+	oa.Answer = flakyJudge(oa)
+	cases := agreementCases(t)
+	dir := t.TempDir()
+	env := map[string]string{"OPENAI_API_KEY": openaiKey, "OPENAI_BASE_URL": oa.BaseURL()}
+	args := []string{"eval", "--cases", cases, "--judge", "openai", "--model", "m", "--judge-samples", "3", "--shuffle-references",
+		"--checkpoint-dir", filepath.Join(dir, "ckpt"), "--output", filepath.Join(dir, "r.json"), "--markdown", filepath.Join(dir, "r.md")}
+	code, _, errs := runEnv(t, "", env, args...)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if n := oa.Count(); n != 3*(3+1) {
+		t.Fatalf("%d judge calls, expected 12 (3 stages × (3 samples + 1 shuffled))", n)
+	}
+	if p := oa.Problems(); len(p) > 0 {
+		t.Fatalf("request shape problems: %v", p)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "r.json"))
+	var r harness.Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	a := r.Agreement
+	if a == nil || a.SelfConsistency == nil || a.OrderFlips == nil || a.Panel == nil {
+		t.Fatalf("agreement %+v", a)
+	}
+	sc := a.SelfConsistency.Judges["openai/m"]
+	if a.SelfConsistency.Samples != 3 || sc.Count != 1 || sc.N != 3 {
+		t.Errorf("self-consistency %+v, expected 1 of 3 stages changed over 3 samples", a.SelfConsistency)
+	}
+	of := a.OrderFlips
+	if of.Count != 1 || of.N != 3 || len(of.Flips) != 1 {
+		t.Fatalf("order flips %+v, expected 1 of 3", of)
+	}
+	f := of.Flips[0]
+	if f.CaseID != "order-flip" || f.Verdict != "pass" || f.ShuffledVerdict != "fail" || strings.Join(f.Order, ",") != "r-b,r-a" || f.SeedKey != "docscore-shuffle-references/1|order-flip|order-flip" {
+		t.Errorf("flip %+v", f)
+	}
+	// One judge: α is undefined, with the reason.
+	if a.Panel.Alpha.Alpha != nil || a.Panel.Reason != agreement.ReasonNoPairs || len(a.Panel.Judges) != 1 {
+		t.Errorf("panel %+v", a.Panel)
+	}
+	queued := map[string]string{}
+	for _, it := range r.ReviewQueue {
+		queued[it.CaseID] = it.Reason
+	}
+	if !strings.Contains(queued["sample-flip"], "verdict changed across 3 samples (pass, fail, pass)") || !strings.Contains(queued["order-flip"], "order flip") {
+		t.Errorf("review queue %v", queued)
+	}
+	if _, ok := queued["stable"]; ok {
+		t.Errorf("the stable stage is on the review queue: %v", queued)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "r.md"))
+	for _, want := range []string{"## Judge agreement", "| openai/m | 1 of 3 (0.3333) |", "1 of 3 (0.3333) judged stage(s) flipped", "| r-b, r-a | fail |"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	// A rerun from the checkpoints asks nothing and reports the same.
+	code, _, errs = runEnv(t, "", env, append(args[:len(args)-4], "--output", filepath.Join(dir, "r2.json"))...)
+	if code != ExitOK || oa.Count() != 12 {
+		t.Fatalf("rerun: exit %d, %d calls (expected none new): %s", code, oa.Count(), errs)
+	}
+	again, _ := os.ReadFile(filepath.Join(dir, "r2.json"))
+	var r2 harness.Report
+	json.Unmarshal(again, &r2)
+	if b1, _ := json.Marshal(r.Agreement); string(b1) != string(mustJSON(r2.Agreement)) {
+		t.Errorf("rerun agreement %s, first %s", mustJSON(r2.Agreement), b1)
+	}
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+func TestEvalJudgeSamplesNeedAJudge(t *testing.T) {
+	cases := agreementCases(t)
+	for _, args := range [][]string{{"--judge", "none", "--judge-samples", "2"}, {"--judge", "none", "--shuffle-references"}, {"--judge-samples", "0"}, {"--judge-samples", "21"}} {
+		code, _, errs := runEnv(t, "", map[string]string{}, append([]string{"eval", "--cases", cases}, args...)...)
+		if code != ExitInput || !strings.Contains(errs, "--judge-samples") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+}
