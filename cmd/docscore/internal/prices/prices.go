@@ -27,6 +27,11 @@ var bundled []byte
 // BundledName is the name the bundled table reports.
 const BundledName = "bundled price table"
 
+// MaxPerMTok is the highest price a table may give (US dollars per
+// million tokens): far above any list price, low enough that no usage
+// overflows.
+const MaxPerMTok = 1_000_000
+
 // Price is one provider/model's prices.
 type Price struct {
 	Provider string
@@ -219,8 +224,8 @@ func Parse(name string, data []byte) (*Table, error) {
 				}
 				continue
 			}
-			if math.IsNaN(*v.val) || math.IsInf(*v.val, 0) || *v.val < 0 {
-				return nil, fail(v.key, "%s = %v: expected US dollars per million tokens, 0 or more", v.key, *v.val)
+			if math.IsNaN(*v.val) || *v.val < 0 || *v.val > MaxPerMTok {
+				return nil, fail(v.key, "%s = %v: expected US dollars per million tokens, from 0 to %d", v.key, *v.val, MaxPerMTok)
 			}
 			*v.dst = *v.val
 		}
