@@ -292,3 +292,63 @@ func TestCostBadPriceFile(t *testing.T) {
 		t.Errorf("%d call(s) made", oa.Count())
 	}
 }
+
+// TestCostReviewReceipts: review receipts refuses to start above the
+// ceiling (no call); stopped mid-run it marks the pages left not judged,
+// writes the review with its usage and estimate, and exits 1.
+func TestCostReviewReceipts(t *testing.T) {
+	oa := judgetest.NewOpenAI(openaiKey)
+	defer oa.Close()
+	const in, outTok = 20000, 8000
+	oa.Answer = func(r judgetest.Request) judgetest.Reply {
+		b, _ := json.Marshal(map[string]any{"verdict": "fail", "rationale": "numbers missing", "confidence": 0.8, "claims": []any{}, "reference_claims": []any{}})
+		return oa.Text(string(b), in, outTok)
+	}
+	env := map[string]string{"OPENAI_API_KEY": openaiKey, "OPENAI_BASE_URL": oa.BaseURL()}
+	out := filepath.Join(t.TempDir(), "review.json")
+	args := []string{"review", "receipts", "--run", sampleFile("run.jsonl"), "--refs", sampleFile("refs"), "--lowest", "4", "--judge", "openai", "--model", "gpt-5-mini", "--out", out}
+	code, _, errs := runEnv(t, "", env, append(args, "--max-cost", "0.001")...)
+	if code != ExitInput || oa.Count() != 0 || !strings.Contains(errs, "no call was made") {
+		t.Fatalf("exit %d, %d call(s), stderr %s", code, oa.Count(), errs)
+	}
+	code, _, errs = runEnv(t, "", env, append(args, "--max-cost", "0.07")...)
+	if code != ExitFailure || !strings.Contains(errs, "run incomplete") {
+		t.Fatalf("exit %d, stderr %s", code, errs)
+	}
+	b, _ := os.ReadFile(out)
+	var rep struct {
+		Incomplete bool `json:"incomplete"`
+		Pages      []struct {
+			Verdict   string   `json:"verdict"`
+			NotJudged string   `json:"not_judged"`
+			Prob      *float64 `json:"probability"`
+		} `json:"pages"`
+		Usage struct {
+			Calls     int `json:"calls"`
+			Estimated struct {
+				Calls int `json:"calls"`
+			} `json:"estimated"`
+			Total struct {
+				CostUSD float64 `json:"cost_usd"`
+			} `json:"total"`
+		} `json:"usage"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	made := oa.Count()
+	notJudged := 0
+	for _, p := range rep.Pages {
+		if p.NotJudged != "" {
+			notJudged++
+			if p.Verdict != "uncertain" || p.Prob != nil {
+				t.Errorf("page not judged: %+v", p)
+			}
+		}
+	}
+	perCall := (in*miniIn + outTok*miniOut) / 1e6
+	if !rep.Incomplete || made < 1 || made+notJudged != 4 || rep.Usage.Calls != made || rep.Usage.Estimated.Calls != 4 ||
+		math.Abs(rep.Usage.Total.CostUSD-float64(made)*perCall) > 1e-12 {
+		t.Errorf("%d made, %d not judged; review %s", made, notJudged, b)
+	}
+}
