@@ -60,6 +60,11 @@ type MetricResult struct {
 	Details json.RawMessage `json:"details,omitempty"`
 	// RequiresReview puts the stage on the report's human-review queue.
 	RequiresReview bool `json:"requires_review,omitempty"`
+	// NotJudged marks a judge metric whose call was never made (a cost
+	// ceiling refused it): its verdict is uncertain with no score, the
+	// report lists it as not judged and is incomplete, and its stage is
+	// never checkpointed, so a rerun asks again.
+	NotJudged bool `json:"not_judged,omitempty"`
 }
 
 // SetDetails stores v, marshaled, as the result's details.

@@ -339,7 +339,7 @@ func (e *PipelineEvaluator) evaluateStage(ctx context.Context, key string, c eva
 			}
 			results = append(results, res)
 		}
-		if e.Checkpoints != nil {
+		if e.Checkpoints != nil && !anyNotJudged(results) {
 			if err := saveCheckpoint(e.Checkpoints, key, cpFP, results); err != nil {
 				return StageReport{}, fmt.Errorf("checkpoint %s: %w", key, err)
 			}
@@ -395,4 +395,15 @@ func stageScores(results []evalcase.MetricResult) map[string]float64 {
 		}
 	}
 	return out
+}
+
+// anyNotJudged reports whether a metric's judge call was never made: such
+// a stage is not checkpointed, so a rerun asks again.
+func anyNotJudged(results []evalcase.MetricResult) bool {
+	for _, r := range results {
+		if r.NotJudged {
+			return true
+		}
+	}
+	return false
 }

@@ -99,6 +99,10 @@ type Report struct {
 	JudgeUsage *judging.UsageSummary `json:"judge_usage,omitempty"`
 	// Agreement is how far the judges agree (absent when no judge ran).
 	Agreement *Agreement `json:"agreement,omitempty"`
+	// Incomplete is true when a judge call was never made (a cost ceiling
+	// stopped the run); NotJudged lists those stages' judge metrics.
+	Incomplete bool         `json:"incomplete,omitempty"`
+	NotJudged  []ReviewItem `json:"not_judged,omitempty"`
 }
 
 func newReport(judge string) *Report {
@@ -122,6 +126,7 @@ func (r *Report) finish() {
 	agree := agreementCollector{dissent: map[string]bool{}, samples: map[string][][]string{}}
 	r.ReviewQueue = []ReviewItem{}
 	r.Warnings = []string{}
+	r.NotJudged = nil
 	visit := func(pipeline string, st StageReport) {
 		s.Stages++
 		switch st.Verdict {
@@ -145,8 +150,12 @@ func (r *Report) finish() {
 			s.Indeterminate++
 		}
 		for _, m := range st.Metrics {
+			item := ReviewItem{PipelineID: pipeline, CaseID: st.CaseID, StageID: st.StageID, Metric: m.Metric, Verdict: m.Verdict, Reason: m.Reason}
 			if m.RequiresReview || m.Verdict == evalcase.Uncertain {
-				r.ReviewQueue = append(r.ReviewQueue, ReviewItem{PipelineID: pipeline, CaseID: st.CaseID, StageID: st.StageID, Metric: m.Metric, Verdict: m.Verdict, Reason: m.Reason})
+				r.ReviewQueue = append(r.ReviewQueue, item)
+			}
+			if m.NotJudged {
+				r.NotJudged = append(r.NotJudged, item)
 			}
 		}
 		agree.stage(pipeline, st)
@@ -167,6 +176,7 @@ func (r *Report) finish() {
 	}
 	r.Summary = s
 	r.Agreement = agree.result()
+	r.Incomplete = len(r.NotJudged) > 0
 }
 
 // JSON encodes the report: two-space indentation, struct field order, map
@@ -219,6 +229,14 @@ func (r *Report) Markdown() []byte {
 			fmt.Fprintf(&b, " · cost: $%s", strconv.FormatFloat(*u.Total.CostUSD, 'f', 4, 64))
 		}
 		b.WriteString("\n\n")
+		b.WriteString(u.CostMarkdown())
+	}
+	if r.Incomplete {
+		fmt.Fprintf(&b, "## Not judged\n\n**Incomplete run**: %d judge metric(s) were not judged and have no score.\n\n| pipeline | stage | metric | reason |\n|---|---|---|---|\n", len(r.NotJudged))
+		for _, it := range r.NotJudged {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdCell(it.PipelineID), mdCell(it.StageID), mdCell(it.Metric), mdCell(it.Reason))
+		}
+		b.WriteString("\n")
 	}
 	if len(r.Warnings) > 0 {
 		b.WriteString("## Warnings\n\n")

@@ -88,6 +88,9 @@ type AdvisoryResult struct {
 	Answer      *JudgeOutput     `json:"answer,omitempty"`
 	Unusable    string           `json:"unusable,omitempty"`
 	RawAnswer   string           `json:"raw_answer,omitempty"`
+	// NotJudged says why the page was never sent (a cost ceiling): its
+	// verdict is uncertain with no probability.
+	NotJudged string `json:"not_judged,omitempty"`
 }
 
 // AdvisoryReport is the advisory diagnostics file of a review.
@@ -99,6 +102,10 @@ type AdvisoryReport struct {
 	Judge    *ModelInfo        `json:"judge"`
 	Rubric   InstructionRecord `json:"rubric"`
 	Pages    []AdvisoryResult  `json:"pages"`
+	// Incomplete is true when a page was not judged (see NotJudged).
+	Incomplete bool `json:"incomplete,omitempty"`
+	// Usage is the calls' usage and cost, set by hosts that meter them.
+	Usage *UsageSummary `json:"usage,omitempty"`
 }
 
 // AdvisoryReportKind is the Kind of an AdvisoryReport.
@@ -158,7 +165,11 @@ func ReviewPages(ctx context.Context, judge Judge, pages []AdvisoryPage, rubric 
 			}
 		}
 		var ua *UnusableAnswerError
+		var nj *NotJudgedError
 		switch {
+		case errors.As(err, &nj):
+			res.Verdict, res.NotJudged = evalcase.Uncertain, nj.Reason
+			rep.Incomplete = true
 		case errors.As(err, &ua):
 			res.Verdict, res.Unusable, res.RawAnswer = evalcase.Uncertain, ua.Error(), ua.Raw
 		case err != nil:

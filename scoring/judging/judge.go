@@ -72,6 +72,17 @@ func (e *UnusableAnswerError) Error() string { return "unusable judge answer: " 
 // Unwrap returns the parse or validation error.
 func (e *UnusableAnswerError) Unwrap() error { return e.Err }
 
+// NotJudgedError is a call that was never made: the host refused it (a
+// cost ceiling would be exceeded). A judge metric reports its stage as not
+// judged (uncertain, no score, listed in the report's not_judged), never
+// as a judgment.
+type NotJudgedError struct {
+	Reason string
+}
+
+// Error says why the call was not made.
+func (e *NotJudgedError) Error() string { return "not judged: " + e.Reason }
+
 // JudgeRequest is exactly what any judge receives.
 type JudgeRequest struct {
 	// Instructions are the evaluator instructions: the base instructions,
@@ -588,6 +599,14 @@ func (m *LLMJudgeMetric) Evaluate(ctx context.Context, stage evalcase.Evaluation
 	}
 	out, err := ask(ctx, m.Judge, req)
 	var ua *UnusableAnswerError
+	var nj *NotJudgedError
+	if errors.As(err, &nj) {
+		res.Verdict = evalcase.Uncertain
+		res.RequiresReview = true
+		res.NotJudged = true
+		res.Reason = nj.Error()
+		return res, res.SetDetails(det)
+	}
 	if errors.As(err, &ua) {
 		res.Verdict = evalcase.Uncertain
 		res.RequiresReview = true

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -260,6 +262,9 @@ type Prices struct {
 	InputPerMTok       float64 `json:"input_per_mtok"`
 	CachedInputPerMTok float64 `json:"cached_input_per_mtok"`
 	OutputPerMTok      float64 `json:"output_per_mtok"`
+	// BatchDiscount is the share a provider's batch API takes off every
+	// token (0.5: half price); CostOf applies it to batch calls.
+	BatchDiscount float64 `json:"batch_discount,omitempty"`
 }
 
 // Validate refuses negative or non-finite prices.
@@ -269,7 +274,19 @@ func (p Prices) Validate() error {
 			return fmt.Errorf("%s price %v: expected a number of US dollars per million tokens, 0 or more", name, v)
 		}
 	}
+	if d := p.BatchDiscount; math.IsNaN(d) || d < 0 || d >= 1 {
+		return fmt.Errorf("batch discount %v: expected the share taken off batch calls, 0 ≤ d < 1", d)
+	}
 	return nil
+}
+
+// CostOf prices a call as Cost does, a batch call at the batch discount.
+func (p Prices) CostOf(u Usage, batch bool) float64 {
+	c := p.Cost(u)
+	if batch && p.BatchDiscount > 0 {
+		c *= 1 - p.BatchDiscount
+	}
+	return c
 }
 
 // Cost prices a call: uncached input, cached input (at the input price
@@ -360,6 +377,12 @@ type UsageSummary struct {
 	Total       Usage `json:"total"`
 	// ByModel has one line per provider/model, sorted.
 	ByModel []ModelUsage `json:"by_model"`
+	// Estimated is the whole run's estimate before any call, PriceTable
+	// names the price table (its file and the date it was written) and
+	// MaxCostUSD the ceiling, when the host set them.
+	Estimated  *CostEstimate `json:"estimated,omitempty"`
+	PriceTable string        `json:"price_table,omitempty"`
+	MaxCostUSD *float64      `json:"max_cost_usd,omitempty"`
 }
 
 // ModelUsage is the usage of one provider/model.
@@ -369,6 +392,101 @@ type ModelUsage struct {
 	Calls       int    `json:"calls"`
 	CachedCalls int    `json:"cached_calls"`
 	Usage       Usage  `json:"usage"`
+	// Estimated is what the run expected this model to cost before any
+	// call (set by hosts that estimate; absent otherwise).
+	Estimated *CostEstimate `json:"estimated,omitempty"`
+}
+
+// CostEstimate is a run's expected cost before any call: the calls not
+// answered from a checkpoint, their input tokens (estimated from the
+// requests' sizes), their output tokens (the max_output_tokens bound) and
+// the price of both.
+type CostEstimate struct {
+	Calls        int     `json:"calls"`
+	InputTokens  int64   `json:"input_tokens"`
+	OutputTokens int64   `json:"output_tokens"`
+	CostUSD      float64 `json:"cost_usd"`
+}
+
+// Add returns e + f.
+func (e CostEstimate) Add(f CostEstimate) CostEstimate {
+	return CostEstimate{Calls: e.Calls + f.Calls, InputTokens: e.InputTokens + f.InputTokens, OutputTokens: e.OutputTokens + f.OutputTokens, CostUSD: e.CostUSD + f.CostUSD}
+}
+
+// ModelEstimate is the estimate of one provider/model.
+type ModelEstimate struct {
+	Provider string
+	Model    string
+	CostEstimate
+}
+
+// SetEstimates records the estimate per provider/model (a model that was
+// estimated but never called gets a line of its own) and their total.
+func (s *UsageSummary) SetEstimates(est []ModelEstimate) {
+	var total CostEstimate
+	for _, e := range est {
+		total = total.Add(e.CostEstimate)
+		i := slices.IndexFunc(s.ByModel, func(m ModelUsage) bool { return m.Provider == e.Provider && m.Model == e.Model })
+		if i < 0 {
+			s.ByModel = append(s.ByModel, ModelUsage{Provider: e.Provider, Model: e.Model})
+			i = len(s.ByModel) - 1
+		}
+		c := e.CostEstimate
+		if s.ByModel[i].Estimated != nil {
+			c = c.Add(*s.ByModel[i].Estimated)
+		}
+		s.ByModel[i].Estimated = &c
+	}
+	s.Estimated = &total
+	sortModels(s.ByModel)
+}
+
+// CostMarkdown is a table of the estimated and actual cost per
+// provider/model ("" when nothing was priced or estimated).
+func (s *UsageSummary) CostMarkdown() string {
+	priced := s.Estimated != nil || s.Total.CostUSD != nil
+	if !priced {
+		return ""
+	}
+	usd := func(v *float64) string {
+		if v == nil {
+			return "—"
+		}
+		return "$" + strconv.FormatFloat(*v, 'f', 4, 64)
+	}
+	var b strings.Builder
+	b.WriteString("## Judge cost\n\n")
+	if s.PriceTable != "" {
+		fmt.Fprintf(&b, "Prices: %s.", s.PriceTable)
+	}
+	if s.MaxCostUSD != nil {
+		fmt.Fprintf(&b, " Ceiling (--max-cost): %s.", usd(s.MaxCostUSD))
+	}
+	if s.PriceTable != "" || s.MaxCostUSD != nil {
+		b.WriteString("\n\n")
+	}
+	b.WriteString("| provider | model | calls made | reused | estimated calls | estimated cost | actual cost |\n|---|---|---|---|---|---|---|\n")
+	row := func(provider, model string, calls, cached int, est *CostEstimate, actual *float64) {
+		ec, ecost := "—", "—"
+		if est != nil {
+			c := est.CostUSD
+			ec, ecost = strconv.Itoa(est.Calls), usd(&c)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %s | %s | %s |\n", provider, model, calls, cached, ec, ecost, usd(actual))
+	}
+	for _, m := range s.ByModel {
+		row(m.Provider, m.Model, m.Calls, m.CachedCalls, m.Estimated, m.Usage.CostUSD)
+	}
+	row("**total**", "", s.Calls, s.CachedCalls, s.Estimated, s.Total.CostUSD)
+	b.WriteString("\n")
+	return b.String()
+}
+
+func sortModels(ms []ModelUsage) {
+	sort.SliceStable(ms, func(i, j int) bool {
+		a, b := ms[i], ms[j]
+		return a.Provider+"\x00"+a.Model < b.Provider+"\x00"+b.Model
+	})
 }
 
 // SummarizeUsage adds up records per provider/model.
@@ -394,10 +512,7 @@ func SummarizeUsage(records []UsageRecord) *UsageSummary {
 		m.Usage = m.Usage.Add(r.Usage)
 		s.Total = s.Total.Add(r.Usage)
 	}
-	sort.SliceStable(s.ByModel, func(i, j int) bool {
-		a, b := s.ByModel[i], s.ByModel[j]
-		return a.Provider+"\x00"+a.Model < b.Provider+"\x00"+b.Model
-	})
+	sortModels(s.ByModel)
 	return s
 }
 

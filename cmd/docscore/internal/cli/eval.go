@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
+	judgeapi "github.com/docscore/docscore/cmd/docscore/internal/judge"
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/api/evalapi"
 	"github.com/docscore/docscore/scoring/evalcase"
@@ -119,12 +120,14 @@ second order, seeded by "docscore-shuffle-references/1|CASE_ID|STAGE_ID"
 flipped stages go to the review queue. The report's "agreement" member also
 gives Krippendorff's alpha over the judges of a stage and each panel judge's
 dissent rate.
+` + costHelp() + `
 
 ` + judgeEnvHelp,
 			Example: `  docscore eval --cases examples/harness/pipeline/cases.json --markdown report.md --output report.json
   docscore eval --prediction output.json --ground-truth truth.csv --evidence source.pdf --judge none
   docscore eval --cases cases.jsonl --checkpoint-dir runs/ckpt --checkpoint-context prompt=v3 --fail-on fail
   OPENAI_API_KEY=… docscore eval --cases cases.json --judge openai --model gpt-5-mini --reasoning-effort low
+  OPENAI_API_KEY=… docscore eval --cases cases.json --judge openai --model gpt-5-mini --max-cost 2.50 --prices my-prices.toml
   docscore eval --cases examples/judges/cases.json --judge command --judge-command 'go run ./examples/judges/localjudge' --model localjudge`,
 			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
@@ -198,6 +201,27 @@ dissent rate.
 					}
 					req.Evaluator.Checkpoints = store
 				}
+				var plan *judgeapi.Plan
+				if _, ok := adapter.(judgeapi.Estimator); ok {
+					// The estimate: the same evaluation through adapters
+					// that record each request and send none, with the
+					// checkpoints read and none written.
+					plan = judgeapi.NewPlan()
+					dry := req
+					dry.Usage = nil
+					var called judging.ModelAdapter = plan.Wrap(adapter)
+					if store := req.Evaluator.Checkpoints; store != nil {
+						dry.Evaluator.Checkpoints = readOnlyStore{store}
+						called = &judging.CachedAdapter{Adapter: called, Store: dry.Evaluator.Checkpoints, Context: userCtx}
+					}
+					dry.Evaluator.Judge = &judging.ModelJudge{Adapter: called}
+					if _, _, err := evalapi.EvaluateReport(env.Context, &dry); err != nil {
+						return err
+					}
+					if err := reportEstimate(env, settings, plan); err != nil {
+						return err
+					}
+				}
 				if adapter != nil {
 					var called judging.ModelAdapter = adapter
 					var cacheUsage judging.UsageTracker
@@ -213,6 +237,12 @@ dissent rate.
 				if err != nil {
 					return err
 				}
+				if report.JudgeUsage != nil && plan != nil {
+					decorateUsage(report.JudgeUsage, settings, plan)
+					if res.Bytes, err = evalapi.EncodeReport(report, res.Format); err != nil {
+						return err
+					}
+				}
 				if output != "" || markdown != "-" {
 					if err := writeOutput(env, "--output", output, res.Bytes); err != nil {
 						return err
@@ -226,6 +256,9 @@ dissent rate.
 					if err := writeOutput(env, "--markdown", markdown, md); err != nil {
 						return err
 					}
+				}
+				if report.Incomplete {
+					return incomplete(settings, len(report.NotJudged))
 				}
 				switch {
 				case failOn == "fail" && report.HasVerdict(evalcase.Fail):

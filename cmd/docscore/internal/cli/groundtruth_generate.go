@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -114,7 +115,10 @@ mixture is an error.
 
 Providers: --provider openai:MODEL, anthropic:MODEL, or
 command:NAME=PROGRAM ARGS… (the request JSON on stdin, the answer JSON on
-stdout). ` + judgeEnvHelp,
+stdout). ` + judgeEnvHelp + `
+
+` + costHelp() + ` A provider call the ceiling refuses ends the command
+with exit 1 and no reference written.`,
 			Example: `  docscore groundtruth generate --case-id statement-001 \
     --source examples/judges/pages/page-001.png --source examples/judges/pages/page-002.png \
     --instruction "Extract currency, amount and account name." \
@@ -195,7 +199,41 @@ stdout). ` + judgeEnvHelp,
 						return usageError("%v (give two or more --provider)", err)
 					}
 				}
+				var plan *judge.Plan
+				for _, a := range raw {
+					if _, ok := a.(judge.Estimator); ok {
+						plan = judge.NewPlan()
+					}
+				}
+				if plan != nil && router.ImagePanel != nil {
+					// The estimate: the panel's first reading through
+					// adapters that record each request and send none
+					// (--adjudicate's second reading depends on the answers
+					// and is not in it; the ceiling still holds there).
+					dry := *router
+					panel := *router.ImagePanel
+					panel.Providers = nil
+					for i, p := range ps {
+						var a judging.ModelAdapter = plan.Wrap(raw[i].(judging.ModelAdapter))
+						if store != nil {
+							a = &judging.CachedAdapter{Adapter: a, Store: readOnlyStore{store}}
+						}
+						panel.Providers = append(panel.Providers, judging.GroundTruthProvider{Name: p.Name, Adapter: a})
+					}
+					dry.ImagePanel = &panel
+					var nj *judging.NotJudgedError
+					if _, err := dry.Prepare(env.Context, caseID, refs); err != nil && !errors.As(err, &nj) {
+						return err
+					}
+					if err := reportEstimate(env, settings, plan); err != nil {
+						return err
+					}
+				}
 				prep, err := router.Prepare(env.Context, caseID, refs)
+				var nj *judging.NotJudgedError
+				if errors.As(err, &nj) {
+					return incomplete(settings, 1)
+				}
 				if err != nil {
 					return err
 				}
@@ -209,6 +247,9 @@ stdout). ` + judgeEnvHelp,
 				if adjudicate && len(rep.Disputed) > 0 {
 					adj := &judging.GroundTruthAdjudicator{Providers: ps, MinimumAgreement: adjMinimum}
 					if rep, err = adj.Adjudicate(env.Context, rep, refs); err != nil {
+						if errors.As(err, &nj) {
+							return incomplete(settings, 1)
+						}
 						return err
 					}
 				}
@@ -232,6 +273,9 @@ stdout). ` + judgeEnvHelp,
 					}
 				}
 				usage := judging.SummarizeUsage(usageOf(append(raw, &cacheUsage)...))
+				if plan != nil {
+					decorateUsage(usage, settings, plan)
+				}
 				fmt.Fprintf(env.Stderr, "docscore: %d field(s) agreed, %d disputed (%d read by no provider); requires human review: %v; %d call(s) made, %d reused\n",
 					len(rep.Agreed), len(rep.Disputed), len(rep.OmittedFields), rep.RequiresHumanReview, usage.Calls, usage.CachedCalls)
 				return writeJSON(env, "--output", output, struct {

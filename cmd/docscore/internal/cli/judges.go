@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/judge"
+	"github.com/docscore/docscore/cmd/docscore/internal/prices"
 	"github.com/docscore/docscore/scoring/judging"
 	"github.com/docscore/docscore/scoring/param"
 )
@@ -36,6 +37,9 @@ type judgeFlags struct {
 	timeout, backoff       time.Duration
 	priceIn, priceCached   float64
 	priceOut               float64
+	pricesFile             string
+	maxCost                float64
+	maxOutput              int64
 	cmd                    *cobra.Command
 }
 
@@ -57,6 +61,9 @@ func addJudgeFlags(c *cobra.Command, f *judgeFlags, withModel bool) {
 	fl.Float64Var(&f.priceIn, "price-input", 0, "US dollars per million input tokens, to price usage (with --price-output)")
 	fl.Float64Var(&f.priceCached, "price-cached-input", 0, "US dollars per million cached input tokens (default: the input price)")
 	fl.Float64Var(&f.priceOut, "price-output", 0, "US dollars per million output tokens")
+	fl.StringVar(&f.pricesFile, "prices", "", "price table (TOML) to price calls and estimate the run's cost (default: the "+prices.Bundled().Describe()+")")
+	fl.Float64Var(&f.maxCost, "max-cost", 0, "cost ceiling in US dollars: refuse to start when the estimate exceeds it (exit 2), stop issuing calls before spending more (the report lists the items not judged; exit 1)")
+	fl.Int64Var(&f.maxOutput, "max-output-tokens", 0, "bound on each answer's tokens (default: the provider's for OpenAI, 8192 for Anthropic; 8192 for both with --max-cost); the estimate's output")
 }
 
 // judgeSettings are the resolved flags and environment.
@@ -66,6 +73,14 @@ type judgeSettings struct {
 	prices                 *judging.Prices
 	policy                 judge.Policy
 	limiter                *judge.Limiter
+	// table prices each model (unless --price-* flags gave prices);
+	// budget is the --max-cost ceiling (nil without one); maxOutput the
+	// --max-output-tokens bound (0: the adapter's default).
+	table     *prices.Table
+	budget    *judge.Budget
+	maxOutput int64
+	// warn receives a warning line (an unpriced model).
+	warn func(string)
 }
 
 func (f *judgeFlags) settings(env *Env) (judgeSettings, error) {
@@ -99,6 +114,25 @@ func (f *judgeFlags) settings(env *Env) (judgeSettings, error) {
 		}
 		s.prices = &p
 	}
+	s.table = prices.Bundled()
+	if f.pricesFile != "" {
+		t, err := prices.Load(f.pricesFile)
+		if err != nil {
+			return s, &ExitError{Code: ExitInput, Err: err}
+		}
+		s.table = t
+	}
+	if fl.Changed("max-cost") {
+		if err := param.Float("--max-cost", f.maxCost, param.NonNegative); err != nil {
+			return s, err
+		}
+		s.budget = judge.NewBudget(f.maxCost)
+	}
+	if f.maxOutput < 0 || (fl.Changed("max-output-tokens") && f.maxOutput == 0) {
+		return s, usageError("--max-output-tokens %d: expected 1 or more", f.maxOutput)
+	}
+	s.maxOutput = f.maxOutput
+	s.warn = func(line string) { fmt.Fprintln(env.Stderr, "docscore: warning: "+line) }
 	if f.concurrency < 1 {
 		return s, usageError("--judge-concurrency %d: expected 1 or more", f.concurrency)
 	}
@@ -156,8 +190,12 @@ func init() {
 				if key == "" {
 					return nil, usageError("--judge openai: %s is not set in the environment", envOpenAIKey)
 				}
+				p, err := s.priceOf("openai")
+				if err != nil {
+					return nil, err
+				}
 				a, err := judge.NewOpenAI(judge.Config{Model: s.model, APIKey: key, BaseURL: env.Getenv(envOpenAIBase),
-					Temperature: s.temperature, ReasoningEffort: s.effort, Prices: s.prices, Policy: s.policy, Limiter: s.limiter})
+					Temperature: s.temperature, ReasoningEffort: s.effort, Prices: p, Budget: s.budget, MaxOutputTokens: s.maxOutput, Policy: s.policy, Limiter: s.limiter})
 				if err != nil {
 					return nil, usageError("%v", err)
 				}
@@ -175,8 +213,12 @@ func init() {
 				if key == "" {
 					return nil, usageError("--judge anthropic: %s is not set in the environment", envAnthropicKey)
 				}
+				p, err := s.priceOf("anthropic")
+				if err != nil {
+					return nil, err
+				}
 				a, err := judge.NewAnthropic(judge.Config{Model: s.model, APIKey: key, BaseURL: env.Getenv(envAnthropicBase),
-					Temperature: s.temperature, ReasoningEffort: s.effort, Prices: s.prices, Policy: s.policy, Limiter: s.limiter})
+					Temperature: s.temperature, ReasoningEffort: s.effort, Prices: p, Budget: s.budget, MaxOutputTokens: s.maxOutput, Policy: s.policy, Limiter: s.limiter})
 				if err != nil {
 					return nil, usageError("%v", err)
 				}
@@ -198,6 +240,32 @@ func init() {
 			},
 		},
 	)
+}
+
+// priceOf returns the prices of provider/s.model: the --price-* flags
+// when given, else the price table's. A model the table does not price is
+// an error (exit 2) under --max-cost, a warning otherwise (its calls are
+// then not priced and not in the estimate's cost).
+func (s judgeSettings) priceOf(provider string) (*judging.Prices, error) {
+	if s.prices != nil {
+		return s.prices, nil
+	}
+	if s.table == nil {
+		return nil, nil
+	}
+	p, ok := s.table.Lookup(provider, s.model)
+	if !ok {
+		err := s.table.Unknown(provider, s.model)
+		if s.budget != nil {
+			return nil, usageError("--max-cost: %v", err)
+		}
+		if s.warn != nil {
+			s.warn(err.Error() + "; its calls are not priced")
+		}
+		return nil, nil
+	}
+	jp := p.Judging()
+	return &jp, nil
 }
 
 // usageOf collects the usage records of adapters that keep them.

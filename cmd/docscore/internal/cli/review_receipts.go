@@ -10,6 +10,7 @@ import (
 
 	"github.com/docscore/docscore/cmd/docscore/internal/cord"
 	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
+	judgeapi "github.com/docscore/docscore/cmd/docscore/internal/judge"
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/judging"
 	"github.com/docscore/docscore/scoring/pilotrun"
@@ -42,7 +43,10 @@ Judges: --judge openai or anthropic (keys from OPENAI_API_KEY or
 ANTHROPIC_API_KEY, the model from --model), or command with --judge-command
 (a local program reading the judge request JSON on stdin and writing the
 answer JSON on stdout). auto picks OpenAI, then Anthropic, by which key is
-set; a review needs a judge, so none is an error.`,
+set; a review needs a judge, so none is an error.
+
+` + costHelp() + ` A page not judged has verdict uncertain and
+not_judged with the reason.`,
 		Example: `  docscore review receipts --run run.jsonl --refs refs/ --lowest 3 --judge openai --model gpt-5 --out review.json
   docscore review receipts --run run.jsonl --refs refs/ --images images/ --judge command --judge-command 'go run ./examples/judges/localjudge'`,
 		Args: cobra.NoArgs,
@@ -93,12 +97,37 @@ set; a review needs a judge, so none is an error.`,
 				return err
 			}
 			chosen := judging.LowestOverlapPages(pages, lowest)
+			var plan *judgeapi.Plan
+			if _, ok := adapter.(judgeapi.Estimator); ok {
+				// The estimate: the same review through an adapter that
+				// records each request and sends none.
+				plan = judgeapi.NewPlan()
+				if _, err := judging.ReviewPages(env.Context, &judging.ModelJudge{Adapter: plan.Wrap(adapter)}, chosen, ""); err != nil {
+					return err
+				}
+				if err := reportEstimate(env, settings, plan); err != nil {
+					return err
+				}
+			}
 			review, err := judging.ReviewPages(env.Context, &judging.ModelJudge{Adapter: adapter}, chosen, "")
 			if err != nil {
 				return err
 			}
+			if plan != nil {
+				review.Usage = judging.SummarizeUsage(usageOf(adapter))
+				decorateUsage(review.Usage, settings, plan)
+			}
 			if err := writeJSON(env, "--out", outPath, review); err != nil {
 				return err
+			}
+			if review.Incomplete {
+				n := 0
+				for _, p := range review.Pages {
+					if p.NotJudged != "" {
+						n++
+					}
+				}
+				return incomplete(settings, n)
 			}
 			if outPath != "" && outPath != "-" {
 				fmt.Fprintf(env.Stderr, "docscore: %d page(s) reviewed; advisory diagnostics in %s (deterministic scores unchanged)\n", len(review.Pages), outPath)

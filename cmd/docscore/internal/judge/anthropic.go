@@ -132,7 +132,7 @@ func (a *AnthropicAdapter) Call(ctx context.Context, req judging.ModelRequest) (
 	}
 	label := "anthropic/" + a.cfg.Model
 	timeout := a.cfg.Policy.withDefaults().Timeout
-	resp, attempts, err := call(ctx, "anthropic", label, a.cfg.Policy, a.cfg.Limiter, true, func(ctx context.Context) (judging.ModelResponse, error) {
+	resp, attempts, err := call(ctx, "anthropic", label, a.cfg.Policy, a.cfg.Limiter, true, a.cfg.gate("anthropic", req), func(ctx context.Context) (judging.ModelResponse, error) {
 		m, err := a.svc.New(ctx, params, option.WithRequestTimeout(timeout))
 		if err != nil {
 			return judging.ModelResponse{}, a.httpError(err)
@@ -176,3 +176,12 @@ func (a *AnthropicAdapter) httpError(err error) error {
 	}
 	return he
 }
+
+// Estimate is req's expected input tokens (EstimateInputTokens), output
+// bound (max_output_tokens) and their price.
+func (a *AnthropicAdapter) Estimate(req judging.ModelRequest) judging.CostEstimate {
+	return a.cfg.estimate("anthropic", req)
+}
+
+// Priced reports whether the adapter has prices.
+func (a *AnthropicAdapter) Priced() bool { return a.cfg.Prices != nil }

@@ -113,7 +113,7 @@ func (c *CommandAdapter) Call(ctx context.Context, req judging.ModelRequest) (ju
 		return judging.ModelResponse{}, fmt.Errorf("command request: %w", err)
 	}
 	label := c.name + "/" + c.model
-	resp, attempts, err := call(ctx, c.name, label, c.policy, c.lim, false, func(ctx context.Context) (judging.ModelResponse, error) {
+	resp, attempts, err := call(ctx, c.name, label, c.policy, c.lim, false, nil, func(ctx context.Context) (judging.ModelResponse, error) {
 		cmd := exec.CommandContext(ctx, c.argv[0], c.argv[1:]...)
 		cmd.Dir = c.dir
 		cmd.Env = commandEnv()

@@ -50,6 +50,10 @@ type Config struct {
 	MaxOutputTokens int64
 	// Prices, when set, price each call into its usage record.
 	Prices *judging.Prices
+	// Budget, when set, is the run's cost ceiling: each call reserves its
+	// upper bound first and is refused (a *judging.NotJudgedError) when the
+	// ceiling would be exceeded. It needs Prices.
+	Budget *Budget
 	// HTTPClient is used for requests (default: a new http.Client).
 	HTTPClient *http.Client
 	// Policy and Limiter govern retries, deadlines and concurrency; a nil
@@ -66,6 +70,9 @@ func (c Config) check(provider string) error {
 		if err := c.Prices.Validate(); err != nil {
 			return fmt.Errorf("%s adapter: %w", provider, err)
 		}
+	}
+	if c.Budget != nil && c.Prices == nil {
+		return fmt.Errorf("%s adapter: a cost ceiling needs the model's prices", provider)
 	}
 	return nil
 }
@@ -226,13 +233,33 @@ type attempt func(ctx context.Context) (judging.ModelResponse, error)
 // deadline per attempt, retries on 429 and 5xx with backoff (or the
 // provider's retry-after when longer). It returns the answer and the
 // number of attempts.
-func call(ctx context.Context, provider, label string, p Policy, l *Limiter, retry bool, try attempt) (judging.ModelResponse, int, error) {
+//
+// gate, when set, runs once the slot is held, before the first attempt:
+// it reserves the call's cost upper bound and returns what settles it with
+// the answer's usage (a refusal ends the call with no attempt).
+func call(ctx context.Context, provider, label string, p Policy, l *Limiter, retry bool, gate func() (func(judging.Usage), error), try attempt) (judging.ModelResponse, int, error) {
 	p = p.withDefaults()
 	release, err := l.acquire(ctx, provider)
 	if err != nil {
 		return judging.ModelResponse{}, 0, err
 	}
 	defer release()
+	if gate != nil {
+		settle, err := gate()
+		if err != nil {
+			return judging.ModelResponse{}, 0, err
+		}
+		var answered judging.Usage
+		defer func() { settle(answered) }()
+		inner := try
+		try = func(ctx context.Context) (judging.ModelResponse, error) {
+			resp, err := inner(ctx)
+			if err == nil {
+				answered = resp.Usage
+			}
+			return resp, err
+		}
+	}
 	backoff := p.InitialBackoff
 	for n := 1; ; n++ {
 		actx, cancel := context.WithTimeout(ctx, p.Timeout)

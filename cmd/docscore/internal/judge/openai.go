@@ -39,6 +39,10 @@ func NewOpenAI(cfg Config) (*OpenAIAdapter, error) {
 	if cfg.APIKey == "" {
 		return nil, errors.New("openai adapter: no API key (set OPENAI_API_KEY in the process environment)")
 	}
+	if cfg.Budget != nil && cfg.MaxOutputTokens <= 0 {
+		// A ceiling needs a bound on every answer.
+		cfg.MaxOutputTokens = DefaultMaxOutputTokens
+	}
 	base := cfg.BaseURL
 	if base == "" {
 		base = DefaultOpenAIBaseURL
@@ -136,7 +140,7 @@ func (a *OpenAIAdapter) Call(ctx context.Context, req judging.ModelRequest) (jud
 		return judging.ModelResponse{}, err
 	}
 	label := "openai/" + a.cfg.Model
-	resp, attempts, err := call(ctx, "openai", label, a.cfg.Policy, a.cfg.Limiter, true, func(ctx context.Context) (judging.ModelResponse, error) {
+	resp, attempts, err := call(ctx, "openai", label, a.cfg.Policy, a.cfg.Limiter, true, a.cfg.gate("openai", req), func(ctx context.Context) (judging.ModelResponse, error) {
 		r, err := a.svc.New(ctx, params)
 		if err != nil {
 			return judging.ModelResponse{}, a.httpError(err)
@@ -172,3 +176,12 @@ func (a *OpenAIAdapter) httpError(err error) error {
 	}
 	return he
 }
+
+// Estimate is req's expected input tokens (EstimateInputTokens), output
+// bound (max_output_tokens) and their price.
+func (a *OpenAIAdapter) Estimate(req judging.ModelRequest) judging.CostEstimate {
+	return a.cfg.estimate("openai", req)
+}
+
+// Priced reports whether the adapter has prices.
+func (a *OpenAIAdapter) Priced() bool { return a.cfg.Prices != nil }
