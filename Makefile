@@ -14,7 +14,7 @@ SITE_OUT  := dist/site
 WEBUI_DIR := cmd/docscore/internal/webui/built
 DEMO_ADDR ?= 127.0.0.1:8080
 
-.PHONY: help build site demo test deps vet test-go test-wasm test-site-js test-e2e screenshots check-core fuzz-smoke worker clean
+.PHONY: help build site demo test deps vet test-go test-wasm test-site-js test-e2e test-python python-wheel screenshots check-core fuzz-smoke worker clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -31,7 +31,7 @@ demo: build ## score the sample on the command line, then serve the site (prints
 	$(BIN) score tabular --sample --format md
 	$(BIN) serve --addr $(DEMO_ADDR)
 
-test: deps vet test-go test-wasm test-site-js test-e2e check-core fuzz-smoke ## everything CI runs
+test: deps vet test-go test-wasm test-site-js test-e2e test-python check-core fuzz-smoke ## everything CI runs
 	@echo "make test: all checks passed"
 
 deps: ## install what the tests need, when it is missing (idempotent)
@@ -62,6 +62,12 @@ E2E_PKGS := ./cmd/docscore/internal/e2e/ ./wasm/worker/
 test-e2e: ## the end-to-end tests: the site in real Chromium, the Worker in workerd
 	$(GO) test -count=1 -p 1 -tags e2e $(E2E_PKGS)
 
+# The Python package (python/): a platform wheel carrying the native binary,
+# built offline with Debian's python3-build and python3-hatchling.
+python-wheel: site ## build the Python wheel for this platform into dist/python
+	VERSION=$(VERSION) scripts/python-wheel.sh
+test-python: python-wheel build ## install the wheel into a fresh virtual environment and run python/tests
+	BIN=$(BIN) scripts/test-python.sh
 screenshots: ## rewrite the screenshots in docs/ from the browser tests
 	$(GO) test -count=1 -tags e2e -run 'TestDroppedSampleFilesEqualTheCLI|TestPreviewDeltasEqualTheCLI|TestDrillDown|TestReceiptsEqualTheCLI|TestPipelineGraphEqualsTheCLI' ./cmd/docscore/internal/e2e/ -update
 

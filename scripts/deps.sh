@@ -8,6 +8,11 @@ command -v tesseract >/dev/null 2>&1 || need_apt+=(tesseract-ocr)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v node >/dev/null 2>&1 || need_apt+=(nodejs)
 command -v gzip >/dev/null 2>&1 || need_apt+=(gzip)
+# The Python wheel is built and tested offline with Debian's packages
+# (the Python package index is not used).
+if ! /usr/bin/python3 -c 'import build, hatchling, pytest, venv, ensurepip' >/dev/null 2>&1; then
+  need_apt+=(python3-build python3-hatchling python3-pytest python3-venv)
+fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   sudo=""
   if [ "$(id -u)" -ne 0 ]; then

@@ -1,0 +1,42 @@
+"""docscore: score what OCR, document-extraction and vision-language models
+read from documents.
+
+This package carries the native ``docscore`` binary and runs it: every
+function returns the command's JSON report as a dict (the same bytes as the
+command line, parsed), and maps its exit statuses onto exceptions:
+
+- 2, an input error: :class:`InputError`, with the file, line and message;
+- 3, a ``--fail-under`` threshold (or ``--fail-on`` verdict) not met:
+  :class:`ThresholdError`;
+- anything else: :class:`DocscoreError`.
+
+>>> import docscore
+>>> report = docscore.score_tabular(sample=True)
+>>> sorted({cell["phase"] for cell in report["cells"]})
+['G', 'N']
+"""
+from ._run import (
+    DocscoreError,
+    InputError,
+    ThresholdError,
+    binary,
+    compare,
+    evaluate,
+    run,
+    score_receipts,
+    score_tabular,
+)
+from ._version import __version__
+
+__all__ = [
+    "DocscoreError",
+    "InputError",
+    "ThresholdError",
+    "binary",
+    "compare",
+    "evaluate",
+    "run",
+    "score_receipts",
+    "score_tabular",
+    "__version__",
+]
