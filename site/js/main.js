@@ -4,7 +4,7 @@
 
 import { WorkerClient } from './client.js';
 import { ROLES } from './roles.js';
-import { fmt4, fmtOpt4, fmtDelta, fmtBytes, runText, ciText } from './format.js';
+import { fmt4, fmtOpt4, fmtDelta, fmtBytes, runText, ciText, ciLookup } from './format.js';
 import { el, clear, sortableTable, plainTable, barChart, diffPair, VirtualTable } from './view.js';
 
 const $ = (id) => document.getElementById(id);
@@ -446,7 +446,13 @@ function renderChart() {
   const metric = metricList(v).find((m) => m.key === state.metric) || metricList(v)[0];
   const items = v.cells.map((c, i) => {
     const d = deltaOf(metric, i);
-    return { label: `${c.model} / ${c.phase}`, value: metric.get(c), settled: d ? d.settled : undefined, delta: d };
+    // the error bar: the cell's interval of the metric (SPEC F.4), as
+    // the cells table shows it
+    const iv = ciLookup(c.ci, metric.ci) || null;
+    return {
+      label: `${c.model} / ${c.phase}`, value: metric.get(c), settled: d ? d.settled : undefined, delta: d,
+      ci: iv, ciText: iv ? ciText(c.ci, metric.ci).trim() : '',
+    };
   });
   barChart($('chart'), `${metric.label} per cell${v.preview ? ' (bar: preview, mark: settled)' : ''}`, items,
     (it) => (it.delta ? fmtDelta(it.delta) : fmtOpt4(it.value)));
