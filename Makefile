@@ -63,7 +63,7 @@ test-e2e: ## the end-to-end tests: the site in real Chromium, the Worker in work
 	$(GO) test -count=1 -p 1 -tags e2e $(E2E_PKGS)
 
 screenshots: ## rewrite the screenshots in docs/ from the browser tests
-	$(GO) test -count=1 -tags e2e -run 'TestDroppedSampleFilesEqualTheCLI|TestPreviewDeltasEqualTheCLI|TestDrillDown|TestReceiptsEqualTheCLI|TestPipelineGraphEqualsTheCLI' ./cmd/docscore/internal/e2e/ -update
+	$(GO) test -count=1 -tags e2e -run 'TestDroppedSampleFilesEqualTheCLI|TestPreviewDeltasEqualTheCLI|TestDrillDown|TestReceiptsEqualTheCLI|TestPipelineGraphEqualsTheCLI|TestCompareTwoCellsEqualsTheCLI' ./cmd/docscore/internal/e2e/ -update
 
 check-core: ## prove scoring/ and rules/ import no os, net or syscall/js
 	@scripts/check-core.sh $(CORE_PKGS)

@@ -140,6 +140,22 @@ export function previewStats(comparison) {
   return out;
 }
 
+// previewRow is what the preview table adds to one cell's row: for its
+// delta columns (F1, name CER, then each field) the note of each
+// statistic ({text, significant, worse}, null where the comparison has no
+// such statistic), and the movement ({text, rose, fell}). entry is a
+// value of previewStats; null gives null.
+export function previewRow(entry, fields) {
+  if (!entry) return null;
+  const notes = ['f1', 'name_cer', ...fields.map((f) => 'fields.' + f)].map((path) => {
+    const s = entry.stats[path];
+    if (!s) return null;
+    return { text: statNote(s), significant: !!s.significant, worse: s.significant && s.better === 'a' };
+  });
+  const m = entry.movement;
+  return { notes, movement: m ? { text: entry.text, rose: m.rose, fell: m.fell } : null };
+}
+
 // cellKey is how previewStats keys a cell.
 export function cellKey(model, phase) {
   return model + '\u0000' + phase;

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   signed4, opt4, intervalText, statList, movementText, verdict, statNote, pairSpec, sideLabel,
-  fileStem, comparisonFileName, previewStats, cellKey, lowerIsBetter,
+  fileStem, comparisonFileName, previewStats, previewRow, cellKey, lowerIsBetter,
 } from './comparison.js';
 
 // stat builds one statistic's comparison as the report writes it.
@@ -95,4 +95,20 @@ test('previewStats keys each cell and is empty without a comparison', () => {
   assert.equal(previewStats(undefined).size, 0);
   assert.equal(previewStats(null).size, 0);
   assert.equal(previewStats({ kind: 'comparison' }).size, 0);
+});
+
+test('previewRow lines the notes up with the delta columns of the preview table', () => {
+  const m = previewStats(previewComparison);
+  const row = previewRow(m.get(cellKey('gpt-4o', 'G')), ['title', 'arrival_date']);
+  assert.deepEqual(row.notes, [
+    { text: '[+0.0040, +0.0310], Holm p 0.0040, significant', significant: true, worse: false },
+    { text: '[+0.0000, +0.0000]', significant: false, worse: false },
+    { text: '[-0.1000, -0.0100], Holm p 0.0300, significant', significant: true, worse: true },
+    null,
+  ]);
+  assert.deepEqual(row.movement, { text: 'F1 rose on 7 pages, fell on 2', rose: ['27', '29', '3', '4', '5', '6', '8'], fell: ['28', '30'] });
+  const other = previewRow(m.get(cellKey('claude', 'N')), ['title']);
+  assert.equal(other.notes[0].text, '[-0.0010, +0.0010], Holm p 1.0000');
+  assert.deepEqual(other.notes.slice(1), [null, null]);
+  assert.equal(previewRow(m.get(cellKey('nobody', 'G')), ['title']), null);
 });

@@ -21,6 +21,7 @@ const state = {
   receiptsReport: null, // the receipts report shown, for comparing its phases
   compareSource: '', // what the Compare section compares: "cells", "runs" or "reports"
   compareCount: 0, // comparisons answered (data-count on #compare, for tests)
+  compareHad: {}, // the sources offered last time
 };
 
 const client = new WorkerClient((msg) => {
@@ -541,6 +542,56 @@ function renderPreview() {
       }
     });
   });
+  // A report scored with a preview may carry its paired comparison,
+  // settled against preview (report.preview.comparison, SPEC F.6): each
+  // delta gains its interval and Holm p, and the F1 cell the pages that
+  // rose or fell. Without it the table is the Markdown report's.
+  if (v.preview.comparison) {
+    import('./comparison.js').then((m) => {
+      if (state.view === v) previewSignificance(m, v, table);
+    }).catch(showFatal);
+  }
+}
+
+// previewSignificance adds the preview's comparison to the preview table
+// (comparison.js reads it).
+function previewSignificance(m, v, table) {
+  const stats = m.previewStats(v.preview.comparison);
+  v.preview.cells.forEach((c, i) => {
+    const row = m.previewRow(stats.get(m.cellKey(c.model, c.phase)), v.fields);
+    if (!row) return;
+    const tr = table.tBodies[0].rows[i];
+    row.notes.forEach((n, k) => {
+      if (!n || !n.text) return;
+      tr.cells[k + 2].append(el('span', { class: 'preview-stat' + (n.significant ? ' significant' : '') }, n.text));
+    });
+    if (!row.movement) return;
+    const cell = v.cells.findIndex((x) => x.model === c.model && x.phase === c.phase);
+    const det = el('details', { class: 'preview-movement' }, el('summary', {}, row.movement.text));
+    for (const [word, ids] of [['rose', row.movement.rose], ['fell', row.movement.fell]]) {
+      if (ids.length === 0) continue;
+      det.append(el('p', {}, `F1 ${word} on: `, ...ids.map((id) => {
+        const line = firstImageLine(cell, id);
+        return line ? el('button', { type: 'button', class: 'image-link', dataset: { page: id },
+          'aria-label': `Open page ${id} of ${c.model} / ${c.phase} (line ${line})`, onclick: () => openDetail(line) }, id)
+          : el('code', {}, id);
+      })));
+    }
+    tr.cells[2].append(det);
+  });
+}
+
+// firstImageLine is the runs-file line of the first image scored ok of a
+// cell on a page (0 when there is none): the drill-down a page opens.
+function firstImageLine(cell, page) {
+  const v = state.view;
+  const im = v.images;
+  const p = v.pageIds.indexOf(page);
+  if (p < 0 || cell < 0) return 0;
+  for (let i = 0; i < im.count; i++) {
+    if (im.cell[i] === cell && im.page[i] === p && im.ok[i]) return im.line[i];
+  }
+  return 0;
 }
 
 // rowString renders a rule row like the Markdown report (rules.Row.String).
@@ -707,7 +758,10 @@ function renderCompare() {
   box.hidden = !(src.cells || src.runs || src.reports);
   $('compare-result').hidden = true;
   $('compare-error').hidden = true;
-  if (box.hidden) return;
+  if (box.hidden) {
+    state.compareHad = {};
+    return;
+  }
   for (const k of ['cells', 'runs', 'reports']) $(`compare-src-${k}-l`).hidden = !src[k];
   if (src.runs) {
     const scored = state.files.find((f) => f.role === 'runs');
@@ -718,9 +772,13 @@ function renderCompare() {
       ? `Report ${src.reports[0].name} (base) with ${src.reports[1].name}`
       : `${src.reports.length} dropped report${src.reports.length === 1 ? '' : 's'}: drop two to compare them`;
   }
-  if (!src[state.compareSource]) {
-    state.compareSource = src.reports && src.reports.length === 2 ? 'reports' : src.runs ? 'runs' : src.cells ? 'cells' : 'reports';
+  // A source that was not there before (a second runs file or a report
+  // just dropped) is the one to compare; else the choice stays.
+  const fresh = ['reports', 'runs'].find((k) => src[k] && !state.compareHad[k]);
+  if (fresh || !src[state.compareSource]) {
+    state.compareSource = fresh || (src.reports && src.reports.length === 2 ? 'reports' : src.runs ? 'runs' : src.cells ? 'cells' : 'reports');
   }
+  state.compareHad = { cells: !!src.cells, runs: !!src.runs, reports: !!src.reports };
   $('compare-src-' + state.compareSource).checked = true;
   if (src.cells) {
     for (const [id, fallback] of [['compare-a', 0], ['compare-b', 1]]) {
