@@ -329,14 +329,6 @@ func TestInteractionsInTheBrowser(t *testing.T) {
 			}
 		}
 	}
-	median := func(v []float64) float64 {
-		s := append([]float64(nil), v...)
-		sort.Float64s(s)
-		if len(s)%2 == 1 {
-			return s[len(s)/2]
-		}
-		return (s[len(s)/2-1] + s[len(s)/2]) / 2
-	}
 	for _, what := range []string{"drop", "drop, the worker's core calls", "preview on", "preview off", "drill-down", "download json"} {
 		line := what + ":"
 		for k, site := range sites {
@@ -347,6 +339,16 @@ func TestInteractionsInTheBrowser(t *testing.T) {
 		}
 		t.Log(line)
 	}
+}
+
+// median is the middle of v (of the two middle values, their mean).
+func median(v []float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 func roundAll(v []float64) []int {
@@ -437,14 +439,6 @@ func TestCompareTimeInTheBrowser(t *testing.T) {
 		score = append(score, w["core"])
 		compare = append(compare, ms)
 		compareWall = append(compareWall, wall)
-	}
-	median := func(v []float64) float64 {
-		s := append([]float64(nil), v...)
-		sort.Float64s(s)
-		if len(s)%2 == 1 {
-			return s[len(s)/2]
-		}
-		return (s[len(s)/2-1] + s[len(s)/2]) / 2
 	}
 	t.Logf("the sample scored, parsed anew (the worker's core call, 2,000 replicates for the cells' intervals): median %.0f ms %v", median(score), roundAll(score))
 	t.Logf("compare --within, 4 comparisons, 10,000 permutations, 2,000 replicates (compare.wasm's call): median %.0f ms %v", median(compare), roundAll(compare))
