@@ -448,7 +448,8 @@ async function scoreTabular(preview, gate) {
   const schema = byRole('schema');
   for (const [list, what] of [[runs, 'runs file'], [rules, 'rule file'], [schema, 'schema']]) {
     if (list.length > 1) {
-      out.problem = { message: `more than one ${what}: set all but one to "Not used"`, files: list.map((f) => f.name) };
+      const compare = what === 'runs file' ? ', or one to "Model runs, to compare" to compare it with the other' : '';
+      out.problem = { message: `more than one ${what}: set all but one to "Not used"${compare}`, files: list.map((f) => f.name) };
       last = null;
       return { value: out };
     }
