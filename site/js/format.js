@@ -30,12 +30,19 @@ export function fmtOpt4(x) {
 // decimals, " [–]" when the interval is null, "" when the cell has no
 // intervals or no such statistic. path is "f1" or "fields.title".
 export function ciText(ci, path) {
-  if (!ci) return '';
-  const dot = path.indexOf('.');
-  const holder = dot < 0 ? ci : ci[path.slice(0, dot)];
-  const iv = holder ? holder[dot < 0 ? path : path.slice(dot + 1)] : undefined;
+  const iv = ciLookup(ci, path);
   if (iv === undefined) return '';
   return iv === null ? ' [–]' : ' [' + fmt4(iv[0]) + ', ' + fmt4(iv[1]) + ']';
+}
+
+// ciLookup is a cell's interval of a statistic (path "f1" or
+// "fields.title"): [lo, hi], null when the interval is null, undefined
+// when the cell has no intervals or no such statistic.
+export function ciLookup(ci, path) {
+  if (!ci) return undefined;
+  const dot = path.indexOf('.');
+  const holder = dot < 0 ? ci : ci[path.slice(0, dot)];
+  return holder ? holder[dot < 0 ? path : path.slice(dot + 1)] : undefined;
 }
 
 // fmtDelta renders a {settled, preview, delta} triple like the Markdown

@@ -3,7 +3,7 @@
 // prints: ties at four decimals go to the even digit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fmt4, fmtOpt4, fmtDelta, ciText, prf, pageCompare } from './format.js';
+import { fmt4, fmtOpt4, fmtDelta, ciText, ciLookup, prf, pageCompare } from './format.js';
 
 test('fmt4 rounds like Go', () => {
   const cases = [
@@ -48,4 +48,9 @@ test('ciText writes the Markdown report form of an interval', () => {
   assert.equal(ciText(ci, 'recall'), '');
   assert.equal(ciText(ci, 'fields.other'), '');
   assert.equal(ciText(undefined, 'f1'), '');
+  // the chart's error bars read the interval itself
+  assert.deepEqual(ciLookup(ci, 'fields.title'), [0.5, 1]);
+  assert.equal(ciLookup(ci, 'name_cer'), null);
+  assert.equal(ciLookup(ci, 'recall'), undefined);
+  assert.equal(ciLookup(null, 'f1'), undefined);
 });

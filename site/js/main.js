@@ -4,7 +4,7 @@
 
 import { WorkerClient } from './client.js';
 import { ROLES } from './roles.js';
-import { fmt4, fmtOpt4, fmtDelta, fmtBytes, runText, ciText } from './format.js';
+import { fmt4, fmtOpt4, fmtDelta, fmtBytes, runText, ciText, ciLookup } from './format.js';
 import { el, clear, sortableTable, plainTable, barChart, diffPair, VirtualTable } from './view.js';
 
 const $ = (id) => document.getElementById(id);
@@ -18,6 +18,10 @@ const state = {
   metric: 'f1',
   detailLine: 0,
   allowIncomplete: false, // score an incomplete receipts run (labelled)
+  receiptsReport: null, // the receipts report shown, for comparing its phases
+  compareSource: '', // what the Compare section compares: "cells", "runs" or "reports"
+  compareCount: 0, // comparisons answered (data-count on #compare, for tests)
+  compareHad: {}, // the sources offered last time
 };
 
 const client = new WorkerClient((msg) => {
@@ -90,7 +94,8 @@ function onProgress(msg) {
     $('progress-label').textContent = `Reading ${msg.name || 'files'}… ${pct}%`;
   } else {
     bar.removeAttribute('value'); // indeterminate
-    $('progress-label').textContent = msg.phase === 'report' ? `Writing the ${msg.name}…` : `Scoring ${msg.name}…`;
+    $('progress-label').textContent = msg.phase === 'report' ? `Writing the ${msg.name}…`
+      : msg.phase === 'compare' ? 'Comparing…' : `Scoring ${msg.name}…`;
   }
 }
 
@@ -268,6 +273,7 @@ async function scoreFiles() {
   showErrors(alerts);
   renderFiles(problems);
   renderRules();
+  state.receiptsReport = res.receipts && res.receipts.report ? res.receipts.report : null;
   await renderReceipts(res.receipts);
   await renderHarness(res.harness);
   const done = [];
@@ -294,6 +300,8 @@ async function scoreFiles() {
     done.push(res.harness.source === 'report' ? `Showing the harness report (${s.stages} stages)`
       : `Evaluated ${s.stages} stage${s.stages === 1 ? '' : 's'} (${(res.harness.ms / 1000).toFixed(1)} s)`);
   }
+  renderCompare();
+  if (done.length === 0 && !$('compare').hidden) done.push('Ready to compare: see Compare below');
   if (alerts.length && done.length === 0) done.push('Not scored: see the error above');
   status(done.length ? done.join('. ') + '.' : 'Nothing to score: give each file its role.');
   performance.mark('docscore:results');
@@ -317,7 +325,9 @@ function renderEmpty() {
   renderRules();
   renderReceipts(null);
   renderHarness(null);
+  state.receiptsReport = null;
   $('results').hidden = true;
+  renderCompare();
   showError('');
   status('Drop files, choose them, or load the sample.');
 }
@@ -446,7 +456,13 @@ function renderChart() {
   const metric = metricList(v).find((m) => m.key === state.metric) || metricList(v)[0];
   const items = v.cells.map((c, i) => {
     const d = deltaOf(metric, i);
-    return { label: `${c.model} / ${c.phase}`, value: metric.get(c), settled: d ? d.settled : undefined, delta: d };
+    // the error bar: the cell's interval of the metric (SPEC F.4), as
+    // the cells table shows it
+    const iv = ciLookup(c.ci, metric.ci) || null;
+    return {
+      label: `${c.model} / ${c.phase}`, value: metric.get(c), settled: d ? d.settled : undefined, delta: d,
+      ci: iv, ciText: iv ? ciText(c.ci, metric.ci).trim() : '',
+    };
   });
   barChart($('chart'), `${metric.label} per cell${v.preview ? ' (bar: preview, mark: settled)' : ''}`, items,
     (it) => (it.delta ? fmtDelta(it.delta) : fmtOpt4(it.value)));
@@ -526,6 +542,56 @@ function renderPreview() {
       }
     });
   });
+  // A report scored with a preview may carry its paired comparison,
+  // settled against preview (report.preview.comparison, SPEC F.6): each
+  // delta gains its interval and Holm p, and the F1 cell the pages that
+  // rose or fell. Without it the table is the Markdown report's.
+  if (v.preview.comparison) {
+    import('./comparison.js').then((m) => {
+      if (state.view === v) previewSignificance(m, v, table);
+    }).catch(showFatal);
+  }
+}
+
+// previewSignificance adds the preview's comparison to the preview table
+// (comparison.js reads it).
+function previewSignificance(m, v, table) {
+  const stats = m.previewStats(v.preview.comparison);
+  v.preview.cells.forEach((c, i) => {
+    const row = m.previewRow(stats.get(m.cellKey(c.model, c.phase)), v.fields);
+    if (!row) return;
+    const tr = table.tBodies[0].rows[i];
+    row.notes.forEach((n, k) => {
+      if (!n || !n.text) return;
+      tr.cells[k + 2].append(el('span', { class: 'preview-stat' + (n.significant ? ' significant' : '') }, n.text));
+    });
+    if (!row.movement) return;
+    const cell = v.cells.findIndex((x) => x.model === c.model && x.phase === c.phase);
+    const det = el('details', { class: 'preview-movement' }, el('summary', {}, row.movement.text));
+    for (const [word, ids] of [['rose', row.movement.rose], ['fell', row.movement.fell]]) {
+      if (ids.length === 0) continue;
+      det.append(el('p', {}, `F1 ${word} on: `, ...ids.map((id) => {
+        const line = firstImageLine(cell, id);
+        return line ? el('button', { type: 'button', class: 'image-link', dataset: { page: id },
+          'aria-label': `Open page ${id} of ${c.model} / ${c.phase} (line ${line})`, onclick: () => openDetail(line) }, id)
+          : el('code', {}, id);
+      })));
+    }
+    tr.cells[2].append(det);
+  });
+}
+
+// firstImageLine is the runs-file line of the first image scored ok of a
+// cell on a page (0 when there is none): the drill-down a page opens.
+function firstImageLine(cell, page) {
+  const v = state.view;
+  const im = v.images;
+  const p = v.pageIds.indexOf(page);
+  if (p < 0 || cell < 0) return 0;
+  for (let i = 0; i < im.count; i++) {
+    if (im.cell[i] === cell && im.page[i] === p && im.ok[i]) return im.line[i];
+  }
+  return 0;
 }
 
 // rowString renders a rule row like the Markdown report (rules.Row.String).
@@ -570,19 +636,23 @@ function renderFailed() {
 
 // ---- drill-down ----------------------------------------------------------
 
-function openDetail(line) {
+// openDetail shows the image at a line of the scored runs file, or with
+// compared of the runs file compared with it (the Compare section).
+function openDetail(line, compared = false) {
   enqueue(async () => {
-    const d = await client.call('detail', { line });
+    const d = await client.call('detail', { line, compared });
     state.detailLine = line;
-    renderDetail(d);
+    renderDetail(d, compared);
   });
 }
 
-function renderDetail(d) {
+function renderDetail(d, compared = false) {
   const box = $('detail');
   box.hidden = false;
   box.dataset.line = String(d.line);
-  $('detail-h').textContent = `Image at line ${d.line}: ${d.model} / ${d.phase}, run ${runText(d.run)}, page ${d.page}`;
+  box.dataset.compared = compared ? 'true' : 'false';
+  $('detail-h').textContent = `Image at line ${d.line}${compared ? ' of the compared runs file' : ''}: ` +
+    `${d.model} / ${d.phase}, run ${runText(d.run)}, page ${d.page}`;
   const body = clear($('detail-body'));
   if (d.status !== 'ok') {
     $('detail-summary').textContent = `Failed (${d.failure}): counted, and excluded from every score.`;
@@ -646,6 +716,165 @@ function renderDetail(d) {
   rowsTable('Misses: ground-truth rows no record was paired with', d.misses, true);
   rowsTable('Extras: model records paired with no ground-truth row', d.extras, false);
   box.focus();
+}
+
+// ---- comparison (SPEC F.6) ---------------------------------------------------
+
+// The comparison's view is a module of its own, fetched on the first
+// comparison (with compare.wasm, in the worker).
+let compareView = null;
+
+// compareCells lists the cells one report's comparison can pick: the
+// tabular report's (model / phase), then the receipts report's phases.
+function compareCells() {
+  const out = [];
+  if (state.view) {
+    for (const c of state.view.cells) out.push({ family: 'tabular', model: c.model, phase: c.phase, label: `${c.model} / ${c.phase}` });
+  }
+  if (state.receiptsReport) {
+    for (const p of state.receiptsReport.phases) out.push({ family: 'receipts', phase: p.phase, label: `receipts: ${p.phase}` });
+  }
+  return out;
+}
+
+// compareSources says what can be compared: two cells of a scored report,
+// the scored runs file with a second one, dropped reports.
+function compareSources() {
+  const cells = compareCells();
+  const runs = state.files.filter((f) => f.role === 'runs-compare' && !f.error);
+  const reports = state.files.filter((f) => f.role === 'score-report' && !f.error);
+  return {
+    cells: cells.length >= 2 ? cells : null,
+    runs: state.view && runs.length ? runs : null,
+    reports: reports.length ? reports : null,
+  };
+}
+
+// renderCompare shows the Compare section when there is something to
+// compare; a new scoring takes the last comparison's result away.
+function renderCompare() {
+  const src = compareSources();
+  const box = $('compare');
+  box.hidden = !(src.cells || src.runs || src.reports);
+  $('compare-result').hidden = true;
+  $('compare-error').hidden = true;
+  if (box.hidden) {
+    state.compareHad = {};
+    return;
+  }
+  for (const k of ['cells', 'runs', 'reports']) $(`compare-src-${k}-l`).hidden = !src[k];
+  if (src.runs) {
+    const scored = state.files.find((f) => f.role === 'runs');
+    $('compare-src-runs-text').textContent = `The scored runs file${scored ? ' ' + scored.name : ''} (base) with ${src.runs.map((f) => f.name).join(', ')}`;
+  }
+  if (src.reports) {
+    $('compare-src-reports-text').textContent = src.reports.length === 2
+      ? `Report ${src.reports[0].name} (base) with ${src.reports[1].name}`
+      : `${src.reports.length} dropped report${src.reports.length === 1 ? '' : 's'}: drop two to compare them`;
+  }
+  // A source that was not there before (a second runs file or a report
+  // just dropped) is the one to compare; else the choice stays.
+  const fresh = ['reports', 'runs'].find((k) => src[k] && !state.compareHad[k]);
+  if (fresh || !src[state.compareSource]) {
+    state.compareSource = fresh || (src.reports && src.reports.length === 2 ? 'reports' : src.runs ? 'runs' : src.cells ? 'cells' : 'reports');
+  }
+  state.compareHad = { cells: !!src.cells, runs: !!src.runs, reports: !!src.reports };
+  $('compare-src-' + state.compareSource).checked = true;
+  if (src.cells) {
+    for (const [id, fallback] of [['compare-a', 0], ['compare-b', 1]]) {
+      const menu = $(id);
+      const keep = menu.value;
+      clear(menu).append(...src.cells.map((c, i) => el('option', { value: c.family + '\u0000' + c.label, selected: i === fallback }, c.label)));
+      if (src.cells.some((c) => c.family + '\u0000' + c.label === keep)) menu.value = keep;
+    }
+  }
+  showCompareSource();
+}
+
+function showCompareSource() {
+  const cells = state.compareSource === 'cells';
+  $('compare-cells').hidden = !cells;
+  $('compare-all').hidden = !cells;
+}
+
+// compareOptions reads the options, each a number as the command line's
+// flags take it; their ranges are the core's to check.
+function compareOptions() {
+  const read = (id, name, whole) => {
+    const text = $(id).value.trim();
+    const v = Number(text);
+    if (text === '' || !Number.isFinite(v) || (whole && !/^\d+$/.test(text))) {
+      throw new Error(`${name}: expected ${whole ? 'a whole number' : 'a number'}, got "${text}"`);
+    }
+    return v;
+  };
+  return {
+    permutations: read('compare-permutations', 'permutations', true),
+    bootstrap: read('compare-bootstrap', 'bootstrap replicates', true),
+    alpha: read('compare-alpha', 'α', false),
+    ci_level: read('compare-level', 'interval level', false),
+    seed: read('compare-seed', 'seed', true),
+  };
+}
+
+// runCompare asks the worker for the comparison chosen (all: every two
+// cells of the report sharing a model or a phase) and shows it, or the
+// core's error.
+async function runCompare(all) {
+  const box = $('compare');
+  const errBox = clear($('compare-error'));
+  errBox.hidden = true;
+  $('compare-result').hidden = true;
+  let res;
+  try {
+    compareView = compareView || await import('./compareview.js');
+    const source = state.compareSource;
+    let family = 'tabular';
+    let pairs = '';
+    if (source === 'cells') {
+      const cells = compareCells();
+      const a = cells[$('compare-a').selectedIndex];
+      const b = cells[$('compare-b').selectedIndex];
+      family = a.family;
+      if (!all) {
+        if (a === b) throw new Error('Choose two different cells: A and B are the same cell.');
+        if (a.family !== b.family) throw new Error('Choose two cells of one report: A is a tabular cell and B a receipts phase, or the other way round.');
+        pairs = compareView.pairSpec(a, b);
+      }
+    }
+    res = await client.call('compare', { source, family, pairs, options: compareOptions() });
+  } catch (err) {
+    res = { error: { message: String((err && err.message) || err) } };
+  } finally {
+    hideProgress();
+  }
+  box.dataset.count = String(++state.compareCount);
+  if (res.error) {
+    box.dataset.state = 'error';
+    errBox.append(el('p', {}, res.error.message));
+    errBox.hidden = false;
+    return;
+  }
+  box.dataset.state = 'done';
+  box.dataset.ms = String(Math.round(res.ms));
+  compareView.render(res, {
+    onImage: (line, compared) => openDetail(line, compared),
+    onReceiptPage: (phase, sample) => openReceiptPage(phase, sample),
+  });
+  $('compare-result').hidden = false;
+}
+
+// openReceiptPage brings a receipt page's row of the pages table into
+// view and focus: its drill-down.
+function openReceiptPage(phase, sample) {
+  const th = document.querySelector(`#receipt-pages th[data-page="${CSS.escape(phase + '/' + sample)}"]`);
+  if (!th) return;
+  const tr = th.parentNode;
+  for (const old of document.querySelectorAll('#receipt-pages tr.opened')) old.classList.remove('opened');
+  tr.classList.add('opened');
+  tr.tabIndex = -1;
+  tr.scrollIntoView({ block: 'center' });
+  tr.focus();
 }
 
 // ---- downloads -------------------------------------------------------------
@@ -723,6 +952,14 @@ function wire() {
     rescore();
   });
   $('gate').addEventListener('change', () => rescore());
+  for (const r of document.querySelectorAll('input[name="compare-source"]')) {
+    r.addEventListener('change', () => {
+      state.compareSource = r.value;
+      showCompareSource();
+    });
+  }
+  $('compare-run').addEventListener('click', () => enqueue(() => runCompare(false)));
+  $('compare-all').addEventListener('click', () => enqueue(() => runCompare(true)));
   $('metric').addEventListener('change', (e) => {
     state.metric = e.target.value;
     renderChart();

@@ -12,6 +12,8 @@ export const ROLES = {
   cases: 'Harness cases (JSON/JSONL)',
   'case-file': 'File named by the cases',
   'harness-report': 'Harness report (JSON)',
+  'runs-compare': 'Model runs, to compare (JSONL)',
+  'score-report': 'Score report, to compare (JSON)',
   ignore: 'Not used',
 };
 
@@ -23,6 +25,22 @@ export const FAMILIES = {
   receipts: new Set(['receipt-run', 'receipt-ref']),
   harness: new Set(['cases', 'case-file', 'harness-report']),
 };
+
+// COMPARE_ROLES are the roles of the files a comparison reads (SPEC F.6)
+// beside the scored ones: a second runs file, scored like the first and
+// compared with it, and the reports of docscore score, compared with each
+// other. They belong to no family: nothing is scored because of them.
+export const COMPARE_ROLES = new Set(['runs-compare', 'score-report']);
+
+// isScoreReport reports whether a parsed JSON value is the report of
+// "docscore score tabular" (its cells and image rows) or "docscore score
+// receipts" (its phases and pages): a report compare reads.
+export function isScoreReport(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  if (v.kind === 'tabular') return Array.isArray(v.cells) && Array.isArray(v.images);
+  if (v.kind === 'receipts') return Array.isArray(v.phases) && Array.isArray(v.pages);
+  return false;
+}
 
 // CASE_KEYS are the top-level keys of a cases file's items: a case, a
 // pipeline or a cases-file object (docs/schema/cases.schema.json).
@@ -164,6 +182,9 @@ export function detectRole(name, text) {
       }
       if (isHarnessReport(whole)) {
         return { role: 'harness-report', note: 'a report of docscore eval' };
+      }
+      if (isScoreReport(whole)) {
+        return { role: 'score-report', note: `a ${whole.kind} report of docscore score: drop two to compare them` };
       }
       if (isCasesItem(whole)) {
         return { role: 'cases', note: 'cases and pipelines for the evaluation harness' };

@@ -1,7 +1,7 @@
 // Tests of roles.js with Node's test runner (make test-site-js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { detectRole, ROLES, casePaths, resolveCasePath } from './roles.js';
+import { detectRole, ROLES, COMPARE_ROLES, FAMILIES, casePaths, resolveCasePath } from './roles.js';
 
 const header = 'name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\n';
 
@@ -41,6 +41,10 @@ test('detectRole tells harness cases and reports from the rest', () => {
     ['cases.jsonl', '{"pipeline_id": "p", "stages": []}\n', 'cases'],
     ['report.json', '{\n  "kind": "harness",\n  "report_version": 1,\n  "pipelines": [],\n  "cases": []\n}\n', 'harness-report'],
     ['other.json', '{"kind": "receipts", "pipelines": []}', 'ignore'],
+    ['a.json', '{\n  "kind": "tabular",\n  "gate": 0.7,\n  "cells": [],\n  "images": []\n}\n', 'score-report'],
+    ['b.json', '{"kind": "receipts", "phases": [], "pages": []}', 'score-report'],
+    ['c.json', '{"kind": "tabular", "cells": []}', 'ignore'],
+    ['d.json', '{"kind": "comparison", "comparisons": []}', 'ignore'],
     ['runs.jsonl', '{"model": "m", "page": "1", "records": []}\n', 'runs'],
   ];
   for (const [name, text, want] of cases) {
@@ -68,4 +72,11 @@ test('resolveCasePath finds the dropped file', () => {
   assert.equal(resolveCasePath('cases.json', 'data/truth.csv', names), 'truth.csv'); // by its base name, the only one
   assert.equal(resolveCasePath('cases.json', 'x.pdf', names), null); // two candidates
   assert.equal(resolveCasePath('cases.json', 'missing.png', names), null);
+});
+
+test('the comparison roles are roles of no family', () => {
+  for (const r of COMPARE_ROLES) {
+    assert.ok(r in ROLES, r);
+    for (const fam of Object.values(FAMILIES)) assert.ok(!fam.has(r), r);
+  }
 });

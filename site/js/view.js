@@ -107,7 +107,8 @@ export function plainTable(table, header, rows, caption) {
 }
 
 // barChart draws one horizontal bar per item into container as inline
-// SVG: items are {label, value (0..1 or null), settled? (a marker)}.
+// SVG: items are {label, value (0..1 or null), settled? (a marker), ci?
+// ([lo, hi]: an error bar, the value's confidence interval)}.
 export function barChart(container, title, items, format) {
   clear(container);
   const rowH = 26;
@@ -133,6 +134,17 @@ export function barChart(container, title, items, format) {
     g.append(svg('text', { x: labelW - 8, y: y + rowH / 2 + 4, 'text-anchor': 'end', class: 'label' }, it.label));
     const v = it.value === null ? 0 : Math.max(0, Math.min(1, it.value));
     g.append(svg('rect', { x: labelW, y: y + 4, width: barW * v, height: rowH - 8, rx: 2, class: 'bar' }));
+    if (Array.isArray(it.ci)) {
+      // the interval: a line from lo to hi with a cap at each end
+      const clamp = (x) => labelW + barW * Math.max(0, Math.min(1, x));
+      const [lo, hi] = [clamp(it.ci[0]), clamp(it.ci[1])];
+      const mid = y + rowH / 2;
+      const bar = svg('g', { class: 'errorbar', dataset: { lo: String(it.ci[0]), hi: String(it.ci[1]) } });
+      bar.append(svg('title', {}, `${it.label}: interval ${it.ciText || ''}`.trim()));
+      bar.append(svg('line', { x1: lo, x2: hi, y1: mid, y2: mid }));
+      for (const x of [lo, hi]) bar.append(svg('line', { x1: x, x2: x, y1: mid - 6, y2: mid + 6 }));
+      g.append(bar);
+    }
     if (it.settled !== undefined && it.settled !== null) {
       const sx = labelW + barW * Math.max(0, Math.min(1, it.settled));
       g.append(svg('line', { x1: sx, x2: sx, y1: y + 1, y2: y + rowH - 1, class: 'settled' }));

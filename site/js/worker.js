@@ -8,7 +8,9 @@
 //
 // Each family of scorers is its own WebAssembly file: docscore.wasm (the
 // tabular core) starts with the worker; receipts.wasm and harness.wasm are
-// fetched the first time their files are scored, never before.
+// fetched the first time their files are scored, never before, and
+// compare.wasm (the comparison of reports, SPEC F) the first time a
+// comparison is asked for.
 
 import './wasm_exec.js';
 import { detectRole, FAMILIES, ROLES, casePaths, resolveCasePath } from './roles.js';
@@ -22,6 +24,7 @@ const MODULES = {
   core: { url: new URL('./docscore.wasm', import.meta.url), global: 'docscore' },
   receipts: { url: new URL('./receipts.wasm', import.meta.url), global: 'docscoreReceipts' },
   harness: { url: new URL('./harness.wasm', import.meta.url), global: 'docscoreHarness' },
+  compare: { url: new URL('./compare.wasm', import.meta.url), global: 'docscoreCompare' },
 };
 const SAMPLES = {
   tabular: new URL('./sample.json', import.meta.url),
@@ -126,6 +129,8 @@ let nextId = 1;
 let last = null; // the last tabular scoring: {request, preview}
 let lastReceipts = null; // the last receipts scoring: {request, report (bytes), incomplete}
 let lastHarness = null; // {request, report (bytes)} for a cases file, or {file} for a dropped report
+let lastCompare = null; // the last comparison: {request, json (bytes), name}
+let tabularJSON = null; // the report of the last tabular scoring, once written: {of: last, text}
 
 const TEXT_ONLY = 'not UTF-8 text (docscore reads UTF-8 files)';
 
@@ -261,11 +266,17 @@ const ops = {
         return { name, file, error: String(err.message || err) };
       }
     };
+    // A runs file dropped where one is already scored is the run to
+    // compare with it (SPEC F.6), not a second runs file to refuse.
+    const scored = files.find((f) => f.role === 'runs' && !fileError(f));
     // The files are read at once (the browser serves the reads side by
     // side) and added in the order given.
     for (const { name, file, text = '', bytes = null, error = '' } of await Promise.all(items.map(readOne))) {
-      const detected = error ? { role: 'ignore', note: '' }
+      let detected = error ? { role: 'ignore', note: '' }
         : bytes ? { role: 'ignore', note: 'a binary file: used when a cases file names it' } : detectRole(name, text);
+      if (detected.role === 'runs' && scored && scored.name !== name && !files.some((f) => f.role === 'runs-compare')) {
+        detected = { role: 'runs-compare', note: `a second runs file: scored like ${scored.name} and compared with it under Compare` };
+      }
       addFile({ name, size: file.size, text, bytes, error, role: detected.role, note: detected.note, auto: true, detected });
     }
     linkCaseFiles();
@@ -314,10 +325,13 @@ const ops = {
     last = null;
     lastReceipts = null;
     lastHarness = null;
+    lastCompare = null;
     return listFiles();
   },
 
   score,
+
+  compare,
 
   async download({ family = 'tabular', format }) {
     const types = { json: 'application/json', csv: 'text/csv', md: 'text/markdown' };
@@ -353,6 +367,17 @@ const ops = {
         data = env.raw;
       }
       name = 'docscore-eval';
+    } else if (family === 'compare') {
+      if (!lastCompare) throw new Error('nothing compared yet');
+      data = lastCompare.json;
+      if (format !== 'json') {
+        const env = await call('compare', { ...lastCompare.request, format }, 'compare');
+        if (env.error) throw new Error(env.error.message);
+        data = env.raw;
+      }
+      types.junit = 'application/xml';
+      const { comparisonFileName } = await import('./comparison.js');
+      return { blob: new Blob([data], { type: types[format] + ';charset=utf-8' }), name: comparisonFileName(lastCompare.name[0], lastCompare.name[1], format) };
     } else {
       throw new Error('unknown report ' + family);
     }
@@ -361,11 +386,13 @@ const ops = {
     return { blob: new Blob([data], { type: types[format] + ';charset=utf-8' }), name: name + '.' + format };
   },
 
-  async detail({ line }) {
+  async detail({ line, compared = false }) {
     if (!last) throw new Error('nothing scored yet');
     // The detail reads only its own line of the runs file: send that line
     // at the same line number (blank lines before it), not the whole file.
-    const runs = last.request.runs;
+    // compared: a line of the runs file compared with the scored one.
+    const runs = compared ? comparedRuns() : last.request.runs;
+    if (!runs) throw new Error('no runs file to compare');
     const env = await call('tabularDetail', { ...last.request, runs: { name: runs.name, text: onlyLine(runs.text, line) }, line });
     if (env.error) throw new Error(env.error.message);
     return env.result;
@@ -421,7 +448,8 @@ async function scoreTabular(preview, gate) {
   const schema = byRole('schema');
   for (const [list, what] of [[runs, 'runs file'], [rules, 'rule file'], [schema, 'schema']]) {
     if (list.length > 1) {
-      out.problem = { message: `more than one ${what}: set all but one to "Not used"`, files: list.map((f) => f.name) };
+      const compare = what === 'runs file' ? ', or one to "Model runs, to compare" to compare it with the other' : '';
+      out.problem = { message: `more than one ${what}: set all but one to "Not used"${compare}`, files: list.map((f) => f.name) };
       last = null;
       return { value: out };
     }
@@ -573,6 +601,127 @@ async function scoreHarness() {
   out.report = JSON.parse(rawText(env));
   lastHarness = { request, report: env.raw };
   return out;
+}
+
+// ---- comparisons (SPEC F.6) ------------------------------------------------
+
+// comparedRuns is the runs file to compare with the scored one (role
+// "runs-compare"), or null.
+function comparedRuns() {
+  const list = byRole('runs-compare');
+  return list.length === 1 ? fileRef(list[0]) : null;
+}
+
+// currentTabularJSON returns the JSON report of the last tabular scoring
+// as text, written once per scoring (the page shows only its summary).
+async function currentTabularJSON() {
+  if (!last) throw new Error('score the tables first: the comparison reads their report');
+  if (tabularJSON && tabularJSON.of === last) return tabularJSON.text;
+  progress({ phase: 'report', done: 0, total: 0, name: 'JSON report' }, true);
+  const env = await call('scoreTabular', { ...last.request, format: 'json' });
+  if (env.error) throw new Error(env.error.message);
+  tabularJSON = { of: last, text: rawText(env) };
+  return tabularJSON.text;
+}
+
+// compare answers the page's comparison: source "cells" compares cells
+// of the scored report of family (with pairs "A:B", or every two cells
+// sharing a model or a phase without), "runs" the scored runs file with
+// the one to compare (scored like it: same ground truth, rule file,
+// schema, gate and preview), "reports" the two dropped reports, the
+// first as base. options are compare's numbers (permutations, bootstrap,
+// alpha, ci_level, seed). The answer: {report (parsed), error, name,
+// drill, ms}; drill maps, per comparison and side, the pages that rose
+// or fell to their image rows, for the drill-down.
+async function compare({ source, family = 'tabular', pairs = '', options = {} }) {
+  const { comparisonFileName, fileStem } = await import('./comparison.js');
+  lastCompare = null;
+  let request;
+  let name;
+  const drillOf = {}; // side ("a", "b") → {runs: "scored"|"compared", text} of a tabular report the page can drill into
+  if (source === 'cells') {
+    let text;
+    if (family === 'receipts') {
+      if (!lastReceipts) throw new Error('score the receipts first: the comparison reads their report');
+      text = rawText({ raw: lastReceipts.report });
+    } else {
+      text = await currentTabularJSON();
+      drillOf.a = drillOf.b = { runs: 'scored', text };
+    }
+    const base = 'docscore-' + family;
+    request = { base: { name: base + '.json', text }, within: true };
+    if (pairs) request.pairs = pairs;
+    name = pairs ? pairs.split(':').map((x) => x.replace(/\//g, '_')) : [base, 'within'];
+  } else if (source === 'runs') {
+    const runs = comparedRuns();
+    if (!runs) throw new Error('no runs file to compare: give one the role "Model runs, to compare"');
+    const text = await currentTabularJSON();
+    progress({ phase: 'score', done: 0, total: 0, name: runs.name }, true);
+    const env = await call('scoreTabular', { ...last.request, runs, format: 'json' });
+    if (env.error) return { error: env.error };
+    const other = rawText(env);
+    const a = last.request.runs.name;
+    request = { base: { name: a + ' (its report)', text }, new: { name: runs.name + ' (its report)', text: other } };
+    name = [a, runs.name];
+    drillOf.a = { runs: 'scored', text };
+    drillOf.b = { runs: 'compared', text: other };
+  } else if (source === 'reports') {
+    const reports = byRole('score-report');
+    if (reports.length !== 2) {
+      throw new Error(`${reports.length} reports to compare: give exactly two files the role "Score report, to compare"`);
+    }
+    request = { base: fileRef(reports[0]), new: fileRef(reports[1]) };
+    name = [reports[0].name, reports[1].name];
+  } else {
+    throw new Error('unknown comparison ' + source);
+  }
+  for (const k of ['permutations', 'bootstrap', 'alpha', 'ci_level', 'seed']) {
+    if (options[k] !== undefined && options[k] !== null) request[k] = options[k];
+  }
+  progress({ phase: 'compare', done: 0, total: 0, name: 'comparison' }, true);
+  const t0 = performance.now();
+  const env = await call('compare', { ...request, format: 'json' }, 'compare');
+  const ms = performance.now() - t0;
+  if (env.error) return { error: env.error, ms };
+  const json = env.raw;
+  const report = JSON.parse(rawText(env));
+  lastCompare = { request, json, name };
+  return { report, name, file: comparisonFileName(name[0], name[1], 'json'), stems: name.map(fileStem), drill: drillPages(report, drillOf), ms };
+}
+
+// drillPages lists, for each comparison of a tabular report and each side
+// the page can open (drillOf), the image rows of the pages that rose or
+// fell: {runs, pages: {page: [{line, run, status, f1}]}}.
+function drillPages(report, drillOf) {
+  if (report.family !== 'tabular') return [];
+  const parsed = new Map(); // text → images by cell and page
+  const index = (text) => {
+    if (!parsed.has(text)) {
+      const byCell = new Map();
+      for (const im of JSON.parse(text).images) {
+        const key = im.model + '\u0000' + im.phase + '\u0000' + im.page;
+        if (!byCell.has(key)) byCell.set(key, []);
+        byCell.get(key).push({ line: im.line, run: runText(im.run), status: im.status, f1: im.status === 'ok' ? im.f1 : null });
+      }
+      parsed.set(text, byCell);
+    }
+    return parsed.get(text);
+  };
+  return report.comparisons.map((c) => {
+    const out = {};
+    for (const side of ['a', 'b']) {
+      const d = drillOf[side];
+      if (!d) continue;
+      const byCell = index(d.text);
+      const pages = {};
+      for (const page of [...c.movement.rose, ...c.movement.fell]) {
+        const rows = byCell.get(c[side].model + '\u0000' + c[side].phase + '\u0000' + page);
+        if (rows) pages[page] = rows;
+      }
+      out[side] = { runs: d.runs, pages };
+    }
+    return out;
+  });
 }
 
 // buildView keeps what the page shows of a report, from its summary

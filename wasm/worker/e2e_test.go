@@ -28,6 +28,7 @@ import (
 	"github.com/docscore/docscore/httpapi"
 	"github.com/docscore/docscore/sample"
 	core "github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/api/compareapi"
 	"github.com/docscore/docscore/scoring/api/evalapi"
 	"github.com/docscore/docscore/scoring/api/receiptsapi"
 )
@@ -140,6 +141,64 @@ func TestWorkerEndToEnd(t *testing.T) {
 		body, _ = json.Marshal(evalapi.EvalRequest{Cases: core.File{Name: "cases.json", Text: cases}})
 		if status, _, got := wd.post(t, "/v1/eval", "application/json", body); status != 422 || !bytes.Contains(got, []byte("expression metrics are not in this build")) {
 			t.Fatalf("eval with an expression: status %d: %.400s", status, got)
+		}
+	})
+
+	t.Run("compare is the CLI's", func(t *testing.T) {
+		// docscore compare, built from this tree, on the golden reports of
+		// the sample (docscore score tabular --sample [--preview open]).
+		bin := filepath.Join(t.TempDir(), "docscore")
+		build := exec.Command("go", "build", "-o", bin, "./cmd/docscore")
+		build.Dir = root
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build ./cmd/docscore: %v\n%s", err, out)
+		}
+		golden := filepath.Join(root, "scoring", "tabular", "testdata", "golden")
+		settled, err := os.ReadFile(filepath.Join(golden, "sample.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		preview, err := os.ReadFile(filepath.Join(golden, "sample_preview_open.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cli := func(args ...string) []byte {
+			t.Helper()
+			cmd := exec.Command(bin, append([]string{"compare"}, args...)...)
+			cmd.Dir = golden
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("docscore compare %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+			}
+			return out
+		}
+		// One report within itself, as JSON.
+		within := mustJSON(t, compareapi.CompareRequest{Base: core.File{Name: "sample.json", Text: string(settled)}, Within: true})
+		for _, format := range []string{"json", "md"} {
+			status, _, got := wd.post(t, "/v1/compare?format="+format, "application/json", within)
+			if want := cli("--within", "sample.json", "--format", format); status != 200 || !bytes.Equal(got, want) {
+				t.Fatalf("within, %s: status %d; the Worker's %d bytes differ from docscore compare --within's %d:\n%.400s", format, status, len(got), len(want), got)
+			}
+		}
+		// Two reports, as multipart (their texts unescaped: the request
+		// stays under the 2 MiB body limit).
+		var mp bytes.Buffer
+		mw := multipart.NewWriter(&mp)
+		for _, f := range []struct {
+			field, name string
+			data        []byte
+		}{{"base", "sample.json", settled}, {"new", "sample_preview_open.json", preview}} {
+			w, _ := mw.CreateFormFile(f.field, f.name)
+			w.Write(f.data)
+		}
+		mw.Close()
+		for _, format := range []string{"json", "csv", "junit"} {
+			status, _, got := wd.post(t, "/v1/compare?format="+format, mw.FormDataContentType(), mp.Bytes())
+			if want := cli("sample.json", "sample_preview_open.json", "--format", format); status != 200 || !bytes.Equal(got, want) {
+				t.Fatalf("two reports, %s: status %d; the Worker's %d bytes differ from docscore compare's %d:\n%.400s", format, status, len(got), len(want), got)
+			}
 		}
 	})
 

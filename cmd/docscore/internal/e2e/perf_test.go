@@ -329,14 +329,6 @@ func TestInteractionsInTheBrowser(t *testing.T) {
 			}
 		}
 	}
-	median := func(v []float64) float64 {
-		s := append([]float64(nil), v...)
-		sort.Float64s(s)
-		if len(s)%2 == 1 {
-			return s[len(s)/2]
-		}
-		return (s[len(s)/2-1] + s[len(s)/2]) / 2
-	}
 	for _, what := range []string{"drop", "drop, the worker's core calls", "preview on", "preview off", "drill-down", "download json"} {
 		line := what + ":"
 		for k, site := range sites {
@@ -347,6 +339,16 @@ func TestInteractionsInTheBrowser(t *testing.T) {
 		}
 		t.Log(line)
 	}
+}
+
+// median is the middle of v (of the two middle values, their mean).
+func median(v []float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 func roundAll(v []float64) []int {
@@ -382,4 +384,64 @@ func TestWasmSize(t *testing.T) {
 			t.Fatalf("docscore.wasm is %d bytes gzip -9: over the 1.5 MB budget", len(out))
 		}
 	}
+}
+
+// TestCompareTimeInTheBrowser times, in the page, "compare --within" of
+// the sample's cells (every two sharing a model or a phase: 4
+// comparisons, 10,000 permutations and 2,000 bootstrap replicates, the
+// defaults) against the scoring of the sample, over
+// $DOCSCORE_E2E_ROUNDS rounds (3 by default), and logs both and their
+// ratio. The first comparison also fetches and starts compare.wasm: it is
+// logged apart. It reports; it is not a pass/fail line on a shared
+// machine.
+func TestCompareTimeInTheBrowser(t *testing.T) {
+	rounds := 3
+	if n, err := strconv.Atoi(os.Getenv("DOCSCORE_E2E_ROUNDS")); err == nil && n > 0 {
+		rounds = n
+	}
+	ctx, _ := newTab(t, 5*time.Minute)
+	if err := chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.body.dataset.warm !== undefined`, chromedp.WithPollingTimeout(time.Minute))); err != nil {
+		t.Fatalf("the core did not warm up: %v", err)
+	}
+	// Each round scores anew: the sample's files, then its runs file
+	// replaced by testdata/runs_compare.jsonl (a file scored before is
+	// the core's session's, not scored again).
+	paths := sampleFiles(t, t.TempDir())
+	second, err := os.ReadFile(filepath.Join("testdata", "runs_compare.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(t.TempDir(), "runs.jsonl")
+	if err := os.WriteFile(other, second, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var score, compare, compareWall []float64
+	var first float64
+	for r := 0; r <= rounds; r++ {
+		if r%2 == 0 {
+			act(t, ctx, drop(paths...))
+		} else {
+			act(t, ctx, drop(other))
+		}
+		var w map[string]float64
+		evalJSON(t, ctx, `document.body.dataset.workerMs`, &w)
+		start := time.Now()
+		if state := compareAct(t, ctx, chromedp.Click(chromedp.ID("compare-all"))); state != "done" {
+			t.Fatalf("compare all: %q: %s", state, compareError(t, ctx))
+		}
+		wall := float64(time.Since(start)) / float64(time.Millisecond)
+		var ms float64
+		evalJSON(t, ctx, `Number(document.getElementById('compare').dataset.ms)`, &ms)
+		if r == 0 {
+			first = wall // compare.wasm fetched and started
+			continue
+		}
+		score = append(score, w["core"])
+		compare = append(compare, ms)
+		compareWall = append(compareWall, wall)
+	}
+	t.Logf("the sample scored, parsed anew (the worker's core call, 2,000 replicates for the cells' intervals): median %.0f ms %v", median(score), roundAll(score))
+	t.Logf("compare --within, 4 comparisons, 10,000 permutations, 2,000 replicates (compare.wasm's call): median %.0f ms %v", median(compare), roundAll(compare))
+	t.Logf("the same from the click to the view (the report written, the view drawn): median %.0f ms %v; the first, compare.wasm fetched and started: %.0f ms", median(compareWall), roundAll(compareWall), first)
+	t.Logf("ratio compare/score: %.1f×", median(compare)/median(score))
 }

@@ -110,7 +110,11 @@ func TestPreviewDeltasEqualTheCLI(t *testing.T) {
 		if !reflect.DeepEqual(header, want[0]) {
 			t.Fatalf("preview %s: header %q, report %q", preview, header, want[0])
 		}
-		got := tableRows(t, ctx, "#preview-table")
+		// The deltas, without what a report's preview comparison adds to
+		// them (intervals, Holm p, the pages that moved: SPEC F.6).
+		var got [][]string
+		evalJSON(t, ctx, `JSON.stringify([...document.querySelectorAll('#preview-table tbody tr')].map(tr => [...tr.cells].map(c => {
+			const d = c.cloneNode(true); d.querySelectorAll('.preview-stat, details').forEach(x => x.remove()); return d.textContent; })))`, &got)
 		if !reflect.DeepEqual(got, want[1:]) {
 			t.Fatalf("preview %s: deltas shown\n%q\nreport\n%q", preview, got, want[1:])
 		}
@@ -130,6 +134,21 @@ func TestPreviewDeltasEqualTheCLI(t *testing.T) {
 		jsonWant := cliRun(t, "", "score", "tabular", "--sample", "--preview", preview, "--format", "json")
 		if got := download(t, ctx, "json"); !bytes.Equal(got, jsonWant) {
 			t.Fatalf("preview %s: downloaded JSON differs from the command line's", preview)
+		}
+		// The preview's comparison, when the report has one, is shown
+		// beside the deltas; without it nothing is.
+		var rep struct {
+			Preview struct {
+				Comparison *json.RawMessage `json:"comparison"`
+			} `json:"preview"`
+		}
+		if err := json.Unmarshal(jsonWant, &rep); err != nil {
+			t.Fatal(err)
+		}
+		var notes int
+		evalJSON(t, ctx, `document.querySelectorAll('#preview-table .preview-stat, #preview-table details').length`, &notes)
+		if (rep.Preview.Comparison != nil) != (notes > 0) {
+			t.Fatalf("preview %s: the report has a comparison: %v; %d notes shown beside the deltas", preview, rep.Preview.Comparison != nil, notes)
 		}
 	}
 	act(t, ctx, chromedp.Click(`#rules-table input[data-line="51"]`))

@@ -1,8 +1,8 @@
 // Package sitebuild builds the static site into a folder any static host
-// can serve: it compiles the three WebAssembly files (Wasm: the tabular
-// core, the receipt scorer and the harness, each loaded by the page only
-// when its files are dropped), copies Go's wasm_exec.js, bundles the
-// samples, minifies the HTML, CSS, JavaScript and SVG of package site with
+// can serve: it compiles the four WebAssembly files (Wasm: the tabular
+// core, the receipt scorer, the harness and the comparison, each but the
+// core loaded by the page only when it is needed), copies Go's
+// wasm_exec.js, bundles the samples, minifies the HTML, CSS, JavaScript and SVG of package site with
 // tdewolff/minify, and gives every asset a content-hashed name
 // (main.3f9a61c2.js) so that hosts may cache them forever. index.html
 // keeps its name and is the only file to revalidate.
@@ -60,11 +60,13 @@ type WasmFile struct {
 // tabular core, which the page loads at once (and whose size the tests
 // hold to 1.5 MB gzip-compressed), then the receipt scorer and the
 // harness, which the page's worker loads only when their files are
-// dropped.
+// dropped, and the comparison of reports (SPEC F), loaded only when a
+// comparison is asked for.
 var Wasm = []WasmFile{
 	{"docscore.wasm", WasmPackage},
 	{"receipts.wasm", "./wasm/site/receipts"},
 	{"harness.wasm", "./wasm/site/harness"},
+	{"compare.wasm", "./wasm/site/compare"},
 }
 
 // PipelineExample is the harness example the page's "Load pipeline
