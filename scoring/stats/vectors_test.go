@@ -117,8 +117,7 @@ func TestVectors(t *testing.T) {
 	}
 	for _, vc := range file.Cases {
 		t.Run(vc.Name, func(t *testing.T) {
-			o := Options{Level: vc.Options.Level, Replicates: vc.Options.Replicates,
-				Permutations: vc.Options.Permutations, Seed: vc.Options.Seed, Alpha: vc.Options.Alpha}
+			o := vc.options()
 			cells := vc.cells(t)
 			for i, c := range cells {
 				ci, err := Interval(c, o)
@@ -133,20 +132,7 @@ func TestVectors(t *testing.T) {
 				}
 				agree(t, fmt.Sprintf("cells[%d].ci", i), got, vc.Expected.Cells[i])
 			}
-			var cs []*Comparison
-			for _, p := range vc.Comparisons {
-				c, err := Compare(cells[p[0]], cells[p[1]], o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				c.A, c.B = side(vc, p[0]), side(vc, p[1])
-				cs = append(cs, c)
-			}
-			r, err := NewReport(vc.Family, o, cs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := json.Marshal(r)
+			got, err := json.Marshal(vc.reportOf(t, cells, o))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,12 +141,36 @@ func TestVectors(t *testing.T) {
 	}
 }
 
-func side(vc vectorCase, i int) Side {
-	c := vc.Cells[i]
-	if vc.Family == "tabular" {
-		return TabularSide(c.Model, c.Phase, c.ID)
+func (v *vectorCase) options() Options {
+	return Options{Level: v.Options.Level, Replicates: v.Options.Replicates,
+		Permutations: v.Options.Permutations, Seed: v.Options.Seed, Alpha: v.Options.Alpha}
+}
+
+// report is the case's comparison report.
+func (v *vectorCase) report(t *testing.T) *Report { return v.reportOf(t, v.cells(t), v.options()) }
+
+// reportOf makes the case's comparisons of cells (built under their
+// prefixed ids) through CompareAll.
+func (v *vectorCase) reportOf(t *testing.T, cells []*Cell, o Options) *Report {
+	t.Helper()
+	pairs := make([]Pair, len(v.Comparisons))
+	for i, p := range v.Comparisons {
+		pairs[i] = Pair{A: v.named(cells, p[0]), B: v.named(cells, p[1])}
 	}
-	return ReceiptsSide(c.Phase, c.ID)
+	r, err := CompareAll(v.Family, pairs, o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func (v *vectorCase) named(cells []*Cell, i int) Named {
+	c := v.Cells[i]
+	n := Named{Cell: cells[i], Phase: c.Phase}
+	if v.Family == "tabular" {
+		n.Model = &c.Model
+	}
+	return n
 }
 
 // agree compares two JSON documents: the same keys in the same order, the
