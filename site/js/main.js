@@ -4,7 +4,7 @@
 
 import { WorkerClient } from './client.js';
 import { ROLES } from './roles.js';
-import { fmt4, fmtOpt4, fmtDelta, fmtBytes, runText, ciText } from './format.js';
+import { fmt4, fmtOpt4, fmtDelta, fmtBytes, runText, ciText, sigText } from './format.js';
 import { el, clear, sortableTable, plainTable, barChart, diffPair, VirtualTable } from './view.js';
 
 const $ = (id) => document.getElementById(id);
@@ -513,7 +513,11 @@ function renderPreview() {
     `line ${x.line} (${x.kind}): ${rowString(x)}`))));
   const table = $('preview-table');
   plainTable(table, ['model', 'phase', 'F1', 'name CER', ...v.fields],
-    v.preview.cells.map((c) => [c.model, c.phase, fmtDelta(c.f1), fmtDelta(c.name_cer), ...v.fields.map((f) => fmtDelta(c.fields[f]))]),
+    v.preview.cells.map((c, i) => {
+      const sig = (path) => sigText(v.preview.comparison, i, path);
+      return [c.model, c.phase, fmtDelta(c.f1, sig('f1')), fmtDelta(c.name_cer, sig('name_cer')),
+        ...v.fields.map((f) => fmtDelta(c.fields[f], sig('fields.' + f)))];
+    }),
     'Preview deltas per cell');
   // highlight what moved
   v.preview.cells.forEach((c, i) => {
