@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -16,7 +17,11 @@ type vectorCase struct {
 	Family     string `json:"family"`
 	Fields     []string
 	Structured bool
-	Options    struct {
+	// Preview cases compare cells[i] (ids prefixed settled:) with
+	// cells[n+i] (preview:) through Preview, the cells built under their
+	// ids without the prefix.
+	Preview bool
+	Options struct {
 		Replicates, Permutations int
 		Seed                     uint64
 		Level, Alpha             float64
@@ -150,9 +155,29 @@ func (v *vectorCase) options() Options {
 func (v *vectorCase) report(t *testing.T) *Report { return v.reportOf(t, v.cells(t), v.options()) }
 
 // reportOf makes the case's comparisons of cells (built under their
-// prefixed ids) through CompareAll.
+// prefixed ids) through CompareAll, or for a preview through Preview.
 func (v *vectorCase) reportOf(t *testing.T, cells []*Cell, o Options) *Report {
 	t.Helper()
+	if v.Preview {
+		n := len(cells) / 2
+		var settled, preview []Named
+		for i, c := range cells {
+			unprefixed := *c
+			unprefixed.ID = strings.TrimPrefix(strings.TrimPrefix(c.ID, SettledPrefix), PreviewPrefix)
+			named := v.named(cells, i)
+			named.Cell = &unprefixed
+			if i < n {
+				settled = append(settled, named)
+			} else {
+				preview = append(preview, named)
+			}
+		}
+		r, err := Preview(v.Family, settled, preview, o, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
 	pairs := make([]Pair, len(v.Comparisons))
 	for i, p := range v.Comparisons {
 		pairs[i] = Pair{A: v.named(cells, p[0]), B: v.named(cells, p[1])}
