@@ -62,8 +62,6 @@ significantly worse on the B side.`,
   docscore compare base.json new.json --fail-on-regression --format junit --out compare.xml
   docscore compare --within report.json
   docscore compare --within report.json --pairs gpt-4o/G:claude/G --permutations 20000 --seed 7
-  docscore score tabular --sample --out settled.json
-  docscore score tabular --sample --preview open --out preview.json
   docscore compare --preview settled.json preview.json --format md`,
 			Args: func(c *cobra.Command, args []string) error {
 				switch {
