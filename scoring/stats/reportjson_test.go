@@ -2,8 +2,6 @@ package stats
 
 import (
 	"bytes"
-	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/docscore/docscore/scoring/internal/jsonout"
@@ -53,15 +51,7 @@ func nonNil(s []string) []string {
 // TestReportJSONIsEncodingJSON holds Report.JSON, written without
 // reflection, to encoding/json's bytes for every report of the vectors.
 func TestReportJSONIsEncodingJSON(t *testing.T) {
-	data, err := os.ReadFile("testdata/vectors.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file struct{ Cases []vectorCase }
-	if err := json.Unmarshal(data, &file); err != nil {
-		t.Fatal(err)
-	}
-	for _, vc := range file.Cases {
+	for _, vc := range vectorCases(t) {
 		t.Run(vc.Name, func(t *testing.T) {
 			r := vc.report(t)
 			got, err := r.JSON()

@@ -104,11 +104,9 @@ func (v *vectorCase) cells(t *testing.T) []*Cell {
 	return out
 }
 
-// TestVectors holds the package to the independent Python reference:
-// every interval, observed value, difference, p-value, Holm adjustment and
-// movement list of the hand-made cases agrees to 1e-9, and every key,
-// count, id list and null agrees exactly.
-func TestVectors(t *testing.T) {
+// vectorCases reads testdata/vectors.json.
+func vectorCases(t *testing.T) []vectorCase {
+	t.Helper()
 	data, err := os.ReadFile("testdata/vectors.json")
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +118,15 @@ func TestVectors(t *testing.T) {
 	if len(file.Cases) == 0 {
 		t.Fatal("no cases")
 	}
-	for _, vc := range file.Cases {
+	return file.Cases
+}
+
+// TestVectors holds the package to the independent Python reference:
+// every interval, observed value, difference, p-value, Holm adjustment and
+// movement list of the hand-made cases agrees to 1e-9, and every key,
+// count, id list and null agrees exactly.
+func TestVectors(t *testing.T) {
+	for _, vc := range vectorCases(t) {
 		t.Run(vc.Name, func(t *testing.T) {
 			o := vc.options()
 			cells := vc.cells(t)

@@ -113,7 +113,8 @@ func cellUnits(fields []string, cells []*Cell, images []*ImageScore) ([]*stats.C
 // cell scored with the settled rules (settled, from settledImages)
 // against the report's cell, scored with the previewed rows on, as
 // "docscore compare --preview" makes it from the two JSON reports. It is
-// nil when neither intervals nor p-values are asked for.
+// nil when neither intervals nor p-values are asked for. stop, when not
+// nil, is asked before each cell's comparison.
 func previewComparison(stop Canceler, rep *Report, settled []*Cell, settledImages []*ImageScore, iv Intervals) (*stats.Report, error) {
 	if iv.Bootstrap == 0 && iv.Permutations == 0 {
 		return nil, nil
@@ -135,5 +136,9 @@ func previewComparison(stop Canceler, rep *Report, settled []*Cell, settledImage
 		na[i] = stats.Named{Cell: a[i], Model: &settled[i].Model, Phase: settled[i].Phase}
 		nb[i] = stats.Named{Cell: b[i], Model: &rep.Cells[i].Model, Phase: rep.Cells[i].Phase}
 	}
-	return stats.Preview("tabular", na, nb, o, stop.Err)
+	var stopFn func() error
+	if stop != nil {
+		stopFn = stop.Err
+	}
+	return stats.Preview("tabular", na, nb, o, stopFn)
 }
