@@ -149,6 +149,47 @@ func TestScoreTabularMatchesCLI(t *testing.T) {
 	}
 }
 
+// TestPreviewComparisonOptions sends permutations and alpha in the query
+// and in the body: the answer is the report the operation writes for the
+// same request, its preview comparison under those options.
+func TestPreviewComparisonOptions(t *testing.T) {
+	h := New(Options{})
+	req := sampleRequest(t, true)
+	req.Preview = "open"
+	inQuery := do(h, "POST", "/v1/score/tabular?permutations=300&alpha=0.2&bootstrap=100&seed=3", "application/json", mustJSON(t, req))
+	req.Permutations, req.Alpha, req.Bootstrap, req.Seed = ptr(300), ptr(0.2), ptr(100), ptr(uint64(3))
+	inBody := do(h, "POST", "/v1/score/tabular", "application/json", mustJSON(t, req))
+	want, err := core.ScoreTabular(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, w := range map[string]*httptest.ResponseRecorder{"query": inQuery, "body": inBody} {
+		if w.Code != 200 || !bytes.Equal(w.Body.Bytes(), want) {
+			t.Fatalf("%s: status %d, body differs from the operation's report: %.300s", name, w.Code, w.Body)
+		}
+	}
+	var rep struct {
+		Preview struct {
+			Comparison struct {
+				Replicates, Permutations int
+				Seed                     uint64
+				Alpha                    float64
+				Comparisons              []struct {
+					A, B struct{ ID string }
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(want, &rep); err != nil {
+		t.Fatal(err)
+	}
+	c := rep.Preview.Comparison
+	if c.Replicates != 100 || c.Permutations != 300 || c.Alpha != 0.2 || c.Seed != 3 || len(c.Comparisons) != 4 ||
+		c.Comparisons[0].A.ID != "settled:tabular/claude-3-5-sonnet-20241022/G" || c.Comparisons[0].B.ID != "preview:tabular/claude-3-5-sonnet-20241022/G" {
+		t.Fatalf("preview comparison %+v", c)
+	}
+}
+
 func TestScoreTabularMultipart(t *testing.T) {
 	h := New(Options{})
 	// The same files, the same names: multipart and JSON give the same bytes.
@@ -322,15 +363,17 @@ func errorCases(t testing.TB) []errorCase {
 		{name: "bootstrap not whole", method: "POST", target: "/v1/score/tabular?bootstrap=1.5", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: `field "bootstrap": "1.5" is not an integer`},
 		{name: "ci_level 1.5", method: "POST", target: "/v1/score/tabular?ci_level=1.5", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: "ci_level 1.5: expected a confidence level strictly between 0 and 1"},
 		{name: "ci_level NaN", method: "POST", target: "/v1/score/tabular?ci_level=NaN", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: "ci_level NaN"},
+		{name: "permutations negative", method: "POST", target: "/v1/score/tabular?preview=open&permutations=-1", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: "permutations -1: expected a whole number of randomization rounds from 0 to 1000000"},
+		{name: "alpha 1.5 in body", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: with(func(r *core.TabularRequest) { r.Alpha = ptr(1.5) }), status: 400, code: "bad_request", msg: "alpha 1.5: expected a significance level strictly between 0 and 1"},
 		{name: "ci_level 1 in body", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: with(func(r *core.TabularRequest) { r.CILevel = ptr(1.0) }), status: 400, code: "bad_request", msg: "ci_level 1: expected"},
 		{name: "seed negative", method: "POST", target: "/v1/score/tabular?seed=-1", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: `field "seed": "-1" is not a whole number from 0`},
-		{name: "unknown query parameter", method: "POST", target: "/v1/score/tabular?gte=0.8", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: `unknown query parameter "gte" (expected gate, preview, format, skip_bad_lines, bootstrap, ci_level, seed)`},
+		{name: "unknown query parameter", method: "POST", target: "/v1/score/tabular?gte=0.8", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: `unknown query parameter "gte" (expected gate, preview, format, skip_bad_lines, bootstrap, ci_level, seed, permutations, alpha)`},
 		{name: "query on rules check", method: "POST", target: "/v1/rules/check?gate=1", contentType: "application/json", body: []byte(`{}`), status: 400, code: "bad_request", msg: "expected no query parameters"},
 		{name: "repeated query parameter", method: "POST", target: "/v1/score/tabular?gate=0.7&gate=0.8", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: "given 2 times"},
 		{name: "unknown format", method: "POST", target: "/v1/score/tabular?format=xml", contentType: "application/json", body: good, status: 400, code: "bad_request", msg: `format "xml": expected json, csv or md`},
 		{name: "multipart without boundary", method: "POST", target: "/v1/score/tabular", contentType: "multipart/form-data", body: []byte("x"), status: 400, code: "bad_request", msg: "boundary"},
 		{name: "malformed multipart", method: "POST", target: "/v1/score/tabular", contentType: "multipart/form-data; boundary=zz", body: []byte("--zz\r\nno header end"), status: 400, code: "bad_request", msg: "malformed multipart/form-data"},
-		{name: "unknown part", method: "POST", target: "/v1/score/tabular", contentType: unknownCT, body: unknownMP, status: 400, code: "bad_request", msg: `unknown field "ground_truth" (expected gt, runs, rules, schema, gate, preview, skip_bad_lines, format, bootstrap, ci_level, seed)`},
+		{name: "unknown part", method: "POST", target: "/v1/score/tabular", contentType: unknownCT, body: unknownMP, status: 400, code: "bad_request", msg: `unknown field "ground_truth" (expected gt, runs, rules, schema, gate, preview, skip_bad_lines, format, bootstrap, ci_level, seed, permutations, alpha)`},
 		{name: "runs twice", method: "POST", target: "/v1/score/tabular", contentType: twiceCT, body: twice, status: 400, code: "bad_request", msg: `field "runs" given twice`},
 		{name: "gate part not a number", method: "POST", target: "/v1/score/tabular", contentType: gateCT, body: gateMP, status: 400, code: "bad_request", msg: `field "gate": "high" is not a number`},
 		{name: "bool part", method: "POST", target: "/v1/score/tabular", contentType: boolCT, body: boolMP, status: 400, code: "bad_request", msg: "is not true or false"},

@@ -9,10 +9,19 @@ test TestVectors reads. SplitMix64 and FNV-1a are implemented here from the
 SPEC's description (64-bit masking), so the random streams are the Go
 package's.
 
+The draft-rule preview cases (SPEC F.6) compare each cell settled (ids
+prefixed settled:) with its preview (preview:). Two are hand-made: a rule
+that changes nothing (every delta 0, every p 1) and one that changes one
+page. The others take the bundled sample's per-image counts from the
+command line (go run ./cmd/docscore score tabular --sample, settled and
+with --preview), as "docscore compare --preview" reads them from the two
+reports; every statistic is computed here.
+
 Run from the repository root:  python3 scripts/stats_vectors.py
 """
 import json
 import os
+import subprocess
 import sys
 
 MASK = (1 << 64) - 1
@@ -458,9 +467,54 @@ def cases():
     }
 
 
+def sample_cells(preview, prefix):
+    """The sample's cells, settled or with --preview, from the command line."""
+    args = ["go", "run", "./cmd/docscore", "score", "tabular", "--sample", "--bootstrap", "0"]
+    if preview:
+        args += ["--preview", preview]
+    rep = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
+    cells = []
+    for c in rep["cells"]:
+        imgs = [{"page": im["page"], "status": im["status"], "matched": im["matched"], "n_model": im["n_model"],
+                 "n_gt": im["n_gt"], "name_cer_edits": im["name_cer_edits"], "name_ref_chars": im["name_ref_chars"],
+                 "fields": im["fields"]}
+                for im in rep["images"] if im["model"] == c["model"] and im["phase"] == c["phase"]]
+        cells.append(tcell(c["model"], c["phase"], imgs, prefix))
+    return rep["fields"], cells
+
+
+def preview_case(name, fields, settled, preview, o):
+    """Each settled cell (A) against its preview (B), in report order."""
+    n = len(settled)
+    return {"name": name, "family": "tabular", "fields": fields, "options": o, "preview": True,
+            "cells": settled + preview, "comparisons": [[i, n + i] for i in range(n)]}
+
+
+def preview_cases():
+    F = ["title", "children_count"]
+    pages = ["1", "2", "3", "4"]
+    settled = [tcell("m", "G", sum((page_images(p, 8 + i) for i, p in enumerate(pages)), []), "settled:"),
+               tcell("m", "N", sum((page_images(p, 6 + i, runs=1) for i, p in enumerate(pages)), []), "settled:")]
+    same = [dict(c, id=c["id"].replace("settled:", "preview:", 1)) for c in settled]
+    yield preview_case("preview: a rule that changes nothing", F, settled, same, opts(seed=4))
+    # The rule rescues two names and one title on page 3 of cell m/G only.
+    changed = json.loads(json.dumps(same))
+    for im in changed[0]["images"]:
+        if im["page"] == "3":
+            im["matched"] += 1
+            im["fields"]["title"]["sum"] += 1.0
+            im["fields"]["title"]["scored"] += 1
+    yield preview_case("preview: a rule that changes one page", F, settled, changed, opts(seed=4))
+    for sel in ["open", "52"]:
+        fields, a = sample_cells("", "settled:")
+        _, b = sample_cells(sel, "preview:")
+        yield preview_case("preview: the sample, --preview " + sel, fields, a, b,
+                           opts(replicates=2000, permutations=10000))
+
+
 def main():
     out = []
-    for case in cases():
+    for case in list(cases()) + list(preview_cases()):
         o = case["options"]
         expected = {"cells": [cell_ci(case, c, o) for c in case["cells"]], "report": report(case, o)}
         out.append(dict(case, expected=expected))

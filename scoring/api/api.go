@@ -17,7 +17,9 @@ import (
 	"github.com/docscore/docscore/rules"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/internal/jsonout"
+	"github.com/docscore/docscore/scoring/param"
 	"github.com/docscore/docscore/scoring/schema"
+	"github.com/docscore/docscore/scoring/stats"
 	"github.com/docscore/docscore/scoring/tabular"
 )
 
@@ -65,6 +67,13 @@ type TabularRequest struct {
 	SkipBadLines bool     `json:"skip_bad_lines,omitempty"`
 	Format       string   `json:"format,omitempty"` // json (default), csv or md
 	IntervalOptions
+	// Permutations is the randomization rounds of a preview's p-values
+	// (SPEC F.5), 0 to 1000000, default 10000; 0 leaves them null
+	// (--permutations).
+	Permutations *int `json:"permutations,omitempty"`
+	// Alpha is the significance level of a preview's Holm-adjusted
+	// p-values, strictly between 0 and 1, default 0.05 (--alpha).
+	Alpha *float64 `json:"alpha,omitempty"`
 }
 
 // InputFiles lists the request's files: the GT CSVs, the runs file, then the
@@ -89,7 +98,8 @@ func (req *TabularRequest) ReportFormat() string { return req.Format }
 
 // Validate checks the request's options: a gate given is a similarity in
 // (0, 1] (CheckGate); the preview is "", "open" or line numbers; the
-// interval options are in range (IntervalOptions.Validate).
+// interval options (IntervalOptions.Validate), permutations and alpha are
+// in range.
 func (req *TabularRequest) Validate() error {
 	if err := req.CheckGate(); err != nil {
 		return &ParamError{Param: "gate", Msg: strings.TrimPrefix(err.Error(), "gate ")}
@@ -97,7 +107,34 @@ func (req *TabularRequest) Validate() error {
 	if _, err := rules.ParseSelection(req.Preview); err != nil {
 		return &ParamError{Param: "preview", Msg: strings.TrimPrefix(err.Error(), "preview ")}
 	}
-	return req.IntervalOptions.Validate()
+	if err := req.IntervalOptions.Validate(); err != nil {
+		return err
+	}
+	if req.Permutations != nil {
+		if err := stats.CheckRounds("permutations", *req.Permutations); err != nil {
+			return &ParamError{Param: "permutations", Msg: strings.TrimPrefix(err.Error(), "permutations ")}
+		}
+	}
+	if req.Alpha != nil {
+		if err := param.Float("alpha", *req.Alpha, stats.AlphaRange); err != nil {
+			return &ParamError{Param: "alpha", Msg: strings.TrimPrefix(err.Error(), "alpha ")}
+		}
+	}
+	return nil
+}
+
+// intervals are the request's interval and comparison options as the
+// tabular scorer takes them, SPEC F's defaults where it names none.
+func (req *TabularRequest) intervals() tabular.Intervals {
+	iv := req.IntervalOptions.tabular()
+	iv.Permutations, iv.Alpha = stats.DefaultPermutations, stats.DefaultAlpha
+	if req.Permutations != nil {
+		iv.Permutations = *req.Permutations
+	}
+	if req.Alpha != nil {
+		iv.Alpha = *req.Alpha
+	}
+	return iv
 }
 
 // ScoreTabular scores a request and returns the report in its format:

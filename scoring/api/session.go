@@ -115,7 +115,7 @@ func (l *loadedInput) withOptions(req *TabularRequest) (tabular.Input, error) {
 		return tabular.Input{}, inputerr.New("", 0, "%v", err)
 	}
 	in.Preview = sel
-	in.Intervals = req.IntervalOptions.tabular()
+	in.Intervals = req.intervals()
 	return in, nil
 }
 

@@ -1,10 +1,9 @@
 package stats
 
 import (
-	"cmp"
 	"fmt"
 	"math"
-	"slices"
+	"sort"
 )
 
 // Side names one side of a comparison: {"model", "phase", "id"}, the model
@@ -257,14 +256,19 @@ func movement(s *Stat, units []string, ca, cb []float64, w int) Movement {
 			m.Same++
 		}
 	}
-	order := func(x, y moved) int {
-		if c := cmp.Compare(y.change, x.change); c != 0 {
-			return c
+	// Ids are distinct, so the order is total and any sort gives it;
+	// sort.Slice is already in the page's docscore.wasm, a generic
+	// instance of slices.SortFunc added 20 KB of code.
+	order := func(l []moved) func(i, j int) bool {
+		return func(i, j int) bool {
+			if l[i].change != l[j].change {
+				return l[i].change > l[j].change
+			}
+			return l[i].id < l[j].id
 		}
-		return cmp.Compare(x.id, y.id)
 	}
-	slices.SortFunc(rose, order)
-	slices.SortFunc(fell, order)
+	sort.Slice(rose, order(rose))
+	sort.Slice(fell, order(fell))
 	for _, r := range rose {
 		m.Rose = append(m.Rose, r.id)
 	}

@@ -52,13 +52,17 @@
 // fields_ref. A phase without a gt_parse page still uses the structured
 // schema when the report has structured metrics, with zero vectors.
 //
-// Comparisons: prefix ids with BasePrefix / NewPrefix (or SettledPrefix
-// / PreviewPrefix for a draft-rule preview) before building the cells, call Compare for each
-// pair (A the baseline), name the sides with TabularSide / ReceiptsSide,
-// and pass all of one report's comparisons to NewReport, which applies
-// Holm's adjustment per statistic. Report.Regressed is the condition of
-// --fail-on-regression. CI, Comparison and Report marshal to the JSON of
-// SPEC F.4 and F.6 with encoding/json (and so through jsonout.Marshal).
+// Comparisons: name each cell (Named: the cell under its unprefixed id,
+// its model and phase) and pass the pairs to CompareAll, with the id
+// prefixes BasePrefix / NewPrefix for two reports (none within one
+// report); a draft-rule preview is Preview (PreviewPairs: SettledPrefix /
+// PreviewPrefix). CompareAll calls Compare for each pair (A the baseline)
+// and NewReport, which applies Holm's adjustment per statistic; "docscore
+// compare" (scoring/api/compareapi) and the tabular scorer's preview both
+// go through it. Report.Regressed is the condition of
+// --fail-on-regression. Report.JSON (and WriteJSON, into a report's own
+// writer) writes SPEC F.6's JSON without reflection, the bytes
+// encoding/json writes for it; CI marshals with encoding/json.
 //
 // # Choices where SPEC F is silent
 //

@@ -11,8 +11,10 @@ import (
 // Defaults of SPEC F.4 that hosts apply when a request leaves an option
 // out.
 const (
-	DefaultReplicates = 2000
-	DefaultLevel      = 0.95
+	DefaultReplicates   = 2000
+	DefaultLevel        = 0.95
+	DefaultPermutations = 10000 // SPEC F.5
+	DefaultAlpha        = 0.05  // SPEC F.5
 )
 
 // The ranges of the interval options, as every host checks them
@@ -22,6 +24,10 @@ var (
 	LevelRange = param.Range{Lo: 0, Hi: 1, LoOpen: true, HiOpen: true, Want: "a confidence level strictly between 0 and 1"}
 	// ReplicatesRange is 0 to MaxDraws: --bootstrap (0 turns intervals off).
 	ReplicatesRange = param.Range{Lo: 0, Hi: MaxDraws, Want: "a whole number of replicates from 0 to 1000000"}
+	// RoundsRange is 0 to MaxDraws: --permutations (0 turns p-values off).
+	RoundsRange = param.Range{Lo: 0, Hi: MaxDraws, Want: "a whole number of randomization rounds from 0 to 1000000"}
+	// AlphaRange is (0, 1): --alpha.
+	AlphaRange = param.Range{Lo: 0, Hi: 1, LoOpen: true, HiOpen: true, Want: "a significance level strictly between 0 and 1"}
 )
 
 // CheckReplicates checks a replicate count given as the option called
@@ -32,6 +38,38 @@ func CheckReplicates(name string, n int) error {
 		return nil
 	}
 	return inputerr.New("", 0, "%s %d: expected %s", name, n, ReplicatesRange)
+}
+
+// CheckRounds checks a count of randomization rounds given as the option
+// called name: 0 to MaxDraws, an input error reading "NAME N: expected
+// RANGE" otherwise.
+func CheckRounds(name string, n int) error {
+	if n >= 0 && n <= MaxDraws {
+		return nil
+	}
+	return inputerr.New("", 0, "%s %d: expected %s", name, n, RoundsRange)
+}
+
+// ComparisonOptions returns the options of a paired comparison (Compare)
+// from a host's settings: those of IntervalOptions, rounds (0: no
+// p-values) and alpha (0: DefaultAlpha), checked as the options
+// --bootstrap, --ci-level, --permutations and --alpha.
+func ComparisonOptions(replicates, rounds int, level, alpha float64, seed uint64) (Options, error) {
+	o, err := IntervalOptions(replicates, level, seed)
+	if err != nil {
+		return Options{}, err
+	}
+	o.Permutations = rounds
+	if alpha != 0 {
+		o.Alpha = alpha
+	}
+	if err := CheckRounds("permutations", rounds); err != nil {
+		return Options{}, err
+	}
+	if err := param.Float("alpha", o.Alpha, AlphaRange); err != nil {
+		return Options{}, err
+	}
+	return o, nil
 }
 
 // IntervalOptions returns the options of a cell's intervals (Interval)
@@ -77,4 +115,42 @@ func (ci *CI) Footnote() string {
 	}
 	return "In brackets: " + strconv.FormatFloat(100*ci.Level, 'g', -1, 64) + "% bootstrap percentile intervals, " +
 		strconv.Itoa(ci.Replicates) + " replicates over " + ci.Unit + "s, seed " + strconv.FormatUint(ci.Seed, 10) + ".\n"
+}
+
+// Text is the paired interval and Holm-adjusted p of the named statistic
+// of comparison i, as a Markdown table shows them after the delta: "
+// [+lo, +hi], p=0.0040*" with four decimals, the star when significant;
+// " [–]" for a null interval, no interval without replicates, no p when it
+// is null. It is "" when the report has no such comparison or statistic.
+func (r *Report) Text(i int, path string) string {
+	if r == nil || i >= len(r.Comparisons) {
+		return ""
+	}
+	s, ok := r.Comparisons[i].Get(path)
+	if !ok {
+		return ""
+	}
+	out := ""
+	switch {
+	case s.CI != nil:
+		out = " [" + Signed(s.CI[0]) + ", " + Signed(s.CI[1]) + "]"
+	case r.Replicates > 0:
+		out = " [–]"
+	}
+	if s.PHolm != nil {
+		out += ", p=" + strconv.FormatFloat(*s.PHolm, 'f', 4, 64)
+		if s.Significant {
+			out += "*"
+		}
+	}
+	return out
+}
+
+// Signed is v with four decimals and its sign: "+0.0031", "-0.0120".
+func Signed(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 4, 64)
+	if s[0] != '-' {
+		s = "+" + s
+	}
+	return s
 }

@@ -86,26 +86,3 @@ func (ci *CI) MarshalJSON() ([]byte, error) {
 	err := writeObject(&b, members)
 	return b.Bytes(), err
 }
-
-// MarshalJSON writes one comparison of SPEC F.6, its statistics under
-// "stats" keyed by name, field statistics inside "fields".
-func (c *Comparison) MarshalJSON() ([]byte, error) {
-	stats := grouped(len(c.Stats),
-		func(i int) string { return c.Stats[i].Name },
-		func(i int) string { return c.Stats[i].Group },
-		func(i int) any { return &c.Stats[i] })
-	var b bytes.Buffer
-	err := writeObject(&b, []member{
-		{"a", c.A}, {"b", c.B}, {"units_paired", c.UnitsPaired},
-		{"units_only_a", nonNil(c.UnitsOnlyA)}, {"units_only_b", nonNil(c.UnitsOnlyB)},
-		{"stats", stats}, {"movement", c.Movement},
-	})
-	return b.Bytes(), err
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}

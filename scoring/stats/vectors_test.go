@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -16,7 +17,11 @@ type vectorCase struct {
 	Family     string `json:"family"`
 	Fields     []string
 	Structured bool
-	Options    struct {
+	// Preview cases compare cells[i] (ids prefixed settled:) with
+	// cells[n+i] (preview:) through Preview, the cells built under their
+	// ids without the prefix.
+	Preview bool
+	Options struct {
 		Replicates, Permutations int
 		Seed                     uint64
 		Level, Alpha             float64
@@ -99,11 +104,9 @@ func (v *vectorCase) cells(t *testing.T) []*Cell {
 	return out
 }
 
-// TestVectors holds the package to the independent Python reference:
-// every interval, observed value, difference, p-value, Holm adjustment and
-// movement list of the hand-made cases agrees to 1e-9, and every key,
-// count, id list and null agrees exactly.
-func TestVectors(t *testing.T) {
+// vectorCases reads testdata/vectors.json.
+func vectorCases(t *testing.T) []vectorCase {
+	t.Helper()
 	data, err := os.ReadFile("testdata/vectors.json")
 	if err != nil {
 		t.Fatal(err)
@@ -115,10 +118,17 @@ func TestVectors(t *testing.T) {
 	if len(file.Cases) == 0 {
 		t.Fatal("no cases")
 	}
-	for _, vc := range file.Cases {
+	return file.Cases
+}
+
+// TestVectors holds the package to the independent Python reference:
+// every interval, observed value, difference, p-value, Holm adjustment and
+// movement list of the hand-made cases agrees to 1e-9, and every key,
+// count, id list and null agrees exactly.
+func TestVectors(t *testing.T) {
+	for _, vc := range vectorCases(t) {
 		t.Run(vc.Name, func(t *testing.T) {
-			o := Options{Level: vc.Options.Level, Replicates: vc.Options.Replicates,
-				Permutations: vc.Options.Permutations, Seed: vc.Options.Seed, Alpha: vc.Options.Alpha}
+			o := vc.options()
 			cells := vc.cells(t)
 			for i, c := range cells {
 				ci, err := Interval(c, o)
@@ -133,20 +143,7 @@ func TestVectors(t *testing.T) {
 				}
 				agree(t, fmt.Sprintf("cells[%d].ci", i), got, vc.Expected.Cells[i])
 			}
-			var cs []*Comparison
-			for _, p := range vc.Comparisons {
-				c, err := Compare(cells[p[0]], cells[p[1]], o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				c.A, c.B = side(vc, p[0]), side(vc, p[1])
-				cs = append(cs, c)
-			}
-			r, err := NewReport(vc.Family, o, cs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := json.Marshal(r)
+			got, err := json.Marshal(vc.reportOf(t, cells, o))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,12 +152,56 @@ func TestVectors(t *testing.T) {
 	}
 }
 
-func side(vc vectorCase, i int) Side {
-	c := vc.Cells[i]
-	if vc.Family == "tabular" {
-		return TabularSide(c.Model, c.Phase, c.ID)
+func (v *vectorCase) options() Options {
+	return Options{Level: v.Options.Level, Replicates: v.Options.Replicates,
+		Permutations: v.Options.Permutations, Seed: v.Options.Seed, Alpha: v.Options.Alpha}
+}
+
+// report is the case's comparison report.
+func (v *vectorCase) report(t *testing.T) *Report { return v.reportOf(t, v.cells(t), v.options()) }
+
+// reportOf makes the case's comparisons of cells (built under their
+// prefixed ids) through CompareAll, or for a preview through Preview.
+func (v *vectorCase) reportOf(t *testing.T, cells []*Cell, o Options) *Report {
+	t.Helper()
+	if v.Preview {
+		n := len(cells) / 2
+		var settled, preview []Named
+		for i, c := range cells {
+			unprefixed := *c
+			unprefixed.ID = strings.TrimPrefix(strings.TrimPrefix(c.ID, SettledPrefix), PreviewPrefix)
+			named := v.named(cells, i)
+			named.Cell = &unprefixed
+			if i < n {
+				settled = append(settled, named)
+			} else {
+				preview = append(preview, named)
+			}
+		}
+		r, err := Preview(v.Family, settled, preview, o, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
 	}
-	return ReceiptsSide(c.Phase, c.ID)
+	pairs := make([]Pair, len(v.Comparisons))
+	for i, p := range v.Comparisons {
+		pairs[i] = Pair{A: v.named(cells, p[0]), B: v.named(cells, p[1])}
+	}
+	r, err := CompareAll(v.Family, pairs, o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func (v *vectorCase) named(cells []*Cell, i int) Named {
+	c := v.Cells[i]
+	n := Named{Cell: cells[i], Phase: c.Phase}
+	if v.Family == "tabular" {
+		n.Model = &c.Model
+	}
+	return n
 }
 
 // agree compares two JSON documents: the same keys in the same order, the

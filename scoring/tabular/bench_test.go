@@ -73,6 +73,26 @@ func BenchmarkCellIntervals(b *testing.B) {
 	b.ReportMetric(float64(len(rep.Cells)), "cells")
 }
 
+// BenchmarkPreviewComparison computes a preview's comparison (SPEC F.6:
+// 2000 replicates, 10000 randomization rounds per cell) of the benchmark
+// corpus, its report compared with itself: the cost the comparison adds
+// to a preview's two scorings (twice BenchmarkScoreTabular).
+func BenchmarkPreviewComparison(b *testing.B) {
+	rep, err := tabular.Score(benchInput(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	iv := tabular.Intervals{Bootstrap: stats.DefaultReplicates, Permutations: stats.DefaultPermutations}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := tabular.PreviewComparison(nil, rep, rep.Cells, rep.Images, iv); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(rep.Cells)), "cells")
+}
+
 // BenchmarkScoreRequest adds parsing of the files to the scoring.
 func BenchmarkScoreRequest(b *testing.B) {
 	gt, runs := tabulartest.Generate(tabulartest.Benchmark)

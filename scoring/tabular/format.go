@@ -202,12 +202,16 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		head = append(head, r.Fields...)
 		writeRow(&b, head)
 		writeRule(&b, len(head))
-		for _, c := range r.Preview.Cells {
-			row := []string{c.Model, c.Phase, fmtDelta(c.F1), fmtDelta(c.NameCER)}
+		cmp := r.Preview.Comparison
+		for i, c := range r.Preview.Cells {
+			row := []string{c.Model, c.Phase, fmtDelta(c.F1, cmp.Text(i, "f1")), fmtDelta(c.NameCER, cmp.Text(i, "name_cer"))}
 			for _, f := range c.Fields {
-				row = append(row, fmtDelta(f.Delta))
+				row = append(row, fmtDelta(f.Delta, cmp.Text(i, "fields."+f.Name)))
 			}
 			writeRow(&b, row)
+		}
+		if cmp != nil {
+			writePreviewSignificance(&b, r.Preview)
 		}
 	}
 	if len(r.Warnings) > 0 {
@@ -286,18 +290,57 @@ func fmtOpt4(p *float64) string {
 	return fmt4(*p)
 }
 
-func fmtDelta(d Delta) string {
+// fmtDelta renders a delta: "0.9663 → 0.9775 (+0.0112)", sig (the
+// comparison's interval and p, stats.Report.Text) inside the parentheses;
+// no parentheses when the delta is zero.
+func fmtDelta(d Delta, sig string) string {
 	if d.Settled == nil || d.Preview == nil {
 		return fmtOpt4(d.Settled) + " → " + fmtOpt4(d.Preview)
 	}
 	s := fmt4(*d.Settled) + " → " + fmt4(*d.Preview)
-	switch {
-	case *d.Delta > 0:
-		s += " (+" + fmt4(*d.Delta) + ")"
-	case *d.Delta < 0:
-		s += " (" + fmt4(*d.Delta) + ")"
+	if *d.Delta != 0 {
+		s += " (" + stats.Signed(*d.Delta) + sig + ")"
 	}
 	return s
+}
+
+// writePreviewSignificance writes, under the preview table, what its
+// brackets and p mean, then each cell's movement: the pages whose own F1
+// rose, fell or stayed, listed.
+func writePreviewSignificance(b *bytes.Buffer, p *Preview) {
+	cmp := p.Comparison
+	b.WriteString("\nIn parentheses: the change")
+	if cmp.Replicates > 0 {
+		b.WriteString(", in brackets its paired " + strconv.FormatFloat(100*cmp.Level, 'g', -1, 64) + "% bootstrap interval (" +
+			strconv.Itoa(cmp.Replicates) + " replicates over pages)")
+	}
+	if cmp.Permutations > 0 {
+		b.WriteString(", p its randomization p-value (" + strconv.Itoa(cmp.Permutations) + " rounds) Holm-adjusted over the " +
+			strconv.Itoa(len(cmp.Comparisons)) + " cells, * where significant at α = " + strconv.FormatFloat(cmp.Alpha, 'g', -1, 64))
+	}
+	b.WriteString("; seed " + strconv.FormatUint(cmp.Seed, 10) + ".\n\nF1 per page, settled → preview:\n\n")
+	for i, c := range cmp.Comparisons {
+		m := &c.Movement
+		b.WriteString("- " + p.Cells[i].Model + " / " + p.Cells[i].Phase + ": F1 rose on " + pages(len(m.Rose)) +
+			", fell on " + strconv.Itoa(len(m.Fell)) + ", same on " + strconv.Itoa(m.Same))
+		switch {
+		case len(m.Rose) > 0 && len(m.Fell) > 0:
+			b.WriteString(" (rose: " + strings.Join(m.Rose, ", ") + "; fell: " + strings.Join(m.Fell, ", ") + ")")
+		case len(m.Rose) > 0:
+			b.WriteString(" (rose: " + strings.Join(m.Rose, ", ") + ")")
+		case len(m.Fell) > 0:
+			b.WriteString(" (fell: " + strings.Join(m.Fell, ", ") + ")")
+		}
+		b.WriteString("\n")
+	}
+}
+
+// pages is "1 page" or "n pages".
+func pages(n int) string {
+	if n == 1 {
+		return "1 page"
+	}
+	return strconv.Itoa(n) + " pages"
 }
 
 func writeRow(b *bytes.Buffer, cells []string) {

@@ -195,6 +195,10 @@ func writePreview(jw *jsonout.Writer, p *Preview) {
 		}
 		jw.Close(']')
 	}
+	if p.Comparison != nil {
+		jw.Key("comparison")
+		p.Comparison.WriteJSON(jw)
+	}
 	jw.Close('}')
 }
 

@@ -146,6 +146,11 @@ type ExtraFields []Field
 type Preview struct {
 	Rows  []rules.Row    `json:"rows"`
 	Cells []*PreviewCell `json:"cells"`
+	// Comparison compares each cell settled (A) with its preview (B) on
+	// its pages (SPEC F.6): the bytes "docscore compare --preview" writes
+	// for the settled and the preview report. Nil, and left out, when
+	// neither intervals nor p-values are asked for.
+	Comparison *stats.Report `json:"comparison,omitempty"`
 }
 
 // Delta is a metric with the settled rules, with the previewed rows on, and

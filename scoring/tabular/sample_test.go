@@ -35,7 +35,7 @@ func (c sampleCase) report(t testing.TB) *tabular.Report {
 	}
 	req.Preview = c.preview
 	if !c.noIntervals {
-		req.Intervals = tabular.Intervals{Bootstrap: stats.DefaultReplicates} // the hosts' default
+		req.Intervals = tabular.Intervals{Bootstrap: stats.DefaultReplicates, Permutations: stats.DefaultPermutations} // the hosts' default
 	}
 	rep, err := tabular.ScoreRequest(req)
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/param"
 	"github.com/docscore/docscore/scoring/schema"
-	"github.com/docscore/docscore/scoring/stats"
 	"github.com/docscore/docscore/scoring/text"
 )
 
@@ -93,7 +92,7 @@ func ScoreReusing(ctx Canceler, in Input, lim Limits, reuse *Reuse) (*Report, er
 	if err != nil {
 		return nil, err
 	}
-	if _, err := stats.IntervalOptions(in.Intervals.Bootstrap, in.Intervals.CILevel, in.Intervals.Seed); err != nil {
+	if _, err := in.Intervals.options(); err != nil {
 		return nil, err
 	}
 	if in.Runs == nil {
@@ -169,6 +168,9 @@ func ScoreReusing(ctx Canceler, in Input, lim Limits, reuse *Reuse) (*Report, er
 	rep.Cells = poolCells(s, rep.Images)
 	rep.Rules.Preview = true
 	rep.Preview = &Preview{Rows: previewed, Cells: previewCells(cells, rep.Cells)}
+	if rep.Preview.Comparison, err = previewComparison(work.ctx, rep, cells, images, in.Intervals); err != nil {
+		return nil, err
+	}
 	return withIntervals(rep, in.Intervals)
 }
 

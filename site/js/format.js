@@ -46,18 +46,42 @@ export function ciLookup(ci, path) {
 }
 
 // fmtDelta renders a {settled, preview, delta} triple like the Markdown
-// report: "0.9467 → 0.9550 (+0.0083)", no delta when it is zero.
-export function fmtDelta(d) {
+// report: "0.9467 → 0.9550 (+0.0083)", no delta when it is zero; sig
+// (sigText) goes inside the parentheses.
+export function fmtDelta(d, sig = '') {
   if (d.settled === null || d.preview === null) {
     return fmtOpt4(d.settled) + ' → ' + fmtOpt4(d.preview);
   }
   let s = fmt4(d.settled) + ' → ' + fmt4(d.preview);
-  if (d.delta > 0) {
-    s += ' (+' + fmt4(d.delta) + ')';
-  } else if (d.delta < 0) {
-    s += ' (' + fmt4(d.delta) + ')';
+  if (d.delta !== 0) {
+    s += ' (' + signed(d.delta) + sig + ')';
   }
   return s;
+}
+
+// signed is x with four decimals and its sign (Go's stats.Signed).
+export function signed(x) {
+  const s = fmt4(x);
+  return s[0] === '-' ? s : '+' + s;
+}
+
+// sigText is the paired interval and Holm-adjusted p of statistic path of
+// the preview comparison's i-th cell, as the Markdown report writes them
+// after the delta (Go's stats.Report.Text): " [+lo, +hi], p=0.0040*", the
+// star when significant; " [–]" for a null interval, none without
+// replicates, no p when it is null; "" without a comparison.
+export function sigText(cmp, i, path) {
+  if (!cmp || i >= cmp.comparisons.length) return '';
+  const dot = path.indexOf('.');
+  const stats = cmp.comparisons[i].stats;
+  const holder = dot < 0 ? stats : stats[path.slice(0, dot)];
+  const s = holder ? holder[dot < 0 ? path : path.slice(dot + 1)] : undefined;
+  if (!s) return '';
+  let out = '';
+  if (s.ci) out = ' [' + signed(s.ci[0]) + ', ' + signed(s.ci[1]) + ']';
+  else if (cmp.replicates > 0) out = ' [–]';
+  if (s.p_holm !== null) out += ', p=' + fmt4(s.p_holm) + (s.significant ? '*' : '');
+  return out;
 }
 
 // prf computes precision, recall and F1 in SPEC A.6's order of operations

@@ -3,7 +3,7 @@
 // prints: ties at four decimals go to the even digit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fmt4, fmtOpt4, fmtDelta, ciText, ciLookup, prf, pageCompare } from './format.js';
+import { fmt4, fmtOpt4, fmtDelta, sigText, ciText, ciLookup, prf, pageCompare } from './format.js';
 
 test('fmt4 rounds like Go', () => {
   const cases = [
@@ -27,6 +27,21 @@ test('fmtDelta writes the Markdown report form', () => {
   assert.equal(fmtDelta({ settled: 0.0238, preview: 0.0176, delta: 0.0176 - 0.0238 }), '0.0238 → 0.0176 (-0.0062)');
   assert.equal(fmtDelta({ settled: 0.9902, preview: 0.9902, delta: 0 }), '0.9902 → 0.9902');
   assert.equal(fmtDelta({ settled: null, preview: 0.5, delta: null }), '– → 0.5000');
+});
+
+test('sigText writes the Markdown preview table form', () => {
+  const stat = (ci, p, significant) => ({ ci, p_holm: p, significant });
+  const cmp = {
+    replicates: 2000,
+    comparisons: [{ stats: { f1: stat([0.0031, 0.019], 0.004, true), fields: { title: stat(null, null, false) } } }],
+  };
+  const d = { settled: 0.9663, preview: 0.9775, delta: 0.9775 - 0.9663 };
+  assert.equal(fmtDelta(d, sigText(cmp, 0, 'f1')), '0.9663 → 0.9775 (+0.0112 [+0.0031, +0.0190], p=0.0040*)');
+  assert.equal(sigText(cmp, 0, 'fields.title'), ' [–]');
+  assert.equal(sigText({ ...cmp, replicates: 0 }, 0, 'fields.title'), '');
+  assert.equal(sigText(null, 0, 'f1'), '');
+  assert.equal(sigText(cmp, 0, 'fields.nothing'), '');
+  assert.equal(fmtDelta({ settled: 0.5, preview: 0.5, delta: 0 }, ' [+0.0000, +0.0000], p=1.0000'), '0.5000 → 0.5000');
 });
 
 test('prf follows SPEC A.6', () => {

@@ -4,7 +4,7 @@
 
 import { WorkerClient } from './client.js';
 import { ROLES } from './roles.js';
-import { fmt4, fmtOpt4, fmtDelta, fmtBytes, runText, ciText, ciLookup } from './format.js';
+import { fmt4, fmtOpt4, fmtDelta, fmtBytes, runText, ciText, ciLookup, sigText } from './format.js';
 import { el, clear, sortableTable, plainTable, barChart, diffPair, VirtualTable } from './view.js';
 
 const $ = (id) => document.getElementById(id);
@@ -529,7 +529,11 @@ function renderPreview() {
     `line ${x.line} (${x.kind}): ${rowString(x)}`))));
   const table = $('preview-table');
   plainTable(table, ['model', 'phase', 'F1', 'name CER', ...v.fields],
-    v.preview.cells.map((c) => [c.model, c.phase, fmtDelta(c.f1), fmtDelta(c.name_cer), ...v.fields.map((f) => fmtDelta(c.fields[f]))]),
+    v.preview.cells.map((c, i) => {
+      const sig = (path) => sigText(v.preview.comparison, i, path);
+      return [c.model, c.phase, fmtDelta(c.f1, sig('f1')), fmtDelta(c.name_cer, sig('name_cer')),
+        ...v.fields.map((f) => fmtDelta(c.fields[f], sig('fields.' + f)))];
+    }),
     'Preview deltas per cell');
   // highlight what moved
   v.preview.cells.forEach((c, i) => {
@@ -544,8 +548,8 @@ function renderPreview() {
   });
   // A report scored with a preview may carry its paired comparison,
   // settled against preview (report.preview.comparison, SPEC F.6): each
-  // delta gains its interval and Holm p, and the F1 cell the pages that
-  // rose or fell. Without it the table is the Markdown report's.
+  // delta shows its interval and Holm p (sigText, above), significant ones
+  // are marked, and each row lists the pages that rose or fell.
   if (v.preview.comparison) {
     import('./comparison.js').then((m) => {
       if (state.view === v) previewSignificance(m, v, table);
@@ -561,9 +565,10 @@ function previewSignificance(m, v, table) {
     const row = m.previewRow(stats.get(m.cellKey(c.model, c.phase)), v.fields);
     if (!row) return;
     const tr = table.tBodies[0].rows[i];
+    // The interval and Holm p are in the cell's text already (sigText, as
+    // the Markdown report writes them): a significant delta is marked.
     row.notes.forEach((n, k) => {
-      if (!n || !n.text) return;
-      tr.cells[k + 2].append(el('span', { class: 'preview-stat' + (n.significant ? ' significant' : '') }, n.text));
+      if (n && n.significant) tr.cells[k + 2].classList.add('significant');
     });
     if (!row.movement) return;
     const cell = v.cells.findIndex((x) => x.model === c.model && x.phase === c.phase);

@@ -285,6 +285,42 @@ func TestRawResultTravelsAfterTheMarker(t *testing.T) {
 	}
 }
 
+// TestPreviewComparisonOptionsRoundTrip sends permutations and alpha as
+// the page would: the bridge's report is the operation's for the same
+// request, its preview comparison under those options, and an alpha out
+// of range is an error naming it.
+func TestPreviewComparisonOptionsRoundTrip(t *testing.T) {
+	req := sampleRequest(t, "open", "json")
+	rounds, alpha, replicates := 250, 0.1, 80
+	req.Permutations, req.Alpha, req.Bootstrap = &rounds, &alpha, &replicates
+	env := decodeEnvelope(t, core.Call("scoreTabular", mustJSON(t, req)))
+	if env.Error != nil {
+		t.Fatalf("%+v", env.Error)
+	}
+	var got string
+	if err := json.Unmarshal(env.Result, &got); err != nil {
+		t.Fatal(err)
+	}
+	want, err := api.ScoreTabular(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Fatal("the bridge's report differs from the operation's")
+	}
+	for _, s := range []string{`"permutations": 250,`, `"alpha": 0.1,`, `"replicates": 80,`, `"id": "preview:tabular/gpt-4o-2024-08-06/N"`} {
+		if !strings.Contains(got, s) {
+			t.Errorf("the report has no %s", s)
+		}
+	}
+	bad := 1.5
+	req.Alpha = &bad
+	env = decodeEnvelope(t, core.Call("scoreTabular", mustJSON(t, req)))
+	if env.Error == nil || !strings.Contains(fmt.Sprint(env.Error), "alpha 1.5") {
+		t.Fatalf("alpha 1.5: error %+v", env.Error)
+	}
+}
+
 // TestAnswerAndSummary checks the two-part answer the site's host hands
 // across (a Raw result's bytes beside the marker envelope, anything else
 // the envelope of Call) and dropTabular, whose result holds the report's
@@ -296,7 +332,7 @@ func TestAnswerAndSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	in.Preview = "open"
-	in.Intervals = tabular.Intervals{Bootstrap: stats.DefaultReplicates} // the operation's default
+	in.Intervals = tabular.Intervals{Bootstrap: stats.DefaultReplicates, Permutations: stats.DefaultPermutations} // the operation's default
 	rep, err := tabular.ScoreRequest(in)
 	if err != nil {
 		t.Fatal(err)

@@ -18,12 +18,16 @@ import (
 // CompareRequest asks for a comparison report (SPEC F.6). Base and New are
 // the JSON reports of two "docscore score" runs of one family, compared
 // cell by cell, base as A; with Within, Base alone is compared within
-// itself (every two cells sharing a phase or a model, or the Pairs given).
-// Options left out take SPEC F's defaults (stats.DefaultOptions).
+// itself (every two cells sharing a phase or a model, or the Pairs given);
+// with Preview, Base is a tabular scoring with the settled rules and New
+// the same scoring with OPEN rows previewed, compared cell by cell with
+// ids prefixed settled: and preview: (SPEC F.6). Options left out take SPEC F's defaults (stats.DefaultOptions).
 type CompareRequest struct {
 	Base   api.File `json:"base"`
 	New    api.File `json:"new"`
 	Within bool     `json:"within,omitempty"`
+	// Preview compares Base, settled, with New, its preview (tabular).
+	Preview bool `json:"preview,omitempty"`
 	// Pairs, with Within, names the comparisons to make instead of every
 	// one: "A:B,…", each side model/phase (tabular) or phase (receipts).
 	Pairs        string   `json:"pairs,omitempty"`
@@ -76,6 +80,8 @@ func (req *CompareRequest) Validate() error {
 		}
 	}
 	switch {
+	case req.Within && req.Preview:
+		return api.Paramf("preview", "given with within: a preview compares two reports, the settled scoring (base) and the preview (new)")
 	case req.Within && !isEmptyFile(req.New):
 		return api.Paramf("new", "given with within: compare two reports, or one report within itself")
 	case !req.Within && isEmptyFile(req.New):
@@ -120,7 +126,7 @@ var CompareOperation = api.Define(api.Operation{
 	Required: []api.Field{
 		{Name: "base", Want: "the baseline report: the JSON of docscore score tabular or score receipts"},
 	},
-	Query: []string{"format", "within", "pairs", "permutations", "bootstrap", "alpha", "ci_level", "seed"},
+	Query: []string{"format", "within", "preview", "pairs", "permutations", "bootstrap", "alpha", "ci_level", "seed"},
 }, compare)
 
 // Operations lists the comparison operations.
@@ -152,7 +158,7 @@ func compareReport(ctx api.Cancel, req *CompareRequest) (*api.Result, *Report, e
 	if format == "" {
 		format = "json"
 	}
-	b, err := render(rep.Report, format, req.Within)
+	b, err := render(rep.Report, format, sideNames(req))
 	if err != nil {
 		return nil, nil, err
 	}

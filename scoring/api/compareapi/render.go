@@ -8,23 +8,34 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/docscore/docscore/scoring/internal/jsonout"
 	"github.com/docscore/docscore/scoring/stats"
 )
 
 // render writes the report in format: the JSON of SPEC F.6, CSV (a row
-// per comparison and statistic), Markdown or JUnit XML. within says the
-// sides are two cells of one report (A, B) rather than base and new.
-func render(r *stats.Report, format string, within bool) ([]byte, error) {
+// per comparison and statistic), Markdown or JUnit XML. names are the
+// Markdown's names of the sides (sideNames).
+func render(r *stats.Report, format string, names [2]string) ([]byte, error) {
 	switch format {
 	case "csv":
 		return renderCSV(r)
 	case "md":
-		return renderMarkdown(r, within), nil
+		return renderMarkdown(r, names), nil
 	case "junit":
 		return renderJUnit(r)
 	}
-	return jsonout.Marshal(r)
+	return r.JSON()
+}
+
+// sideNames names the sides of the request's comparisons: base and new,
+// A and B (two cells of one report), or settled and preview.
+func sideNames(req *CompareRequest) [2]string {
+	switch {
+	case req.Within:
+		return [2]string{"A", "B"}
+	case req.Preview:
+		return [2]string{"settled", "preview"}
+	}
+	return [2]string{"base", "new"}
 }
 
 // label names a side: model/phase, or the phase of a receipts report.
@@ -120,7 +131,7 @@ func signed(v float64) string { return fmt.Sprintf("%+.4f", v) }
 // mdCell escapes a table cell's pipes.
 func mdCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
-func renderMarkdown(r *stats.Report, within bool) []byte {
+func renderMarkdown(r *stats.Report, names [2]string) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Comparison of %s scores\n\n", r.Family)
 	plural := "s"
@@ -129,10 +140,7 @@ func renderMarkdown(r *stats.Report, within bool) []byte {
 	}
 	fmt.Fprintf(&b, "%d comparison%s; %g%% intervals from %d bootstrap replicates; p from %d randomization rounds, Holm-adjusted per statistic; significant at α = %g; seed %d.\n\n",
 		len(r.Comparisons), plural, 100*r.Level, r.Replicates, r.Permutations, r.Alpha, r.Seed)
-	colA, colB := "base", "new"
-	if within {
-		colA, colB = "A", "B"
-	}
+	colA, colB := names[0], names[1]
 	fmt.Fprintf(&b, "| cell | statistic | %s | %s | delta [lo, hi] | p (Holm) | significant | movement |\n", colA, colB)
 	b.WriteString("|---|---|---:|---:|---|---|---|---|\n")
 	move := movementStat(r)

@@ -42,14 +42,9 @@ func (c *cell) key() string {
 	return *c.model + "/" + c.phase
 }
 
-// side returns the cell as one side of a comparison, its id prefixed.
-func (c *cell) side(prefix string) (*stats.Cell, stats.Side) {
-	sc := *c.stats
-	sc.ID = prefix + c.stats.ID
-	if c.model == nil {
-		return &sc, stats.ReceiptsSide(c.phase, sc.ID)
-	}
-	return &sc, stats.TabularSide(*c.model, c.phase, sc.ID)
+// named returns the cell as one side of a comparison.
+func (c *cell) named() stats.Named {
+	return stats.Named{Cell: c.stats, Model: c.model, Phase: c.phase}
 }
 
 // readReport reads a report of either family from its JSON.

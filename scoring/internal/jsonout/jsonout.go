@@ -110,6 +110,9 @@ func (w *Writer) String(s string) { w.buf = AppendString(w.buf, s) }
 // Int writes an integer value.
 func (w *Writer) Int(n int) { w.buf = strconv.AppendInt(w.buf, int64(n), 10) }
 
+// Uint writes an unsigned integer value.
+func (w *Writer) Uint(n uint64) { w.buf = strconv.AppendUint(w.buf, n, 10) }
+
 // Bool writes true or false.
 func (w *Writer) Bool(b bool) { w.buf = strconv.AppendBool(w.buf, b) }
 

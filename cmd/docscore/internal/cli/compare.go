@@ -12,7 +12,7 @@ import (
 )
 
 type compareOptions struct {
-	within           bool
+	within, preview  bool
 	pairs            string
 	permutations     int
 	bootstrap        int
@@ -27,7 +27,7 @@ func init() {
 		var o compareOptions
 		d := stats.DefaultOptions()
 		c := &cobra.Command{
-			Use:   "compare BASE.json NEW.json | compare --within REPORT.json",
+			Use:   "compare BASE.json NEW.json | compare --within REPORT.json | compare --preview SETTLED.json PREVIEW.json",
 			Short: "Compare two score reports (or the cells of one) with paired intervals and p-values",
 			Long: `Compare score reports as SPEC section F.5 and F.6 define (see docs/compare.md).
 
@@ -43,6 +43,13 @@ every two that share a phase (models) and every two that share a model
 (phases), the first in report order as A; --pairs names the comparisons
 instead: "A:B,…", each side model/phase (tabular) or a phase (receipts).
 
+docscore compare --preview SETTLED.json PREVIEW.json compares a draft-rule
+preview: two tabular reports of the same runs and ground truth, one scored
+with the settled rules, the other with OPEN rows switched on (score tabular
+--preview), cell by cell, settled as A, with ids prefixed settled: and
+preview:. Both must have the same fields, cells and pages. It is the
+"comparison" member of the preview that score tabular --preview writes.
+
 For each statistic: A and B on the pages (samples) both cells have, the
 difference B − A with its bootstrap interval, an approximate-randomization
 p-value, Holm-adjusted over the report's comparisons of that statistic, and
@@ -54,9 +61,14 @@ significantly worse on the B side.`,
 			Example: `  docscore compare base.json new.json --format md
   docscore compare base.json new.json --fail-on-regression --format junit --out compare.xml
   docscore compare --within report.json
-  docscore compare --within report.json --pairs gpt-4o/G:claude/G --permutations 20000 --seed 7`,
+  docscore compare --within report.json --pairs gpt-4o/G:claude/G --permutations 20000 --seed 7
+  docscore compare --preview settled.json preview.json --format md`,
 			Args: func(c *cobra.Command, args []string) error {
 				switch {
+				case o.within && o.preview:
+					return usageError("--within and --preview: compare one report within itself, or a settled scoring with its preview")
+				case o.preview && len(args) != 2:
+					return usageError("compare --preview takes two tabular reports, SETTLED.json PREVIEW.json (got %d arguments)", len(args))
 				case o.within && len(args) != 1:
 					return usageError("compare --within takes one report, REPORT.json (got %d arguments)", len(args))
 				case !o.within && len(args) != 2:
@@ -70,6 +82,7 @@ significantly worse on the B side.`,
 		}
 		f := c.Flags()
 		f.BoolVar(&o.within, "within", false, "compare the cells of one report with each other")
+		f.BoolVar(&o.preview, "preview", false, "compare a settled tabular scoring (A) with its draft-rule preview (B)")
 		f.StringVar(&o.pairs, "pairs", "", `with --within, the comparisons to make: "A:B,…" (model/phase, or a receipts phase)`)
 		f.IntVar(&o.permutations, "permutations", d.Permutations, "randomization rounds for the p-values (0: no p-values)")
 		f.IntVar(&o.bootstrap, "bootstrap", d.Replicates, "bootstrap replicates for the intervals (0: no intervals)")
@@ -84,7 +97,7 @@ significantly worse on the B side.`,
 }
 
 func runCompare(ctx context.Context, env *Env, c *cobra.Command, o compareOptions, args []string) error {
-	req := &compareapi.CompareRequest{Within: o.within, Pairs: o.pairs, Format: o.format}
+	req := &compareapi.CompareRequest{Within: o.within, Preview: o.preview, Pairs: o.pairs, Format: o.format}
 	flags := c.Flags()
 	if flags.Changed("permutations") {
 		req.Permutations = &o.permutations
@@ -102,8 +115,11 @@ func runCompare(ctx context.Context, env *Env, c *cobra.Command, o compareOption
 		req.Seed = &o.seed
 	}
 	names := []string{"BASE.json", "NEW.json"}
-	if o.within {
+	switch {
+	case o.within:
 		names[0] = "REPORT.json"
+	case o.preview:
+		names = []string{"SETTLED.json", "PREVIEW.json"}
 	}
 	var stdin []string
 	for i, path := range args {

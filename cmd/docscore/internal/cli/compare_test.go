@@ -17,6 +17,7 @@ import (
 const (
 	tabularGolden  = "../../../../scoring/tabular/testdata/golden/sample.json"
 	receiptsGolden = "../../../../scoring/receipts/testdata/golden/receipts.json"
+	previewGolden  = "../../../../scoring/tabular/testdata/golden/sample_preview_open.json"
 )
 
 // regressed writes the receipts golden report with every page's ROUGE-L
@@ -118,6 +119,9 @@ func TestCompareHTTPMatchesCLI(t *testing.T) {
 	}{
 		{"within", []string{"--within", tabularGolden},
 			map[string]any{"base": map[string]string{"name": tabularGolden, "text": text(tabularGolden)}, "within": true}},
+		{"preview", []string{"--preview", tabularGolden, previewGolden},
+			map[string]any{"base": map[string]string{"name": tabularGolden, "text": text(tabularGolden)},
+				"new": map[string]string{"name": previewGolden, "text": text(previewGolden)}, "preview": true}},
 		{"two reports", []string{receiptsGolden, worse},
 			map[string]any{"base": map[string]string{"name": receiptsGolden, "text": text(receiptsGolden)},
 				"new": map[string]string{"name": worse, "text": text(worse)}}},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/stats"
 	"github.com/docscore/docscore/scoring/tabular"
 )
 
@@ -55,6 +56,12 @@ Inputs:
 A preview (--preview open, or --preview 32,33 for the OPEN rows at those
 lines of the rule file) scores with those rows switched on: cells and images
 hold the preview scores, and "preview" lists settled, preview and delta.
+Its "comparison" compares each cell settled with its preview on the same
+pages (SPEC F.6): the delta's paired bootstrap interval (--bootstrap,
+--ci-level), a randomization p-value (--permutations) Holm-adjusted over the
+cells, significant under --alpha, and the pages whose F1 rose or fell —
+exactly what "docscore compare --preview" writes for the settled and the
+preview report. --bootstrap 0 --permutations 0 leaves it out.
 
 Formats: json (complete, the contract shared with the browser and the
 Worker), csv (one row per image, then one per cell), md (cells table,
@@ -65,6 +72,7 @@ recall or a field's accuracy falls under its floor.`,
 		Example: `  docscore score tabular --sample --format md
   docscore score tabular --gt gt/ --runs runs.jsonl --rules EQUIVALENCES.md
   docscore score tabular --gt gt/*.csv --runs runs.jsonl --rules EQUIVALENCES.md --preview open --format md
+  docscore score tabular --sample --preview 32,33 --permutations 20000 --alpha 0.01 --format md
   docscore score tabular --gt gt/ --runs runs.jsonl --fail-under f1=0.95 --out report.json`,
 		RunE: func(c *cobra.Command, args []string) error {
 			op := api.ScoreTabularOperation
@@ -143,6 +151,8 @@ recall or a field's accuracy falls under its floor.`,
 	f.BoolVar(&skipBadLines, "skip-bad-lines", false, "report and skip malformed runs lines instead of failing")
 	f.BoolVar(&useSample, "sample", false, "score the bundled synthetic sample")
 	intervalFlags(f, &intervals.Bootstrap, &intervals.CILevel, &intervals.Seed, "cell")
+	f.IntVar(&intervals.Permutations, "permutations", stats.DefaultPermutations, "with --preview, randomization rounds of the p-values (0: none)")
+	f.Float64Var(&intervals.Alpha, "alpha", stats.DefaultAlpha, "with --preview, significance level of the Holm-adjusted p-values, between 0 and 1")
 	return c
 }
 
@@ -162,7 +172,8 @@ func sampleRequest(req tabular.Request, withRules bool) (tabular.Request, error)
 func tabularRequest(req tabular.Request, format string) *api.TabularRequest {
 	gate := req.Gate
 	out := &api.TabularRequest{Runs: apiFile(req.Runs), Gate: &gate, Preview: req.Preview, SkipBadLines: req.SkipBadLines, Format: format,
-		IntervalOptions: intervalOptions(req.Intervals.Bootstrap, req.Intervals.CILevel, req.Intervals.Seed)}
+		IntervalOptions: intervalOptions(req.Intervals.Bootstrap, req.Intervals.CILevel, req.Intervals.Seed),
+		Permutations:    &req.Intervals.Permutations, Alpha: &req.Intervals.Alpha}
 	for _, f := range req.GT {
 		out.GT = append(out.GT, apiFile(f))
 	}
