@@ -94,9 +94,20 @@ export interface Report {
   [member: string]: unknown;
 }
 
+/** One model and phase of a tabular report: its detection and field scores (docs/tabular.md). */
+export interface TabularCell {
+  model: string;
+  phase: string;
+  precision: number;
+  recall: number;
+  f1: number;
+  [member: string]: unknown;
+}
+
 /** A tabular report (docscore score tabular --format json). */
 export interface TabularReport extends Report {
   kind: 'tabular';
+  cells: TabularCell[];
 }
 
 /** A receipts report (docscore score receipts --format json). */

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -72,6 +73,26 @@ func TestInstalledPackage(t *testing.T) {
 
 	t.Run("node", func(t *testing.T) {
 		run(t, ctx, project, []string{"DOCSCORE_REPO=" + root, "DOCSCORE_EXPECTED=" + expected}, "node", "--test", "node.test.mjs")
+	})
+	t.Run("readme", func(t *testing.T) {
+		// The README's first example, run in the tabular sample's folder.
+		readme, err := os.ReadFile(filepath.Join(root, "npm", "README.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, example, ok := strings.Cut(string(readme), "```js\n")
+		example, _, _ = strings.Cut(example, "```")
+		if !ok || strings.Count(example, "\n") != 5 {
+			t.Fatalf("npm/README.md: its first js block is %q, want the five-line use", example)
+		}
+		write(t, filepath.Join(project, "readme.mjs"), []byte(example))
+		cmd := exec.CommandContext(ctx, "node", filepath.Join(project, "readme.mjs"))
+		cmd.Dir = filepath.Join(root, "sample", "tabular")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !regexp.MustCompile(`(?m)^claude-3-5-sonnet-20241022 G (0\.\d+|1)$`).Match(out) {
+			t.Fatalf("the README's example: %v\n%s", err, out)
+		}
+		t.Logf("the README's example printed:\n%s", out)
 	})
 	t.Run("tsc", func(t *testing.T) {
 		run(t, ctx, project, nil, filepath.Join(tools, "node_modules", ".bin", "tsc"), "--noEmit", "-p", "tsconfig.json")
