@@ -14,7 +14,7 @@ SITE_OUT  := dist/site
 WEBUI_DIR := cmd/docscore/internal/webui/built
 DEMO_ADDR ?= 127.0.0.1:8080
 
-.PHONY: help build site demo test deps vet test-go test-wasm test-site-js test-e2e test-python python-wheel screenshots check-core fuzz-smoke worker clean
+.PHONY: help build site demo test deps vet test-go test-wasm test-site-js test-e2e test-python python-wheel test-npm npm-package screenshots check-core fuzz-smoke worker clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -31,7 +31,7 @@ demo: build ## score the sample on the command line, then serve the site (prints
 	$(BIN) score tabular --sample --format md
 	$(BIN) serve --addr $(DEMO_ADDR)
 
-test: deps vet test-go test-wasm test-site-js test-e2e test-python check-core fuzz-smoke ## everything CI runs
+test: deps vet test-go test-wasm test-site-js test-e2e test-python test-npm check-core fuzz-smoke ## everything CI runs
 	@echo "make test: all checks passed"
 
 deps: ## install what the tests need, when it is missing (idempotent)
@@ -39,7 +39,7 @@ deps: ## install what the tests need, when it is missing (idempotent)
 
 vet: ## go vet and gofmt
 	$(GO) vet ./...
-	$(GO) vet -tags e2e $(E2E_PKGS)
+	$(GO) vet -tags e2e $(E2E_PKGS) $(NPM_PKG)
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
@@ -68,6 +68,18 @@ python-wheel: site ## build the Python wheel for this platform into dist/python
 	VERSION=$(VERSION) scripts/python-wheel.sh
 test-python: python-wheel build ## install the wheel into a fresh virtual environment and run python/tests
 	BIN=$(BIN) scripts/test-python.sh
+
+# The npm package @docscore/core (npm/): its JavaScript and types, the
+# WebAssembly of every family and Go's wasm_exec.js, packed by npm pack.
+NPM_OUT := dist/npm
+NPM_PKG := ./cmd/docscore/internal/npmpkg/
+
+npm-package: ## build the npm package @docscore/core and pack it into dist/npm (prints the sizes)
+	$(GO) run ./cmd/docscore/internal/npmpkg/run -out $(NPM_OUT)
+
+test-npm: ## pack @docscore/core, install the tarball into an empty project: Node vs the CLI, tsc, esbuild in Chromium
+	$(GO) test -count=1 -tags e2e $(NPM_PKG)
+
 screenshots: ## rewrite the screenshots in docs/ from the browser tests
 	$(GO) test -count=1 -tags e2e -run 'TestDroppedSampleFilesEqualTheCLI|TestPreviewDeltasEqualTheCLI|TestDrillDown|TestReceiptsEqualTheCLI|TestPipelineGraphEqualsTheCLI|TestCompareTwoCellsEqualsTheCLI' ./cmd/docscore/internal/e2e/ -update
 
@@ -89,4 +101,4 @@ worker: ## build the Cloudflare Worker and the site into worker/build (then: cd 
 	GOOS=js GOARCH=wasm $(GO) build -tags noexpr -trimpath -ldflags='-s -w -X main.version=$(VERSION)' -o $(WORKER_BUILD)/app.wasm ./wasm/worker
 
 clean: ## remove build outputs
-	rm -rf bin $(WORKER_BUILD) worker/.wrangler $(SITE_OUT) $(WEBUI_DIR)/index.html $(WEBUI_DIR)/assets
+	rm -rf bin $(WORKER_BUILD) worker/.wrangler $(SITE_OUT) $(NPM_OUT) $(WEBUI_DIR)/index.html $(WEBUI_DIR)/assets

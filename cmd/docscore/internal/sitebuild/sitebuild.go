@@ -166,11 +166,11 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 
-	files, err := buildWasm(ctx, goCmd, root, opts.Log)
+	files, err := BuildWasm(ctx, goCmd, root, Wasm, opts.Log)
 	if err != nil {
 		return nil, err
 	}
-	if files["wasm_exec.js"], err = wasmExec(ctx, goCmd); err != nil {
+	if files["wasm_exec.js"], err = WasmExec(ctx, goCmd); err != nil {
 		return nil, err
 	}
 	if files["sample.json"], err = sampleJSON(); err != nil {
@@ -229,9 +229,10 @@ func checkOut(out string) error {
 	return nil
 }
 
-// buildWasm compiles every file of Wasm in one go build (the packages
-// they share are compiled once) and returns them by name.
-func buildWasm(ctx context.Context, goCmd, root string, log io.Writer) (map[string][]byte, error) {
+// BuildWasm compiles WebAssembly files (Wasm, or the npm package's list)
+// with WasmBuildFlags in one go build (the packages they share are
+// compiled once) and returns them by name.
+func BuildWasm(ctx context.Context, goCmd, root string, wasm []WasmFile, log io.Writer) (map[string][]byte, error) {
 	tmp, err := os.MkdirTemp("", "docscore-wasm-")
 	if err != nil {
 		return nil, err
@@ -239,7 +240,7 @@ func buildWasm(ctx context.Context, goCmd, root string, log io.Writer) (map[stri
 	defer os.RemoveAll(tmp)
 	args := append([]string{"build"}, WasmBuildFlags...)
 	args = append(args, "-o", tmp+string(filepath.Separator))
-	for _, w := range Wasm {
+	for _, w := range wasm {
 		args = append(args, w.Package)
 	}
 	cmd := exec.CommandContext(ctx, goCmd, args...)
@@ -254,7 +255,7 @@ func buildWasm(ctx context.Context, goCmd, root string, log io.Writer) (map[stri
 		return nil, fmt.Errorf("sitebuild: GOOS=js GOARCH=wasm go %s: %v\n%s", strings.Join(args, " "), err, buf.String())
 	}
 	out := map[string][]byte{}
-	for _, w := range Wasm {
+	for _, w := range wasm {
 		// go build -o DIR/ names each command after its package's folder.
 		b, err := os.ReadFile(filepath.Join(tmp, path.Base(w.Package)))
 		if err != nil {
@@ -265,9 +266,9 @@ func buildWasm(ctx context.Context, goCmd, root string, log io.Writer) (map[stri
 	return out, nil
 }
 
-// wasmExec returns the wasm_exec.js of the Go that builds the wasm: the
+// WasmExec returns the wasm_exec.js of the Go that builds the wasm: the
 // two must come from the same release.
-func wasmExec(ctx context.Context, goCmd string) ([]byte, error) {
+func WasmExec(ctx context.Context, goCmd string) ([]byte, error) {
 	out, err := exec.CommandContext(ctx, goCmd, "env", "GOROOT").Output()
 	if err != nil {
 		return nil, fmt.Errorf("sitebuild: go env GOROOT: %v", err)

@@ -1,0 +1,180 @@
+// Type declarations of @docscore/core (node.js and browser.js share them).
+
+/** A file's content: text, or bytes (read as UTF-8 text, as the command line reads its files; a file a cases file names keeps its exact bytes). */
+export type Content = string | Uint8Array | ArrayBuffer | ArrayBufferView;
+
+/** One input file: its name (kept in reports and error messages) and its content. */
+export interface InputFile {
+  name: string;
+  text: Content;
+}
+
+/** How a call answers: the parsed JSON report (format "json", the default), its text (another format), or with raw its exact bytes. */
+export interface Answer<F extends string> {
+  /** The report's format, as the command line's --format; "json" by default. */
+  format?: F;
+  /** Answer the report's exact bytes, those the command line writes, in place of the parsed report or its text. */
+  raw?: boolean;
+}
+
+/** The options every bootstrapped confidence interval takes (--bootstrap, --ci-level, --seed). */
+export interface IntervalOptions {
+  bootstrap?: number;
+  ciLevel?: number;
+  seed?: number | bigint;
+}
+
+export interface TabularInput {
+  /** One or more ground-truth CSV files. */
+  gt: InputFile[];
+  /** The runs file (JSONL). */
+  runs: InputFile;
+  /** The EQUIVALENCES.md rule file. */
+  rules?: InputFile;
+  /** A schema file for tables other than the default register. */
+  schema?: InputFile;
+}
+
+export interface TabularOptions extends IntervalOptions {
+  /** The similarity gate, in (0, 1]; 0.7 by default. */
+  gate?: number;
+  /** OPEN rule rows to preview: "open", or line numbers "32,33". */
+  preview?: string;
+  skipBadLines?: boolean;
+}
+
+export interface RulesInput {
+  rules: InputFile;
+  gt?: InputFile[];
+  schema?: InputFile;
+}
+
+export interface ReceiptsInput {
+  /** CORD annotation (.json) or reference (.jsonl) files. */
+  refs: InputFile[];
+  /** The pilot run file (JSONL). */
+  run: InputFile;
+}
+
+export interface ReceiptsOptions extends IntervalOptions {
+  allowIncomplete?: boolean;
+  readingOrder?: boolean;
+  skipBadLines?: boolean;
+}
+
+export interface EvaluateInput {
+  /** The cases file (JSON or JSONL). */
+  cases: InputFile;
+  /** The files the cases file names, each named by the path it gives. */
+  files?: InputFile[];
+}
+
+export interface CompareInput {
+  /** The baseline report: the JSON of scoreTabular or scoreReceipts. */
+  base: InputFile;
+  /** The new report of the same family; left out with within. */
+  new?: InputFile;
+}
+
+export interface CompareOptions {
+  /** Compare the base report within itself. */
+  within?: boolean;
+  /** With within, the comparisons to make: "A:B,…". */
+  pairs?: string;
+  permutations?: number;
+  bootstrap?: number;
+  alpha?: number;
+  ciLevel?: number;
+  seed?: number | bigint;
+}
+
+/** A JSON report: its kind and the members the docscore documentation describes. */
+export interface Report {
+  kind?: string;
+  [member: string]: unknown;
+}
+
+/** One model and phase of a tabular report: its detection and field scores (docs/tabular.md). */
+export interface TabularCell {
+  model: string;
+  phase: string;
+  precision: number;
+  recall: number;
+  f1: number;
+  [member: string]: unknown;
+}
+
+/** A tabular report (docscore score tabular --format json). */
+export interface TabularReport extends Report {
+  kind: 'tabular';
+  cells: TabularCell[];
+}
+
+/** A receipts report (docscore score receipts --format json). */
+export interface ReceiptsReport extends Report {
+  kind: 'receipts';
+}
+
+/** A comparison report (docscore compare --format json). */
+export interface ComparisonReport extends Report {
+  kind: 'comparison';
+}
+
+/** A harness report (docscore eval --judge none --output). */
+export type HarnessReport = Report;
+
+export interface RulesProblem {
+  file: string;
+  line: number;
+  message: string;
+  /** FILE:LINE: message */
+  text: string;
+}
+
+/** The rule file's check (docscore rules check --format json). */
+export interface RulesCheck {
+  file: string;
+  sha256: string;
+  settled: number;
+  open: number;
+  errors: RulesProblem[];
+  warnings: RulesProblem[];
+  rows: Record<string, unknown>[];
+}
+
+type Tabular = 'json' | 'csv' | 'md';
+
+export function scoreTabular(input: TabularInput, options?: TabularOptions & Answer<'json'> & { raw?: false }): Promise<TabularReport>;
+export function scoreTabular(input: TabularInput, options: TabularOptions & Answer<'csv' | 'md'> & { format: 'csv' | 'md'; raw?: false }): Promise<string>;
+export function scoreTabular(input: TabularInput, options: TabularOptions & Answer<Tabular> & { raw: true }): Promise<Uint8Array>;
+
+export function checkRules(input: RulesInput, options?: { raw?: false }): Promise<RulesCheck>;
+export function checkRules(input: RulesInput, options: { raw: true }): Promise<Uint8Array>;
+
+export function scoreReceipts(input: ReceiptsInput, options?: ReceiptsOptions & Answer<'json'> & { raw?: false }): Promise<ReceiptsReport>;
+export function scoreReceipts(input: ReceiptsInput, options: ReceiptsOptions & Answer<'csv' | 'md'> & { format: 'csv' | 'md'; raw?: false }): Promise<string>;
+export function scoreReceipts(input: ReceiptsInput, options: ReceiptsOptions & Answer<Tabular> & { raw: true }): Promise<Uint8Array>;
+
+export function evaluate(input: EvaluateInput, options?: Answer<'json'> & { raw?: false }): Promise<HarnessReport>;
+export function evaluate(input: EvaluateInput, options: Answer<'md'> & { format: 'md'; raw?: false }): Promise<string>;
+export function evaluate(input: EvaluateInput, options: Answer<'json' | 'md'> & { raw: true }): Promise<Uint8Array>;
+
+export function compare(input: CompareInput, options?: CompareOptions & Answer<'json'> & { raw?: false }): Promise<ComparisonReport>;
+export function compare(input: CompareInput, options: CompareOptions & Answer<'csv' | 'md' | 'junit'> & { format: 'csv' | 'md' | 'junit'; raw?: false }): Promise<string>;
+export function compare(input: CompareInput, options: CompareOptions & Answer<'json' | 'csv' | 'md' | 'junit'> & { raw: true }): Promise<Uint8Array>;
+
+/** The docscore version of the WebAssembly files. */
+export function version(): Promise<string>;
+
+/** Where a WebAssembly file is: a URL, a string, its bytes or a compiled module. */
+export type WasmSource = URL | string | ArrayBuffer | Uint8Array | WebAssembly.Module;
+
+/** Say where the WebAssembly files are ("docscore.wasm", "receipts.wasm", "harness.wasm", "compare.wasm"), before the first call. */
+export function locateWasm(sources: Partial<Record<string, WasmSource>> | ((file: string) => WasmSource | undefined)): void;
+
+/** A failed call: the core's error code ("input", "bad_request", "incomplete", "internal"), and the file and line it names. */
+export class DocscoreError extends Error {
+  code: string;
+  file: string | null;
+  line: number | null;
+}
