@@ -290,8 +290,11 @@ type UsageRecord struct {
 	Attempts int `json:"attempts"`
 	// Cached is true when the answer came from a checkpoint: nothing was
 	// paid for it again.
-	Cached bool  `json:"cached"`
-	Usage  Usage `json:"usage"`
+	Cached bool `json:"cached"`
+	// Batch is true when the call went through the provider's batch API
+	// (priced at the batch price).
+	Batch bool  `json:"batch,omitempty"`
+	Usage Usage `json:"usage"`
 }
 
 // UsageTracker keeps the usage records of an adapter: LastUsage,
@@ -350,9 +353,11 @@ func (t *UsageTracker) ResetUsage() {
 // UsageSummary is the usage part of a report: calls made and reused, and
 // the tokens (and cost) paid for.
 type UsageSummary struct {
-	Calls       int   `json:"calls"`
-	CachedCalls int   `json:"cached_calls"`
-	Total       Usage `json:"total"`
+	Calls       int `json:"calls"`
+	CachedCalls int `json:"cached_calls"`
+	// BatchCalls counts the calls (of Calls) made through a batch API.
+	BatchCalls int   `json:"batch_calls,omitempty"`
+	Total      Usage `json:"total"`
 	// ByModel has one line per provider/model, sorted.
 	ByModel []ModelUsage `json:"by_model"`
 }
@@ -363,6 +368,7 @@ type ModelUsage struct {
 	Model       string `json:"model"`
 	Calls       int    `json:"calls"`
 	CachedCalls int    `json:"cached_calls"`
+	BatchCalls  int    `json:"batch_calls,omitempty"`
 	Usage       Usage  `json:"usage"`
 }
 
@@ -386,6 +392,10 @@ func SummarizeUsage(records []UsageRecord) *UsageSummary {
 		}
 		s.Calls++
 		m.Calls++
+		if r.Batch {
+			s.BatchCalls++
+			m.BatchCalls++
+		}
 		m.Usage = m.Usage.Add(r.Usage)
 		s.Total = s.Total.Add(r.Usage)
 	}

@@ -50,6 +50,9 @@ type Config struct {
 	MaxOutputTokens int64
 	// Prices, when set, price each call into its usage record.
 	Prices *judging.Prices
+	// BatchPrices price the calls made through the batch API (the hook a
+	// price table fills); when nil, Prices with DefaultBatchDiscount.
+	BatchPrices *judging.Prices
 	// HTTPClient is used for requests (default: a new http.Client).
 	HTTPClient *http.Client
 	// Policy and Limiter govern retries, deadlines and concurrency; a nil
@@ -62,12 +65,34 @@ func (c Config) check(provider string) error {
 	if strings.TrimSpace(c.Model) == "" {
 		return fmt.Errorf("%s adapter: a model is required", provider)
 	}
-	if c.Prices != nil {
-		if err := c.Prices.Validate(); err != nil {
-			return fmt.Errorf("%s adapter: %w", provider, err)
+	for _, p := range []*judging.Prices{c.Prices, c.BatchPrices} {
+		if p != nil {
+			if err := p.Validate(); err != nil {
+				return fmt.Errorf("%s adapter: %w", provider, err)
+			}
 		}
 	}
 	return nil
+}
+
+// DefaultBatchDiscount is the share of the direct price both providers
+// charge for a batch request (50 %, OpenAI Batch API and Anthropic
+// Message Batches, as published when this was written).
+const DefaultBatchDiscount = 0.5
+
+// batchPrices are the prices of batch requests (nil: unpriced).
+func (c Config) batchPrices() *judging.Prices {
+	if c.BatchPrices != nil {
+		return c.BatchPrices
+	}
+	if c.Prices == nil {
+		return nil
+	}
+	p := *c.Prices
+	p.InputPerMTok *= DefaultBatchDiscount
+	p.CachedInputPerMTok *= DefaultBatchDiscount
+	p.OutputPerMTok *= DefaultBatchDiscount
+	return &p
 }
 
 func (c Config) httpClient() *http.Client {
@@ -219,18 +244,17 @@ func (l *Limiter) acquire(ctx context.Context, provider string) (func(), error) 
 	}
 }
 
-// attempt is one try of a call; it reports the answer or an error.
-type attempt func(ctx context.Context) (judging.ModelResponse, error)
-
-// call runs attempts under the policy: a slot of the provider's limit, a
-// deadline per attempt, retries on 429 and 5xx with backoff (or the
-// provider's retry-after when longer). It returns the answer and the
-// number of attempts.
-func call(ctx context.Context, provider, label string, p Policy, l *Limiter, retry bool, try attempt) (judging.ModelResponse, int, error) {
+// call runs attempts (try) under the policy: a slot of the provider's
+// limit, a deadline per attempt, retries on 429 and 5xx with backoff (or
+// the provider's retry-after when longer). It returns the answer and the
+// number of attempts. Batch API calls (upload, create, poll, download) run
+// through it too.
+func call[T any](ctx context.Context, provider, label string, p Policy, l *Limiter, retry bool, try func(ctx context.Context) (T, error)) (T, int, error) {
+	var zero T
 	p = p.withDefaults()
 	release, err := l.acquire(ctx, provider)
 	if err != nil {
-		return judging.ModelResponse{}, 0, err
+		return zero, 0, err
 	}
 	defer release()
 	backoff := p.InitialBackoff
@@ -247,11 +271,11 @@ func call(ctx context.Context, provider, label string, p Policy, l *Limiter, ret
 		}
 		var he *HTTPError
 		if !retry || !errors.As(err, &he) || !he.Retryable() || n > p.Retries || ctx.Err() != nil {
-			return judging.ModelResponse{}, n, err
+			return zero, n, err
 		}
 		wait := backoff
 		if he.RetryAfter > p.MaxRetryAfter {
-			return judging.ModelResponse{}, n, fmt.Errorf("%w (retry-after %s is longer than the %s this run waits)", err, he.RetryAfter, p.MaxRetryAfter)
+			return zero, n, fmt.Errorf("%w (retry-after %s is longer than the %s this run waits)", err, he.RetryAfter, p.MaxRetryAfter)
 		}
 		if he.RetryAfter > wait {
 			wait = he.RetryAfter
@@ -260,7 +284,7 @@ func call(ctx context.Context, provider, label string, p Policy, l *Limiter, ret
 			p.Log(fmt.Sprintf("judge %s: HTTP %d, retry %d of %d in %s", label, he.Status, n, p.Retries, wait))
 		}
 		if err := p.Sleep(ctx, wait); err != nil {
-			return judging.ModelResponse{}, n, err
+			return zero, n, err
 		}
 		backoff *= 2
 		if backoff > p.MaxBackoff {
