@@ -110,6 +110,8 @@ only. Judge calls are retried on HTTP 429 and 5xx, honouring retry-after,
 bounded per provider, and with --checkpoint-dir each answer is kept so a
 rerun never pays for the same judgment twice.
 
+` + batchHelp + `
+
 ` + judgeEnvHelp,
 			Example: `  docscore eval --cases examples/harness/pipeline/cases.json --markdown report.md --output report.json
   docscore eval --prediction output.json --ground-truth truth.csv --evidence source.pdf --judge none
@@ -172,25 +174,36 @@ rerun never pays for the same judgment twice.
 						return err
 					}
 				}
+				var store evalcase.CheckpointStore
 				if checkpointDir != "" {
-					store, err := harnessio.NewFileCheckpointStore(checkpointDir)
+					fs, err := harnessio.NewFileCheckpointStore(checkpointDir)
 					if err != nil {
 						return err
 					}
-					req.Evaluator.Checkpoints = store
+					store = fs
 				}
-				if adapter != nil {
-					var called judging.ModelAdapter = adapter
-					var cacheUsage judging.UsageTracker
-					if store := req.Evaluator.Checkpoints; store != nil {
+				var (
+					res    *api.Result
+					report *harness.Report
+				)
+				// One pass, or (--batch) as many as the batches need.
+				sc, err := settings.runJudged(env, store, func(sc *batchScope) error {
+					r := req
+					r.Evaluator.Checkpoints = sc.store
+					if adapter != nil {
+						a, err := sc.wrap(adapter)
+						if err != nil {
+							return err
+						}
 						// Answers are keyed by the request, the model and its
 						// settings, and the user's checkpoint context.
-						called = &judging.CachedAdapter{Adapter: adapter, Store: store, Context: userCtx, Usage: &cacheUsage}
+						r.Evaluator.Judge = &judging.ModelJudge{Adapter: sc.cached(a, userCtx)}
+						r.Usage = usageList(append([]any{adapter}, sc.usage()...))
 					}
-					req.Evaluator.Judge = &judging.ModelJudge{Adapter: called}
-					req.Usage = usageList{adapter, &cacheUsage}
-				}
-				res, report, err := evalapi.EvaluateReport(env.Context, &req)
+					var err error
+					res, report, err = evalapi.EvaluateReport(env.Context, &r)
+					return err
+				})
 				if err != nil {
 					return err
 				}
@@ -207,6 +220,9 @@ rerun never pays for the same judgment twice.
 					if err := writeOutput(env, "--markdown", markdown, md); err != nil {
 						return err
 					}
+				}
+				if err := sc.commit(); err != nil {
+					return err
 				}
 				switch {
 				case failOn == "fail" && report.HasVerdict(evalcase.Fail):

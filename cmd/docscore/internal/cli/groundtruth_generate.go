@@ -114,7 +114,11 @@ mixture is an error.
 
 Providers: --provider openai:MODEL, anthropic:MODEL, or
 command:NAME=PROGRAM ARGS… (the request JSON on stdin, the answer JSON on
-stdout). ` + judgeEnvHelp,
+stdout).
+
+` + batchHelp + `
+
+` + judgeEnvHelp,
 			Example: `  docscore groundtruth generate --case-id statement-001 \
     --source examples/judges/pages/page-001.png --source examples/judges/pages/page-002.png \
     --instruction "Extract currency, amount and account name." \
@@ -162,40 +166,71 @@ stdout). ` + judgeEnvHelp,
 						return err
 					}
 				}
-				var cacheUsage judging.UsageTracker
 				var store evalcase.CheckpointStore
 				if checkpointDir != "" {
-					if store, err = harnessio.NewFileCheckpointStore(checkpointDir); err != nil {
+					fs, err := harnessio.NewFileCheckpointStore(checkpointDir)
+					if err != nil {
 						return err
 					}
+					store = fs
 				}
-				var ps []judging.GroundTruthProvider
-				var raw []any
+				var raw []judging.GroundTruthProvider
 				for _, spec := range providers {
 					p, err := parseProvider(env, spec, settings)
 					if err != nil {
 						return err
 					}
-					raw = append(raw, p.Adapter)
-					if store != nil {
-						p.Adapter = &judging.CachedAdapter{Adapter: p.Adapter, Store: store, Usage: &cacheUsage}
-					}
-					ps = append(ps, p)
+					raw = append(raw, p)
 				}
-				images := true
-				for _, r := range refs {
-					images = images && judging.IsImage(r)
-				}
-				if images {
-					if strings.TrimSpace(instruction) == "" {
-						return usageError("--instruction: the panel needs an extraction instruction")
+				var (
+					prep  *judging.Prepared
+					rep   *judging.GroundTruthReport
+					usage []any
+				)
+				// One pass, or (--batch) as many as the batches need: the
+				// adjudication asks only once the first reading is in.
+				sc, err := settings.runJudged(env, store, func(sc *batchScope) error {
+					var ps []judging.GroundTruthProvider
+					usage = sc.usage()
+					for _, p := range raw {
+						usage = append(usage, p.Adapter)
+						a, err := sc.wrap(p.Adapter)
+						if err != nil {
+							return err
+						}
+						p.Adapter = sc.cached(a, nil)
+						ps = append(ps, p)
 					}
-					router.ImagePanel = &judging.GroundTruthPanel{Providers: ps, ExtractionInstruction: instruction, ExpectedFields: fields, MinimumAgreement: minimum}
-					if err := router.ImagePanel.Validate(); err != nil {
-						return usageError("%v (give two or more --provider)", err)
+					images := true
+					for _, r := range refs {
+						images = images && judging.IsImage(r)
 					}
-				}
-				prep, err := router.Prepare(env.Context, caseID, refs)
+					router.ImagePanel = nil
+					if images {
+						if strings.TrimSpace(instruction) == "" {
+							return usageError("--instruction: the panel needs an extraction instruction")
+						}
+						router.ImagePanel = &judging.GroundTruthPanel{Providers: ps, ExtractionInstruction: instruction, ExpectedFields: fields, MinimumAgreement: minimum}
+						if err := router.ImagePanel.Validate(); err != nil {
+							return usageError("%v (give two or more --provider)", err)
+						}
+					}
+					var err error
+					if prep, err = router.Prepare(env.Context, caseID, refs); err != nil {
+						return err
+					}
+					rep = prep.ImageReport
+					if rep == nil || (sc.pass != nil && !sc.pass.Final()) {
+						return nil
+					}
+					if adjudicate && len(rep.Disputed) > 0 {
+						adj := &judging.GroundTruthAdjudicator{Providers: ps, MinimumAgreement: adjMinimum}
+						if rep, err = adj.Adjudicate(env.Context, rep, refs); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
 				if err != nil {
 					return err
 				}
@@ -203,14 +238,10 @@ stdout). ` + judgeEnvHelp,
 					if reviewFile != "" || reference != "" || adjudicate || union {
 						return usageError("route %s: the sources are preserved as evidence and no reference is generated, so --review-file, --reference, --adjudicate and --union do not apply", prep.Route)
 					}
-					return writeJSON(env, "--output", output, prep)
-				}
-				rep := prep.ImageReport
-				if adjudicate && len(rep.Disputed) > 0 {
-					adj := &judging.GroundTruthAdjudicator{Providers: ps, MinimumAgreement: adjMinimum}
-					if rep, err = adj.Adjudicate(env.Context, rep, refs); err != nil {
+					if err := writeJSON(env, "--output", output, prep); err != nil {
 						return err
 					}
+					return sc.commit()
 				}
 				if union {
 					if rep, err = judging.ResolveGroundTruthUnion(rep); err != nil {
@@ -231,13 +262,16 @@ stdout). ` + judgeEnvHelp,
 						return err
 					}
 				}
-				usage := judging.SummarizeUsage(usageOf(append(raw, &cacheUsage)...))
+				summary := judging.SummarizeUsage(usageOf(usage...))
 				fmt.Fprintf(env.Stderr, "docscore: %d field(s) agreed, %d disputed (%d read by no provider); requires human review: %v; %d call(s) made, %d reused\n",
-					len(rep.Agreed), len(rep.Disputed), len(rep.OmittedFields), rep.RequiresHumanReview, usage.Calls, usage.CachedCalls)
-				return writeJSON(env, "--output", output, struct {
+					len(rep.Agreed), len(rep.Disputed), len(rep.OmittedFields), rep.RequiresHumanReview, summary.Calls, summary.CachedCalls)
+				if err := writeJSON(env, "--output", output, struct {
 					*judging.GroundTruthReport
 					Usage *judging.UsageSummary `json:"usage"`
-				}{rep, usage})
+				}{rep, summary}); err != nil {
+					return err
+				}
+				return sc.commit()
 			},
 		}
 		fl := c.Flags()

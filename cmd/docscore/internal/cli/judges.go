@@ -36,6 +36,8 @@ type judgeFlags struct {
 	timeout, backoff       time.Duration
 	priceIn, priceCached   float64
 	priceOut               float64
+	batch, resubmit        bool
+	batchPoll              time.Duration
 	cmd                    *cobra.Command
 }
 
@@ -57,6 +59,9 @@ func addJudgeFlags(c *cobra.Command, f *judgeFlags, withModel bool) {
 	fl.Float64Var(&f.priceIn, "price-input", 0, "US dollars per million input tokens, to price usage (with --price-output)")
 	fl.Float64Var(&f.priceCached, "price-cached-input", 0, "US dollars per million cached input tokens (default: the input price)")
 	fl.Float64Var(&f.priceOut, "price-output", 0, "US dollars per million output tokens")
+	fl.BoolVar(&f.batch, "batch", false, "send the judge requests through the provider's batch API (OpenAI, Anthropic): half price, answers within 24h; needs --checkpoint-dir")
+	fl.BoolVar(&f.resubmit, "resubmit", false, "with --batch: send again the requests of an expired, cancelled or failed batch and the items it answered with an error")
+	fl.DurationVar(&f.batchPoll, "batch-poll", 0, "with --batch: first polling interval, doubling up to 2m (default 5s, or $"+envBatchPoll+")")
 }
 
 // judgeSettings are the resolved flags and environment.
@@ -66,6 +71,8 @@ type judgeSettings struct {
 	prices                 *judging.Prices
 	policy                 judge.Policy
 	limiter                *judge.Limiter
+	batch, resubmit        bool
+	batchPoll              time.Duration
 }
 
 func (f *judgeFlags) settings(env *Env) (judgeSettings, error) {
@@ -116,7 +123,7 @@ func (f *judgeFlags) settings(env *Env) (judgeSettings, error) {
 	p.Log = func(line string) { fmt.Fprintln(env.Stderr, "docscore: "+line) }
 	s.policy = p
 	s.limiter = judge.NewLimiter(f.concurrency)
-	return s, nil
+	return s, f.batchSettings(env, &s)
 }
 
 // context lists the settings that change a judge's answers, for the

@@ -21,6 +21,7 @@ func init() { register("review", newReviewReceipts) }
 func newReviewReceipts(env *Env) *cobra.Command {
 	var (
 		refsPath, runPath, imagesDir, outPath, judge, phase string
+		checkpointDir                                       string
 		lowest                                              int
 		allowIncomplete, readingOrder                       bool
 		jf                                                  judgeFlags
@@ -42,7 +43,10 @@ Judges: --judge openai or anthropic (keys from OPENAI_API_KEY or
 ANTHROPIC_API_KEY, the model from --model), or command with --judge-command
 (a local program reading the judge request JSON on stdin and writing the
 answer JSON on stdout). auto picks OpenAI, then Anthropic, by which key is
-set; a review needs a judge, so none is an error.`,
+set; a review needs a judge, so none is an error. With --checkpoint-dir
+each answer is kept, and a rerun asks nothing twice.
+
+` + batchHelp,
 		Example: `  docscore review receipts --run run.jsonl --refs refs/ --lowest 3 --judge openai --model gpt-5 --out review.json
   docscore review receipts --run run.jsonl --refs refs/ --images images/ --judge command --judge-command 'go run ./examples/judges/localjudge'`,
 		Args: cobra.NoArgs,
@@ -93,11 +97,31 @@ set; a review needs a judge, so none is an error.`,
 				return err
 			}
 			chosen := judging.LowestOverlapPages(pages, lowest)
-			review, err := judging.ReviewPages(env.Context, &judging.ModelJudge{Adapter: adapter}, chosen, "")
+			var store evalcase.CheckpointStore
+			if checkpointDir != "" {
+				fs, err := harnessio.NewFileCheckpointStore(checkpointDir)
+				if err != nil {
+					return err
+				}
+				store = fs
+			}
+			var review *judging.AdvisoryReport
+			// One pass, or (--batch) as many as the batch needs.
+			sc, err := settings.runJudged(env, store, func(sc *batchScope) error {
+				a, err := sc.wrap(adapter)
+				if err != nil {
+					return err
+				}
+				review, err = judging.ReviewPages(env.Context, &judging.ModelJudge{Adapter: sc.cached(a, nil)}, chosen, "")
+				return err
+			})
 			if err != nil {
 				return err
 			}
 			if err := writeJSON(env, "--out", outPath, review); err != nil {
+				return err
+			}
+			if err := sc.commit(); err != nil {
 				return err
 			}
 			if outPath != "" && outPath != "-" {
@@ -115,6 +139,7 @@ set; a review needs a judge, so none is an error.`,
 	fl.StringVar(&outPath, "out", "", "write the advisory diagnostics here instead of standard output")
 	fl.BoolVar(&allowIncomplete, "allow-incomplete", false, "review an incomplete run")
 	fl.BoolVar(&readingOrder, "reading-order", false, "reference text in reading order (a different protocol)")
+	fl.StringVar(&checkpointDir, "checkpoint-dir", "", "keep every judge answer here; a rerun asks nothing twice (needed by --batch)")
 	fl.StringVar(&judge, "judge", "auto", "model judge: "+strings.Join(reviewJudgeNames(), ", ")+" (auto: OpenAI, then Anthropic, by which key is set)")
 	addJudgeFlags(c, &jf, true)
 	return c
