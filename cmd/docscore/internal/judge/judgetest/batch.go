@@ -313,14 +313,16 @@ func (s *BatchServer) advance(b *standinBatch) {
 		return
 	}
 	if b.status == "validating" {
-		b.status = "in_progress"
+		if b.polls > 1 {
+			b.status = "in_progress"
+		}
 		return
 	}
 	need := s.ProgressPolls
 	if need < 1 {
 		need = 1
 	}
-	if s.hold || b.polls <= need {
+	if s.hold || b.polls <= need+1 {
 		return
 	}
 	s.finish(b)
