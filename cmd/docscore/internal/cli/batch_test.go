@@ -358,3 +358,40 @@ func TestEvalBatchKilled(t *testing.T) {
 		t.Errorf("request shape problems: %v", p)
 	}
 }
+
+// TestReviewReceiptsBatch: review receipts --batch writes the same
+// advisory file as the direct calls (the receipt image travels in the
+// batch request), through one batch.
+func TestReviewReceiptsBatch(t *testing.T) {
+	dir := t.TempDir()
+	images := filepath.Join(dir, "images")
+	os.MkdirAll(images, 0o755)
+	png := mustRead(t, filepath.Join(receiptsSample, "real", "cord_test_receipt_00004.png"))
+	os.WriteFile(filepath.Join(images, "cord-test-0003.png"), png, 0o644)
+	direct := judgetest.NewAnthropic(anthropicKey)
+	defer direct.Close()
+	direct.Answer = judgeAnswer(direct)
+	batch := judgetest.NewAnthropicBatch(anthropicKey)
+	defer batch.Close()
+	batch.Answer = batchAnswers(nil)
+	review := func(base, out string, extra ...string) {
+		t.Helper()
+		code, _, errs := runEnv(t, "", map[string]string{"ANTHROPIC_API_KEY": anthropicKey, "ANTHROPIC_BASE_URL": base, envBatchPoll: "1ms"},
+			append([]string{"review", "receipts", "--run", sampleFile("run.jsonl"), "--refs", sampleFile("refs"), "--lowest", "3",
+				"--images", images, "--judge", "anthropic", "--model", "m", "--out", out}, extra...)...)
+		if code != ExitOK {
+			t.Fatalf("exit %d %s", code, errs)
+		}
+	}
+	review(direct.BaseURL(), filepath.Join(dir, "direct.json"))
+	review(batch.BaseURL(), filepath.Join(dir, "batch.json"), "--batch", "--checkpoint-dir", filepath.Join(dir, "ck"))
+	if a, b := mustRead(t, filepath.Join(dir, "direct.json")), mustRead(t, filepath.Join(dir, "batch.json")); !bytes.Equal(a, b) {
+		t.Errorf("batch review differs from the direct one:\n%s\n---\n%s", a, b)
+	}
+	if batch.Creations() != 1 || len(batch.Answered()) != 3 || direct.Count() != 3 {
+		t.Errorf("creations %d, answered %d, direct %d", batch.Creations(), len(batch.Answered()), direct.Count())
+	}
+	if p := append(batch.Problems(), direct.Problems()...); len(p) > 0 {
+		t.Errorf("request shape problems: %v", p)
+	}
+}
