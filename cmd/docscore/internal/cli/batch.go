@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
 	"github.com/docscore/docscore/cmd/docscore/internal/judge"
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/judging"
@@ -107,6 +108,18 @@ func (s judgeSettings) runJudged(env *Env, store evalcase.CheckpointStore, work 
 		return nil, err
 	}
 	return last, nil
+}
+
+// openStore opens the --checkpoint-dir store (nil without one).
+func openStore(dir string) (evalcase.CheckpointStore, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	fs, err := harnessio.NewFileCheckpointStore(dir)
+	if err != nil {
+		return nil, err
+	}
+	return fs, nil
 }
 
 // batchSettings reads --batch, --resubmit and --batch-poll.

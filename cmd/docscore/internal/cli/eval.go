@@ -174,13 +174,9 @@ rerun never pays for the same judgment twice.
 						return err
 					}
 				}
-				var store evalcase.CheckpointStore
-				if checkpointDir != "" {
-					fs, err := harnessio.NewFileCheckpointStore(checkpointDir)
-					if err != nil {
-						return err
-					}
-					store = fs
+				store, err := openStore(checkpointDir)
+				if err != nil {
+					return err
 				}
 				var (
 					res    *api.Result

@@ -166,13 +166,9 @@ stdout).
 						return err
 					}
 				}
-				var store evalcase.CheckpointStore
-				if checkpointDir != "" {
-					fs, err := harnessio.NewFileCheckpointStore(checkpointDir)
-					if err != nil {
-						return err
-					}
-					store = fs
+				store, err := openStore(checkpointDir)
+				if err != nil {
+					return err
 				}
 				var raw []judging.GroundTruthProvider
 				for _, spec := range providers {

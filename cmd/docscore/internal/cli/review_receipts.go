@@ -97,13 +97,9 @@ each answer is kept, and a rerun asks nothing twice.
 				return err
 			}
 			chosen := judging.LowestOverlapPages(pages, lowest)
-			var store evalcase.CheckpointStore
-			if checkpointDir != "" {
-				fs, err := harnessio.NewFileCheckpointStore(checkpointDir)
-				if err != nil {
-					return err
-				}
-				store = fs
+			store, err := openStore(checkpointDir)
+			if err != nil {
+				return err
 			}
 			var review *judging.AdvisoryReport
 			// One pass, or (--batch) as many as the batch needs.

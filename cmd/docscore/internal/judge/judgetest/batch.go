@@ -199,9 +199,14 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Write(b)
 }
 
-func (s *BatchServer) openAIFail(w http.ResponseWriter, status int, msg string) {
+// fail records a problem and answers with the provider's error body.
+func (s *BatchServer) fail(w http.ResponseWriter, status int, msg string) {
 	s.problem("%s", msg)
-	writeJSON(w, status, json.RawMessage(OpenAIError("invalid_request_error", msg)))
+	body := OpenAIError("invalid_request_error", msg)
+	if s.provider == "anthropic" {
+		body = AnthropicError("invalid_request_error", msg)
+	}
+	writeJSON(w, status, json.RawMessage(body))
 }
 
 func (s *BatchServer) openai(w http.ResponseWriter, r *http.Request, body []byte) {
@@ -209,16 +214,16 @@ func (s *BatchServer) openai(w http.ResponseWriter, r *http.Request, body []byte
 	switch {
 	case r.Method == http.MethodPost && path == "/v1/files":
 		if err := r.ParseMultipartForm(64 << 20); err != nil {
-			s.openAIFail(w, 400, "files: expected a multipart form: "+err.Error())
+			s.fail(w, 400, "files: expected a multipart form: "+err.Error())
 			return
 		}
 		if p := r.FormValue("purpose"); p != "batch" {
-			s.openAIFail(w, 400, fmt.Sprintf("files: purpose %q, expected batch", p))
+			s.fail(w, 400, fmt.Sprintf("files: purpose %q, expected batch", p))
 			return
 		}
 		f, hdr, err := r.FormFile("file")
 		if err != nil {
-			s.openAIFail(w, 400, "files: no file part")
+			s.fail(w, 400, "files: no file part")
 			return
 		}
 		data, _ := io.ReadAll(f)
@@ -245,16 +250,16 @@ func (s *BatchServer) openai(w http.ResponseWriter, r *http.Request, body []byte
 			Metadata         any    `json:"metadata"`
 		}
 		if err := json.Unmarshal(body, &req); err != nil {
-			s.openAIFail(w, 400, "batches: body is not JSON")
+			s.fail(w, 400, "batches: body is not JSON")
 			return
 		}
 		if req.Endpoint != "/v1/responses" || req.CompletionWindow != "24h" {
-			s.openAIFail(w, 400, fmt.Sprintf("batches: endpoint %q and completion_window %q, expected /v1/responses and 24h", req.Endpoint, req.CompletionWindow))
+			s.fail(w, 400, fmt.Sprintf("batches: endpoint %q and completion_window %q, expected /v1/responses and 24h", req.Endpoint, req.CompletionWindow))
 			return
 		}
 		data, ok := s.files[req.InputFileID]
 		if !ok {
-			s.openAIFail(w, 400, "batches: no input file "+req.InputFileID)
+			s.fail(w, 400, "batches: no input file "+req.InputFileID)
 			return
 		}
 		b := &standinBatch{id: s.nextID("batch_"), inputFile: req.InputFileID, created: time.Now().Unix(), status: "validating", metadata: req.Metadata}
@@ -267,7 +272,7 @@ func (s *BatchServer) openai(w http.ResponseWriter, r *http.Request, body []byte
 				Body     map[string]any `json:"body"`
 			}
 			if err := json.Unmarshal(line, &l); err != nil {
-				s.openAIFail(w, 400, fmt.Sprintf("batches: line %d is not JSON", n+1))
+				s.fail(w, 400, fmt.Sprintf("batches: line %d is not JSON", n+1))
 				return
 			}
 			it := batchItem{customID: l.CustomID, body: Request{Path: l.URL, JSON: l.Body}}
@@ -296,7 +301,7 @@ func (s *BatchServer) openai(w http.ResponseWriter, r *http.Request, body []byte
 		s.advance(b)
 		writeJSON(w, 200, s.openAIBatch(b))
 	default:
-		s.openAIFail(w, 404, fmt.Sprintf("unexpected %s %s", r.Method, path))
+		s.fail(w, 404, fmt.Sprintf("unexpected %s %s", r.Method, path))
 	}
 }
 
@@ -451,11 +456,6 @@ func (s *BatchServer) openAIBatch(b *standinBatch) map[string]any {
 
 var anthropicCustomID = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 
-func (s *BatchServer) anthropicFail(w http.ResponseWriter, status int, msg string) {
-	s.problem("%s", msg)
-	writeJSON(w, status, json.RawMessage(AnthropicError("invalid_request_error", msg)))
-}
-
 func (s *BatchServer) anthropic(w http.ResponseWriter, r *http.Request, body []byte) {
 	path := r.URL.Path
 	switch {
@@ -467,7 +467,7 @@ func (s *BatchServer) anthropic(w http.ResponseWriter, r *http.Request, body []b
 			} `json:"requests"`
 		}
 		if err := json.Unmarshal(body, &req); err != nil || len(req.Requests) == 0 {
-			s.anthropicFail(w, 400, "requests: expected a non-empty list")
+			s.fail(w, 400, "requests: expected a non-empty list")
 			return
 		}
 		b := &standinBatch{id: s.nextID("msgbatch_"), created: time.Now().Unix(), status: "in_progress"}
@@ -492,7 +492,7 @@ func (s *BatchServer) anthropic(w http.ResponseWriter, r *http.Request, body []b
 	case r.Method == http.MethodGet && strings.HasPrefix(path, "/v1/messages/batches/") && strings.HasSuffix(path, "/results"):
 		b, ok := s.batches[strings.TrimSuffix(strings.TrimPrefix(path, "/v1/messages/batches/"), "/results")]
 		if !ok || !b.ended {
-			s.anthropicFail(w, 404, "results: no ended batch at "+path)
+			s.fail(w, 404, "results: no ended batch at "+path)
 			return
 		}
 		w.Header().Set("Content-Type", "application/binary")
@@ -500,7 +500,7 @@ func (s *BatchServer) anthropic(w http.ResponseWriter, r *http.Request, body []b
 	case r.Method == http.MethodGet && strings.HasPrefix(path, "/v1/messages/batches/"):
 		b, ok := s.batches[strings.TrimPrefix(path, "/v1/messages/batches/")]
 		if !ok {
-			s.anthropicFail(w, 404, "no batch at "+path)
+			s.fail(w, 404, "no batch at "+path)
 			return
 		}
 		s.polls++
@@ -514,7 +514,7 @@ func (s *BatchServer) anthropic(w http.ResponseWriter, r *http.Request, body []b
 		}
 		writeJSON(w, 200, s.anthropicBatch(b))
 	default:
-		s.anthropicFail(w, 404, fmt.Sprintf("unexpected %s %s", r.Method, path))
+		s.fail(w, 404, fmt.Sprintf("unexpected %s %s", r.Method, path))
 	}
 }
 
