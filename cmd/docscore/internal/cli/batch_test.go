@@ -69,6 +69,22 @@ func readReportMap(t *testing.T, path string) map[string]any {
 	return m
 }
 
+// equalBeyond reads the JSON objects of a direct and a batch run, takes
+// their usage member (key) out of them, checks that the rest is equal and
+// returns both, rest and usage.
+func equalBeyond(t *testing.T, direct, batch, key string) (a, b, ua, ub map[string]any) {
+	t.Helper()
+	a, b = readReportMap(t, direct), readReportMap(t, batch)
+	ua, _ = a[key].(map[string]any)
+	ub, _ = b[key].(map[string]any)
+	delete(a, key)
+	delete(b, key)
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("%s differs from %s beyond %s", batch, direct, key)
+	}
+	return a, b, ua, ub
+}
+
 // TestEvalBatchEqualsDirect: a batch run's report equals the direct
 // run's but for the usage, which says batch and costs half; one batch is
 // created, polled with a progress line, and a rerun submits nothing.
@@ -118,13 +134,7 @@ func TestEvalBatchEqualsDirect(t *testing.T) {
 			if p := append(batch.Problems(), direct.Problems()...); len(p) > 0 {
 				t.Errorf("request shape problems: %v", p)
 			}
-			a, b := readReportMap(t, filepath.Join(dir, "direct.json")), readReportMap(t, filepath.Join(dir, "batch.json"))
-			ua, ub := a["judge_usage"].(map[string]any), b["judge_usage"].(map[string]any)
-			delete(a, "judge_usage")
-			delete(b, "judge_usage")
-			if !reflect.DeepEqual(a, b) {
-				t.Errorf("the batch report differs from the direct one beyond usage")
-			}
+			_, _, ua, ub := equalBeyond(t, filepath.Join(dir, "direct.json"), filepath.Join(dir, "batch.json"), "judge_usage")
 			ca := ua["total"].(map[string]any)["cost_usd"].(float64)
 			cb := ub["total"].(map[string]any)["cost_usd"].(float64)
 			if ub["calls"] != 5.0 || ub["batch_calls"] != 5.0 || ua["batch_calls"] != nil || fmt.Sprintf("%.6f", cb) != fmt.Sprintf("%.6f", ca/2) {
@@ -387,13 +397,7 @@ func TestReviewReceiptsBatch(t *testing.T) {
 	review(batch.BaseURL(), filepath.Join(dir, "batch.json"), "--batch", "--checkpoint-dir", filepath.Join(dir, "ck"))
 	// Equal but for the usage, which says batch (and its estimate, at
 	// the batch price).
-	a, b := readReportMap(t, filepath.Join(dir, "direct.json")), readReportMap(t, filepath.Join(dir, "batch.json"))
-	ua, ub := a["usage"].(map[string]any), b["usage"].(map[string]any)
-	delete(a, "usage")
-	delete(b, "usage")
-	if !reflect.DeepEqual(a, b) {
-		t.Errorf("batch review differs from the direct one beyond usage")
-	}
+	_, _, ua, ub := equalBeyond(t, filepath.Join(dir, "direct.json"), filepath.Join(dir, "batch.json"), "usage")
 	if ua["batch_calls"] != nil || ub["batch_calls"] != 3.0 || ub["estimated"].(map[string]any)["batch"] != true || ua["estimated"].(map[string]any)["batch"] != nil {
 		t.Errorf("usage: direct %v, batch %v", ua, ub)
 	}

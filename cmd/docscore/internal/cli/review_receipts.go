@@ -50,7 +50,8 @@ each answer is kept, and a rerun asks nothing twice.
 ` + costHelp() + ` A page not judged has verdict uncertain and
 not_judged with the reason.
 
-` + batchHelp, Example: `  docscore review receipts --run run.jsonl --refs refs/ --lowest 3 --judge openai --model gpt-5 --out review.json
+` + batchHelp,
+		Example: `  docscore review receipts --run run.jsonl --refs refs/ --lowest 3 --judge openai --model gpt-5 --out review.json
   docscore review receipts --run run.jsonl --refs refs/ --images images/ --judge command --judge-command 'go run ./examples/judges/localjudge'`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
