@@ -214,13 +214,20 @@ func readAll(ctx context.Context, providers []GroundTruthProvider, req ModelRequ
 			defer wg.Done()
 			rd := ProviderReading{Name: pr.Name, Model: pr.Adapter.Info(), Purpose: req.Purpose, Status: "ok", Claims: []GroundTruthClaim{}}
 			resp, err := pr.Adapter.Call(ctx, req)
+			var ua *UnusableAnswerError
+			if errors.As(err, &ua) {
+				// An adapter that got an answer it cannot use (a batch item
+				// the provider answered with an error) says so itself.
+				rd.Status, rd.Unusable, rd.RawAnswer = "unusable", ua.Error(), ua.Raw
+				out[i] = rd
+				return
+			}
 			if err != nil {
 				errs[i] = fmt.Errorf("ground-truth provider %q: %w", pr.Name, err)
 				return
 			}
 			rd.Usage, rd.Warnings = resp.Usage, resp.Warnings
 			claims, err := ParseGroundTruthClaims([]byte(resp.Text), ids)
-			var ua *UnusableAnswerError
 			if errors.As(err, &ua) {
 				rd.Status, rd.Unusable, rd.RawAnswer = "unusable", ua.Error(), ua.Raw
 			} else {

@@ -312,8 +312,11 @@ type UsageRecord struct {
 	Attempts int `json:"attempts"`
 	// Cached is true when the answer came from a checkpoint: nothing was
 	// paid for it again.
-	Cached bool  `json:"cached"`
-	Usage  Usage `json:"usage"`
+	Cached bool `json:"cached"`
+	// Batch is true when the call went through the provider's batch API
+	// (priced at the batch price).
+	Batch bool  `json:"batch,omitempty"`
+	Usage Usage `json:"usage"`
 }
 
 // UsageTracker keeps the usage records of an adapter: LastUsage,
@@ -372,9 +375,11 @@ func (t *UsageTracker) ResetUsage() {
 // UsageSummary is the usage part of a report: calls made and reused, and
 // the tokens (and cost) paid for.
 type UsageSummary struct {
-	Calls       int   `json:"calls"`
-	CachedCalls int   `json:"cached_calls"`
-	Total       Usage `json:"total"`
+	Calls       int `json:"calls"`
+	CachedCalls int `json:"cached_calls"`
+	// BatchCalls counts the calls (of Calls) made through a batch API.
+	BatchCalls int   `json:"batch_calls,omitempty"`
+	Total      Usage `json:"total"`
 	// ByModel has one line per provider/model, sorted.
 	ByModel []ModelUsage `json:"by_model"`
 	// Estimated is the whole run's estimate before any call, PriceTable
@@ -391,6 +396,7 @@ type ModelUsage struct {
 	Model       string `json:"model"`
 	Calls       int    `json:"calls"`
 	CachedCalls int    `json:"cached_calls"`
+	BatchCalls  int    `json:"batch_calls,omitempty"`
 	Usage       Usage  `json:"usage"`
 	// Estimated is what the run expected this model to cost before any
 	// call (set by hosts that estimate; absent otherwise).
@@ -406,11 +412,14 @@ type CostEstimate struct {
 	InputTokens  int64   `json:"input_tokens"`
 	OutputTokens int64   `json:"output_tokens"`
 	CostUSD      float64 `json:"cost_usd"`
+	// Batch is true when the calls go through a batch API, priced at the
+	// batch price.
+	Batch bool `json:"batch,omitempty"`
 }
 
 // Add returns e + f.
 func (e CostEstimate) Add(f CostEstimate) CostEstimate {
-	return CostEstimate{Calls: e.Calls + f.Calls, InputTokens: e.InputTokens + f.InputTokens, OutputTokens: e.OutputTokens + f.OutputTokens, CostUSD: e.CostUSD + f.CostUSD}
+	return CostEstimate{Calls: e.Calls + f.Calls, InputTokens: e.InputTokens + f.InputTokens, OutputTokens: e.OutputTokens + f.OutputTokens, CostUSD: e.CostUSD + f.CostUSD, Batch: e.Batch || f.Batch}
 }
 
 // ModelEstimate is the estimate of one provider/model.
@@ -509,6 +518,10 @@ func SummarizeUsage(records []UsageRecord) *UsageSummary {
 		}
 		s.Calls++
 		m.Calls++
+		if r.Batch {
+			s.BatchCalls++
+			m.BatchCalls++
+		}
 		m.Usage = m.Usage.Add(r.Usage)
 		s.Total = s.Total.Add(r.Usage)
 	}

@@ -23,7 +23,12 @@ call made) and, during the run, stops issuing calls once what was spent
 plus the upper bound of the calls in flight would exceed it: the items not
 judged are listed in the report (not_judged, incomplete: true) and the
 exit status is 1. A model the price table does not have is an error with
---max-cost and a warning without.`
+--max-cost and a warning without. With --batch the estimate is at the
+batch price (the table's batch_discount) and leaves out the requests a
+batch left unanswered (unless --resubmit); before a batch is
+submitted each of its requests reserves its upper bound at the batch
+price, and the requests the ceiling refuses are not submitted and are
+listed as not judged.`
 }
 
 // readOnlyStore serves a checkpoint store's entries and keeps none: the
@@ -55,8 +60,12 @@ func reportEstimate(env *Env, s judgeSettings, plan *judge.Plan) error {
 	if len(parts) == 0 {
 		parts = append(parts, "no call to make")
 	}
-	fmt.Fprintf(env.Stderr, "docscore: estimated cost before any call: $%.4f (%s; output at the max_output_tokens bound; prices: %s)\n",
-		total.CostUSD, strings.Join(parts, "; "), s.pricesName())
+	mode := ""
+	if plan.Batch() {
+		mode = " (batch, at the batch price)"
+	}
+	fmt.Fprintf(env.Stderr, "docscore: estimated cost before any call%s: $%.4f (%s; output at the max_output_tokens bound; prices: %s)\n",
+		mode, total.CostUSD, strings.Join(parts, "; "), s.pricesName())
 	if u := plan.Unpriced(); len(u) > 0 {
 		fmt.Fprintf(env.Stderr, "docscore: warning: not priced, so not in the estimate's cost: %s\n", strings.Join(u, ", "))
 	}
@@ -65,6 +74,21 @@ func reportEstimate(env *Env, s judgeSettings, plan *judge.Plan) error {
 			strconv.FormatFloat(s.budget.Max(), 'f', -1, 64), total.CostUSD)}
 	}
 	return nil
+}
+
+// newPlan returns the estimate's plan; with --batch its requests are
+// priced at the batch price, and those a batch left unanswered are left
+// out unless --resubmit sends them again (the requests of a batch still
+// running are in: the run's usage counts their answers).
+func (s judgeSettings) newPlan(store evalcase.CheckpointStore) (*judge.Plan, error) {
+	if !s.batch {
+		return judge.NewPlan(), nil
+	}
+	if store == nil {
+		return nil, errBatchStore
+	}
+	led := &judge.BatchRunner{Store: readOnlyStore{store}, Resubmit: s.resubmit}
+	return judge.NewBatchPlan(led.LeftUnanswered), nil
 }
 
 // decorateUsage adds the estimate, the price table and the ceiling to a

@@ -122,6 +122,8 @@ gives Krippendorff's alpha over the judges of a stage and each panel judge's
 dissent rate.
 ` + costHelp() + `
 
+` + batchHelp + `
+
 ` + judgeEnvHelp,
 			Example: `  docscore eval --cases examples/harness/pipeline/cases.json --markdown report.md --output report.json
   docscore eval --prediction output.json --ground-truth truth.csv --evidence source.pdf --judge none
@@ -194,23 +196,22 @@ dissent rate.
 						return err
 					}
 				}
-				if checkpointDir != "" {
-					store, err := harnessio.NewFileCheckpointStore(checkpointDir)
-					if err != nil {
-						return err
-					}
-					req.Evaluator.Checkpoints = store
+				store, err := openStore(checkpointDir)
+				if err != nil {
+					return err
 				}
 				var plan *judgeapi.Plan
 				if _, ok := adapter.(judgeapi.Estimator); ok {
 					// The estimate: the same evaluation through adapters
 					// that record each request and send none, with the
 					// checkpoints read and none written.
-					plan = judgeapi.NewPlan()
+					if plan, err = settings.newPlan(store); err != nil {
+						return err
+					}
 					dry := req
 					dry.Usage = nil
 					var called judging.ModelAdapter = plan.Wrap(adapter)
-					if store := req.Evaluator.Checkpoints; store != nil {
+					if store != nil {
 						dry.Evaluator.Checkpoints = readOnlyStore{store}
 						called = &judging.CachedAdapter{Adapter: called, Store: dry.Evaluator.Checkpoints, Context: userCtx}
 					}
@@ -222,18 +223,28 @@ dissent rate.
 						return err
 					}
 				}
-				if adapter != nil {
-					var called judging.ModelAdapter = adapter
-					var cacheUsage judging.UsageTracker
-					if store := req.Evaluator.Checkpoints; store != nil {
+				var (
+					res    *api.Result
+					report *harness.Report
+				)
+				// One pass, or (--batch) as many as the batches need.
+				sc, err := settings.runJudged(env, store, func(sc *batchScope) error {
+					r := req
+					r.Evaluator.Checkpoints = sc.store
+					if adapter != nil {
+						a, err := sc.wrap(adapter)
+						if err != nil {
+							return err
+						}
 						// Answers are keyed by the request, the model and its
 						// settings, and the user's checkpoint context.
-						called = &judging.CachedAdapter{Adapter: adapter, Store: store, Context: userCtx, Usage: &cacheUsage}
+						r.Evaluator.Judge = &judging.ModelJudge{Adapter: sc.cached(a, userCtx)}
+						r.Usage = usageList(append([]any{adapter}, sc.usage()...))
 					}
-					req.Evaluator.Judge = &judging.ModelJudge{Adapter: called}
-					req.Usage = usageList{adapter, &cacheUsage}
-				}
-				res, report, err := evalapi.EvaluateReport(env.Context, &req)
+					var err error
+					res, report, err = evalapi.EvaluateReport(env.Context, &r)
+					return err
+				})
 				if err != nil {
 					return err
 				}
@@ -256,6 +267,9 @@ dissent rate.
 					if err := writeOutput(env, "--markdown", markdown, md); err != nil {
 						return err
 					}
+				}
+				if err := sc.commit(); err != nil {
+					return err
 				}
 				if report.Incomplete {
 					return incomplete(settings, len(report.NotJudged))

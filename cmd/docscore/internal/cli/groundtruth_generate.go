@@ -115,10 +115,14 @@ mixture is an error.
 
 Providers: --provider openai:MODEL, anthropic:MODEL, or
 command:NAME=PROGRAM ARGS… (the request JSON on stdin, the answer JSON on
-stdout). ` + judgeEnvHelp + `
+stdout).
 
 ` + costHelp() + ` A provider call the ceiling refuses ends the command
-with exit 1 and no reference written.`,
+with exit 1 and no reference written.
+
+` + batchHelp + `
+
+` + judgeEnvHelp,
 			Example: `  docscore groundtruth generate --case-id statement-001 \
     --source examples/judges/pages/page-001.png --source examples/judges/pages/page-002.png \
     --instruction "Extract currency, amount and account name." \
@@ -166,61 +170,56 @@ with exit 1 and no reference written.`,
 						return err
 					}
 				}
-				var cacheUsage judging.UsageTracker
-				var store evalcase.CheckpointStore
-				if checkpointDir != "" {
-					if store, err = harnessio.NewFileCheckpointStore(checkpointDir); err != nil {
-						return err
-					}
+				store, err := openStore(checkpointDir)
+				if err != nil {
+					return err
 				}
-				var ps []judging.GroundTruthProvider
-				var raw []any
+				var raw []judging.GroundTruthProvider
 				for _, spec := range providers {
 					p, err := parseProvider(env, spec, settings)
 					if err != nil {
 						return err
 					}
-					raw = append(raw, p.Adapter)
-					if store != nil {
-						p.Adapter = &judging.CachedAdapter{Adapter: p.Adapter, Store: store, Usage: &cacheUsage}
-					}
-					ps = append(ps, p)
+					raw = append(raw, p)
 				}
 				images := true
 				for _, r := range refs {
 					images = images && judging.IsImage(r)
 				}
+				panel := func(ps []judging.GroundTruthProvider) *judging.GroundTruthPanel {
+					return &judging.GroundTruthPanel{Providers: ps, ExtractionInstruction: instruction, ExpectedFields: fields, MinimumAgreement: minimum}
+				}
 				if images {
 					if strings.TrimSpace(instruction) == "" {
 						return usageError("--instruction: the panel needs an extraction instruction")
 					}
-					router.ImagePanel = &judging.GroundTruthPanel{Providers: ps, ExtractionInstruction: instruction, ExpectedFields: fields, MinimumAgreement: minimum}
-					if err := router.ImagePanel.Validate(); err != nil {
+					if err := panel(raw).Validate(); err != nil {
 						return usageError("%v (give two or more --provider)", err)
 					}
 				}
 				var plan *judge.Plan
-				for _, a := range raw {
-					if _, ok := a.(judge.Estimator); ok {
-						plan = judge.NewPlan()
+				for _, p := range raw {
+					if _, ok := p.Adapter.(judge.Estimator); ok && plan == nil {
+						if plan, err = settings.newPlan(store); err != nil {
+							return err
+						}
 					}
 				}
-				if plan != nil && router.ImagePanel != nil {
+				if plan != nil && images {
 					// The estimate: the panel's first reading through
 					// adapters that record each request and send none
 					// (--adjudicate's second reading depends on the answers
 					// and is not in it; the ceiling still holds there).
 					dry := *router
-					panel := *router.ImagePanel
-					panel.Providers = nil
-					for i, p := range ps {
-						var a judging.ModelAdapter = plan.Wrap(raw[i].(judging.ModelAdapter))
+					var dps []judging.GroundTruthProvider
+					for _, p := range raw {
+						var a judging.ModelAdapter = plan.Wrap(p.Adapter)
 						if store != nil {
 							a = &judging.CachedAdapter{Adapter: a, Store: readOnlyStore{store}}
 						}
-						panel.Providers = append(panel.Providers, judging.GroundTruthProvider{Name: p.Name, Adapter: a})
+						dps = append(dps, judging.GroundTruthProvider{Name: p.Name, Adapter: a})
 					}
-					dry.ImagePanel = &panel
+					dry.ImagePanel = panel(dps)
 					var nj *judging.NotJudgedError
 					if _, err := dry.Prepare(env.Context, caseID, refs); err != nil && !errors.As(err, &nj) {
 						return err
@@ -229,9 +228,46 @@ with exit 1 and no reference written.`,
 						return err
 					}
 				}
-				prep, err := router.Prepare(env.Context, caseID, refs)
-				var nj *judging.NotJudgedError
-				if errors.As(err, &nj) {
+				var (
+					prep  *judging.Prepared
+					rep   *judging.GroundTruthReport
+					usage []any
+				)
+				// One pass, or (--batch) as many as the batches need: the
+				// adjudication asks only once the first reading is in.
+				sc, err := settings.runJudged(env, store, func(sc *batchScope) error {
+					var ps []judging.GroundTruthProvider
+					usage = sc.usage()
+					for _, p := range raw {
+						usage = append(usage, p.Adapter)
+						a, err := sc.wrap(p.Adapter)
+						if err != nil {
+							return err
+						}
+						p.Adapter = sc.cached(a, nil)
+						ps = append(ps, p)
+					}
+					router.ImagePanel = nil
+					if images {
+						router.ImagePanel = panel(ps)
+					}
+					var err error
+					if prep, err = router.Prepare(env.Context, caseID, refs); err != nil {
+						return err
+					}
+					rep = prep.ImageReport
+					if rep == nil || (sc.pass != nil && !sc.pass.Final()) {
+						return nil
+					}
+					if adjudicate && len(rep.Disputed) > 0 {
+						adj := &judging.GroundTruthAdjudicator{Providers: ps, MinimumAgreement: adjMinimum}
+						if rep, err = adj.Adjudicate(env.Context, rep, refs); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+				if nj := (*judging.NotJudgedError)(nil); errors.As(err, &nj) {
 					return incomplete(settings, 1)
 				}
 				if err != nil {
@@ -241,17 +277,10 @@ with exit 1 and no reference written.`,
 					if reviewFile != "" || reference != "" || adjudicate || union {
 						return usageError("route %s: the sources are preserved as evidence and no reference is generated, so --review-file, --reference, --adjudicate and --union do not apply", prep.Route)
 					}
-					return writeJSON(env, "--output", output, prep)
-				}
-				rep := prep.ImageReport
-				if adjudicate && len(rep.Disputed) > 0 {
-					adj := &judging.GroundTruthAdjudicator{Providers: ps, MinimumAgreement: adjMinimum}
-					if rep, err = adj.Adjudicate(env.Context, rep, refs); err != nil {
-						if errors.As(err, &nj) {
-							return incomplete(settings, 1)
-						}
+					if err := writeJSON(env, "--output", output, prep); err != nil {
 						return err
 					}
+					return sc.commit()
 				}
 				if union {
 					if rep, err = judging.ResolveGroundTruthUnion(rep); err != nil {
@@ -272,16 +301,19 @@ with exit 1 and no reference written.`,
 						return err
 					}
 				}
-				usage := judging.SummarizeUsage(usageOf(append(raw, &cacheUsage)...))
+				summary := judging.SummarizeUsage(usageOf(usage...))
 				if plan != nil {
-					decorateUsage(usage, settings, plan)
+					decorateUsage(summary, settings, plan)
 				}
 				fmt.Fprintf(env.Stderr, "docscore: %d field(s) agreed, %d disputed (%d read by no provider); requires human review: %v; %d call(s) made, %d reused\n",
-					len(rep.Agreed), len(rep.Disputed), len(rep.OmittedFields), rep.RequiresHumanReview, usage.Calls, usage.CachedCalls)
-				return writeJSON(env, "--output", output, struct {
+					len(rep.Agreed), len(rep.Disputed), len(rep.OmittedFields), rep.RequiresHumanReview, summary.Calls, summary.CachedCalls)
+				if err := writeJSON(env, "--output", output, struct {
 					*judging.GroundTruthReport
 					Usage *judging.UsageSummary `json:"usage"`
-				}{rep, usage})
+				}{rep, summary}); err != nil {
+					return err
+				}
+				return sc.commit()
 			},
 		}
 		fl := c.Flags()

@@ -40,6 +40,8 @@ type judgeFlags struct {
 	pricesFile             string
 	maxCost                float64
 	maxOutput              int64
+	batch, resubmit        bool
+	batchPoll              time.Duration
 	cmd                    *cobra.Command
 }
 
@@ -64,6 +66,9 @@ func addJudgeFlags(c *cobra.Command, f *judgeFlags, withModel bool) {
 	fl.StringVar(&f.pricesFile, "prices", "", "price table (TOML) to price calls and estimate the run's cost (default: the "+prices.Bundled().Describe()+")")
 	fl.Float64Var(&f.maxCost, "max-cost", 0, "cost ceiling in US dollars: refuse to start when the estimate exceeds it (exit 2), stop issuing calls before spending more (the report lists the items not judged; exit 1)")
 	fl.Int64Var(&f.maxOutput, "max-output-tokens", 0, "bound on each answer's tokens (default: the provider's for OpenAI, 8192 for Anthropic; 8192 for both with --max-cost); the estimate's output")
+	fl.BoolVar(&f.batch, "batch", false, "send the judge requests through the provider's batch API (OpenAI, Anthropic): half price, answers within 24h; needs --checkpoint-dir")
+	fl.BoolVar(&f.resubmit, "resubmit", false, "with --batch: send again the requests of an expired, cancelled or failed batch and the items it answered with an error")
+	fl.DurationVar(&f.batchPoll, "batch-poll", 0, "with --batch: first polling interval, doubling up to 2m (default 5s, or $"+envBatchPoll+")")
 }
 
 // judgeSettings are the resolved flags and environment.
@@ -80,7 +85,9 @@ type judgeSettings struct {
 	budget    *judge.Budget
 	maxOutput int64
 	// warn receives a warning line (an unpriced model).
-	warn func(string)
+	warn            func(string)
+	batch, resubmit bool
+	batchPoll       time.Duration
 }
 
 func (f *judgeFlags) settings(env *Env) (judgeSettings, error) {
@@ -150,7 +157,7 @@ func (f *judgeFlags) settings(env *Env) (judgeSettings, error) {
 	p.Log = func(line string) { fmt.Fprintln(env.Stderr, "docscore: "+line) }
 	s.policy = p
 	s.limiter = judge.NewLimiter(f.concurrency)
-	return s, nil
+	return s, f.batchSettings(env, &s)
 }
 
 // context lists the settings that change a judge's answers, for the
@@ -190,12 +197,12 @@ func init() {
 				if key == "" {
 					return nil, usageError("--judge openai: %s is not set in the environment", envOpenAIKey)
 				}
-				p, err := s.priceOf("openai")
+				p, bp, err := s.priceOf("openai")
 				if err != nil {
 					return nil, err
 				}
 				a, err := judge.NewOpenAI(judge.Config{Model: s.model, APIKey: key, BaseURL: env.Getenv(envOpenAIBase),
-					Temperature: s.temperature, ReasoningEffort: s.effort, Prices: p, Budget: s.budget, MaxOutputTokens: s.maxOutput, Policy: s.policy, Limiter: s.limiter})
+					Temperature: s.temperature, ReasoningEffort: s.effort, Prices: p, BatchPrices: bp, Budget: s.budget, MaxOutputTokens: s.maxOutput, Policy: s.policy, Limiter: s.limiter})
 				if err != nil {
 					return nil, usageError("%v", err)
 				}
@@ -213,12 +220,12 @@ func init() {
 				if key == "" {
 					return nil, usageError("--judge anthropic: %s is not set in the environment", envAnthropicKey)
 				}
-				p, err := s.priceOf("anthropic")
+				p, bp, err := s.priceOf("anthropic")
 				if err != nil {
 					return nil, err
 				}
 				a, err := judge.NewAnthropic(judge.Config{Model: s.model, APIKey: key, BaseURL: env.Getenv(envAnthropicBase),
-					Temperature: s.temperature, ReasoningEffort: s.effort, Prices: p, Budget: s.budget, MaxOutputTokens: s.maxOutput, Policy: s.policy, Limiter: s.limiter})
+					Temperature: s.temperature, ReasoningEffort: s.effort, Prices: p, BatchPrices: bp, Budget: s.budget, MaxOutputTokens: s.maxOutput, Policy: s.policy, Limiter: s.limiter})
 				if err != nil {
 					return nil, usageError("%v", err)
 				}
@@ -242,30 +249,32 @@ func init() {
 	)
 }
 
-// priceOf returns the prices of provider/s.model: the --price-* flags
-// when given, else the price table's. A model the table does not price is
-// an error (exit 2) under --max-cost, a warning otherwise (its calls are
-// then not priced and not in the estimate's cost).
-func (s judgeSettings) priceOf(provider string) (*judging.Prices, error) {
+// priceOf returns the prices of provider/s.model and their batch prices:
+// the --price-* flags when given (batch prices nil: the adapter's
+// default discount), else the price table's (batch prices at the table's
+// batch_discount). A model the table does not price is an error (exit 2)
+// under --max-cost, a warning otherwise (its calls are then not priced and
+// not in the estimate's cost).
+func (s judgeSettings) priceOf(provider string) (prices, batch *judging.Prices, err error) {
 	if s.prices != nil {
-		return s.prices, nil
+		return s.prices, nil, nil
 	}
 	if s.table == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	p, ok := s.table.Lookup(provider, s.model)
 	if !ok {
 		err := s.table.Unknown(provider, s.model)
 		if s.budget != nil {
-			return nil, usageError("--max-cost: %v", err)
+			return nil, nil, usageError("--max-cost: %v", err)
 		}
 		if s.warn != nil {
 			s.warn(err.Error() + "; its calls are not priced")
 		}
-		return nil, nil
+		return nil, nil, nil
 	}
 	jp := p.Judging()
-	return &jp, nil
+	return &jp, judge.BatchPricesOf(jp), nil
 }
 
 // usageOf collects the usage records of adapters that keep them.

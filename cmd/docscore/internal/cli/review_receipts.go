@@ -22,6 +22,7 @@ func init() { register("review", newReviewReceipts) }
 func newReviewReceipts(env *Env) *cobra.Command {
 	var (
 		refsPath, runPath, imagesDir, outPath, judge, phase string
+		checkpointDir                                       string
 		lowest                                              int
 		allowIncomplete, readingOrder                       bool
 		jf                                                  judgeFlags
@@ -43,10 +44,13 @@ Judges: --judge openai or anthropic (keys from OPENAI_API_KEY or
 ANTHROPIC_API_KEY, the model from --model), or command with --judge-command
 (a local program reading the judge request JSON on stdin and writing the
 answer JSON on stdout). auto picks OpenAI, then Anthropic, by which key is
-set; a review needs a judge, so none is an error.
+set; a review needs a judge, so none is an error. With --checkpoint-dir
+each answer is kept, and a rerun asks nothing twice.
 
 ` + costHelp() + ` A page not judged has verdict uncertain and
-not_judged with the reason.`,
+not_judged with the reason.
+
+` + batchHelp,
 		Example: `  docscore review receipts --run run.jsonl --refs refs/ --lowest 3 --judge openai --model gpt-5 --out review.json
   docscore review receipts --run run.jsonl --refs refs/ --images images/ --judge command --judge-command 'go run ./examples/judges/localjudge'`,
 		Args: cobra.NoArgs,
@@ -97,27 +101,52 @@ not_judged with the reason.`,
 				return err
 			}
 			chosen := judging.LowestOverlapPages(pages, lowest)
+			store, err := openStore(checkpointDir)
+			if err != nil {
+				return err
+			}
 			var plan *judgeapi.Plan
 			if _, ok := adapter.(judgeapi.Estimator); ok {
 				// The estimate: the same review through an adapter that
-				// records each request and sends none.
-				plan = judgeapi.NewPlan()
-				if _, err := judging.ReviewPages(env.Context, &judging.ModelJudge{Adapter: plan.Wrap(adapter)}, chosen, ""); err != nil {
+				// records each request and sends none (answers in the
+				// checkpoint directory cost nothing).
+				if plan, err = settings.newPlan(store); err != nil {
+					return err
+				}
+				var called judging.ModelAdapter = plan.Wrap(adapter)
+				if store != nil {
+					called = &judging.CachedAdapter{Adapter: called, Store: readOnlyStore{store}}
+				}
+				if _, err := judging.ReviewPages(env.Context, &judging.ModelJudge{Adapter: called}, chosen, ""); err != nil {
 					return err
 				}
 				if err := reportEstimate(env, settings, plan); err != nil {
 					return err
 				}
 			}
-			review, err := judging.ReviewPages(env.Context, &judging.ModelJudge{Adapter: adapter}, chosen, "")
+			var review *judging.AdvisoryReport
+			var usage []any
+			// One pass, or (--batch) as many as the batch needs.
+			sc, err := settings.runJudged(env, store, func(sc *batchScope) error {
+				a, err := sc.wrap(adapter)
+				if err != nil {
+					return err
+				}
+				usage = append([]any{adapter}, sc.usage()...)
+				review, err = judging.ReviewPages(env.Context, &judging.ModelJudge{Adapter: sc.cached(a, nil)}, chosen, "")
+				return err
+			})
 			if err != nil {
 				return err
 			}
 			if plan != nil {
-				review.Usage = judging.SummarizeUsage(usageOf(adapter))
+				review.Usage = judging.SummarizeUsage(usageOf(usage...))
 				decorateUsage(review.Usage, settings, plan)
 			}
 			if err := writeJSON(env, "--out", outPath, review); err != nil {
+				return err
+			}
+			if err := sc.commit(); err != nil {
 				return err
 			}
 			if review.Incomplete {
@@ -144,6 +173,7 @@ not_judged with the reason.`,
 	fl.StringVar(&outPath, "out", "", "write the advisory diagnostics here instead of standard output")
 	fl.BoolVar(&allowIncomplete, "allow-incomplete", false, "review an incomplete run")
 	fl.BoolVar(&readingOrder, "reading-order", false, "reference text in reading order (a different protocol)")
+	fl.StringVar(&checkpointDir, "checkpoint-dir", "", "keep every judge answer here; a rerun asks nothing twice (needed by --batch)")
 	fl.StringVar(&judge, "judge", "auto", "model judge: "+strings.Join(reviewJudgeNames(), ", ")+" (auto: OpenAI, then Anthropic, by which key is set)")
 	addJudgeFlags(c, &jf, true)
 	return c

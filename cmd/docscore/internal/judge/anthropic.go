@@ -28,8 +28,9 @@ const DefaultAnthropicMaxTokens = 8192
 // TotalUsage, ResetUsage).
 type AnthropicAdapter struct {
 	judging.UsageTracker
-	cfg Config
-	svc anthropic.MessageService
+	cfg     Config
+	svc     anthropic.MessageService
+	batches anthropic.MessageBatchService
 }
 
 // NewAnthropic returns an Anthropic adapter. The key must be given: the
@@ -61,13 +62,13 @@ func NewAnthropic(cfg Config) (*AnthropicAdapter, error) {
 	if !strings.HasSuffix(base, "/") {
 		base += "/"
 	}
-	svc := anthropic.NewMessageService(
+	opts := []option.RequestOption{
 		option.WithHTTPClient(cfg.httpClient()),
 		option.WithBaseURL(base),
 		option.WithAPIKey(cfg.APIKey),
 		option.WithMaxRetries(0), // the retry policy is ours
-	)
-	return &AnthropicAdapter{cfg: cfg, svc: svc}, nil
+	}
+	return &AnthropicAdapter{cfg: cfg, svc: anthropic.NewMessageService(opts...), batches: anthropic.NewMessageBatchService(opts...)}, nil
 }
 
 // Info describes the model and its settings.
@@ -137,22 +138,7 @@ func (a *AnthropicAdapter) Call(ctx context.Context, req judging.ModelRequest) (
 		if err != nil {
 			return judging.ModelResponse{}, a.httpError(err)
 		}
-		var text strings.Builder
-		for _, b := range m.Content {
-			if b.Type == "text" {
-				text.WriteString(b.Text)
-			}
-		}
-		out := judging.ModelResponse{Text: text.String(), Model: m.Model, Warnings: warnings}
-		in := m.Usage.InputTokens + m.Usage.CacheReadInputTokens + m.Usage.CacheCreationInputTokens
-		out.Usage = priced(judging.Usage{
-			InputTokens: in, CachedInputTokens: m.Usage.CacheReadInputTokens,
-			OutputTokens: m.Usage.OutputTokens, TotalTokens: in + m.Usage.OutputTokens,
-		}, a.cfg.Prices)
-		if m.StopReason != "" && m.StopReason != "end_turn" {
-			out.Warnings = append(out.Warnings, fmt.Sprintf("stop_reason %s", m.StopReason))
-		}
-		return out, nil
+		return anthropicResponse(m, warnings, a.cfg.Prices), nil
 	})
 	if err != nil {
 		return judging.ModelResponse{}, redactErr(err, a.cfg.APIKey)
@@ -185,3 +171,29 @@ func (a *AnthropicAdapter) Estimate(req judging.ModelRequest) judging.CostEstima
 
 // Priced reports whether the adapter has prices.
 func (a *AnthropicAdapter) Priced() bool { return a.cfg.Prices != nil }
+
+// BatchEstimate is Estimate at the batch price.
+func (a *AnthropicAdapter) BatchEstimate(req judging.ModelRequest) judging.CostEstimate {
+	return a.cfg.batchEstimate("anthropic", req)
+}
+
+// anthropicResponse reads a Messages API answer (a direct call's, or a
+// batch's succeeded result) into a ModelResponse priced with prices.
+func anthropicResponse(m *anthropic.Message, warnings []string, prices *judging.Prices) judging.ModelResponse {
+	var text strings.Builder
+	for _, b := range m.Content {
+		if b.Type == "text" {
+			text.WriteString(b.Text)
+		}
+	}
+	out := judging.ModelResponse{Text: text.String(), Model: string(m.Model), Warnings: append([]string(nil), warnings...)}
+	in := m.Usage.InputTokens + m.Usage.CacheReadInputTokens + m.Usage.CacheCreationInputTokens
+	out.Usage = priced(judging.Usage{
+		InputTokens: in, CachedInputTokens: m.Usage.CacheReadInputTokens,
+		OutputTokens: m.Usage.OutputTokens, TotalTokens: in + m.Usage.OutputTokens,
+	}, prices)
+	if m.StopReason != "" && m.StopReason != "end_turn" {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("stop_reason %s", m.StopReason))
+	}
+	return out
+}

@@ -99,6 +99,12 @@ type Estimator interface {
 	Priced() bool
 }
 
+// BatchEstimator is an adapter that can estimate a request sent through
+// its provider's batch API: Estimate at the batch price, Batch set.
+type BatchEstimator interface {
+	BatchEstimate(req judging.ModelRequest) judging.CostEstimate
+}
+
 func (c Config) outputBound() int64 {
 	if c.MaxOutputTokens > 0 {
 		return c.MaxOutputTokens
@@ -107,9 +113,20 @@ func (c Config) outputBound() int64 {
 }
 
 func (c Config) estimate(provider string, req judging.ModelRequest) judging.CostEstimate {
+	return c.estimateAt(provider, req, c.Prices)
+}
+
+// batchEstimate is estimate at the batch price (Batch set).
+func (c Config) batchEstimate(provider string, req judging.ModelRequest) judging.CostEstimate {
+	e := c.estimateAt(provider, req, c.batchPrices())
+	e.Batch = true
+	return e
+}
+
+func (c Config) estimateAt(provider string, req judging.ModelRequest, prices *judging.Prices) judging.CostEstimate {
 	e := judging.CostEstimate{Calls: 1, InputTokens: EstimateInputTokens(provider, req), OutputTokens: c.outputBound()}
-	if c.Prices != nil {
-		e.CostUSD = c.Prices.Cost(judging.Usage{InputTokens: e.InputTokens, OutputTokens: e.OutputTokens})
+	if prices != nil {
+		e.CostUSD = prices.Cost(judging.Usage{InputTokens: e.InputTokens, OutputTokens: e.OutputTokens})
 	}
 	return e
 }
@@ -213,12 +230,28 @@ type Plan struct {
 	est map[[2]string]*judging.CostEstimate
 	// Unpriced lists the provider/models that had no prices.
 	unpriced map[string]bool
+	// batch: the run goes through the batch API (BatchEstimate);
+	// skip: a request the run will not ask for (BatchRunner.LeftUnanswered).
+	batch bool
+	skip  func(judging.ModelInfo, judging.ModelRequest) (bool, error)
 }
 
 // NewPlan returns an empty plan.
 func NewPlan() *Plan {
 	return &Plan{est: map[[2]string]*judging.CostEstimate{}, unpriced: map[string]bool{}}
 }
+
+// NewBatchPlan returns an empty plan of a batch run: requests are priced
+// at the batch price (BatchEstimator), and those skip reports (nil: none)
+// are left out.
+func NewBatchPlan(skip func(judging.ModelInfo, judging.ModelRequest) (bool, error)) *Plan {
+	p := NewPlan()
+	p.batch, p.skip = true, skip
+	return p
+}
+
+// Batch reports whether the plan prices requests at the batch price.
+func (p *Plan) Batch() bool { return p.batch }
 
 // Wrap returns an adapter that records each request in the plan.
 func (p *Plan) Wrap(a judging.ModelAdapter) judging.ModelAdapter { return &planned{plan: p, a: a} }
@@ -235,10 +268,22 @@ func (p *planned) Info() judging.ModelInfo { return p.a.Info() }
 
 func (p *planned) Call(ctx context.Context, req judging.ModelRequest) (judging.ModelResponse, error) {
 	info := p.a.Info()
-	e := judging.CostEstimate{Calls: 1}
+	if p.plan.skip != nil {
+		skip, err := p.plan.skip(info, req)
+		if err != nil {
+			return judging.ModelResponse{}, err
+		}
+		if skip {
+			return judging.ModelResponse{}, &judging.NotJudgedError{Reason: PlanReason}
+		}
+	}
+	e := judging.CostEstimate{Calls: 1, Batch: p.plan.batch}
 	priced := false
 	if est, ok := p.a.(Estimator); ok {
 		e, priced = est.Estimate(req), est.Priced()
+		if be, ok := p.a.(BatchEstimator); ok && p.plan.batch {
+			e = be.BatchEstimate(req)
+		}
 	}
 	p.plan.mu.Lock()
 	k := [2]string{info.Provider, info.Model}

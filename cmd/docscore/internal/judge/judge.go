@@ -54,6 +54,10 @@ type Config struct {
 	// upper bound first and is refused (a *judging.NotJudgedError) when the
 	// ceiling would be exceeded. It needs Prices.
 	Budget *Budget
+	// BatchPrices price the calls made through the batch API (a price
+	// table's, BatchPricesOf); when nil, Prices less their BatchDiscount,
+	// or DefaultBatchDiscount when they name none.
+	BatchPrices *judging.Prices
 	// HTTPClient is used for requests (default: a new http.Client).
 	HTTPClient *http.Client
 	// Policy and Limiter govern retries, deadlines and concurrency; a nil
@@ -66,15 +70,49 @@ func (c Config) check(provider string) error {
 	if strings.TrimSpace(c.Model) == "" {
 		return fmt.Errorf("%s adapter: a model is required", provider)
 	}
-	if c.Prices != nil {
-		if err := c.Prices.Validate(); err != nil {
-			return fmt.Errorf("%s adapter: %w", provider, err)
+	for _, p := range []*judging.Prices{c.Prices, c.BatchPrices} {
+		if p != nil {
+			if err := p.Validate(); err != nil {
+				return fmt.Errorf("%s adapter: %w", provider, err)
+			}
 		}
 	}
 	if c.Budget != nil && c.Prices == nil {
 		return fmt.Errorf("%s adapter: a cost ceiling needs the model's prices", provider)
 	}
 	return nil
+}
+
+// DefaultBatchDiscount is the share both providers take off the direct
+// price of a batch request (50 %, OpenAI Batch API and Anthropic Message
+// Batches, as published when this was written), used when the prices
+// name no discount of their own.
+const DefaultBatchDiscount = 0.5
+
+// batchPrices are the prices of batch requests (nil: unpriced).
+func (c Config) batchPrices() *judging.Prices {
+	if c.BatchPrices != nil {
+		return c.BatchPrices
+	}
+	if c.Prices == nil {
+		return nil
+	}
+	p := *c.Prices
+	if p.BatchDiscount == 0 {
+		p.BatchDiscount = DefaultBatchDiscount
+	}
+	return BatchPricesOf(p)
+}
+
+// BatchPricesOf returns p's batch prices: every price less p's
+// BatchDiscount (a price table's, 0 meaning none), BatchDiscount 0.
+func BatchPricesOf(p judging.Prices) *judging.Prices {
+	d := p.BatchDiscount
+	p.InputPerMTok *= 1 - d
+	p.CachedInputPerMTok *= 1 - d
+	p.OutputPerMTok *= 1 - d
+	p.BatchDiscount = 0 // these are the batch prices already
+	return &p
 }
 
 func (c Config) httpClient() *http.Client {
@@ -226,36 +264,36 @@ func (l *Limiter) acquire(ctx context.Context, provider string) (func(), error) 
 	}
 }
 
-// attempt is one try of a call; it reports the answer or an error.
-type attempt func(ctx context.Context) (judging.ModelResponse, error)
-
-// call runs attempts under the policy: a slot of the provider's limit, a
-// deadline per attempt, retries on 429 and 5xx with backoff (or the
-// provider's retry-after when longer). It returns the answer and the
-// number of attempts.
+// call runs attempts (try) under the policy: a slot of the provider's
+// limit, a deadline per attempt, retries on 429 and 5xx with backoff (or
+// the provider's retry-after when longer). It returns the answer and the
+// number of attempts. Batch API calls (upload, create, poll, download) run
+// through it too.
 //
 // gate, when set, runs once the slot is held, before the first attempt:
 // it reserves the call's cost upper bound and returns what settles it with
-// the answer's usage (a refusal ends the call with no attempt).
-func call(ctx context.Context, provider, label string, p Policy, l *Limiter, retry bool, gate func() (func(judging.Usage), error), try attempt) (judging.ModelResponse, int, error) {
+// the answer's usage (a refusal ends the call with no attempt). Only a
+// model call (T judging.ModelResponse) has usage to settle with.
+func call[T any](ctx context.Context, provider, label string, p Policy, l *Limiter, retry bool, gate func() (func(judging.Usage), error), try func(ctx context.Context) (T, error)) (T, int, error) {
+	var zero T
 	p = p.withDefaults()
 	release, err := l.acquire(ctx, provider)
 	if err != nil {
-		return judging.ModelResponse{}, 0, err
+		return zero, 0, err
 	}
 	defer release()
 	if gate != nil {
 		settle, err := gate()
 		if err != nil {
-			return judging.ModelResponse{}, 0, err
+			return zero, 0, err
 		}
 		var answered judging.Usage
 		defer func() { settle(answered) }()
 		inner := try
-		try = func(ctx context.Context) (judging.ModelResponse, error) {
+		try = func(ctx context.Context) (T, error) {
 			resp, err := inner(ctx)
-			if err == nil {
-				answered = resp.Usage
+			if r, ok := any(resp).(judging.ModelResponse); ok && err == nil {
+				answered = r.Usage
 			}
 			return resp, err
 		}
@@ -274,11 +312,11 @@ func call(ctx context.Context, provider, label string, p Policy, l *Limiter, ret
 		}
 		var he *HTTPError
 		if !retry || !errors.As(err, &he) || !he.Retryable() || n > p.Retries || ctx.Err() != nil {
-			return judging.ModelResponse{}, n, err
+			return zero, n, err
 		}
 		wait := backoff
 		if he.RetryAfter > p.MaxRetryAfter {
-			return judging.ModelResponse{}, n, fmt.Errorf("%w (retry-after %s is longer than the %s this run waits)", err, he.RetryAfter, p.MaxRetryAfter)
+			return zero, n, fmt.Errorf("%w (retry-after %s is longer than the %s this run waits)", err, he.RetryAfter, p.MaxRetryAfter)
 		}
 		if he.RetryAfter > wait {
 			wait = he.RetryAfter
@@ -287,7 +325,7 @@ func call(ctx context.Context, provider, label string, p Policy, l *Limiter, ret
 			p.Log(fmt.Sprintf("judge %s: HTTP %d, retry %d of %d in %s", label, he.Status, n, p.Retries, wait))
 		}
 		if err := p.Sleep(ctx, wait); err != nil {
-			return judging.ModelResponse{}, n, err
+			return zero, n, err
 		}
 		backoff *= 2
 		if backoff > p.MaxBackoff {

@@ -25,8 +25,10 @@ const DefaultOpenAIBaseURL = "https://api.openai.com/v1/"
 // keeps usage records (LastUsage, UsageRecords, TotalUsage, ResetUsage).
 type OpenAIAdapter struct {
 	judging.UsageTracker
-	cfg Config
-	svc responses.ResponseService
+	cfg     Config
+	svc     responses.ResponseService
+	files   openai.FileService
+	batches openai.BatchService
 }
 
 // NewOpenAI returns an OpenAI adapter. The key must be given: it is never
@@ -50,13 +52,14 @@ func NewOpenAI(cfg Config) (*OpenAIAdapter, error) {
 	if !strings.HasSuffix(base, "/") {
 		base += "/"
 	}
-	svc := responses.NewResponseService(
+	opts := []option.RequestOption{
 		option.WithHTTPClient(cfg.httpClient()),
 		option.WithBaseURL(base),
 		option.WithAPIKey(cfg.APIKey),
 		option.WithMaxRetries(0), // the retry policy is ours
-	)
-	return &OpenAIAdapter{cfg: cfg, svc: svc}, nil
+	}
+	return &OpenAIAdapter{cfg: cfg, svc: responses.NewResponseService(opts...),
+		files: openai.NewFileService(opts...), batches: openai.NewBatchService(opts...)}, nil
 }
 
 // Info describes the model and its settings.
@@ -145,16 +148,7 @@ func (a *OpenAIAdapter) Call(ctx context.Context, req judging.ModelRequest) (jud
 		if err != nil {
 			return judging.ModelResponse{}, a.httpError(err)
 		}
-		out := judging.ModelResponse{Text: r.OutputText(), Model: r.Model, Warnings: warnings}
-		out.Usage = priced(judging.Usage{
-			InputTokens: r.Usage.InputTokens, CachedInputTokens: r.Usage.InputTokensDetails.CachedTokens,
-			OutputTokens: r.Usage.OutputTokens, ReasoningTokens: r.Usage.OutputTokensDetails.ReasoningTokens,
-			TotalTokens: r.Usage.TotalTokens,
-		}, a.cfg.Prices)
-		if r.Status != "" && r.Status != "completed" {
-			out.Warnings = append(out.Warnings, fmt.Sprintf("response status %s", r.Status))
-		}
-		return out, nil
+		return openAIResponse(r, warnings, a.cfg.Prices), nil
 	})
 	if err != nil {
 		return judging.ModelResponse{}, redactErr(err, a.cfg.APIKey)
@@ -185,3 +179,23 @@ func (a *OpenAIAdapter) Estimate(req judging.ModelRequest) judging.CostEstimate 
 
 // Priced reports whether the adapter has prices.
 func (a *OpenAIAdapter) Priced() bool { return a.cfg.Prices != nil }
+
+// BatchEstimate is Estimate at the batch price.
+func (a *OpenAIAdapter) BatchEstimate(req judging.ModelRequest) judging.CostEstimate {
+	return a.cfg.batchEstimate("openai", req)
+}
+
+// openAIResponse reads a Responses API answer (a direct call's, or the
+// body of a batch output line) into a ModelResponse priced with prices.
+func openAIResponse(r *responses.Response, warnings []string, prices *judging.Prices) judging.ModelResponse {
+	out := judging.ModelResponse{Text: r.OutputText(), Model: r.Model, Warnings: append([]string(nil), warnings...)}
+	out.Usage = priced(judging.Usage{
+		InputTokens: r.Usage.InputTokens, CachedInputTokens: r.Usage.InputTokensDetails.CachedTokens,
+		OutputTokens: r.Usage.OutputTokens, ReasoningTokens: r.Usage.OutputTokensDetails.ReasoningTokens,
+		TotalTokens: r.Usage.TotalTokens,
+	}, prices)
+	if r.Status != "" && r.Status != "completed" {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("response status %s", r.Status))
+	}
+	return out
+}

@@ -271,7 +271,12 @@ func checkOpenAI(r *http.Request, req Request, key string) []string {
 	if !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
 		p = append(p, "content-type is not application/json")
 	}
-	b := req.JSON
+	return append(p, checkOpenAIBody(req.JSON)...)
+}
+
+// checkOpenAIBody checks a Responses API request body.
+func checkOpenAIBody(b map[string]any) []string {
+	var p []string
 	if b == nil {
 		return append(p, "body is not a JSON object")
 	}
@@ -345,7 +350,13 @@ func checkAnthropic(r *http.Request, req Request, key string) []string {
 	if r.Header.Get("Anthropic-Version") == "" {
 		p = append(p, "anthropic-version header: required")
 	}
-	b := req.JSON
+	return append(p, checkAnthropicBody(req.JSON)...)
+}
+
+// checkAnthropicBody checks a Messages API request body (or a batch
+// request's params).
+func checkAnthropicBody(b map[string]any) []string {
+	var p []string
 	if b == nil {
 		return append(p, "body is not a JSON object")
 	}
