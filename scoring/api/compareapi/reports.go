@@ -58,6 +58,13 @@ func readReport(f api.File) (*report, error) {
 	if err != nil {
 		return nil, err
 	}
+	text := f.Text
+	if f.Base64 != "" {
+		text = string(data)
+	}
+	if r, ok := scanTabular(text); ok {
+		return decodedTabular(f.Name, &r)
+	}
 	var head struct {
 		Kind *string `json:"kind"`
 	}
@@ -139,6 +146,11 @@ func readTabular(file string, data []byte) (*report, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, jsonError(file, data, err)
 	}
+	return decodedTabular(file, &r)
+}
+
+// decodedTabular is readTabular's report from the decoded members.
+func decodedTabular(file string, r *tabularJSON) (*report, error) {
 	switch {
 	case r.Fields == nil:
 		return nil, missing(file, "", "fields", "the scored fields")
