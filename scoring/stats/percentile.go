@@ -29,14 +29,9 @@ type Range [2]float64
 // percentile interval of SPEC F.4, or nil when the interval is null:
 // fewer than two units, or fewer kept values than half the replicates.
 func percentileInterval(values []float64, units, replicates int, level float64) *Range {
-	sortFloats(values)
-	return sortedInterval(values, units, replicates, level)
-}
-
-// sortedInterval is percentileInterval of values already sorted.
-func sortedInterval(values []float64, units, replicates int, level float64) *Range {
 	if units < 2 || len(values) == 0 || 2*len(values) < replicates {
 		return nil
 	}
+	sortFloats(values)
 	return &Range{Quantile(values, (1-level)/2), Quantile(values, (1+level)/2)}
 }
