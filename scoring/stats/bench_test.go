@@ -86,25 +86,16 @@ func BenchmarkInterval(b *testing.B) {
 
 // BenchmarkCompare is a whole paired comparison at the defaults (2000
 // replicates, 10000 rounds) of two 50-page cells.
-func BenchmarkCompare(b *testing.B) {
-	x := synthTabular(b, "tabular/m/G", 50, 0.8, "bench")
-	y := synthTabular(b, "tabular/m/N", 50, 0.85, "bench2")
-	o := DefaultOptions()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Compare(x, y, o); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkCompare(b *testing.B) { benchmarkCompare(b, 50) }
 
-// BenchmarkCompare3Units is a whole paired comparison at the defaults of
-// two 3-page cells, as the benchmark corpus's cells are: the draws are
-// counted, each of the 27 sequences and 8 patterns summed once
-// (enumerate.go).
-func BenchmarkCompare3Units(b *testing.B) {
-	x := synthTabular(b, "tabular/m/G", 3, 0.8, "bench")
-	y := synthTabular(b, "tabular/m/N", 3, 0.85, "bench2")
+// BenchmarkCompare3Units is the same of two 3-page cells, as the
+// benchmark corpus's cells are: the draws are counted, each of the 27
+// sequences and 8 patterns summed once (enumerate.go).
+func BenchmarkCompare3Units(b *testing.B) { benchmarkCompare(b, 3) }
+
+func benchmarkCompare(b *testing.B, pages int) {
+	x := synthTabular(b, "tabular/m/G", pages, 0.8, "bench")
+	y := synthTabular(b, "tabular/m/N", pages, 0.85, "bench2")
 	o := DefaultOptions()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -12,11 +12,7 @@ import (
 
 // benchInput parses the benchmark corpus with the sample's rule file.
 func benchInput(b *testing.B) tabular.Input {
-	req, err := tabulartest.BenchmarkRequest()
-	if err != nil {
-		b.Fatal(err)
-	}
-	in, err := tabular.Load(req)
+	in, err := tabulartest.BenchmarkInput()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -14,11 +14,7 @@ import (
 // (tabulartest.ScoreTime, median of 5, scoring/tabular's
 // BenchmarkScore450), measured in this process.
 func benchmarkReport(b *testing.B) (api.File, float64) {
-	req, err := tabulartest.BenchmarkRequest()
-	if err != nil {
-		b.Fatal(err)
-	}
-	in, err := tabular.Load(req)
+	in, err := tabulartest.BenchmarkInput()
 	if err != nil {
 		b.Fatal(err)
 	}

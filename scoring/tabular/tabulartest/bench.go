@@ -20,6 +20,15 @@ func BenchmarkRequest() (tabular.Request, error) {
 	return tabular.Request{GT: gt, Runs: runs, Rules: s.Rules}, nil
 }
 
+// BenchmarkInput is BenchmarkRequest's files parsed (tabular.Load).
+func BenchmarkInput() (tabular.Input, error) {
+	req, err := BenchmarkRequest()
+	if err != nil {
+		return tabular.Input{}, err
+	}
+	return tabular.Load(req)
+}
+
 // ScoreTime is the median time of n scorings of in (tabular.Score, from
 // parsed input): the scoring time the benchmarks of the statistics report
 // their own as a share of ("%score"), measured in the same process so that
