@@ -166,19 +166,15 @@ func compare(a, b *Cell, o Options, enumerate bool) (*Comparison, error) {
 	// Interval of d: B replicates of n paired draws.
 	if o.Replicates > 0 {
 		g := Stream(o.Seed, "boot:"+a.ID+"|"+b.ID)
-		var values [][]float64
-		size := sequences(n, o.Replicates)
-		if enumerate && size > 0 {
-			values = p.bootstrapEnumerated(g, o.Replicates, size)
+		if size := sequences(n, o.Replicates); enumerate && size > 0 {
+			for i, f := range p.bootstrapEnumerated(g, o.Replicates, size) {
+				sc := &cmpn.Stats[i]
+				sc.Kept.Bootstrap, sc.CI = weightedInterval(f, n, o.Replicates, o.Level)
+			}
 		} else {
-			values = p.bootstrap(g, o.Replicates)
-		}
-		for i := range st {
-			cmpn.Stats[i].Kept.Bootstrap = len(values[i])
-			if enumerate && size > 0 { // already sorted
-				cmpn.Stats[i].CI = sortedInterval(values[i], n, o.Replicates, o.Level)
-			} else {
-				cmpn.Stats[i].CI = percentileInterval(values[i], n, o.Replicates, o.Level)
+			for i, v := range p.bootstrap(g, o.Replicates) {
+				cmpn.Stats[i].Kept.Bootstrap = len(v)
+				cmpn.Stats[i].CI = percentileInterval(v, n, o.Replicates, o.Level)
 			}
 		}
 	}

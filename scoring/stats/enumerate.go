@@ -37,17 +37,14 @@ func sequences(n, limit int) int {
 // bootstrapEnumerated is bootstrap for size = n^n sequences: it draws the
 // replicates' indices from g and counts each sequence k (draw j picks
 // index k / n^j mod n), then sums each sequence drawn once, in draw
-// order. Each statistic's differences come back sorted, as many times
-// each as its sequence was drawn.
-func (p *paired) bootstrapEnumerated(g *SplitMix64, replicates, size int) [][]float64 {
+// order. Each statistic's differences come back as the distinct
+// sequences' values with their counts, sorted by value: the replicates'
+// values without writing each out.
+func (p *paired) bootstrapEnumerated(g *SplitMix64, replicates, size int) [][]weighted {
 	n, w := p.n, p.w
 	drawn := make([]int32, size)
 	countSequences(g, n, replicates, drawn)
-	type diffs struct {
-		d     float64
-		times int32
-	}
-	found := make([][]diffs, len(p.st))
+	found := make([][]weighted, len(p.st))
 	for k, times := range drawn {
 		if times == 0 {
 			continue
@@ -63,21 +60,53 @@ func (p *paired) bootstrapEnumerated(g *SplitMix64, replicates, size int) [][]fl
 		}
 		for i := range p.st {
 			if dv, ok := diff(&p.st[i], p.sa, p.sb); ok {
-				found[i] = append(found[i], diffs{dv, times})
+				found[i] = append(found[i], weighted{dv, int(times)})
 			}
 		}
 	}
-	values := make([][]float64, len(p.st))
-	for i, f := range found {
-		slices.SortFunc(f, func(x, y diffs) int { return cmp.Compare(x.d, y.d) })
-		values[i] = make([]float64, 0, replicates)
-		for _, e := range f {
-			for range e.times {
-				values[i] = append(values[i], e.d)
-			}
-		}
+	for _, f := range found {
+		slices.SortFunc(f, func(x, y weighted) int { return cmp.Compare(x.d, y.d) })
 	}
-	return values
+	return found
+}
+
+// weighted is a value that times replicates gave.
+type weighted struct {
+	d     float64
+	times int
+}
+
+// weightedInterval is percentileInterval of the values f stands for (f
+// sorted by value), and their number: the same null test and the same
+// quantiles, bit for bit, without writing the values out.
+func weightedInterval(f []weighted, units, replicates int, level float64) (kept int, r *Range) {
+	for _, e := range f {
+		kept += e.times
+	}
+	if units < 2 || kept == 0 || 2*kept < replicates {
+		return kept, nil
+	}
+	return kept, &Range{weightedQuantile(f, kept, (1-level)/2), weightedQuantile(f, kept, (1+level)/2)}
+}
+
+// weightedQuantile is Quantile over the m values f stands for.
+func weightedQuantile(f []weighted, m int, p float64) float64 {
+	h := float64(m-1) * p
+	j := min(max(int(h), 0), m-1)
+	vj, next := valueAt(f, j), valueAt(f, min(j+1, m-1))
+	// As in Quantile, the conversion keeps the multiply and add unfused.
+	return vj + float64((h-float64(j))*(next-vj))
+}
+
+// valueAt is value i of those f stands for.
+func valueAt(f []weighted, i int) float64 {
+	for _, e := range f {
+		if i < e.times {
+			return e.d
+		}
+		i -= e.times
+	}
+	return f[len(f)-1].d
 }
 
 // permuteEnumerated is permute for n ≤ maxPatternUnits units: it draws
@@ -133,15 +162,4 @@ func countPatterns(g *SplitMix64, n, rounds int, drawn []int32) {
 		}
 		drawn[pattern]++
 	}
-}
-
-// sortedInterval is percentileInterval of values already sorted: the
-// same test for a null interval, the same quantiles, no sort. (Kept
-// apart from percentileInterval, which the page's core links: splitting
-// it there cost 1 KB of docscore.wasm's gzip budget.)
-func sortedInterval(values []float64, units, replicates int, level float64) *Range {
-	if units < 2 || len(values) == 0 || 2*len(values) < replicates {
-		return nil
-	}
-	return &Range{Quantile(values, (1-level)/2), Quantile(values, (1+level)/2)}
 }
