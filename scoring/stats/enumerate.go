@@ -1,9 +1,6 @@
 package stats
 
-import (
-	"cmp"
-	"slices"
-)
+import "sort"
 
 // When a comparison pairs few units, its draws repeat: a bootstrap
 // replicate of n units is one of n^n index sequences, a randomization
@@ -13,7 +10,9 @@ import (
 // counts how often each sequence or pattern comes up, and sums each one
 // that came up once, in the order a replicate or round sums it: the same
 // numbers, bit for bit, as summing every replicate and round
-// (TestEnumeratedMatchesDirect), at a fraction of the cost.
+// (TestEnumeratedMatchesDirect), at a fraction of the cost. Interval does
+// not: done there too it made the page's docscore.wasm 5 KB larger
+// gzipped, past its budget.
 
 // maxPatternUnits bounds the units whose coin patterns are counted (2^n
 // counters).
@@ -34,38 +33,54 @@ func sequences(n, limit int) int {
 	return size
 }
 
-// bootstrapEnumerated is bootstrap for size = n^n sequences: it draws the
-// replicates' indices from g and counts each sequence k (draw j picks
-// index k / n^j mod n), then sums each sequence drawn once, in draw
-// order. Each statistic's differences come back as the distinct
+// bootstrapEnumerated is bootstrap for size = n^n sequences
+// (eachSequence). Each statistic's differences come back as the distinct
 // sequences' values with their counts, sorted by value: the replicates'
 // values without writing each out.
 func (p *paired) bootstrapEnumerated(g *SplitMix64, replicates, size int) [][]weighted {
-	n, w := p.n, p.w
+	found := make([][]weighted, len(p.st))
+	eachSequence(g, p.n, p.w, replicates, size, [][]float64{p.ca, p.cb}, [][]float64{p.sa, p.sb}, func(times int) {
+		for i := range p.st {
+			if dv, ok := diff(&p.st[i], p.sa, p.sb); ok {
+				found[i] = append(found[i], weighted{dv, times})
+			}
+		}
+	})
+	return sortWeighted(found)
+}
+
+// eachSequence draws replicates sequences of n indices from g and counts
+// each sequence k (draw j picks index k / n^j mod n; size = n^n); then,
+// for each sequence drawn, it sums each of comps' contributions into the
+// sums of the same index, in draw order, as a replicate would, and calls
+// visit with the number of replicates that drew it.
+func eachSequence(g *SplitMix64, n, w, replicates, size int, comps, sums [][]float64, visit func(times int)) {
 	drawn := make([]int32, size)
 	countSequences(g, n, replicates, drawn)
-	found := make([][]weighted, len(p.st))
 	for k, times := range drawn {
 		if times == 0 {
 			continue
 		}
-		clear(p.sa)
-		clear(p.sb)
+		for _, s := range sums {
+			clear(s)
+		}
 		q := k
 		for range n {
 			j := q % n * w
-			addInto(p.sa, p.ca[j:j+w])
-			addInto(p.sb, p.cb[j:j+w])
+			for c, s := range sums {
+				addInto(s, comps[c][j:j+w])
+			}
 			q /= n
 		}
-		for i := range p.st {
-			if dv, ok := diff(&p.st[i], p.sa, p.sb); ok {
-				found[i] = append(found[i], weighted{dv, int(times)})
-			}
-		}
+		visit(int(times))
 	}
+}
+
+// sortWeighted sorts each statistic's values ascending. (sort.Slice, not
+// a generic sort: the page's core links it already.)
+func sortWeighted(found [][]weighted) [][]weighted {
 	for _, f := range found {
-		slices.SortFunc(f, func(x, y weighted) int { return cmp.Compare(x.d, y.d) })
+		sort.Slice(f, func(x, y int) bool { return f[x].d < f[y].d })
 	}
 	return found
 }

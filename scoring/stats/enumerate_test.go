@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// Counting the draw sequences and coin patterns of few paired units
-// (enumerate.go) gives the same comparison, bit for bit, as summing every
-// replicate and round: tabular cells with a field undefined on some
+// Counting the draw sequences and coin patterns of few units
+// (enumerate.go) gives the same comparison, bit for bit, as summing
+// every replicate and round: tabular cells with a field undefined on some
 // pages, receipts phases with null pages and no pages at all, units only
 // one side has, and draw counts below, at and above n^n and 2^n.
 func TestEnumeratedMatchesDirect(t *testing.T) {
