@@ -4,7 +4,8 @@ import "testing"
 
 // A replicate — drawing the indices, summing the contributions, and
 // computing every statistic — allocates nothing, for a cell and for a
-// paired comparison (bootstrap draw and randomization round alike).
+// paired comparison (bootstrap draw and randomization round alike), and
+// so does counting the draws of few paired units.
 func TestReplicateAllocatesNothing(t *testing.T) {
 	c := synthTabular(t, "tabular/m/G", 50, 0.8, "alloc")
 	w, n := c.Schema.Width, len(c.units)
@@ -12,6 +13,7 @@ func TestReplicateAllocatesNothing(t *testing.T) {
 	sa, sb := make([]float64, w), make([]float64, w)
 	vals := make([]float64, 0, 64)
 	st := c.Schema.Stats
+	seqs, patterns := make([]int32, 27), make([]int32, 8)
 	tests := []struct {
 		name string
 		f    func()
@@ -37,6 +39,10 @@ func TestReplicateAllocatesNothing(t *testing.T) {
 				_, _ = diff(&st[i], sa, sb)
 			}
 		}},
+		// Few units (enumerate.go): a replicate or round only counts its
+		// sequence or pattern.
+		{"paired replicate, 3 units counted", func() { countSequences(g, 3, 1, seqs) }},
+		{"randomization round, 3 units counted", func() { countPatterns(g, 3, 1, patterns) }},
 	}
 	for _, tt := range tests {
 		if a := testing.AllocsPerRun(100, tt.f); a != 0 {
@@ -80,9 +86,16 @@ func BenchmarkInterval(b *testing.B) {
 
 // BenchmarkCompare is a whole paired comparison at the defaults (2000
 // replicates, 10000 rounds) of two 50-page cells.
-func BenchmarkCompare(b *testing.B) {
-	x := synthTabular(b, "tabular/m/G", 50, 0.8, "bench")
-	y := synthTabular(b, "tabular/m/N", 50, 0.85, "bench2")
+func BenchmarkCompare(b *testing.B) { benchmarkCompare(b, 50) }
+
+// BenchmarkCompare3Units is the same of two 3-page cells, as the
+// benchmark corpus's cells are: the draws are counted, each of the 27
+// sequences and 8 patterns summed once (enumerate.go).
+func BenchmarkCompare3Units(b *testing.B) { benchmarkCompare(b, 3) }
+
+func benchmarkCompare(b *testing.B, pages int) {
+	x := synthTabular(b, "tabular/m/G", pages, 0.8, "bench")
+	y := synthTabular(b, "tabular/m/N", pages, 0.85, "bench2")
 	o := DefaultOptions()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -93,7 +93,13 @@ const pTolerance = 1e-12
 // only; the caller names their model and phase. P-values are not yet
 // adjusted: NewReport does that across a report's comparisons. Cells
 // whose schemas differ (their fields differ) cannot be compared.
-func Compare(a, b *Cell, o Options) (*Comparison, error) {
+func Compare(a, b *Cell, o Options) (*Comparison, error) { return compare(a, b, o, true) }
+
+// compare is Compare; with enumerate false it draws and sums every
+// replicate and round even where few units make them repeat (see
+// enumerate.go), which the tests use to check that both give the same
+// bits.
+func compare(a, b *Cell, o Options, enumerate bool) (*Comparison, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
@@ -128,9 +134,10 @@ func Compare(a, b *Cell, o Options) (*Comparison, error) {
 	}
 	n := len(units)
 	cmpn.UnitsPaired = n
+	p := &paired{st: st, ca: ca, cb: cb, n: n, w: w, sa: make([]float64, w), sb: make([]float64, w)}
 
 	// Observed: sums over the paired units in unit order.
-	sa, sb := make([]float64, w), make([]float64, w)
+	sa, sb := p.sa, p.sb
 	for i := range n {
 		addInto(sa, ca[i*w:(i+1)*w])
 		addInto(sb, cb[i*w:(i+1)*w])
@@ -157,49 +164,91 @@ func Compare(a, b *Cell, o Options) (*Comparison, error) {
 
 	// Interval of d: B replicates of n paired draws.
 	if o.Replicates > 0 {
-		values := make([][]float64, len(st))
-		for i := range values {
-			values[i] = make([]float64, 0, o.Replicates)
-		}
 		g := Stream(o.Seed, "boot:"+a.ID+"|"+b.ID)
-		for range o.Replicates {
-			drawSum2(g, ca, cb, n, w, sa, sb)
-			for i := range st {
-				if dv, ok := diff(&st[i], sa, sb); ok {
-					values[i] = append(values[i], dv)
-				}
+		if size := sequences(n, o.Replicates); enumerate && size > 0 {
+			for i, f := range p.bootstrapEnumerated(g, o.Replicates, size) {
+				sc := &cmpn.Stats[i]
+				sc.Kept.Bootstrap, sc.CI = weightedInterval(f, n, o.Replicates, o.Level)
 			}
-		}
-		for i := range st {
-			cmpn.Stats[i].Kept.Bootstrap = len(values[i])
-			cmpn.Stats[i].CI = percentileInterval(values[i], n, o.Replicates, o.Level)
+		} else {
+			for i, v := range p.bootstrap(g, o.Replicates) {
+				cmpn.Stats[i].Kept.Bootstrap = len(v)
+				cmpn.Stats[i].CI = percentileInterval(v, n, o.Replicates, o.Level)
+			}
 		}
 	}
 
 	// p-values: R rounds of per-unit coin flips swapping the sides.
 	if o.Permutations > 0 {
-		count := make([]int, len(st))
 		g := Stream(o.Seed, "perm:"+a.ID+"|"+b.ID)
-		for range o.Permutations {
-			swapSum(g, ca, cb, n, w, sa, sb)
-			for i := range st {
-				if dr, ok := diff(&st[i], sa, sb); ok {
-					cmpn.Stats[i].Kept.Permutations++
-					if math.Abs(dr) >= math.Abs(d[i])-pTolerance {
-						count[i]++
-					}
-				}
-			}
+		kept, count := make([]int, len(st)), make([]int, len(st))
+		if enumerate && n <= maxPatternUnits && 1<<n <= o.Permutations {
+			p.permuteEnumerated(g, o.Permutations, d, kept, count)
+		} else {
+			p.permute(g, o.Permutations, d, kept, count)
 		}
 		for i := range st {
+			cmpn.Stats[i].Kept.Permutations = kept[i]
 			if dOK[i] {
-				cmpn.Stats[i].P = ptr(float64(count[i]+1) / float64(cmpn.Stats[i].Kept.Permutations+1))
+				cmpn.Stats[i].P = ptr(float64(count[i]+1) / float64(kept[i]+1))
 			}
 		}
 	}
 
 	cmpn.Movement = movement(&st[s.Movement], units, ca, cb, w)
 	return cmpn, nil
+}
+
+// paired is a comparison's paired units: their A and B contributions
+// (n vectors of w components each, in unit order) and two vectors of w
+// sums to draw into.
+type paired struct {
+	st     []Stat
+	ca, cb []float64
+	n, w   int
+	sa, sb []float64
+}
+
+// bootstrap draws the replicates of the interval of d from g, each
+// summed on its own, and returns each statistic's defined differences in
+// replicate order.
+func (p *paired) bootstrap(g *SplitMix64, replicates int) [][]float64 {
+	values := make([][]float64, len(p.st))
+	for i := range values {
+		values[i] = make([]float64, 0, replicates)
+	}
+	for range replicates {
+		drawSum2(g, p.ca, p.cb, p.n, p.w, p.sa, p.sb)
+		for i := range p.st {
+			if dv, ok := diff(&p.st[i], p.sa, p.sb); ok {
+				values[i] = append(values[i], dv)
+			}
+		}
+	}
+	return values
+}
+
+// permute plays the randomization rounds from g, each summed on its own:
+// kept[i] counts the rounds on which statistic i's difference is defined,
+// count[i] those among them at least as far from 0 as d[i].
+func (p *paired) permute(g *SplitMix64, rounds int, d []float64, kept, count []int) {
+	for range rounds {
+		swapSum(g, p.ca, p.cb, p.n, p.w, p.sa, p.sb)
+		p.tally(d, kept, count, 1)
+	}
+}
+
+// tally adds weight rounds of the differences on p's sums to kept and
+// count.
+func (p *paired) tally(d []float64, kept, count []int, weight int) {
+	for i := range p.st {
+		if dr, ok := diff(&p.st[i], p.sa, p.sb); ok {
+			kept[i] += weight
+			if math.Abs(dr) >= math.Abs(d[i])-pTolerance {
+				count[i] += weight
+			}
+		}
+	}
 }
 
 // diff is stat(B) − stat(A) on one draw's sums, undefined when either is.

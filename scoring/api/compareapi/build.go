@@ -25,6 +25,12 @@ func buildReport(ctx api.Cancel, req *CompareRequest, o stats.Options) (*Report,
 	if err != nil {
 		return nil, err
 	}
+	return buildFrom(ctx, base, req, o)
+}
+
+// buildFrom is buildReport with the base report read.
+func buildFrom(ctx api.Cancel, base *report, req *CompareRequest, o stats.Options) (*Report, error) {
+	var err error
 	rep := &Report{}
 	var pairs []stats.Pair
 	switch {

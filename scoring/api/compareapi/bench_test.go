@@ -1,0 +1,103 @@
+package compareapi
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabulartest"
+)
+
+// benchmarkReport is the 450-image benchmark corpus's JSON report (about
+// 8 MB, intervals off) and the corpus's scoring time
+// (tabulartest.ScoreTime, median of 5, scoring/tabular's
+// BenchmarkScore450), measured in this process.
+func benchmarkReport(b *testing.B) (api.File, float64) {
+	in, err := tabulartest.BenchmarkInput()
+	if err != nil {
+		b.Fatal(err)
+	}
+	rep, err := tabular.Score(in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := rep.WriteJSON(&buf); err != nil {
+		b.Fatal(err)
+	}
+	score, err := tabulartest.ScoreTime(in, 5)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return api.File{Name: "benchmark.json", Text: buf.String()}, float64(score.Nanoseconds())
+}
+
+// BenchmarkCompareWithin450 is "docscore compare --within" on the
+// benchmark corpus's JSON report at SPEC F's defaults (2,000 bootstrap
+// replicates, 10,000 permutations): reading the 8 MB report, the 45
+// comparisons (every two cells sharing a phase or a model) and the JSON
+// comparison report. "%score" is its time as a share of the corpus's
+// scoring. Target: under 20 % of it.
+func BenchmarkCompareWithin450(b *testing.B) {
+	f, score := benchmarkReport(b)
+	req := &CompareRequest{Base: f, Within: true}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := CompareOperation.Run(api.NoCancel, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportShare(b, score)
+}
+
+// BenchmarkCompareWithin450Parsed is BenchmarkCompareWithin450 with the
+// report already read: the statistics and the comparison report alone.
+func BenchmarkCompareWithin450Parsed(b *testing.B) {
+	f, score := benchmarkReport(b)
+	req := &CompareRequest{Base: f, Within: true}
+	base, err := readReport(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	o := req.Options()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rep, err := buildFrom(api.NoCancel, base, req, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := render(rep.Report, "json", sideNames(req)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportShare(b, score)
+	b.ReportMetric(float64(len(base.cells)), "cells")
+}
+
+// BenchmarkReadReport450 reads the benchmark corpus's JSON report back
+// into its cells' units and contributions: the part of
+// BenchmarkCompareWithin450 that BenchmarkCompareWithin450Parsed leaves
+// out.
+func BenchmarkReadReport450(b *testing.B) {
+	f, score := benchmarkReport(b)
+	b.SetBytes(int64(len(f.Text)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := readReport(f); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportShare(b, score)
+}
+
+// reportShare reports the benchmark's time per op as a share of the
+// corpus's scoring time (ns), and that time.
+func reportShare(b *testing.B, score float64) {
+	perOp := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	b.ReportMetric(100*perOp/score, "%score")
+	b.ReportMetric(score/1e6, "score-ms")
+}

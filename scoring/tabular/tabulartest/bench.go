@@ -1,0 +1,47 @@
+package tabulartest
+
+import (
+	"slices"
+	"time"
+
+	"github.com/docscore/docscore/sample"
+	"github.com/docscore/docscore/scoring/tabular"
+)
+
+// BenchmarkRequest is the Benchmark corpus with the sample's rule file:
+// the files of the project's 450-image benchmark, intervals off
+// (--bootstrap 0).
+func BenchmarkRequest() (tabular.Request, error) {
+	gt, runs := Generate(Benchmark)
+	s, err := sample.TabularRequest(true)
+	if err != nil {
+		return tabular.Request{}, err
+	}
+	return tabular.Request{GT: gt, Runs: runs, Rules: s.Rules}, nil
+}
+
+// BenchmarkInput is BenchmarkRequest's files parsed (tabular.Load).
+func BenchmarkInput() (tabular.Input, error) {
+	req, err := BenchmarkRequest()
+	if err != nil {
+		return tabular.Input{}, err
+	}
+	return tabular.Load(req)
+}
+
+// ScoreTime is the median time of n scorings of in (tabular.Score, from
+// parsed input): the scoring time the benchmarks of the statistics report
+// their own as a share of ("%score"), measured in the same process so that
+// the machine's load falls on both alike.
+func ScoreTime(in tabular.Input, n int) (time.Duration, error) {
+	times := make([]time.Duration, n)
+	for i := range times {
+		start := time.Now()
+		if _, err := tabular.Score(in); err != nil {
+			return 0, err
+		}
+		times[i] = time.Since(start)
+	}
+	slices.Sort(times)
+	return times[n/2], nil
+}
