@@ -208,7 +208,7 @@ function pairTable(d, p) {
     el('th', { scope: 'col' }, 'field'), el('th', { scope: 'col' }, 'ground truth'),
     el('th', { scope: 'col' }, 'model'), el('th', { scope: 'col', class: 'num' }, 'score'))));
   const tb = el('tbody');
-  tb.append(el('tr', { class: 'name-row' + (p.name.edits > 0 ? ' wrong' : '') }, el('th', { scope: 'row' }, d.key),
+  tb.append(el('tr', { class: 'name-row' + (p.name.edits > 0 ? ' edited' : '') }, el('th', { scope: 'row' }, d.key),
     el('td', {}, gtName), el('td', {}, modelName),
     el('td', { class: 'num' }, `${p.name.edits} edit${p.name.edits === 1 ? '' : 's'} / ${p.name.ref_chars}`)));
   for (const f of p.fields) {
