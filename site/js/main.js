@@ -741,6 +741,7 @@ function markReceiptRow(key) {
 function openReceiptPage(phase, sample) {
   const keys = [...document.querySelectorAll('#receipt-pages th[data-page]')].map((th) => th.dataset.page);
   const from = document.activeElement;
+  markReceiptRow(phase + '/' + sample); // at once, while the page is fetched
   receiptDrill.open(keys, Math.max(0, keys.indexOf(phase + '/' + sample)), (key) => {
     const tr = receiptRow(key);
     const b = tr && tr.querySelector('button.page-open');
