@@ -25,10 +25,12 @@ func Fold(s string) string {
 // digits (the regular expression [+-]?\d+(?:[.,:/-]\d+)* with \d any
 // Unicode decimal digit). Otherwise a word is a run of Unicode letters and
 // combining marks. Everything else separates tokens.
-func Tokenize(text string) []Token {
-	folded := Fold(text)
+func Tokenize(text string) []Token { return tokensOf(Fold(text)) }
+
+// tokensOf splits case-folded text into tokens (Tokenize). Each token's
+// Text is a slice of s.
+func tokensOf(s string) []Token {
 	var toks []Token
-	s := folded
 	for i := 0; i < len(s); {
 		if n := numericAt(s, i); n > 0 {
 			toks = append(toks, Token{Text: s[i : i+n], Numeric: true})

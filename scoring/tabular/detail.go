@@ -19,14 +19,19 @@ import (
 // left unmatched on either side. It carries what the report leaves out
 // (field values); its scores are the report's, computed by the same code.
 type ImageDetail struct {
-	Line      int             `json:"line"`
-	Model     string          `json:"model"`
-	Phase     string          `json:"phase"`
-	Run       json.RawMessage `json:"run"`
-	Page      string          `json:"page"`
-	GTFile    string          `json:"gt_file"`
-	Status    string          `json:"status"` // "ok" or "failed"
-	Failure   string          `json:"failure,omitempty"`
+	Line    int             `json:"line"`
+	Model   string          `json:"model"`
+	Phase   string          `json:"phase"`
+	Run     json.RawMessage `json:"run"`
+	Page    string          `json:"page"`
+	GTFile  string          `json:"gt_file"`
+	Status  string          `json:"status"` // "ok" or "failed"
+	Failure string          `json:"failure,omitempty"`
+	// Response is what the model answered, as the runs line gives it:
+	// its "records" value as written (JSON text) or, without one, its
+	// "response" string; "" when the line has neither. A failed image's
+	// is the text its failure is about.
+	Response  string          `json:"response"`
 	Gate      float64         `json:"gate"`
 	Preview   bool            `json:"preview"` // scored with previewed OPEN rows on
 	Key       string          `json:"key"`
@@ -111,14 +116,14 @@ func Detail(req Request, line int) (*ImageDetail, error) {
 	if err := loadGT(req, &in); err != nil {
 		return nil, err
 	}
-	im, err := detailImage(req.Runs, line, in.Schema)
+	im, raw, err := detailImage(req.Runs, line, in.Schema)
 	if err != nil {
 		return nil, err
 	}
 	if err := loadRules(req, &in); err != nil {
 		return nil, err
 	}
-	return imageDetail(in, im, req.Runs.Name, line)
+	return imageDetail(in, im, raw, req.Runs.Name, line)
 }
 
 // DetailLoaded is Detail over an input Load gave for the same ground
@@ -130,32 +135,52 @@ func DetailLoaded(in Input, runs File, line int) (*ImageDetail, error) {
 	if in.Schema == nil {
 		in.Schema = schema.Default()
 	}
-	im, err := detailImage(runs, line, in.Schema)
+	im, raw, err := detailImage(runs, line, in.Schema)
 	if err != nil {
 		return nil, err
 	}
-	return imageDetail(in, im, runs.Name, line)
+	return imageDetail(in, im, raw, runs.Name, line)
 }
 
-// detailImage parses the image at a line of a runs file.
-func detailImage(runs File, line int, s *schema.Schema) (*Image, error) {
+// detailImage parses the image at a line of a runs file and returns it
+// with the model's answer on that line (rawResponse).
+func detailImage(runs File, line int, s *schema.Schema) (*Image, string, error) {
 	l, ok, perr := runsLine(runs.Name, runs.Data, line)
 	if perr != nil {
-		return nil, perr
+		return nil, "", perr
 	}
 	if !ok {
-		return nil, inputerr.New(runs.Name, line, "expected an image on this line")
+		return nil, "", inputerr.New(runs.Name, line, "expected an image on this line")
 	}
-	im, perr := parseLine(runs.Name, l, s, &jsonscan.Nested{})
+	scan := &jsonscan.Nested{}
+	im, perr := parseLine(runs.Name, l, s, scan)
 	if perr != nil {
-		return nil, perr
+		return nil, "", perr
 	}
-	return im, nil
+	return im, rawResponse(object(scan.Members)), nil
+}
+
+// rawResponse is the model's answer on a parsed runs line, read as
+// parseLine reads it: the "records" value as written unless it is
+// missing or null, else the "response" string (a response that is not a
+// string as written); "" when there is neither.
+func rawResponse(obj object) string {
+	if records, ok := obj.get("records"); ok && records != "null" {
+		return records
+	}
+	response, ok := obj.get("response")
+	if !ok || response == "null" {
+		return ""
+	}
+	if s, isString := jsonscan.String(response); isString {
+		return s
+	}
+	return response
 }
 
 // imageDetail scores one image of a loaded input and returns its
 // drill-down.
-func imageDetail(in Input, im *Image, runsName string, line int) (*ImageDetail, error) {
+func imageDetail(in Input, im *Image, response, runsName string, line int) (*ImageDetail, error) {
 	s := in.Schema
 	gate, err := gateOf(in.Gate)
 	if err != nil {
@@ -185,7 +210,7 @@ func imageDetail(in Input, im *Image, runsName string, line int) (*ImageDetail, 
 	score := sc.scoreImage(im)
 	d := &ImageDetail{
 		Line: im.Line, Model: im.Model, Phase: im.Phase, Run: im.Run, Page: im.Page, GTFile: page.File,
-		Status: score.Status, Failure: score.Failure, Gate: gate, Preview: !in.Preview.IsZero(),
+		Status: score.Status, Failure: score.Failure, Response: response, Gate: gate, Preview: !in.Preview.IsZero(),
 		Key: s.Key, Columns: s.Columns, Matched: score.Matched, NModel: score.NModel, NGT: score.NGT,
 		Precision: score.Precision, Recall: score.Recall, F1: score.F1,
 		Pairs: []DetailPair{}, Misses: []DetailRow{}, Extras: []DetailRow{},

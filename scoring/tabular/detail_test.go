@@ -1,6 +1,7 @@
 package tabular_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -352,4 +353,51 @@ func ExampleDetail() {
 	// delete "u" ""
 	// equal "ary 9 1769" "ary 9 1769"
 	// misses: Anzola Benetti
+}
+
+// TestDetailResponse checks the model's answer a drill-down carries: a
+// failed response line's text exactly, a records line's records as
+// written, a line with neither none.
+func TestDetailResponse(t *testing.T) {
+	req, err := sample.TabularRequest(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(req.Runs.Data), "\n")
+	var line17 struct{ Response string }
+	if err := json.Unmarshal([]byte(lines[16]), &line17); err != nil {
+		t.Fatal(err)
+	}
+	d, err := tabular.Detail(req, 17)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Status != "failed" || d.Failure != "no JSON array of objects in response" || d.Response != line17.Response || len(d.Response) < 100 {
+		t.Fatalf("line 17: status %q failure %q, response of %d bytes (the line's: %d)", d.Status, d.Failure, len(d.Response), len(line17.Response))
+	}
+	var line2 struct{ Records json.RawMessage }
+	if err := json.Unmarshal([]byte(lines[1]), &line2); err != nil {
+		t.Fatal(err)
+	}
+	if d, err = tabular.Detail(req, 2); err != nil {
+		t.Fatal(err)
+	}
+	if d.Status != "ok" || d.Response != string(line2.Records) {
+		t.Fatalf("line 2: status %q, response %.80q, want the records as written %.80q", d.Status, d.Response, line2.Records)
+	}
+	for _, tc := range []struct{ line, want string }{
+		{`{"model": "m", "page": "27", "status": "timeout"}`, ""},
+		{`{"model": "m", "page": "27", "status": "timeout", "response": "partial [{"}`, "partial [{"},
+		{`{"model": "m", "page": "27", "records": null, "response": "say \"hi\""}`, `say "hi"`},
+		{`{"model": "m", "page": "27", "response": 42}`, "42"},
+	} {
+		req.Runs.Data = []byte(tc.line)
+		d, err := tabular.Detail(req, 1)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.line, err)
+		}
+		if d.Response != tc.want {
+			t.Errorf("%s: response %q, want %q", tc.line, d.Response, tc.want)
+		}
+	}
 }

@@ -5,7 +5,8 @@
 import { WorkerClient } from './client.js';
 import { ROLES } from './roles.js';
 import { fmt4, fmtOpt4, fmtDelta, fmtBytes, runText, ciText, ciLookup, sigText } from './format.js';
-import { el, clear, sortableTable, plainTable, barChart, diffPair, VirtualTable } from './view.js';
+import { el, clear, sortableTable, plainTable, barChart, VirtualTable } from './view.js';
+import { Drill, renderImage, renderPageAcross, renderReceiptPage } from './drilldown.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -16,7 +17,7 @@ const state = {
   preview: new Set(), // OPEN row lines switched on
   cellSort: { key: null, dir: 1 },
   metric: 'f1',
-  detailLine: 0,
+  onlyMismatches: true, // the image drill-down shows only what does not match
   allowIncomplete: false, // score an incomplete receipts run (labelled)
   receiptsReport: null, // the receipts report shown, for comparing its phases
   compareSource: '', // what the Compare section compares: "cells", "runs" or "reports"
@@ -342,7 +343,8 @@ async function renderReceipts(r) {
   $('receipts').hidden = !r;
   if (!r) return;
   receiptsView = receiptsView || await import('./receiptsview.js');
-  receiptsView.render(r, { allowIncomplete: state.allowIncomplete });
+  receiptDrill.hide();
+  receiptsView.render(r, { allowIncomplete: state.allowIncomplete, onOpen: openReceiptPage });
 }
 
 async function renderHarness(h) {
@@ -396,8 +398,9 @@ async function renderResults() {
     render();
     performance.measure('docscore:render:' + name, { start: t });
   }
-  $('detail').hidden = true;
-  state.detailLine = 0;
+  imageDrill.hide();
+  pageDrill.hide();
+  images.setCurrent(-1);
   // The worker's timing of this scoring (ms: the rule file's check, the
   // core's call, the view), for tests and for whoever profiles the page.
   document.body.dataset.workerMs = JSON.stringify(Object.fromEntries(Object.entries(v.timing).map(([k, ms]) => [k, Math.round(ms)])));
@@ -470,9 +473,14 @@ function renderChart() {
 
 function renderPages() {
   const v = state.view;
+  // Each F1 opens its page across the cells (drilldown.js).
   plainTable($('pages'), ['page', ...v.cells.map((c) => `${c.model} / ${c.phase}`)],
-    v.pages.ids.map((p, k) => [p, ...v.pages.f1[k].map((x) => (x === null ? '–' : fmt4(x)))]),
-    'F1 per page and cell');
+    v.pages.ids.map((p, k) => [p, ...v.pages.f1[k].map((x, i) => el('button', {
+      type: 'button', class: 'f1-link', dataset: { page: p, cell: i },
+      'aria-label': `Page ${p}, ${v.cells[i].model} / ${v.cells[i].phase}: F1 ${x === null ? 'none' : fmt4(x)}. Open the page across the cells`,
+      onclick: (e) => openPage(k, e.currentTarget),
+    }, x === null ? '–' : fmt4(x)))]),
+    'F1 per page and cell: select a value to see the page across the cells');
 }
 
 function renderRules() {
@@ -612,7 +620,7 @@ function renderImages() {
   if (!images) {
     images = new VirtualTable($('images'), {
       label: 'Images, one per line of the runs file',
-      onOpen: (i) => openDetail(state.view.images.line[i]),
+      onOpen: (i, j) => openImageRow(j),
       columns: [],
     });
   }
@@ -639,88 +647,111 @@ function renderFailed() {
     v.failed.map((f) => [String(f.line), f.model, f.phase, f.run, f.page, f.failure]), 'Failed images');
 }
 
-// ---- drill-down ----------------------------------------------------------
+// ---- drill-down (drilldown.js) -------------------------------------------
 
-// openDetail shows the image at a line of the scored runs file, or with
-// compared of the runs file compared with it (the Compare section).
+// The image drill-down: items are {line, compared}, shown in the order of
+// the list it was opened from (the images table as sorted, a page across
+// the cells, or one image).
+const imageDrill = new Drill({
+  box: $('detail'), heading: $('detail-h'), nav: $('detail-nav'), noun: 'image',
+  show: (item) => enqueue(async () => {
+    const d = await client.call('detail', item);
+    const parts = { box: $('detail'), heading: $('detail-h'), summary: $('detail-summary'), body: $('detail-body') };
+    const only = (on) => {
+      state.onlyMismatches = on;
+      renderImage(parts, d, { compared: item.compared, only: on, onOnly: only });
+      $('detail-only').focus();
+    };
+    renderImage(parts, d, { compared: item.compared, only: state.onlyMismatches, onOnly: only });
+  }),
+  // the image's row in the images table is marked while it is shown
+  onMove: (item) => images.setCurrent(item.compared ? -1 : state.view.images.line.indexOf(item.line)),
+  onClose: () => images.setCurrent(-1),
+});
+
+// openDetail shows one image, at a line of the scored runs file, or with
+// compared of the runs file compared with it (the Compare section);
+// closing returns focus to what had it.
 function openDetail(line, compared = false) {
-  enqueue(async () => {
-    const d = await client.call('detail', { line, compared });
-    state.detailLine = line;
-    renderDetail(d, compared);
+  const from = document.activeElement;
+  imageDrill.open([{ line, compared }], 0, () => from && from.focus());
+}
+
+// openImageRow opens the image at position j of the images table, stepping
+// through the table in its order; closing focuses the last image's row.
+function openImageRow(j) {
+  const im = state.view.images;
+  const items = Array.from(images.order, (i) => ({ line: im.line[i], compared: false }));
+  imageDrill.open(items, j, (item) => images.focusPos(images.order.indexOf(im.line.indexOf(item.line))));
+}
+
+// The page drill-down: a page across every cell, stepping through the
+// pages of the per-page table.
+const pageDrill = new Drill({
+  box: $('page-view'), heading: $('page-view-h'), nav: $('page-view-nav'), noun: 'page',
+  show: async (k) => {
+    const v = state.view;
+    const page = v.pages.ids[k];
+    $('page-view').dataset.page = page;
+    const cells = renderPageAcross($('page-view-body'), $('page-view-h'), v, page, (line, button) => {
+      const items = cells.flatMap((c) => c.images.map((x) => ({ line: x.line, compared: false })));
+      imageDrill.open(items, items.findIndex((x) => x.line === line), (item) => {
+        const b = $('page-view-body').querySelector(`button[data-line="${item.line}"]`);
+        (b && !$('page-view').hidden ? b : button).focus();
+      });
+    });
+  },
+});
+
+function openPage(k, button) {
+  pageDrill.open(state.view.pages.ids.map((_, i) => i), k, (i) => {
+    const b = $('pages').querySelector(`button[data-page="${CSS.escape(state.view.pages.ids[i])}"][data-cell="${button.dataset.cell}"]`);
+    (b || button).focus();
   });
 }
 
-function renderDetail(d, compared = false) {
-  const box = $('detail');
-  box.hidden = false;
-  box.dataset.line = String(d.line);
-  box.dataset.compared = compared ? 'true' : 'false';
-  $('detail-h').textContent = `Image at line ${d.line}${compared ? ' of the compared runs file' : ''}: ` +
-    `${d.model} / ${d.phase}, run ${runText(d.run)}, page ${d.page}`;
-  const body = clear($('detail-body'));
-  if (d.status !== 'ok') {
-    $('detail-summary').textContent = `Failed (${d.failure}): counted, and excluded from every score.`;
-    return;
-  }
-  $('detail-summary').textContent = `${d.matched} of ${d.n_gt} ground-truth rows (${d.gt_file}) matched by ${d.n_model} model rows: ` +
-    `precision ${fmt4(d.precision)}, recall ${fmt4(d.recall)}, F1 ${fmt4(d.f1)}. Gate ${d.gate}` +
-    (d.preview ? '; previewed OPEN rows are on.' : '.');
+// The receipt page drill-down: items are "phase/sample" keys, in the
+// pages table's order.
+const receiptDrill = new Drill({
+  box: $('receipt-page'), heading: $('receipt-page-h'), nav: $('receipt-page-nav'), noun: 'page',
+  show: (key) => enqueue(async () => {
+    const cut = key.indexOf('/');
+    const d = await client.call('receiptPage', { phase: key.slice(0, cut), sample: key.slice(cut + 1) });
+    renderReceiptPage({ box: $('receipt-page'), heading: $('receipt-page-h'), summary: $('receipt-page-summary'), body: $('receipt-page-body') }, d);
+  }),
+  onMove: (key) => markReceiptRow(key),
+  onClose: () => markReceiptRow(''),
+});
 
-  body.append(el('h4', {}, `Pairs (${d.pairs.length})`));
-  const pairs = el('div', { class: 'pairs' });
-  for (const p of d.pairs) {
-    const [gtName, modelName] = diffPair(p.name.diff);
-    const table = el('table', {
-      class: 'data pair', dataset: { gt: p.name.gt, model: p.name.model, similarity: String(p.similarity) },
-    });
-    table.append(el('caption', {},
-      el('span', { class: 'pair-gt' }, p.name.gt), ' ≈ ', el('span', { class: 'pair-model' }, p.name.model),
-      el('span', { class: 'similarity' }, ` similarity ${fmt4(p.similarity)}` +
-        (p.similarity_gt === 'written' ? ' (GT as written)' : '') + `, GT line ${p.gt_line}`)));
-    table.append(el('thead', {}, el('tr', {},
-      el('th', { scope: 'col' }, 'field'), el('th', { scope: 'col' }, 'ground truth'),
-      el('th', { scope: 'col' }, 'model'), el('th', { scope: 'col', class: 'num' }, 'score'))));
-    const tb = el('tbody');
-    tb.append(el('tr', { class: 'name-row' }, el('th', { scope: 'row' }, d.key),
-      el('td', {}, gtName), el('td', {}, modelName),
-      el('td', { class: 'num' }, `${p.name.edits} edit${p.name.edits === 1 ? '' : 's'} / ${p.name.ref_chars}`)));
-    for (const f of p.fields) {
-      let gtCell;
-      let modelCell;
-      if (f.score === null) {
-        gtCell = el('span', { class: 'blank' }, f.gt || '(blank)');
-        modelCell = el('span', {}, f.model);
-      } else {
-        [gtCell, modelCell] = diffPair(f.diff);
-      }
-      const tr = el('tr', { class: f.score === null ? 'unscorable' : f.score === 1 ? 'exact' : 'wrong', dataset: { field: f.name } },
-        el('th', { scope: 'row' }, f.name),
-        el('td', { title: f.gt !== f.gt_compared ? 'as written: ' + f.gt : null }, gtCell),
-        el('td', { title: f.model !== f.model_compared ? 'as written: ' + f.model : null }, modelCell),
-        el('td', { class: 'num' }, f.score === null ? 'unscorable' : fmt4(f.score)));
-      tb.append(tr);
-    }
-    table.append(tb);
-    pairs.append(table);
-  }
-  body.append(pairs);
+function receiptRow(key) {
+  const th = document.querySelector(`#receipt-pages th[data-page="${CSS.escape(key)}"]`);
+  return th ? th.parentNode : null;
+}
 
-  const rowsTable = (title, rows, withLine) => {
-    body.append(el('h4', {}, `${title} (${rows.length})`));
-    if (rows.length === 0) {
-      body.append(el('p', { class: 'hint' }, 'None.'));
-      return;
-    }
-    const t = el('table', { class: 'data ' + (withLine ? 'misses' : 'extras') });
-    plainTable(t, [withLine ? 'GT line' : 'record', d.key, ...d.columns.map((c) => c.name)],
-      rows.map((r) => [String(withLine ? r.line : r.index + 1), r.key, ...r.values]), title);
-    rows.forEach((r, i) => { t.tBodies[0].rows[i].dataset.key = r.key; });
-    body.append(el('div', { class: 'scroll' }, t));
-  };
-  rowsTable('Misses: ground-truth rows no record was paired with', d.misses, true);
-  rowsTable('Extras: model records paired with no ground-truth row', d.extras, false);
-  box.focus();
+function markReceiptRow(key) {
+  for (const old of document.querySelectorAll('#receipt-pages tr.opened')) {
+    old.classList.remove('opened');
+    old.removeAttribute('aria-current');
+  }
+  const tr = key && receiptRow(key);
+  if (tr) {
+    tr.classList.add('opened');
+    tr.setAttribute('aria-current', 'true');
+  }
+}
+
+// openReceiptPage opens a receipt page's drill-down (phase, sample),
+// stepping through the pages table in its order; closing focuses the
+// page's button in its row.
+function openReceiptPage(phase, sample) {
+  const keys = [...document.querySelectorAll('#receipt-pages th[data-page]')].map((th) => th.dataset.page);
+  const from = document.activeElement;
+  markReceiptRow(phase + '/' + sample); // at once, while the page is fetched
+  receiptDrill.open(keys, Math.max(0, keys.indexOf(phase + '/' + sample)), (key) => {
+    const tr = receiptRow(key);
+    const b = tr && tr.querySelector('button.page-open');
+    (b || from).focus();
+  });
 }
 
 // ---- comparison (SPEC F.6) ---------------------------------------------------
@@ -867,19 +898,6 @@ async function runCompare(all) {
     onReceiptPage: (phase, sample) => openReceiptPage(phase, sample),
   });
   $('compare-result').hidden = false;
-}
-
-// openReceiptPage brings a receipt page's row of the pages table into
-// view and focus: its drill-down.
-function openReceiptPage(phase, sample) {
-  const th = document.querySelector(`#receipt-pages th[data-page="${CSS.escape(phase + '/' + sample)}"]`);
-  if (!th) return;
-  const tr = th.parentNode;
-  for (const old of document.querySelectorAll('#receipt-pages tr.opened')) old.classList.remove('opened');
-  tr.classList.add('opened');
-  tr.tabIndex = -1;
-  tr.scrollIntoView({ block: 'center' });
-  tr.focus();
 }
 
 // ---- downloads -------------------------------------------------------------

@@ -33,7 +33,7 @@ const pageSort = { key: null, dir: 1 };
 
 // render shows the receipts part of a scoring: r is the worker's
 // {missing, problem, error, refused, report, allowIncomplete}.
-export function render(r, { allowIncomplete }) {
+export function render(r, { allowIncomplete, onOpen = () => {} }) {
   $('allow-incomplete').checked = allowIncomplete;
   const banner = clear($('receipts-banner'));
   banner.hidden = true;
@@ -116,7 +116,14 @@ export function render(r, { allowIncomplete }) {
         if (pg.flags.length) td.classList.add('flagged');
       },
     },
-    { key: 'sample', label: 'sample', value: (pg) => pg.sample_id, cell: (pg) => pg.sample_id },
+    {
+      key: 'sample', label: 'sample', value: (pg) => pg.sample_id,
+      // the page's drill-down: its prediction against its reference
+      cell: (pg) => el('button', {
+        type: 'button', class: 'link page-open', 'aria-label': `Open ${pg.phase} / ${pg.sample_id}: its prediction against its reference`,
+        onclick: () => onOpen(pg.phase, pg.sample_id),
+      }, pg.sample_id),
+    },
     { key: 'line', label: 'line', className: 'num', value: (pg) => pg.line, cell: (pg) => String(pg.line) },
     { key: 'status', label: 'status', value: (pg) => pg.status, cell: (pg) => pg.status },
     { key: 'finish', label: 'finish', value: (pg) => pg.finish_reason || 'null', cell: (pg) => pg.finish_reason || 'null' },

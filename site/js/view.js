@@ -193,6 +193,7 @@ export class VirtualTable {
     this.order = new Int32Array(0);
     this.sort = { key: null, dir: 1 };
     this.focusIndex = 0;
+    this.current = -1; // the row whose drill-down is open (setCurrent)
     this.height = height;
     this.top = 0; // the box's scrollTop, kept here so drawing never forces a layout
     this.box = el('div', { class: 'vbox', tabindex: '-1' });
@@ -276,7 +277,8 @@ export class VirtualTable {
     const i = this.order[j];
     const tr = el('tr', {
       tabindex: j === this.focusIndex ? '0' : '-1', 'aria-rowindex': j + 2, dataset: { index: i, pos: j },
-      onclick: () => { this.focusIndex = j; this.onOpen(i); },
+      'aria-current': i === this.current ? 'true' : null, class: i === this.current ? 'current' : null,
+      onclick: () => { this.focusIndex = j; this.onOpen(i, j); },
       onkeydown: (e) => this.key(e, j, i),
     });
     tr.style.height = this.rowHeight + 'px';
@@ -291,7 +293,7 @@ export class VirtualTable {
     let next = j;
     if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
-      this.onOpen(i);
+      this.onOpen(i, j);
       return;
     }
     if (e.key === 'ArrowDown') next = Math.min(this.count - 1, j + 1);
@@ -302,13 +304,32 @@ export class VirtualTable {
     else if (e.key === 'End') next = this.count - 1;
     else return;
     e.preventDefault();
-    this.focusIndex = next;
-    const y = next * this.rowHeight;
+    this.focusPos(next);
+  }
+
+  // reveal scrolls the box so that the row at position j is in view.
+  reveal(j) {
+    const y = j * this.rowHeight;
     if (y < this.top + this.rowHeight) this.top = Math.max(0, y - this.rowHeight);
     else if (y > this.top + this.height - 2 * this.rowHeight) this.top = y - this.height + 2 * this.rowHeight;
     this.box.scrollTop = this.top;
+  }
+
+  // focusPos focuses the row at position j, scrolled into view.
+  focusPos(j) {
+    this.focusIndex = j;
+    this.reveal(j);
     this.draw();
-    const tr = this.body.querySelector(`tr[data-pos="${next}"]`);
+    const tr = this.body.querySelector(`tr[data-pos="${j}"]`);
     if (tr) tr.focus();
+  }
+
+  // setCurrent marks row i (aria-current, class "current"; -1: none) and
+  // scrolls it into the box's view without moving focus.
+  setCurrent(i) {
+    this.current = i;
+    const j = i < 0 ? -1 : this.order.indexOf(i);
+    if (j >= 0) this.reveal(j);
+    this.draw();
   }
 }

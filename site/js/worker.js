@@ -386,6 +386,14 @@ const ops = {
     return { blob: new Blob([data], { type: types[format] + ';charset=utf-8' }), name: name + '.' + format };
   },
 
+  async receiptPage({ phase, sample }) {
+    if (!lastReceipts) throw new Error('score the receipts first');
+    const { refs, run } = lastReceipts.request;
+    const env = await call('receiptPage', { refs, run, phase, sample_id: sample }, 'receipts');
+    if (env.error) throw new Error(env.error.message);
+    return env.result;
+  },
+
   async detail({ line, compared = false }) {
     if (!last) throw new Error('nothing scored yet');
     // The detail reads only its own line of the runs file: send that line

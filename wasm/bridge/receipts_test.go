@@ -119,7 +119,7 @@ func TestScoreReceiptsErrors(t *testing.T) {
 func TestReceiptsVersion(t *testing.T) {
 	_, res := envelopeOf(t, receipts.Call("version", ""))
 	var v bridge.VersionResult
-	if err := json.Unmarshal(res, &v); err != nil || strings.Join(v.Methods, ",") != "scoreReceipts,version" {
+	if err := json.Unmarshal(res, &v); err != nil || strings.Join(v.Methods, ",") != "receiptPage,scoreReceipts,version" {
 		t.Fatalf("version %s (%v)", res, err)
 	}
 }

@@ -65,7 +65,79 @@ var ScoreReceiptsOperation = api.Define(api.Operation{
 }, scoreReceipts)
 
 // Operations lists the receipts family's operations.
-func Operations() []api.Operation { return []api.Operation{ScoreReceiptsOperation} }
+func Operations() []api.Operation {
+	return []api.Operation{ScoreReceiptsOperation, ReceiptPageOperation}
+}
+
+// ReceiptPageRequest asks for the drill-down of one page of a receipts
+// run: the references and the run as ReceiptsRequest gives them, and the
+// page's phase and sample.
+type ReceiptPageRequest struct {
+	Refs         []api.File `json:"refs"`
+	Run          api.File   `json:"run"`
+	ReadingOrder bool       `json:"reading_order,omitempty"`
+	SkipBadLines bool       `json:"skip_bad_lines,omitempty"`
+	Phase        string     `json:"phase"`
+	SampleID     string     `json:"sample_id"`
+}
+
+// InputFiles lists the reference files, then the run.
+func (req *ReceiptPageRequest) InputFiles() []*api.File {
+	files := make([]*api.File, 0, len(req.Refs)+1)
+	for i := range req.Refs {
+		files = append(files, &req.Refs[i])
+	}
+	return append(files, &req.Run)
+}
+
+// ReceiptPageOperation answers the drill-down of one page
+// (receipts.PageDetail): its scores as the report gives them, its
+// cleaned prediction against its reference with the tokens of a longest
+// common subsequence and the missing numbers marked.
+var ReceiptPageOperation = api.Define(api.Operation{
+	Name:  "receiptPage",
+	Route: "/v1/receipts/page",
+	Doc:   "the drill-down of one receipt page: its cleaned prediction against its reference, LCS tokens and missing numbers marked",
+	Required: []api.Field{
+		{Name: "refs", Want: "one or more CORD annotation (.json) or reference (.jsonl) files"},
+		{Name: "run", Want: "the pilot run file (JSONL)"},
+		{Name: "phase", Want: "the page's phase"},
+		{Name: "sample_id", Want: "the page's sample"},
+	},
+}, receiptPage)
+
+func receiptPage(ctx api.Cancel, req *ReceiptPageRequest) (*api.Result, error) {
+	opts := receipts.ParseOptions{}
+	if req.ReadingOrder {
+		opts.Order = receipts.ReadingOrder
+	}
+	refs, err := parseRefs(req.Refs, opts)
+	if err != nil {
+		return nil, err
+	}
+	run, err := pilotrun.Read(strings.NewReader(req.Run.Text), req.Run.Name, pilotrun.ReadOptions{SkipBadLines: req.SkipBadLines})
+	if err != nil {
+		return nil, err
+	}
+	d, err := receipts.Detail(refs, run, req.Phase, req.SampleID)
+	if err != nil {
+		return nil, err
+	}
+	return &api.Result{Value: d}, nil
+}
+
+// parseRefs parses reference files, in order.
+func parseRefs(files []api.File, opts receipts.ParseOptions) (receipts.References, error) {
+	var refs receipts.References
+	for _, f := range files {
+		got, err := receipts.ParseReferences(f.Name, []byte(f.Text), opts)
+		if err != nil {
+			return nil, err
+		}
+		refs = append(refs, got...)
+	}
+	return refs, nil
+}
 
 // ScoreReceipts scores a request and returns the report in its format:
 // exactly the bytes "docscore score receipts --format F" writes. A run
@@ -102,13 +174,9 @@ func scoreReceiptsReport(ctx api.Cancel, req *ReceiptsRequest) (*api.Result, *Re
 	if len(req.Refs) == 0 && len(req.References) == 0 {
 		return nil, nil, inputerr.New("", 0, "no references given (expected CORD .json files or a .jsonl of {\"sample_id\", \"reference\"})")
 	}
-	var refs receipts.References
-	for _, f := range req.Refs {
-		got, err := receipts.ParseReferences(f.Name, []byte(f.Text), opts)
-		if err != nil {
-			return nil, nil, err
-		}
-		refs = append(refs, got...)
+	refs, err := parseRefs(req.Refs, opts)
+	if err != nil {
+		return nil, nil, err
 	}
 	refs = append(refs, req.References...)
 	run, err := pilotrun.Read(strings.NewReader(req.Run.Text), req.Run.Name, pilotrun.ReadOptions{SkipBadLines: req.SkipBadLines})

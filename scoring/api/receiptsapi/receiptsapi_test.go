@@ -72,3 +72,28 @@ func TestScoreReceiptsIncomplete(t *testing.T) {
 		t.Fatalf("allowed: %v\n%s", err, out)
 	}
 }
+
+// TestReceiptPage answers a page's drill-down through the operation, as
+// every host calls it: the scores are the report's page's, and a pair the
+// run lacks is an input error naming the run.
+func TestReceiptPage(t *testing.T) {
+	full := sampleReceipts(t, "run.jsonl")
+	res, rep, err := ScoreReceiptsReport(api.NoCancel, &full)
+	if err != nil || res == nil {
+		t.Fatal(err)
+	}
+	pg := rep.Pages[5]
+	req := &ReceiptPageRequest{Refs: full.Refs, Run: full.Run, Phase: pg.Phase, SampleID: pg.SampleID}
+	got, err := ReceiptPageOperation.Run(api.NoCancel, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, ok := got.Value.(*receipts.PageDetail)
+	if !ok || d.SampleID != pg.SampleID || d.Line != pg.Line || *d.F1 != *pg.F1 || d.LCS != pg.LCS || len(d.Reference) == 0 {
+		t.Fatalf("page %s/%s: %+v", pg.Phase, pg.SampleID, got.Value)
+	}
+	req.Phase = "nope"
+	if _, err := ReceiptPageOperation.Run(api.NoCancel, req); err == nil || !strings.Contains(err.Error(), "run.jsonl") {
+		t.Fatalf("unknown phase: %v", err)
+	}
+}

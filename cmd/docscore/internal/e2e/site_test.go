@@ -380,7 +380,7 @@ func TestNetworkStaysOnTheOrigin(t *testing.T) {
 	}
 	// A tabular session fetches the page, its modules, the core and the
 	// sample: neither the receipt scorer nor the harness, nor their views.
-	want := []string{"client.js", "docscore.wasm", "format.js", "icon.svg", "index.html", "main.js", "parts.js", "roles.js",
+	want := []string{"client.js", "docscore.wasm", "drilldown.js", "format.js", "icon.svg", "index.html", "main.js", "parts.js", "roles.js",
 		"sample.json", "style.css", "view.js", "warmup.js", "wasm_exec.js", "worker.js"}
 	if got := assetsFetched(reqs.list()); !reflect.DeepEqual(got, want) {
 		t.Fatalf("a tabular session fetched %q, want exactly %q", got, want)

@@ -1,0 +1,9 @@
+package receipts
+
+// DetailText is the segments of a PageDetail for a prediction (already
+// cleaned) and a reference, for the tests of the alignment.
+func DetailText(pred, ref string) *PageDetail {
+	d := &PageDetail{}
+	d.setTexts(Fold(pred), Fold(ref))
+	return d
+}
