@@ -115,6 +115,12 @@ export function fileStem(name) {
 // DOWNLOAD_EXT is each comparison format's file extension.
 const DOWNLOAD_EXT = { json: 'json', csv: 'csv', md: 'md', junit: 'junit.xml' };
 
+// reportFileName names a report's download after the file it scores:
+// "<runs>.scores.json" (what "scores"), "<runs>.scores.preview.md".
+export function reportFileName(input, what, format) {
+  return `${fileStem(input)}.${what}.${DOWNLOAD_EXT[format] || format}`;
+}
+
 // comparisonFileName names a comparison's download: "<base>-vs-<new>.comparison.json".
 export function comparisonFileName(base, next, format) {
   return `${fileStem(base)}-vs-${fileStem(next)}.comparison.${DOWNLOAD_EXT[format] || format}`;
