@@ -69,7 +69,7 @@ python-wheel: site ## build the Python wheel for this platform into dist/python
 test-python: python-wheel build ## install the wheel into a fresh virtual environment and run python/tests
 	BIN=$(BIN) scripts/test-python.sh
 screenshots: ## rewrite the screenshots in docs/ from the browser tests
-	$(GO) test -count=1 -tags e2e -run 'TestDroppedSampleFilesEqualTheCLI|TestPreviewDeltasEqualTheCLI|TestDrillDown|TestReceiptsEqualTheCLI|TestPipelineGraphEqualsTheCLI|TestCompareTwoCellsEqualsTheCLI' ./cmd/docscore/internal/e2e/ -update
+	$(GO) test -count=1 -tags e2e -run 'TestDroppedSampleFilesEqualTheCLI|TestPreviewDeltasEqualTheCLI|TestDrillDown|TestReceiptsEqualTheCLI|TestPipelineGraphEqualsTheCLI|TestCompareTwoCellsEqualsTheCLI|TestNarrowLayout390' ./cmd/docscore/internal/e2e/ -update
 
 check-core: ## prove scoring/ and rules/ import no os, net or syscall/js
 	@scripts/check-core.sh $(CORE_PKGS)

@@ -104,6 +104,22 @@ export function runSpread(images, cellCount) {
   });
 }
 
+// fileStem is a file's name without its folder and its .json or .jsonl
+// extension, with what a download's name should not hold replaced by "_".
+export function fileStem(name) {
+  const base = name.slice(name.lastIndexOf('/') + 1).replace(/\.(jsonl|json|ndjson)$/i, '');
+  return base.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '') || 'report';
+}
+
+// DOWNLOAD_EXT is each report format's file extension.
+export const DOWNLOAD_EXT = { json: 'json', csv: 'csv', md: 'md', junit: 'junit.xml' };
+
+// reportFileName names a report's download after the file it scores:
+// "<runs>.scores.json" (what "scores"), "<runs>.scores.preview.md".
+export function reportFileName(input, what, format) {
+  return `${fileStem(input)}.${what}.${DOWNLOAD_EXT[format] || format}`;
+}
+
 // FOLD_FILES is the number of files from which the file list folds.
 export const FOLD_FILES = 8;
 
@@ -121,12 +137,6 @@ export function filesSummary(files, labels) {
 // FIELDS_AS_ROWS is the number of fields above which the cells table
 // shows its fields as rows: one row per field, one column per cell.
 export const FIELDS_AS_ROWS = 10;
-
-// transpose turns a table of rows (header first) into one of columns:
-// the first column of the result is the header.
-export function transpose(header, rows) {
-  return header.map((h, j) => [h, ...rows.map((r) => r[j])]);
-}
 
 // skippedLines reads the report's warnings for the runs lines skipped
 // under "skip bad lines" ("skipped: runs.jsonl:5: …"): [{file, line,

@@ -1,7 +1,7 @@
 // Tests of layout.js with Node's test runner (make test-site-js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseGate, axisFor, runSpread, filesSummary, transpose, skippedLines, splitMessages } from './layout.js';
+import { parseGate, axisFor, runSpread, filesSummary, skippedLines, splitMessages, reportFileName } from './layout.js';
 import { prf } from './format.js';
 
 test('parseGate refuses what --gate refuses and keeps blank as the default', () => {
@@ -62,10 +62,6 @@ test('filesSummary counts the roles, most first', () => {
   assert.equal(filesSummary([{ role: 'x' }], labels), '1 file: 1 × x');
 });
 
-test('transpose turns columns into rows', () => {
-  assert.deepEqual(transpose(['f', 'a', 'b'], [['x', 1, 2], ['y', 3, 4]]), [['f', 'x', 'y'], ['a', 1, 3], ['b', 2, 4]]);
-});
-
 test('skippedLines reads the report warnings of skipped lines', () => {
   assert.deepEqual(skippedLines(['EQUIVALENCES.md:46: settled row without a witness',
     'skipped: runs.jsonl:5: expected a JSON object (one image per line): unexpected end',
@@ -79,4 +75,10 @@ test('skippedLines reads the report warnings of skipped lines', () => {
 test('splitMessages splits a list of input errors', () => {
   assert.deepEqual(splitMessages('a:1: x\nb:2: y\n'), ['a:1: x', 'b:2: y']);
   assert.deepEqual(splitMessages('one'), ['one']);
+});
+
+test('reportFileName names a download after its input', () => {
+  assert.equal(reportFileName('sample/tabular/runs.jsonl', 'scores', 'json'), 'runs.scores.json');
+  assert.equal(reportFileName('my runs.jsonl', 'scores.preview', 'md'), 'my_runs.scores.preview.md');
+  assert.equal(reportFileName('cases.json', 'eval', 'md'), 'cases.eval.md');
 });

@@ -7,7 +7,7 @@ import { ROLES } from './roles.js';
 import { fmt4, fmtOpt4, fmtDelta, fmtBytes, runText, ciText, ciLookup } from './format.js';
 import { el, clear, sortableTable, plainTable, diffPair, VirtualTable } from './view.js';
 import { barChart } from './chart.js';
-import { parseGate, runSpread, FOLD_FILES, filesSummary, FIELDS_AS_ROWS, transpose, skippedLines, splitMessages } from './layout.js';
+import { parseGate, runSpread, FOLD_FILES, filesSummary, FIELDS_AS_ROWS, skippedLines, splitMessages } from './layout.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -1252,6 +1252,8 @@ enqueue(async () => {
     state.files = kept.files;
     renderFiles();
     await scoreNow();
+    // The OPEN rows previewed are known once the rule file is read.
+    if (state.preview.size && previewSpec()) await scoreNow();
     $('kept').hidden = false;
     status(`Restored the last drop from this browser (kept ${new Date(kept.savedAt).toLocaleString()}): ` + $('status').textContent);
   } else {

@@ -18,6 +18,7 @@ import { prf, pageCompare, runText } from './format.js';
 import { splitTexts } from './parts.js';
 import { warmUpCalls } from './warmup.js';
 import { keep, kept, forget } from './persist.js';
+import { reportFileName } from './layout.js';
 
 // MODULES are the WebAssembly files and the global name each Go program
 // registers itself under (wasm/site/internal/host).
@@ -418,7 +419,6 @@ const ops = {
     }
     // The report's exact bytes: the core's, or the dropped file's text
     // encoded as UTF-8, named after its input: "<runs>.scores.json".
-    const { reportFileName } = await import('./comparison.js');
     return { blob: new Blob([data], { type: types[format] + ';charset=utf-8' }), name: reportFileName(name[0], name[1], format) };
   },
 
