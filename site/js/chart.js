@@ -29,8 +29,9 @@ export function barChart(container, title, items, format) {
   const rowH = narrow ? 48 : 28;
   const labelW = narrow ? 0 : Math.min(300, Math.round(width * 0.3));
   const valueW = narrow ? 0 : Math.min(230, Math.round(width * 0.25));
-  const x0 = labelW + (narrow ? 4 : 0);
-  const barW = width - labelW - valueW - (narrow ? 12 : 8);
+  // room at both ends for the first and last tick's text
+  const x0 = labelW + (narrow ? 16 : 0);
+  const barW = width - labelW - valueW - (narrow ? 36 : 24);
   const height = items.length * rowH + 26;
   const x = (v) => x0 + (barW * (Math.max(axis.lo, Math.min(axis.hi, v)) - axis.lo)) / (axis.hi - axis.lo);
   const chart = svg('svg', {

@@ -160,7 +160,7 @@ func TestNarrowLayout390(t *testing.T) {
 	if !evalBool(t, ctx, `document.querySelectorAll('#chart .spread-mark').length === 4 && document.querySelectorAll('#chart .errorbar').length === 4`) {
 		t.Error("the chart lacks a run-to-run spread mark or an error bar per cell")
 	}
-	screenshot(t, ctx, "#overview", "site-narrow.png")
+	screenshot(t, ctx, "#cells-h", "site-narrow.png")
 }
 
 // TestSkipBadLines drops a runs file with two malformed lines: every one
