@@ -119,13 +119,13 @@ func TestNarrowLayout390(t *testing.T) {
 	act(t, ctx, chromedp.Click(chromedp.ID("load-sample")))
 	var m struct {
 		Width, Viewport, CellsScroll, CellsClient int
-		Sticky, Overflow, Axis, SkipHref      string
-		MinFont                               float64
-		OverviewLinks                         []string
+		Sticky, Overflow, Axis, SkipHref          string
+		MinFont                                   float64
+		OverviewLinks                             []string
 	}
 	evalJSON(t, ctx, `(() => {
 		const box = document.getElementById('cells-box');
-		const fonts = [...document.querySelectorAll('#chart svg text')].map(t => t.getBoundingClientRect().height);
+		const fonts = [...document.querySelectorAll('#chart svg text')].map(t => t.getBoundingClientRect().height).filter(h => h > 0);
 		return JSON.stringify({
 			width: document.documentElement.scrollWidth, viewport: innerWidth,
 			cellsScroll: box.scrollWidth, cellsClient: box.clientWidth,
@@ -157,7 +157,7 @@ func TestNarrowLayout390(t *testing.T) {
 	if !evalBool(t, ctx, `(() => { const b = document.getElementById('cells-box'); b.scrollLeft = 200; return b.scrollLeft > 0 && document.documentElement.scrollLeft === 0 && window.scrollX === 0; })()`) {
 		t.Error("the cells box did not scroll on its own")
 	}
-	if !evalBool(t, ctx, `document.querySelectorAll('#chart .spread-mark').length === 4 && document.querySelectorAll('#chart .errorbar').length === 4`) {
+	if !evalBool(t, ctx, `document.querySelectorAll('#chart svg.narrow .spread-mark').length === 4 && document.querySelectorAll('#chart svg.narrow .errorbar').length === 4 && getComputedStyle(document.querySelector('#chart svg.wide')).display === 'none'`) {
 		t.Error("the chart lacks a run-to-run spread mark or an error bar per cell")
 	}
 	screenshot(t, ctx, "#cells-h", "site-narrow.png")
