@@ -81,7 +81,7 @@ test-npm: ## pack @docscore/core, install the tarball into an empty project: Nod
 	$(GO) test -count=1 -tags e2e $(NPM_PKG)
 
 screenshots: ## rewrite the screenshots in docs/ from the browser tests
-	$(GO) test -count=1 -tags e2e -run 'TestDroppedSampleFilesEqualTheCLI|TestPreviewDeltasEqualTheCLI|TestDrillDown|TestPageAcrossCells|TestReceiptPageDiff|TestReceiptsEqualTheCLI|TestPipelineGraphEqualsTheCLI|TestCompareTwoCellsEqualsTheCLI' ./cmd/docscore/internal/e2e/ -update
+	$(GO) test -count=1 -tags e2e -run 'TestDroppedSampleFilesEqualTheCLI|TestPreviewDeltasEqualTheCLI|TestDrillDown|TestPageAcrossCells|TestReceiptPageDiff|TestReceiptsEqualTheCLI|TestPipelineGraphEqualsTheCLI|TestCompareTwoCellsEqualsTheCLI|TestNarrowLayout390' ./cmd/docscore/internal/e2e/ -update
 
 check-core: ## prove scoring/ and rules/ import no os, net or syscall/js
 	@scripts/check-core.sh $(CORE_PKGS)

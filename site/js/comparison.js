@@ -6,6 +6,9 @@
 // DOM, no worker API); tested with node --test.
 
 import { fmt4 } from './format.js';
+import { fileStem, DOWNLOAD_EXT } from './layout.js';
+
+export { fileStem };
 
 // signed4 formats x as Go's fmt "%+.4f" does (the Markdown report's
 // deltas and intervals): a sign always, "-0.0000" for negative zero.
@@ -105,15 +108,6 @@ export function pairSpec(a, b) {
   return `${sideLabel(a)}:${sideLabel(b)}`;
 }
 
-// fileStem is a file's name without its folder and its .json or .jsonl
-// extension, with what a download's name should not hold replaced by "_".
-export function fileStem(name) {
-  const base = name.slice(name.lastIndexOf('/') + 1).replace(/\.(jsonl|json|ndjson)$/i, '');
-  return base.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '') || 'report';
-}
-
-// DOWNLOAD_EXT is each comparison format's file extension.
-const DOWNLOAD_EXT = { json: 'json', csv: 'csv', md: 'md', junit: 'junit.xml' };
 
 // comparisonFileName names a comparison's download: "<base>-vs-<new>.comparison.json".
 export function comparisonFileName(base, next, format) {

@@ -5,7 +5,9 @@
 import { WorkerClient } from './client.js';
 import { ROLES } from './roles.js';
 import { fmt4, fmtOpt4, fmtDelta, fmtBytes, runText, ciText, ciLookup, sigText } from './format.js';
-import { el, clear, sortableTable, plainTable, barChart, VirtualTable } from './view.js';
+import { el, clear, sortableTable, plainTable, VirtualTable } from './view.js';
+import { barChart } from './chart.js';
+import { parseGate, runSpread, FOLD_FILES, filesSummary, FIELDS_AS_ROWS, skippedLines, splitMessages } from './layout.js';
 import { Drill, renderImage, renderPageAcross, renderReceiptPage } from './drilldown.js';
 
 const $ = (id) => document.getElementById(id);
@@ -23,12 +25,20 @@ const state = {
   compareSource: '', // what the Compare section compares: "cells", "runs" or "reports"
   compareCount: 0, // comparisons answered (data-count on #compare, for tests)
   compareHad: {}, // the sources offered last time
+  skipBadLines: false, // score the good lines of a runs file, list the bad ones
+  fieldsAsRows: null, // the cells' fields as rows: null until the user chooses
+  filesShown: 0, // files in the list when it was last folded or unfolded
 };
 
 const client = new WorkerClient((msg) => {
   if (msg.type === 'progress') onProgress(msg);
   // The core has warmed up (worker.js): tests wait for it.
   if (msg.type === 'warm') document.body.dataset.warm = msg.error ? 'failed: ' + msg.error : 'true';
+  // The drop is kept in IndexedDB (persist.js): tests wait for it.
+  if (msg.type === 'kept') {
+    document.body.dataset.kept = msg.error ? 'failed: ' + msg.error : String(msg.files);
+    $('kept').hidden = !!msg.error || msg.files === 0;
+  }
 });
 let images = null; // the VirtualTable of images
 
@@ -159,7 +169,7 @@ function renderFiles(problems = {}) {
   const table = $('files');
   const body = table.tBodies[0];
   clear(body);
-  table.hidden = state.files.length === 0;
+  foldFiles(problems);
   $('clear').disabled = state.files.length === 0;
   for (const f of state.files) {
     const select = el('select', {
@@ -192,6 +202,26 @@ function renderFiles(problems = {}) {
   }
 }
 
+// foldFiles shows the file list, folded when it is long (FOLD_FILES) and
+// nothing in it needs the user; it folds or unfolds only when the number
+// of files changes, so that the user's choice stays.
+function foldFiles(problems) {
+  const box = $('files-box');
+  const n = state.files.length;
+  box.hidden = n === 0;
+  const failing = state.files.some((f) => f.error) || Object.keys(problems).length > 0;
+  if (failing) box.open = true;
+  else if (n !== state.filesShown) box.open = n <= FOLD_FILES;
+  state.filesShown = n;
+  $('files-summary').textContent = filesSummary(state.files, ROLES);
+  // The "what to drop" panel folds once there are files.
+  const help = $('what-to-drop');
+  if (n > 0 && help.dataset.auto !== 'folded') {
+    help.open = false;
+    help.dataset.auto = 'folded';
+  }
+}
+
 // ---- scoring ---------------------------------------------------------------
 
 function previewSpec() {
@@ -203,9 +233,25 @@ function previewSpec() {
   return on.join(',');
 }
 
+// gateValue reads the gate box (layout.js's parseGate): {gate} to send
+// (0 for the default 0.7, which the request leaves out) or {error}. A
+// gate out of range is shown beside the box and nothing is scored.
 function gateValue() {
-  const v = Number($('gate').value);
-  return v > 0 && v <= 1 && v !== 0.7 ? v : 0;
+  const g = parseGate($('gate').value);
+  const box = $('gate');
+  box.setAttribute('aria-invalid', g.error ? 'true' : 'false');
+  $('gate-error').hidden = !g.error;
+  $('gate-error').textContent = g.error || '';
+  if (g.error) return { error: g.error };
+  return { gate: g.value !== 0.7 ? g.value : 0 };
+}
+
+// settings are what a kept drop restores (persist.js).
+function settings() {
+  return {
+    gate: $('gate').value, preview: [...state.preview], skipBadLines: state.skipBadLines,
+    allowIncomplete: state.allowIncomplete, metric: state.metric,
+  };
 }
 
 // generation counts finished scorings (data-generation on <body>), so
@@ -223,9 +269,22 @@ async function scoreNow() {
 async function scoreFiles() {
   if (state.files.length === 0) {
     renderEmpty();
+    // nothing dropped: nothing kept either
+    await client.call('forget');
+    $('kept').hidden = true;
     return;
   }
-  const res = await client.call('score', { preview: previewSpec(), gate: gateValue(), allowIncomplete: state.allowIncomplete });
+  const gate = gateValue();
+  if (gate.error) {
+    hideResults();
+    showErrors([[gate.error, 'Nothing was scored: correct the gate (blank is the default 0.7).']]);
+    status('Not scored: the gate is out of range (see the error below the status).');
+    return;
+  }
+  const res = await client.call('score', {
+    preview: previewSpec(), gate: gate.gate, allowIncomplete: state.allowIncomplete,
+    skipBadLines: state.skipBadLines, settings: settings(),
+  });
   performance.mark('docscore:scored');
   hideProgress();
   state.files = res.files;
@@ -245,10 +304,27 @@ async function scoreFiles() {
     if (e.file && e.file !== checked && state.files.some((f) => f.name === e.file)) {
       note(e.file, where + messageWithoutPlace(e));
     }
-    alerts.push([e.message, e.file ? 'Fix the file and drop it again (it replaces the old one), change its role, or remove it.' : '']);
+    // An error that lists several (an inputerr.List) shows each.
+    const messages = splitMessages(e.message);
+    for (const m of messages.slice(1)) {
+      const at = /^(.*?):(\d+): (.*)$/s.exec(m);
+      if (at && at[1] === e.file && at[1] !== checked) note(e.file, `line ${at[2]}: ${at[3]}`);
+    }
+    for (const m of messages) alerts.push([m, '']);
+    alerts[alerts.length - 1][1] = e.file ? 'Fix the file and drop it again (it replaces the old one), change its role, or remove it.' : '';
   };
   if (res.problem) fileProblem(res.problem);
   if (res.error) coreError(res.error);
+  if (res.badLines) {
+    // every malformed line of the runs file, not just the first
+    const b = res.badLines;
+    const bad = skippedLines(b.lines.map((l) => 'skipped: ' + l));
+    for (const x of bad.slice(1)) note(x.file, `line ${x.line}: ${x.message}`);
+    alerts.push([`${b.file} has ${bad.length} malformed line${bad.length === 1 ? '' : 's'}: ` +
+      bad.map((x) => 'line ' + x.line).join(', ') + '.',
+    `Fix them, or switch on "Skip bad lines" to score the other ${b.images} image${b.images === 1 ? '' : 's'} and list the skipped lines.`]);
+  }
+  renderSchemaAdvice(res.schemaAdvice || null);
   for (const fam of [res.receipts, res.harness]) {
     if (fam && fam.problem) fileProblem(fam.problem);
     if (fam && fam.error) coreError(fam.error);
@@ -294,7 +370,7 @@ async function scoreFiles() {
     const r = res.receipts;
     if (r.report) done.push(`Scored receipts run ${r.report.run_id}: ${r.report.scored_records} pages (${(r.ms / 1000).toFixed(1)} s)`);
     else if (r.missing.length) done.push('To score receipts, add ' + r.missing.join(' and '));
-    else if (r.refused) done.push('Receipts: the run is incomplete, see above');
+    else if (r.refused) done.push('Receipts: the run is incomplete, see Receipts below');
   }
   if (res.harness && res.harness.report) {
     const s = res.harness.report.summary;
@@ -303,9 +379,75 @@ async function scoreFiles() {
   }
   renderCompare();
   if (done.length === 0 && !$('compare').hidden) done.push('Ready to compare: see Compare below');
-  if (alerts.length && done.length === 0) done.push('Not scored: see the error above');
-  status(done.length ? done.join('. ') + '.' : 'Nothing to score: give each file its role.');
+  const skipped = res.view ? skippedLines(res.view.warnings) : [];
+  if (skipped.length) {
+    done.push(`Skipped ${skipped.length} bad line${skipped.length === 1 ? '' : 's'} of ${skipped[0].file}: ` +
+      skipped.map((x) => 'line ' + x.line).join(', '));
+    for (const x of skipped) note(x.file, `line ${x.line} skipped: ${x.message}`);
+    renderFiles(problems);
+  }
+  if (alerts.length && done.length === 0) done.push('Not scored: see the error below');
+  status(done.length ? done.join('. ') + '.' : directFormHint(res) || 'Nothing to score: give each file its role.');
+  renderOverview(res);
   performance.mark('docscore:results');
+}
+
+// renderSchemaAdvice shows, for a CSV whose header is not the bundled
+// register's, that a schema file is needed and a minimal one for the
+// columns it has (the worker writes it: firstuse.js), to copy, download
+// or add to the files at once.
+function renderSchemaAdvice(a) {
+  const box = $('schema-advice');
+  box.hidden = !a;
+  state.schemaAdvice = a;
+  if (!a) return;
+  $('schema-advice-text').textContent = `${a.file} has the columns ${[a.schema.key, ...a.schema.columns.map((c) => c.name)].join(', ')}, ` +
+    'not those of the bundled traveler register. To score your own table, drop a schema file beside it: it names the key column ' +
+    `that pairs records (here "${a.schema.key}") and how each other column is compared. A minimal one for these columns ` +
+    '(kinds guessed from the first rows: text, integer or yesno; edit it to taste):';
+  $('schema-text').textContent = a.text;
+}
+
+// directFormHint is the status for the harness's direct form (a
+// prediction JSON, a path/value truth CSV, evidence) dropped without a
+// cases file: the page evaluates cases files.
+function directFormHint(res) {
+  if (res.present || res.harness || state.files.length === 0) return '';
+  const truth = state.files.find((f) => f.role === 'case-file');
+  if (!truth) return '';
+  return `${truth.name} is a harness path/value truth table (the direct form): the page evaluates cases files. ` +
+    'Drop a cases file naming it, the prediction and the evidence, or run docscore eval --prediction … --ground-truth … on the command line.';
+}
+
+// renderOverview fills the summary at the top: one line per family
+// scored, each with a link to its section; the skip link goes to it.
+function renderOverview(res) {
+  const list = clear($('overview-list'));
+  const item = (id, text, link) => list.append(el('li', {}, text, ' ', el('a', { href: '#' + id, dataset: { family: id } }, link)));
+  const v = state.view;
+  if (v) {
+    const f1s = v.cells.map((c) => c.f1).filter((x) => x !== null);
+    const range = f1s.length ? `F1 ${fmt4(Math.min(...f1s))}–${fmt4(Math.max(...f1s))}` : 'no F1';
+    item('results', `Tables: ${v.images.count} images in ${v.cells.length} cell${v.cells.length === 1 ? '' : 's'}, ${range}` +
+      (v.failed.length ? `, ${v.failed.length} failed` : '') + (v.preview ? ' (preview on)' : '') + '.', 'Go to the results');
+  }
+  if (res.receipts && res.receipts.report) {
+    const r = res.receipts.report;
+    item('receipts', `Receipts: run ${r.run_id}, ${r.scored_records} pages in ${r.phases.length} phase${r.phases.length === 1 ? '' : 's'}` +
+      (r.incomplete ? ' (incomplete)' : '') + '.', 'Go to the receipts');
+  } else if (res.receipts && res.receipts.refused) {
+    item('receipts', 'Receipts: the run is incomplete.', 'Go to the receipts');
+  }
+  if (res.harness && res.harness.report) {
+    const s = res.harness.report.summary;
+    const verdicts = ['pass', 'fail', 'uncertain'].filter((k) => s[k]).map((k) => `${s[k]} ${k}`).join(', ');
+    item('harness', `Pipelines: ${s.stages} stage${s.stages === 1 ? '' : 's'}${verdicts ? ' (' + verdicts + ')' : ''}.`, 'Go to the pipelines');
+  }
+  if (!$('compare').hidden) item('compare', 'Compare: two cells, runs files or reports.', 'Go to Compare');
+  const any = list.children.length > 0;
+  $('overview').hidden = !any;
+  // "Skip to the results" goes to the summary, which links every family.
+  $('skip').setAttribute('href', any ? '#overview' : '#inputs');
 }
 
 // messageWithoutPlace drops the "FILE:LINE: " prefix the core puts on input
@@ -319,7 +461,18 @@ function messageWithoutPlace(e) {
   return e.message;
 }
 
+// hideResults takes every family's results away (a scoring refused).
+function hideResults() {
+  state.view = null;
+  state.receiptsReport = null;
+  for (const id of ['results', 'receipts', 'harness', 'compare', 'overview', 'schema-advice']) $(id).hidden = true;
+  $('skip').setAttribute('href', '#inputs');
+}
+
 function renderEmpty() {
+  renderSchemaAdvice(null);
+  $('overview').hidden = true;
+  $('skip').setAttribute('href', '#inputs');
   state.view = null;
   state.rules = null;
   renderFiles();
@@ -388,7 +541,13 @@ async function renderResults() {
     (v.preview ? ` Preview: ${v.preview.rows.length} OPEN row(s) switched on; the tables show the preview scores.` : '') +
     ciFootnote(v.cells.length ? v.cells[0].ci : null);
   const warn = clear($('warnings'));
-  for (const w of v.warnings) warn.append(el('li', {}, w));
+  // The rule file's warnings are in the Rules section, beside its rows:
+  // listed once, there. Skipped lines are in the status and the file list.
+  const ruleFile = state.rules && !$('rules').hidden ? state.rules.file + ':' : null;
+  for (const w of v.warnings) {
+    if (ruleFile && w.startsWith(ruleFile)) continue;
+    warn.append(el('li', {}, w));
+  }
   // One task per section, so that the browser lays out and paints in
   // between and no single task holds the main thread for long.
   for (const [name, render] of [['cells', renderCells], ['chart', renderChart], ['pages', renderPages],
@@ -439,23 +598,49 @@ function renderCells() {
     },
   });
   const metrics = metricList(v);
+  // Many fields (a table of your own) go in a table of their own, one row
+  // per field, unless the user asks for them as columns.
+  const many = v.fields.length > FIELDS_AS_ROWS;
+  $('fields-as-rows-p').hidden = !many;
+  const asRows = many && state.fieldsAsRows !== false;
+  $('fields-as-rows').checked = asRows;
   const columns = [
     { key: 'model', label: 'model', value: (r) => r.c.model, cell: (r) => r.c.model },
     { key: 'phase', label: 'phase', value: (r) => r.c.phase, cell: (r) => r.c.phase },
     { key: 'ok', label: 'images ok', className: 'num', value: (r) => r.c.images_ok, cell: (r) => String(r.c.images_ok) },
     { key: 'failed', label: 'failed', className: 'num', value: (r) => r.c.images_failed, cell: (r) => String(r.c.images_failed) },
-    ...metrics.map(num),
+    ...metrics.filter((m) => !(asRows && m.field)).map(num),
   ];
   sortableTable($('cells'), columns, rows, state.cellSort, 'Cells: model, phase and scores' + (v.preview ? ', settled → preview (delta)' : ''));
-  // the metric menu of the chart
+  renderFieldRows(asRows ? metrics.filter((m) => m.field) : null);
+  // the metric menu of the chart: the scores, then the fields
   const menu = $('metric');
   const keep = state.metric;
-  clear(menu).append(...metrics.map((m) => el('option', { value: m.key, selected: m.key === keep }, m.label)));
+  const option = (m) => el('option', { value: m.key, selected: m.key === keep }, m.label);
+  clear(menu).append(...metrics.filter((m) => !m.field).map(option));
+  if (v.fields.length) menu.append(el('optgroup', { label: 'Fields (accuracy)' }, metrics.filter((m) => m.field).map(option)));
   if (!metrics.some((m) => m.key === keep)) state.metric = 'f1';
+}
+
+// renderFieldRows fills the fields-as-rows table (null hides it): one row
+// per field, one column per cell, each the field's accuracy (or the
+// preview's delta) with its interval.
+function renderFieldRows(fieldMetrics) {
+  const v = state.view;
+  $('fields-rows').hidden = !fieldMetrics;
+  if (!fieldMetrics) return;
+  const header = ['field', ...v.cells.map((c) => `${c.model} / ${c.phase}`)];
+  const rows = fieldMetrics.map((m) => [m.label, ...v.cells.map((c, i) => {
+    const d = deltaOf(m, i);
+    return d ? fmtDelta(d) : fmtOpt4(m.get(c)) + ciText(c.ci, m.ci);
+  })]);
+  plainTable($('fields-table'), header, rows, 'Fields as rows: accuracy per field and cell');
 }
 
 function renderChart() {
   const v = state.view;
+  if (!v) return;
+  const spread = runSpread(v.images, v.cells.length);
   const metric = metricList(v).find((m) => m.key === state.metric) || metricList(v)[0];
   const items = v.cells.map((c, i) => {
     const d = deltaOf(metric, i);
@@ -465,10 +650,17 @@ function renderChart() {
     return {
       label: `${c.model} / ${c.phase}`, value: metric.get(c), settled: d ? d.settled : undefined, delta: d,
       ci: iv, ciText: iv ? ciText(c.ci, metric.ci).trim() : '',
+      // the run-to-run spread of F1 (its runs' pooled F1, lowest to highest)
+      spread: metric.key === 'f1' && spread[i] && spread[i].runs > 1 ? spread[i] : null,
     };
   });
-  barChart($('chart'), `${metric.label} per cell${v.preview ? ' (bar: preview, mark: settled)' : ''}`, items,
+  const axis = barChart($('chart'), `${metric.label} per cell${v.preview ? ' (bar: preview, mark: settled)' : ''}`, items,
     (it) => (it.delta ? fmtDelta(it.delta) : fmtOpt4(it.value)));
+  const hasSpread = items.some((it) => it.spread);
+  $('chart-axis').textContent = (axis.full ? 'Axis 0–1.' : `The axis fits the data: ${axis.text} (not 0–1).`) +
+    (items.some((it) => it.ci) ? ' Error bars: each cell\'s interval.' : '') +
+    (hasSpread ? ' Thin orange mark under a bar: the F1 of the cell\'s runs, lowest to highest (run-to-run spread).' : '');
+  $('chart').dataset.axis = axis.text;
 }
 
 function renderPages() {
@@ -914,6 +1106,11 @@ async function download(what) {
   } finally {
     hideProgress();
   }
+  saveBlob(blob, name);
+}
+
+// saveBlob offers a blob as a download named name.
+function saveBlob(blob, name) {
   const url = URL.createObjectURL(blob);
   const a = el('a', { href: url, download: name, hidden: true });
   document.body.append(a);
@@ -951,18 +1148,38 @@ function wire() {
       addItems(items);
     });
   }
+  // A sample loaded over dropped files asks first: beside them, or
+  // instead of them.
+  let asked = null;
+  const loadSample = (which, add) => {
+    performance.mark('docscore:drop');
+    $('sample-ask').hidden = true;
+    if (!add) state.preview.clear();
+    enqueue(async () => {
+      showError('');
+      state.files = await client.call('loadSample', { which, add });
+      renderFiles();
+    });
+    rescore();
+  };
   for (const [id, which] of [['load-sample', 'tabular'], ['load-receipts-sample', 'receipts'], ['load-pipeline-sample', 'pipeline']]) {
     $(id).addEventListener('click', () => {
-      performance.mark('docscore:drop');
-      state.preview.clear();
-      enqueue(async () => {
-        showError('');
-        state.files = await client.call('loadSample', { which });
-        renderFiles();
-      });
-      rescore();
+      if (state.files.length === 0) {
+        loadSample(which, false);
+        return;
+      }
+      asked = which;
+      $('sample-ask-text').textContent = `Load the ${$(id).textContent.replace(/^Load /, '')} beside the ${state.files.length} file${state.files.length === 1 ? '' : 's'} you dropped, or instead of them?`;
+      $('sample-ask').hidden = false;
+      $('sample-add').focus();
     });
   }
+  $('sample-add').addEventListener('click', () => loadSample(asked, true));
+  $('sample-replace').addEventListener('click', () => loadSample(asked, false));
+  $('sample-cancel').addEventListener('click', () => {
+    $('sample-ask').hidden = true;
+    $('load-sample').focus();
+  });
   $('allow-incomplete').addEventListener('change', (e) => {
     state.allowIncomplete = e.target.checked;
     rescore();
@@ -975,6 +1192,50 @@ function wire() {
     rescore();
   });
   $('gate').addEventListener('change', () => rescore());
+  $('gate').addEventListener('input', () => {
+    // say at once what is wrong; the scoring waits for the change
+    const g = parseGate($('gate').value);
+    $('gate').setAttribute('aria-invalid', g.error ? 'true' : 'false');
+    $('gate-error').hidden = !g.error;
+    $('gate-error').textContent = g.error || '';
+  });
+  $('skip-bad-lines').addEventListener('change', (e) => {
+    state.skipBadLines = e.target.checked;
+    rescore();
+  });
+  $('fields-as-rows').addEventListener('change', (e) => {
+    state.fieldsAsRows = e.target.checked;
+    if (state.view) renderCells();
+  });
+  $('forget').addEventListener('click', () => {
+    state.preview.clear();
+    enqueue(async () => {
+      await client.call('forget');
+      state.files = await client.call('clear');
+      $('kept').hidden = true;
+      delete document.body.dataset.kept;
+    });
+    rescore().then(() => status('Forgotten: nothing of the last drop is kept in this browser.'));
+  });
+  $('schema-add').addEventListener('click', () => {
+    const a = state.schemaAdvice;
+    if (a) addItems([{ file: new File([a.text], a.name, { type: 'application/json' }), path: a.name }]);
+  });
+  $('schema-copy').addEventListener('click', () => {
+    const a = state.schemaAdvice;
+    if (!a) return;
+    navigator.clipboard.writeText(a.text).then(() => status('The schema is copied: save it as schema.json beside your CSVs.'),
+      () => { getSelection().selectAllChildren($('schema-text')); status('Select and copy the schema shown (the browser refused the clipboard).'); });
+  });
+  $('schema-download').addEventListener('click', () => {
+    const a = state.schemaAdvice;
+    if (a) saveBlob(new Blob([a.text], { type: 'application/json;charset=utf-8' }), a.name);
+  });
+  let resizing = 0;
+  addEventListener('resize', () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(() => { if (state.view) renderChart(); }, 150);
+  });
   for (const r of document.querySelectorAll('input[name="compare-source"]')) {
     r.addEventListener('change', () => {
       state.compareSource = r.value;
@@ -1001,6 +1262,25 @@ enqueue(async () => {
   const v = await client.call('version');
   $('version').textContent = `docscore ${v.docscore}: scoring core compiled to WebAssembly with ${v.go}, running in a Web Worker. ` +
     'This page makes no request beyond its own origin.';
+  $('schema-link').href = $('formats-link').href.split('#')[0] + '#schema-file-other-tables';
+  // The last drop kept in this browser comes back (persist.js).
+  const kept = await client.call('restore');
+  if (kept) {
+    const s = kept.settings;
+    $('gate').value = s.gate || '0.7';
+    state.preview = new Set(s.preview);
+    state.skipBadLines = $('skip-bad-lines').checked = s.skipBadLines;
+    state.allowIncomplete = $('allow-incomplete').checked = s.allowIncomplete;
+    state.metric = s.metric;
+    state.files = kept.files;
+    renderFiles();
+    await scoreNow();
+    // The OPEN rows previewed are known once the rule file is read.
+    if (state.preview.size && previewSpec()) await scoreNow();
+    $('kept').hidden = false;
+    status(`Restored the last drop from this browser (kept ${new Date(kept.savedAt).toLocaleString()}): ` + $('status').textContent);
+  } else {
+    status('Ready: drop files, choose them, or load the sample.');
+  }
   document.body.dataset.ready = 'true';
-  status('Ready: drop files, choose them, or load the sample.');
 });

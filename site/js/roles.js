@@ -127,6 +127,9 @@ export function detectRole(name, text) {
       return { role: 'gt', note: 'page ' + base.replace(/^gt_page_/i, '').replace(/\.csv$/i, '') };
     }
     const header = csvHeader(text);
+    if (header.length === 2 && header[0] === 'path' && header[1] === 'expected') {
+      return { role: 'case-file', note: 'a path/value truth table of the harness (its direct form): a cases file names it' };
+    }
     if (header.includes('page')) {
       return { role: 'gt', note: 'pages from its page column' };
     }

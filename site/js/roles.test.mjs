@@ -80,3 +80,8 @@ test('the comparison roles are roles of no family', () => {
     for (const fam of Object.values(FAMILIES)) assert.ok(!fam.has(r), r);
   }
 });
+
+test('a path/value truth CSV is a file a cases file names, not ground truth', () => {
+  const r = detectRole('examples/harness/direct/truth.csv', 'path,expected\n$.heading,Safety inspection\n');
+  assert.equal(r.role, 'case-file');
+});

@@ -1,5 +1,5 @@
-// view.js — small DOM helpers: elements, sortable tables, the bar chart
-// (inline SVG), character diffs and a virtualized table. No framework;
+// view.js — small DOM helpers: elements, sortable tables, character
+// diffs and a virtualized table (the bar chart is chart.js). No framework;
 // nothing here knows about the worker.
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -104,55 +104,6 @@ export function plainTable(table, header, rows, caption) {
     return td;
   }))));
   table.append(el('thead', {}, head), body);
-}
-
-// barChart draws one horizontal bar per item into container as inline
-// SVG: items are {label, value (0..1 or null), settled? (a marker), ci?
-// ([lo, hi]: an error bar, the value's confidence interval)}.
-export function barChart(container, title, items, format) {
-  clear(container);
-  const rowH = 26;
-  const labelW = 300;
-  const barW = 420;
-  const valueW = 230;
-  const width = labelW + barW + valueW;
-  const height = items.length * rowH + 24;
-  const chart = svg('svg', {
-    viewBox: `0 0 ${width} ${height}`, width: '100%', class: 'bars',
-    role: 'img', 'aria-label': title,
-  });
-  chart.append(svg('title', {}, title));
-  // grid lines at 0, .25, .5, .75, 1
-  for (let k = 0; k <= 4; k++) {
-    const x = labelW + (barW * k) / 4;
-    chart.append(svg('line', { x1: x, x2: x, y1: 0, y2: height - 18, class: 'grid' }));
-    chart.append(svg('text', { x, y: height - 4, class: 'axis', 'text-anchor': 'middle' }, String(k / 4)));
-  }
-  items.forEach((it, i) => {
-    const y = i * rowH;
-    const g = svg('g', { class: 'bar-row' });
-    g.append(svg('text', { x: labelW - 8, y: y + rowH / 2 + 4, 'text-anchor': 'end', class: 'label' }, it.label));
-    const v = it.value === null ? 0 : Math.max(0, Math.min(1, it.value));
-    g.append(svg('rect', { x: labelW, y: y + 4, width: barW * v, height: rowH - 8, rx: 2, class: 'bar' }));
-    if (Array.isArray(it.ci)) {
-      // the interval: a line from lo to hi with a cap at each end
-      const clamp = (x) => labelW + barW * Math.max(0, Math.min(1, x));
-      const [lo, hi] = [clamp(it.ci[0]), clamp(it.ci[1])];
-      const mid = y + rowH / 2;
-      const bar = svg('g', { class: 'errorbar', dataset: { lo: String(it.ci[0]), hi: String(it.ci[1]) } });
-      bar.append(svg('title', {}, `${it.label}: interval ${it.ciText || ''}`.trim()));
-      bar.append(svg('line', { x1: lo, x2: hi, y1: mid, y2: mid }));
-      for (const x of [lo, hi]) bar.append(svg('line', { x1: x, x2: x, y1: mid - 6, y2: mid + 6 }));
-      g.append(bar);
-    }
-    if (it.settled !== undefined && it.settled !== null) {
-      const sx = labelW + barW * Math.max(0, Math.min(1, it.settled));
-      g.append(svg('line', { x1: sx, x2: sx, y1: y + 1, y2: y + rowH - 1, class: 'settled' }));
-    }
-    g.append(svg('text', { x: labelW + barW + 8, y: y + rowH / 2 + 4, class: 'value' }, format(it)));
-    chart.append(g);
-  });
-  container.append(chart);
 }
 
 // diffPair renders an alignment (spans {op, gt, model}) as two lines:

@@ -17,6 +17,8 @@ import { detectRole, FAMILIES, ROLES, casePaths, resolveCasePath } from './roles
 import { prf, pageCompare, runText } from './format.js';
 import { splitTexts } from './parts.js';
 import { warmUpCalls } from './warmup.js';
+import { keep, kept, forget } from './persist.js';
+import { reportFileName } from './layout.js';
 
 // MODULES are the WebAssembly files and the global name each Go program
 // registers itself under (wasm/site/internal/host).
@@ -185,7 +187,13 @@ async function readText(file, onBytes) {
   return parts.join('');
 }
 
+// filesVersion counts changes to the file list, so that a kept drop
+// (persist.js) stores the files again only when they changed.
+let filesVersion = 0;
+let keptVersion = -1;
+
 function addFile(f) {
+  filesVersion++;
   const i = files.findIndex((x) => x.name === f.name);
   const entry = { id: nextId++, error: '', bytes: null, text: '', ...f };
   if (i >= 0) {
@@ -284,13 +292,15 @@ const ops = {
     return listFiles();
   },
 
-  async loadSample({ which = 'tabular' }) {
+  // loadSample loads a bundled sample: it replaces the files (add false)
+  // or goes beside them (add true; a file of the same name is replaced).
+  async loadSample({ which = 'tabular', add = false }) {
     const resp = await fetch(SAMPLES[which]);
     if (!resp.ok) {
       throw new Error(`cannot load the sample: ${resp.status}`);
     }
     const sample = await resp.json();
-    files.length = 0;
+    if (!add) files.length = 0;
     for (const f of sample.files) {
       const bytes = f.base64 ? fromBase64(f.base64) : null;
       const text = f.text || '';
@@ -308,6 +318,7 @@ const ops = {
     if (f) {
       f.role = role;
       f.auto = false;
+      filesVersion++;
     }
     linkCaseFiles();
     return listFiles();
@@ -316,12 +327,14 @@ const ops = {
   async remove({ id }) {
     const i = files.findIndex((x) => x.id === id);
     if (i >= 0) files.splice(i, 1);
+    filesVersion++;
     linkCaseFiles();
     return listFiles();
   },
 
   async clear() {
     files.length = 0;
+    filesVersion++;
     last = null;
     lastReceipts = null;
     lastHarness = null;
@@ -332,6 +345,29 @@ const ops = {
   score,
 
   compare,
+
+  // restore adds back the drop kept in this browser (persist.js), if
+  // any: {files, settings, savedAt}, or null.
+  async restore() {
+    let k = null;
+    try {
+      k = await kept(ROLES);
+    } catch {
+      return null; // storage refused (a private window): nothing kept
+    }
+    if (!k || files.length > 0) return null;
+    for (const f of k.files) addFile(f);
+    linkCaseFiles();
+    keptVersion = filesVersion;
+    return { files: listFiles(), settings: k.settings, savedAt: k.savedAt };
+  },
+
+  // forget deletes the kept drop.
+  async forget() {
+    keptVersion = -1;
+    await forget();
+    return true;
+  },
 
   async download({ family = 'tabular', format }) {
     const types = { json: 'application/json', csv: 'text/csv', md: 'text/markdown' };
@@ -345,7 +381,7 @@ const ops = {
       const env = await call('scoreTabular', { ...last.request, format });
       if (env.error) throw new Error(env.error.message);
       data = env.raw;
-      name = 'docscore-tabular' + (last.preview ? '-preview' : '');
+      name = [last.request.runs.name, 'scores' + (last.preview ? '.preview' : '')];
     } else if (family === 'receipts') {
       if (!lastReceipts) throw new Error('no receipts report');
       data = lastReceipts.report;
@@ -354,7 +390,7 @@ const ops = {
         if (env.error) throw new Error(env.error.message);
         data = env.raw;
       }
-      name = 'docscore-receipts' + (lastReceipts.incomplete ? '-incomplete' : '');
+      name = [lastReceipts.request.run.name, 'scores' + (lastReceipts.incomplete ? '.incomplete' : '')];
     } else if (family === 'harness') {
       if (!lastHarness) throw new Error('no harness report');
       if (format === 'json') {
@@ -366,7 +402,7 @@ const ops = {
         if (env.error) throw new Error(env.error.message);
         data = env.raw;
       }
-      name = 'docscore-eval';
+      name = [lastHarness.file ? lastHarness.file.name : lastHarness.request.cases.name, 'eval'];
     } else if (family === 'compare') {
       if (!lastCompare) throw new Error('nothing compared yet');
       data = lastCompare.json;
@@ -382,8 +418,8 @@ const ops = {
       throw new Error('unknown report ' + family);
     }
     // The report's exact bytes: the core's, or the dropped file's text
-    // encoded as UTF-8.
-    return { blob: new Blob([data], { type: types[format] + ';charset=utf-8' }), name: name + '.' + format };
+    // encoded as UTF-8, named after its input: "<runs>.scores.json".
+    return { blob: new Blob([data], { type: types[format] + ';charset=utf-8' }), name: reportFileName(name[0], name[1], format) };
   },
 
   async receiptPage({ phase, sample }) {
@@ -440,15 +476,42 @@ function hasFamily(family) {
 // score scores every family whose files are present, each on its own:
 // {files, missing, problem, error, rules, view} for tabular files (as
 // before receipts and the harness came), and {receipts} and {harness}.
-async function score({ preview = '', gate = 0, allowIncomplete = false }) {
-  const receipts = await scoreReceipts(allowIncomplete);
+// skipBadLines reports and skips malformed runs lines (tabular and
+// receipts), as the command line's --skip-bad-lines. settings are the
+// page's, kept with the files (persist.js) once the scoring is done.
+async function score({ preview = '', gate = 0, allowIncomplete = false, skipBadLines = false, settings = null }) {
+  const receipts = await scoreReceipts(allowIncomplete, skipBadLines);
   const harness = await scoreHarness();
-  const tab = await scoreTabular(preview, gate);
+  const tab = await scoreTabular(preview, gate, skipBadLines);
   const out = { ...tab.value, files: listFiles(), receipts, harness };
+  if (settings) keepDrop(settings);
   return tab.transfer ? { value: out, transfer: tab.transfer } : out;
 }
 
-async function scoreTabular(preview, gate) {
+// keepDrop keeps the files and settings in IndexedDB (persist.js), one
+// write after the other, and tells the page when it is done ({type:
+// "kept"}); without files, the kept drop is deleted.
+let keeping = Promise.resolve();
+function keepDrop(settings) {
+  keeping = keeping.then(async () => {
+    try {
+      if (files.length === 0) {
+        await forget();
+        keptVersion = -1;
+      } else {
+        const changed = keptVersion !== filesVersion;
+        const version = filesVersion;
+        await keep({ files: changed ? files : null, settings });
+        keptVersion = version;
+      }
+      self.postMessage({ type: 'kept', files: files.length });
+    } catch (err) {
+      self.postMessage({ type: 'kept', error: String((err && err.message) || err) });
+    }
+  });
+}
+
+async function scoreTabular(preview, gate, skipBadLines = false) {
   const out = { present: hasFamily('tabular'), missing: [], problem: null, error: null, rules: null, view: null };
   const gt = byRole('gt').sort(byName);
   const runs = byRole('runs');
@@ -483,6 +546,7 @@ async function scoreTabular(preview, gate) {
   if (schema.length) request.schema = fileRef(schema[0]);
   if (gate) request.gate = gate;
   if (preview) request.preview = preview;
+  if (skipBadLines) request.skip_bad_lines = true;
   progress({ phase: 'score', done: 0, total: 0, name: runs[0].name }, true);
   const t0 = performance.now();
   // The page shows the rule file's check and the report's summary; the
@@ -497,6 +561,7 @@ async function scoreTabular(preview, gate) {
   if (drop.error) {
     out.error = drop.error;
     last = null;
+    await adviseOn(out, request, schema.length > 0);
     return { value: out };
   }
   last = { request, preview };
@@ -516,7 +581,7 @@ async function scoreTabular(preview, gate) {
 // null when there are none, else {files, missing, problem, error,
 // refused, report, allowIncomplete, ms}. refused is the refusal of an
 // incomplete run (error code "incomplete"), which allowIncomplete lifts.
-async function scoreReceipts(allowIncomplete) {
+async function scoreReceipts(allowIncomplete, skipBadLines = false) {
   lastReceipts = null;
   if (!hasFamily('receipts')) return null;
   const refs = byRole('receipt-ref').sort(byName);
@@ -531,6 +596,7 @@ async function scoreReceipts(allowIncomplete) {
   if (out.missing.length > 0) return out;
   const request = { refs: refs.map(fileRef), run: fileRef(runs[0]), format: 'json' };
   if (allowIncomplete) request.allow_incomplete = true;
+  if (skipBadLines) request.skip_bad_lines = true;
   progress({ phase: 'score', done: 0, total: 0, name: runs[0].name }, true);
   const t0 = performance.now();
   const env = await call('scoreReceipts', request, 'receipts');
@@ -609,6 +675,30 @@ async function scoreHarness() {
   out.report = JSON.parse(rawText(env));
   lastHarness = { request, report: env.raw };
   return out;
+}
+
+// adviseOn adds to a refused tabular scoring what helps the user fix it:
+// for a ground-truth CSV whose header is not the schema's (and no schema
+// file dropped), a minimal schema for the columns it has (firstuse.js);
+// for a malformed runs line, every bad line of the runs file (the core
+// stops at the first; scored again with skip_bad_lines to list them).
+async function adviseOn(out, request, hasSchema) {
+  const e = out.error;
+  const { isHeaderMismatch, suggestSchema, schemaText } = await import('./firstuse.js');
+  if (!hasSchema && isHeaderMismatch(e)) {
+    const f = files.find((x) => x.name === e.file);
+    const s = f ? suggestSchema(f.text) : null;
+    if (s) out.schemaAdvice = { file: e.file, schema: s, text: schemaText(s), name: 'schema.json' };
+    return;
+  }
+  if (e.file === request.runs.name && e.line && !request.skip_bad_lines) {
+    const env = await call('dropTabular', { ...request, skip_bad_lines: true });
+    if (env.error) return;
+    const drop = JSON.parse(rawText(env));
+    if (drop.error || !drop.summary) return;
+    const bad = drop.summary.warnings.filter((w) => w.startsWith('skipped: '));
+    if (bad.length > 0) out.badLines = { file: e.file, lines: bad.map((w) => w.slice('skipped: '.length)), images: drop.summary.images.length };
+  }
 }
 
 // ---- comparisons (SPEC F.6) ------------------------------------------------

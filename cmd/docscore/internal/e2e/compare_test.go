@@ -121,7 +121,7 @@ func TestCompareTwoCellsEqualsTheCLI(t *testing.T) {
 		}
 	}
 	var bars [][2]float64
-	evalJSON(t, ctx, `JSON.stringify([...document.querySelectorAll('#chart .errorbar')].map(g => [Number(g.dataset.lo), Number(g.dataset.hi)]))`, &bars)
+	evalJSON(t, ctx, `JSON.stringify([...document.querySelectorAll('#chart svg.wide .errorbar')].map(g => [Number(g.dataset.lo), Number(g.dataset.hi)]))`, &bars)
 	if len(want) == 0 || !reflect.DeepEqual(bars, want) {
 		t.Fatalf("error bars %v, the report's F1 intervals %v", bars, want)
 	}

@@ -169,7 +169,7 @@ func TestReceiptsEqualTheCLI(t *testing.T) {
 
 	// The bundled sample: the complete run's report again.
 	act(t, ctx, chromedp.Click(chromedp.ID("allow-incomplete")))
-	act(t, ctx, chromedp.Click(chromedp.ID("load-receipts-sample")))
+	loadSampleOver(t, ctx, "load-receipts-sample", false)
 	roles = fileRoles(t, ctx)
 	if roles["sample/receipts/run.jsonl"] != "receipt-run" || roles["sample/receipts/run_incomplete.jsonl"] != "ignore" || len(roles) != 26 {
 		t.Fatalf("receipts sample roles %v", roles)
@@ -424,7 +424,7 @@ func TestPipelineGraphEqualsTheCLI(t *testing.T) {
 
 	// The bundled example: the report of the command line run at the
 	// repository's root, which names the cases file by that path.
-	act(t, ctx, chromedp.Click(chromedp.ID("load-pipeline-sample")))
+	loadSampleOver(t, ctx, "load-pipeline-sample", false)
 	root := filepath.Dir(docsDir) // the repository
 	cliRun(t, root, "eval", "--cases", "examples/harness/pipeline/cases.json", "--output", filepath.Join(out, "example.json"))
 	if want, err := os.ReadFile(filepath.Join(out, "example.json")); err != nil || !bytes.Equal(download(t, ctx, "harness-json"), want) {

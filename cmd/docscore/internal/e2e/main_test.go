@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
@@ -198,6 +199,11 @@ func newTabAt(t *testing.T, timeout time.Duration, url string) (context.Context,
 			}
 		}
 	}()
+	// Every tab starts without the drop an earlier test kept in the
+	// browser (persist.js: IndexedDB, on the test server's origin).
+	if _, err := chromedp.Call(ctx, storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: origin, StorageTypes: "indexeddb"}); err != nil {
+		t.Fatal(err)
+	}
 	if err := chromedp.Do(ctx,
 		chromedp.EmulateViewport(1280, 900),
 		chromedp.Navigate(url),

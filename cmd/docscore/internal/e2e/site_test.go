@@ -85,7 +85,7 @@ func TestPickerFolderAndSampleEqualTheCLI(t *testing.T) {
 		t.Errorf("dropped folder: downloaded JSON differs from docscore score tabular --sample")
 	}
 
-	act(t, ctx, chromedp.Click(chromedp.ID("load-sample")))
+	loadSampleOver(t, ctx, "load-sample", false)
 	if got := download(t, ctx, "json"); !bytes.Equal(got, sampleJSON) {
 		t.Errorf("Load sample: downloaded JSON differs from docscore score tabular --sample")
 	}
@@ -380,8 +380,8 @@ func TestNetworkStaysOnTheOrigin(t *testing.T) {
 	}
 	// A tabular session fetches the page, its modules, the core and the
 	// sample: neither the receipt scorer nor the harness, nor their views.
-	want := []string{"client.js", "docscore.wasm", "drilldown.js", "format.js", "icon.svg", "index.html", "main.js", "parts.js", "roles.js",
-		"sample.json", "style.css", "view.js", "warmup.js", "wasm_exec.js", "worker.js"}
+	want := []string{"chart.js", "client.js", "docscore.wasm", "drilldown.js", "format.js", "icon.svg", "index.html", "layout.js", "main.js", "parts.js",
+		"persist.js", "roles.js", "sample.json", "style.css", "view.js", "warmup.js", "wasm_exec.js", "worker.js"}
 	if got := assetsFetched(reqs.list()); !reflect.DeepEqual(got, want) {
 		t.Fatalf("a tabular session fetched %q, want exactly %q", got, want)
 	}

@@ -182,6 +182,9 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	if files["sample-pipeline.json"], err = pipelineSampleJSON(os.DirFS(root)); err != nil {
 		return nil, err
 	}
+	if files["formats.html"], err = formatsHTML(os.DirFS(root)); err != nil {
+		return nil, err
+	}
 	err = fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
