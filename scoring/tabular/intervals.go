@@ -38,44 +38,78 @@ func addIntervals(fields []string, cells []*Cell, images []*ImageScore, iv Inter
 		}
 		return nil
 	}
-	o, err := stats.IntervalOptions(iv.Bootstrap, iv.CILevel, iv.Seed)
+	acc, err := newIntervalAcc(fields, iv)
 	if err != nil {
 		return err
 	}
-	schema := stats.TabularSchema(fields)
-	builders := make(map[string]*stats.Builder, len(cells))
-	for _, c := range cells {
-		builders[c.Model+"\x00"+c.Phase] = stats.NewBuilder(stats.TabularID(c.Model, c.Phase), schema)
-	}
-	v := make([]float64, schema.Width)
 	for _, im := range images {
-		b := builders[im.Model+"\x00"+im.Phase]
-		if b == nil {
-			continue
-		}
-		if im.Status != "ok" {
-			b.Unit(im.Page)
-			continue
-		}
-		v[stats.TabMatched] = float64(im.Matched)
-		v[stats.TabNModel] = float64(im.NModel)
-		v[stats.TabNGT] = float64(im.NGT)
-		v[stats.TabNameEdits] = float64(im.NameEdits)
-		v[stats.TabNameRefChars] = float64(im.NameRefChars)
-		for i := range fields {
-			var f FieldSum
-			if i < len(im.Fields) {
-				f = im.Fields[i]
-			}
-			v[stats.TabFields+2*i] = f.Sum
-			v[stats.TabFields+2*i+1] = float64(f.Scored)
-		}
-		if err := b.Add(im.Page, v); err != nil {
+		if err := acc.add(im); err != nil {
 			return err
 		}
 	}
+	return acc.finish(cells)
+}
+
+// intervalAcc gathers the per-unit contributions of the cells' intervals
+// image by image, in input order (SPEC F.1): what addIntervals does over
+// a report's images and a streamed scoring (Stream) does as it goes. It
+// keeps one stats.Builder per cell, which holds a sum per page: its size
+// does not grow with the number of images.
+type intervalAcc struct {
+	fields   []string
+	o        stats.Options
+	schema   *stats.Schema
+	builders map[cellKey]*stats.Builder
+	v        []float64
+}
+
+func newIntervalAcc(fields []string, iv Intervals) (*intervalAcc, error) {
+	o, err := stats.IntervalOptions(iv.Bootstrap, iv.CILevel, iv.Seed)
+	if err != nil {
+		return nil, err
+	}
+	schema := stats.TabularSchema(fields)
+	return &intervalAcc{fields: fields, o: o, schema: schema, builders: map[cellKey]*stats.Builder{}, v: make([]float64, schema.Width)}, nil
+}
+
+func (a *intervalAcc) builder(model, phase string) *stats.Builder {
+	k := cellKey{model, phase}
+	b := a.builders[k]
+	if b == nil {
+		b = stats.NewBuilder(stats.TabularID(model, phase), a.schema)
+		a.builders[k] = b
+	}
+	return b
+}
+
+// add adds one image's contribution to its cell's page.
+func (a *intervalAcc) add(im *ImageScore) error {
+	b := a.builder(im.Model, im.Phase)
+	if im.Status != "ok" {
+		b.Unit(im.Page)
+		return nil
+	}
+	v := a.v
+	v[stats.TabMatched] = float64(im.Matched)
+	v[stats.TabNModel] = float64(im.NModel)
+	v[stats.TabNGT] = float64(im.NGT)
+	v[stats.TabNameEdits] = float64(im.NameEdits)
+	v[stats.TabNameRefChars] = float64(im.NameRefChars)
+	for i := range a.fields {
+		var f FieldSum
+		if i < len(im.Fields) {
+			f = im.Fields[i]
+		}
+		v[stats.TabFields+2*i] = f.Sum
+		v[stats.TabFields+2*i+1] = float64(f.Scored)
+	}
+	return b.Add(im.Page, v)
+}
+
+// finish sets each cell's CI from what was added.
+func (a *intervalAcc) finish(cells []*Cell) error {
 	for _, c := range cells {
-		ci, err := stats.Interval(builders[c.Model+"\x00"+c.Phase].Build(), o)
+		ci, err := stats.Interval(a.builder(c.Model, c.Phase).Build(), a.o)
 		if err != nil {
 			return err
 		}

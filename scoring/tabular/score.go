@@ -371,6 +371,22 @@ type scorer struct {
 	tokenIDs   map[string]int32 // token interning for the overlap test
 	toks       []string         // scratch tokens of a model's field value
 	work       *budget          // the scoring's context, cap and count
+	// maxMatches bounds the memo of name matches (and with it the token
+	// ids and prepared pages) of a long scoring: trim empties them past
+	// it. Zero keeps everything, as a scoring of a file in memory does.
+	maxMatches int
+}
+
+// trim empties the scorer's memos when they hold more than maxMatches
+// name matches, between images: a streamed scoring of millions of images
+// keeps a bounded memo, and the memo changes no score (a match, its token
+// ids and its prepared page are computed again alike).
+func (sc *scorer) trim() {
+	if sc.maxMatches > 0 && len(sc.matches) > sc.maxMatches {
+		sc.matches = map[matchKey]*nameMatch{}
+		sc.prepared = map[*GTPage]*preparedPage{}
+		sc.tokenIDs = map[string]int32{}
+	}
 }
 
 func newScorer(s *schema.Schema, c *rules.Compiled, gate float64, pages *pageIndex, work *budget) *scorer {
@@ -717,35 +733,60 @@ func prf(matched, nModel, nGT int) (p, r, f1 float64) {
 // poolCells pools image scores per (model, phase), sorted by model then
 // phase in code-point order.
 func poolCells(s *schema.Schema, images []*ImageScore) []*Cell {
-	type key struct{ model, phase string }
-	byKey := map[key]*Cell{}
-	cells := []*Cell{} // an empty list, not null, when there is no image
+	p := newCellPool(s)
 	for _, im := range images {
-		k := key{im.Model, im.Phase}
-		c := byKey[k]
-		if c == nil {
-			c = &Cell{Model: im.Model, Phase: im.Phase, Fields: make(FieldTotals, len(s.Columns))}
-			for j, col := range s.Columns {
-				c.Fields[j].Name = col.Name
-			}
-			byKey[k] = c
-			cells = append(cells, c)
-		}
-		if im.Status != "ok" {
-			c.ImagesFailed++
-			continue
-		}
-		c.ImagesOK++
-		c.Matched += im.Matched
-		c.NModel += im.NModel
-		c.NGT += im.NGT
-		c.NameEdits += im.NameEdits
-		c.NameRefChars += im.NameRefChars
-		for j := range im.Fields {
-			c.Fields[j].Sum += im.Fields[j].Sum
-			c.Fields[j].Scored += im.Fields[j].Scored
-		}
+		p.add(im)
 	}
+	return p.cells()
+}
+
+// cellPool pools image scores into cells as they come, in input order:
+// what poolCells does over a report's images and a streamed scoring
+// (Stream) does image by image. It keeps one Cell per (model, phase).
+type cellPool struct {
+	s     *schema.Schema
+	byKey map[cellKey]*Cell
+	list  []*Cell // in order of first appearance
+}
+
+type cellKey struct{ model, phase string }
+
+func newCellPool(s *schema.Schema) *cellPool {
+	return &cellPool{s: s, byKey: map[cellKey]*Cell{}, list: []*Cell{}} // an empty list, not null, when there is no image
+}
+
+// add pools one image into its cell.
+func (p *cellPool) add(im *ImageScore) {
+	k := cellKey{im.Model, im.Phase}
+	c := p.byKey[k]
+	if c == nil {
+		c = &Cell{Model: im.Model, Phase: im.Phase, Fields: make(FieldTotals, len(p.s.Columns))}
+		for j, col := range p.s.Columns {
+			c.Fields[j].Name = col.Name
+		}
+		p.byKey[k] = c
+		p.list = append(p.list, c)
+	}
+	if im.Status != "ok" {
+		c.ImagesFailed++
+		return
+	}
+	c.ImagesOK++
+	c.Matched += im.Matched
+	c.NModel += im.NModel
+	c.NGT += im.NGT
+	c.NameEdits += im.NameEdits
+	c.NameRefChars += im.NameRefChars
+	for j := range im.Fields {
+		c.Fields[j].Sum += im.Fields[j].Sum
+		c.Fields[j].Scored += im.Fields[j].Scored
+	}
+}
+
+// cells finishes the pooled cells (their rates) and returns them sorted
+// by model then phase in code-point order.
+func (p *cellPool) cells() []*Cell {
+	cells := p.list
 	for _, c := range cells {
 		c.Precision, c.Recall, c.F1 = prf(c.Matched, c.NModel, c.NGT)
 		if c.NameRefChars > 0 {
