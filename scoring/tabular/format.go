@@ -141,6 +141,7 @@ type mdSummary struct {
 	failed  io.Writer
 	nFailed int
 	row     bytes.Buffer
+	strs    interner
 }
 
 type pageCellKey struct{ model, phase, page string }
@@ -148,7 +149,7 @@ type pageCellKey struct{ model, phase, page string }
 type pageCounts struct{ matched, nModel, nGT int }
 
 func newMDSummary(failed io.Writer) *mdSummary {
-	return &mdSummary{perPage: map[pageCellKey]*pageCounts{}, pageSet: map[string]bool{}, failed: failed}
+	return &mdSummary{perPage: map[pageCellKey]*pageCounts{}, pageSet: map[string]bool{}, failed: failed, strs: interner{}}
 }
 
 // add counts one image, or renders its row of failed images.
@@ -164,12 +165,13 @@ func (a *mdSummary) add(im *ImageScore) error {
 	n := a.perPage[k]
 	if n == nil {
 		n = &pageCounts{}
+		k = pageCellKey{a.strs.get(im.Model), a.strs.get(im.Phase), a.strs.get(im.Page)}
 		a.perPage[k] = n
+		a.pageSet[k.page] = true
 	}
 	n.matched += im.Matched
 	n.nModel += im.NModel
 	n.nGT += im.NGT
-	a.pageSet[im.Page] = true
 	return nil
 }
 

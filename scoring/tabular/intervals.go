@@ -1,6 +1,8 @@
 package tabular
 
 import (
+	"strings"
+
 	"github.com/docscore/docscore/scoring/stats"
 )
 
@@ -60,6 +62,7 @@ type intervalAcc struct {
 	o        stats.Options
 	schema   *stats.Schema
 	builders map[cellKey]*stats.Builder
+	pages    interner
 	v        []float64
 }
 
@@ -69,7 +72,7 @@ func newIntervalAcc(fields []string, iv Intervals) (*intervalAcc, error) {
 		return nil, err
 	}
 	schema := stats.TabularSchema(fields)
-	return &intervalAcc{fields: fields, o: o, schema: schema, builders: map[cellKey]*stats.Builder{}, v: make([]float64, schema.Width)}, nil
+	return &intervalAcc{fields: fields, o: o, schema: schema, builders: map[cellKey]*stats.Builder{}, pages: interner{}, v: make([]float64, schema.Width)}, nil
 }
 
 func (a *intervalAcc) builder(model, phase string) *stats.Builder {
@@ -77,7 +80,7 @@ func (a *intervalAcc) builder(model, phase string) *stats.Builder {
 	b := a.builders[k]
 	if b == nil {
 		b = stats.NewBuilder(stats.TabularID(model, phase), a.schema)
-		a.builders[k] = b
+		a.builders[cellKey{strings.Clone(model), strings.Clone(phase)}] = b
 	}
 	return b
 }
@@ -85,8 +88,9 @@ func (a *intervalAcc) builder(model, phase string) *stats.Builder {
 // add adds one image's contribution to its cell's page.
 func (a *intervalAcc) add(im *ImageScore) error {
 	b := a.builder(im.Model, im.Phase)
+	page := a.pages.get(im.Page)
 	if im.Status != "ok" {
-		b.Unit(im.Page)
+		b.Unit(page)
 		return nil
 	}
 	v := a.v
@@ -103,7 +107,7 @@ func (a *intervalAcc) add(im *ImageScore) error {
 		v[stats.TabFields+2*i] = f.Sum
 		v[stats.TabFields+2*i+1] = float64(f.Scored)
 	}
-	return b.Add(im.Page, v)
+	return b.Add(page, v)
 }
 
 // finish sets each cell's CI from what was added.

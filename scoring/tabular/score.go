@@ -751,6 +751,20 @@ type cellPool struct {
 
 type cellKey struct{ model, phase string }
 
+// interner keeps one copy of each string it is given: the keys a long
+// scoring keeps (pages, models) must not hold on to the lines they were
+// read from.
+type interner map[string]string
+
+func (in interner) get(s string) string {
+	if c, ok := in[s]; ok {
+		return c
+	}
+	c := strings.Clone(s)
+	in[c] = c
+	return c
+}
+
 func newCellPool(s *schema.Schema) *cellPool {
 	return &cellPool{s: s, byKey: map[cellKey]*Cell{}, list: []*Cell{}} // an empty list, not null, when there is no image
 }
@@ -760,7 +774,9 @@ func (p *cellPool) add(im *ImageScore) {
 	k := cellKey{im.Model, im.Phase}
 	c := p.byKey[k]
 	if c == nil {
-		c = &Cell{Model: im.Model, Phase: im.Phase, Fields: make(FieldTotals, len(p.s.Columns))}
+		// Clones: an image's strings share the memory of its whole line.
+		k = cellKey{strings.Clone(im.Model), strings.Clone(im.Phase)}
+		c = &Cell{Model: k.model, Phase: k.phase, Fields: make(FieldTotals, len(p.s.Columns))}
 		for j, col := range p.s.Columns {
 			c.Fields[j].Name = col.Name
 		}
