@@ -105,8 +105,7 @@ func ScoreReusing(ctx Canceler, in Input, lim Limits, reuse *Reuse) (*Report, er
 	}
 	for _, im := range in.Runs.Images {
 		if pages.find(im.Page) == nil {
-			return nil, inputerr.New(in.Runs.File, im.Line, "page %s has no ground-truth file (expected gt_page_%s.csv or a row with page %s; pages given: %s)",
-				im.Page, im.Page, im.Page, strings.Join(pages.ids(), ", "))
+			return nil, missingPageError(in.Runs.File, im, pages)
 		}
 	}
 
