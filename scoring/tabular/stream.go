@@ -326,7 +326,7 @@ type streamer struct {
 	md        *mdSummary
 	spool     Spool
 	rows      *jsonout.Writer // the JSON's image rows, before the spool
-	out       *csv.Writer // the CSV's header and cells, through outw
+	out       *csv.Writer     // the CSV's header and cells, through outw
 	outw      *bufio.Writer
 	csvHeader []string
 	ciCols    int
