@@ -82,6 +82,10 @@ type StreamOptions struct {
 	// MaxMatches bounds each worker's memo of name matches; 0 means
 	// DefaultMaxMatches.
 	MaxMatches int
+	// Check, when set, looks at the scored report (without its images)
+	// before the report is written: an error it returns is Stream's, and
+	// nothing more is written.
+	Check func(*Report) error
 }
 
 // DefaultMaxMatches is the memo bound of a streamed scoring's workers: a
@@ -268,6 +272,11 @@ loop:
 	rep.Cells = st.pool.cells()
 	if st.acc != nil {
 		if err := st.acc.finish(rep.Cells); err != nil {
+			return nil, err
+		}
+	}
+	if o.Check != nil {
+		if err := o.Check(rep); err != nil {
 			return nil, err
 		}
 	}
