@@ -225,9 +225,21 @@ func Stream(ctx Canceler, req Request, runs io.Reader, out io.Writer, o StreamOp
 	pending := map[int]*batch{}
 	next := 0
 	var runErr error
+	// A context's Done stops the wait for a batch, even one whose
+	// reading is stalled (a pipe with no writer).
+	var cancelled <-chan struct{}
+	if d, ok := ctx.(interface{ Done() <-chan struct{} }); ok {
+		cancelled = d.Done()
+	}
 loop:
 	for {
-		b := <-done
+		var b *batch
+		select {
+		case b = <-done:
+		case <-cancelled:
+			runErr = fmt.Errorf("tabular: scoring stopped: %w", ctx.Err())
+			break loop
+		}
 		pending[b.seq] = b
 		for b = pending[next]; b != nil; b = pending[next] {
 			delete(pending, next)

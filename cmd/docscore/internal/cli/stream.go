@@ -249,7 +249,7 @@ func thousands(n int64) string {
 // 130.
 func interrupted(err error) error {
 	if errors.Is(err, context.Canceled) {
-		return &ExitError{Code: ExitInterrupted, Err: err}
+		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted: no report written (%w)", err)}
 	}
 	return err
 }
