@@ -374,15 +374,19 @@ type scorer struct {
 	// ids and prepared pages) of a long scoring: trim empties them past
 	// it. Zero keeps everything, as a scoring of a file in memory does.
 	maxMatches int
+	older      map[matchKey]*nameMatch // the previous generation (trim)
 }
 
-// trim empties the scorer's memos when they hold more than maxMatches
-// name matches, between images: a streamed scoring of millions of images
-// keeps a bounded memo, and the memo changes no score (a match, its token
-// ids and its prepared page are computed again alike).
+// trim bounds the scorer's memos between images when they hold more than
+// maxMatches name matches: the matches move to a second generation, which
+// match still reads from (a hit moves back), and the token ids and the
+// prepared pages start afresh (a match, once made, no longer reads token
+// ids). A streamed scoring of millions of images keeps at most twice
+// maxMatches matches, hot names staying, and the memo changes no score.
 func (sc *scorer) trim() {
 	if sc.maxMatches > 0 && len(sc.matches) > sc.maxMatches {
-		sc.matches = map[matchKey]*nameMatch{}
+		sc.older = sc.matches
+		sc.matches = make(map[matchKey]*nameMatch, sc.maxMatches)
 		sc.prepared = map[*GTPage]*preparedPage{}
 		sc.tokenIDs = map[string]int32{}
 	}
@@ -675,9 +679,9 @@ type nameMatch struct {
 	cands    []candidate
 }
 
-// matchKey names a model's name on a prepared page.
+// matchKey names a model's name on a page.
 type matchKey struct {
-	page *preparedPage
+	page *GTPage
 	name string
 }
 
@@ -687,9 +691,20 @@ type matchKey struct {
 // models repeat their readings from run to run, and the similarity search
 // is most of the scoring. It returns nil when the scoring must stop.
 func (sc *scorer) match(pp *preparedPage, name string) *nameMatch {
-	key := matchKey{pp, name}
+	key := matchKey{pp.page, name}
 	if m, ok := sc.matches[key]; ok {
 		return m
+	}
+	if m, ok := sc.older[key]; ok {
+		delete(sc.older, key)
+		sc.matches[key] = m
+		return m
+	}
+	if sc.maxMatches > 0 {
+		// A memo that outlives its image must not pin the image's line,
+		// which name and its tokens share.
+		name = strings.Clone(name)
+		key.name = name
 	}
 	m := &nameMatch{}
 	readings := Readings(text.NameTokens(name), sc.compiled.Key)

@@ -90,7 +90,7 @@ type StreamOptions struct {
 
 // DefaultMaxMatches is the memo bound of a streamed scoring's workers: a
 // few megabytes each.
-const DefaultMaxMatches = 1 << 11
+const DefaultMaxMatches = 1 << 12
 
 // linesPerBatch and bytesPerBatch bound a batch of lines.
 const (
