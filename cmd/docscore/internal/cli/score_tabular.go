@@ -65,7 +65,16 @@ Worker), csv (one row per image, then one per cell), md (cells table,
 per-page comparison, preview deltas).
 
 --fail-under f1=0.9,title=0.8 exits 3 when any cell's F1, precision,
-recall or a field's accuracy falls under its floor.`,
+recall or a field's accuracy falls under its floor.
+
+Large runs: the runs file is read as a stream and scored on --jobs cores
+(default: the number of CPUs), in memory that does not grow with the
+number of images, with the same bytes out. Progress goes to standard
+error (a bar on a terminal, a line every 5 s otherwise). Ctrl-C exits 130
+and leaves no --out file (it is written under a temporary name and
+renamed at the end). A JSON report's image rows wait in a temporary file
+until the cells are known. --preview is not streamed: it reads the whole
+file into memory.`,
 		Example: `  docscore score tabular --sample --format md
   docscore score tabular --gt gt/ --runs runs.jsonl --rules EQUIVALENCES.md
   docscore score tabular --gt gt/*.csv --runs runs.jsonl --rules EQUIVALENCES.md --preview open --format md
