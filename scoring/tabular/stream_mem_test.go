@@ -94,7 +94,7 @@ func TestStreamFlatMemory(t *testing.T) {
 	large, maxMatches := *memoryImages, 0
 	if slowBuild {
 		// A tenth, with a smaller memo that the small run fills too.
-		large, maxMatches = large/10, 256
+		large, maxMatches = large/10, 64
 	}
 	small := large / 10
 	bad := 149999
