@@ -14,7 +14,7 @@ SITE_OUT  := dist/site
 WEBUI_DIR := cmd/docscore/internal/webui/built
 DEMO_ADDR ?= 127.0.0.1:8080
 
-.PHONY: help build site demo test deps vet test-go test-wasm test-site-js test-e2e test-python python-wheel test-npm npm-package screenshots check-core fuzz-smoke worker clean
+.PHONY: help build site demo test deps vet test-go test-wasm test-site-js test-e2e test-memory bench-stream bench-million test-python python-wheel test-npm npm-package screenshots check-core fuzz-smoke worker clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -82,6 +82,23 @@ test-npm: ## pack @docscore/core, install the tarball into an empty project: Nod
 
 screenshots: ## rewrite the screenshots in docs/ from the browser tests
 	$(GO) test -count=1 -tags e2e -run 'TestDroppedSampleFilesEqualTheCLI|TestPreviewDeltasEqualTheCLI|TestDrillDown|TestPageAcrossCells|TestReceiptPageDiff|TestReceiptsEqualTheCLI|TestPipelineGraphEqualsTheCLI|TestCompareTwoCellsEqualsTheCLI|TestNarrowLayout390' ./cmd/docscore/internal/e2e/ -update
+
+# Large runs (not part of make test): the flat-memory test at 200,000
+# images, the streamed scoring's benchmarks, and a million images scored
+# by the command line with its peak resident memory.
+MILLION_DIR ?= /tmp/docscore-million
+test-memory: ## TestStreamFlatMemory at 200,000 images against 20,000 (minutes)
+	$(GO) test -count=1 -v -timeout 60m -run TestStreamFlatMemory ./scoring/tabular/ -args -memory-images=200000
+
+bench-stream: ## images/s streamed with --jobs 1 and 2, and the 450-image corpus old and new side by side
+	$(GO) test -run '^$$' -bench 'BenchmarkStreamJobs|BenchmarkBenchmarkCorpus' -benchtime 3x ./scoring/tabular/
+
+bench-million: ## generate 1,000,000 images (about 6 GB in MILLION_DIR) and score them, reporting peak RSS
+	$(GO) build -trimpath -o $(BIN) ./cmd/docscore
+	$(GO) run ./cmd/docscore/internal/gencorpus -images 1000000 -pages 10 -bad-lines 149999 -out $(MILLION_DIR)
+	@command -v /usr/bin/time >/dev/null || { echo "bench-million needs /usr/bin/time (apt-get install time)"; exit 1; }
+	/usr/bin/time -f 'peak RSS %M KB, %e s wall, %U s user' $(BIN) score tabular --gt $(MILLION_DIR)/gt \
+	  --runs $(MILLION_DIR)/runs.jsonl --skip-bad-lines --format csv --out $(MILLION_DIR)/report.csv
 
 check-core: ## prove scoring/ and rules/ import no os, net or syscall/js
 	@scripts/check-core.sh $(CORE_PKGS)

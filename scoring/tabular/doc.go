@@ -8,4 +8,9 @@
 // The package is pure: readers take bytes, Score takes values, and the
 // report encoders write to an io.Writer, so the command line, the browser
 // and the Worker produce the same bytes from the same input.
+//
+// Stream is a second driver over the same per-image scoring and the same
+// writers, for runs files too large to hold: it reads an io.Reader, scores
+// on several goroutines and writes the report as it goes, in memory that
+// does not grow with the number of images (its design is in stream.go).
 package tabular

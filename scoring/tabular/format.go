@@ -34,46 +34,62 @@ func formatOpt(p *float64) string {
 // tools can filter on it; columns that do not apply to a row are empty.
 func (r *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	header := []string{"table", "model", "phase", "run", "page", "status", "line", "failure",
-		"images_ok", "images_failed", "matched", "n_model", "n_gt", "precision", "recall", "f1",
-		"name_cer", "name_cer_edits", "name_ref_chars"}
-	for _, f := range r.Fields {
-		header = append(header, f+"_accuracy", f+"_scored")
-	}
 	ciCols := r.ciColumns()
-	header = append(header, ciCols...)
+	header := csvHeader(r.Fields, ciCols)
 	if err := cw.Write(header); err != nil {
 		return err
 	}
 	for _, im := range r.Images {
-		row := []string{"image", im.Model, im.Phase, runText(im.Run), im.Page, im.Status, strconv.Itoa(im.Line), im.Failure, "", ""}
-		if im.Status != "ok" {
-			row = append(row, make([]string, len(header)-len(row))...)
-			if err := cw.Write(row); err != nil {
-				return err
-			}
-			continue
-		}
-		var cer string
-		if im.NameRefChars > 0 {
-			cer = formatFloat(float64(im.NameEdits) / float64(im.NameRefChars))
-		}
-		row = append(row, strconv.Itoa(im.Matched), strconv.Itoa(im.NModel), strconv.Itoa(im.NGT),
-			formatFloat(im.Precision), formatFloat(im.Recall), formatFloat(im.F1),
-			cer, strconv.Itoa(im.NameEdits), strconv.Itoa(im.NameRefChars))
-		for _, f := range im.Fields {
-			acc := ""
-			if f.Scored > 0 {
-				acc = formatFloat(f.Sum / float64(f.Scored))
-			}
-			row = append(row, acc, strconv.Itoa(f.Scored))
-		}
-		row = append(row, make([]string, len(ciCols))...)
-		if err := cw.Write(row); err != nil {
+		if err := cw.Write(imageCSVRow(im, len(header), len(ciCols))); err != nil {
 			return err
 		}
 	}
-	for _, c := range r.Cells {
+	if err := writeCellRows(cw, r.Cells, len(ciCols)); err != nil {
+		return err
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// csvHeader is the CSV's first row, for the scored fields and the
+// interval columns (ciColumns).
+func csvHeader(fields, ciCols []string) []string {
+	header := []string{"table", "model", "phase", "run", "page", "status", "line", "failure",
+		"images_ok", "images_failed", "matched", "n_model", "n_gt", "precision", "recall", "f1",
+		"name_cer", "name_cer_edits", "name_ref_chars"}
+	for _, f := range fields {
+		header = append(header, f+"_accuracy", f+"_scored")
+	}
+	return append(header, ciCols...)
+}
+
+// imageCSVRow is an image's CSV row, width columns of which ci are the
+// interval columns (empty for an image).
+func imageCSVRow(im *ImageScore, width, ci int) []string {
+	row := []string{"image", im.Model, im.Phase, runText(im.Run), im.Page, im.Status, strconv.Itoa(im.Line), im.Failure, "", ""}
+	if im.Status != "ok" {
+		return append(row, make([]string, width-len(row))...)
+	}
+	var cer string
+	if im.NameRefChars > 0 {
+		cer = formatFloat(float64(im.NameEdits) / float64(im.NameRefChars))
+	}
+	row = append(row, strconv.Itoa(im.Matched), strconv.Itoa(im.NModel), strconv.Itoa(im.NGT),
+		formatFloat(im.Precision), formatFloat(im.Recall), formatFloat(im.F1),
+		cer, strconv.Itoa(im.NameEdits), strconv.Itoa(im.NameRefChars))
+	for _, f := range im.Fields {
+		acc := ""
+		if f.Scored > 0 {
+			acc = formatFloat(f.Sum / float64(f.Scored))
+		}
+		row = append(row, acc, strconv.Itoa(f.Scored))
+	}
+	return append(row, make([]string, ci)...)
+}
+
+// writeCellRows writes the cells' CSV rows, after the images'.
+func writeCellRows(cw *csv.Writer, cells []*Cell, ci int) error {
+	for _, c := range cells {
 		row := []string{"cell", c.Model, c.Phase, "", "", "", "", "",
 			strconv.Itoa(c.ImagesOK), strconv.Itoa(c.ImagesFailed),
 			strconv.Itoa(c.Matched), strconv.Itoa(c.NModel), strconv.Itoa(c.NGT),
@@ -82,13 +98,12 @@ func (r *Report) WriteCSV(w io.Writer) error {
 		for _, f := range c.Fields {
 			row = append(row, formatOpt(f.Accuracy), strconv.Itoa(f.Scored))
 		}
-		row = append(row, ciCells(c.CI, len(ciCols))...)
+		row = append(row, ciCells(c.CI, ci)...)
 		if err := cw.Write(row); err != nil {
 			return err
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return nil
 }
 
 // runText renders a run id: strings without their quotes.
@@ -105,6 +120,64 @@ func runText(raw json.RawMessage) string {
 // WriteMarkdown writes the cells table, the per-page comparison (F1 per
 // page and cell, pooled over runs) and, for a preview, the deltas.
 func (r *Report) WriteMarkdown(w io.Writer) error {
+	var failed bytes.Buffer
+	agg := newMDSummary(&failed)
+	for _, im := range r.Images {
+		agg.add(im)
+	}
+	return r.writeMarkdown(w, agg, func(w io.Writer) error {
+		_, err := w.Write(failed.Bytes())
+		return err
+	})
+}
+
+// mdSummary is what the Markdown needs of the images, gathered image by
+// image in input order (WriteMarkdown over a report's images, Stream as
+// it goes): match counts per (cell, page), the pages, and the failed
+// images' table rows, rendered into failed as they come.
+type mdSummary struct {
+	perPage map[pageCellKey]*pageCounts
+	pageSet map[string]bool
+	failed  io.Writer
+	nFailed int
+	row     bytes.Buffer
+	strs    interner
+}
+
+type pageCellKey struct{ model, phase, page string }
+
+type pageCounts struct{ matched, nModel, nGT int }
+
+func newMDSummary(failed io.Writer) *mdSummary {
+	return &mdSummary{perPage: map[pageCellKey]*pageCounts{}, pageSet: map[string]bool{}, failed: failed, strs: interner{}}
+}
+
+// add counts one image, or renders its row of failed images.
+func (a *mdSummary) add(im *ImageScore) error {
+	if im.Status != "ok" {
+		a.nFailed++
+		a.row.Reset()
+		writeRow(&a.row, []string{strconv.Itoa(im.Line), im.Model, im.Phase, runText(im.Run), im.Page, im.Failure})
+		_, err := a.failed.Write(a.row.Bytes())
+		return err
+	}
+	k := pageCellKey{im.Model, im.Phase, im.Page}
+	n := a.perPage[k]
+	if n == nil {
+		n = &pageCounts{}
+		k = pageCellKey{a.strs.get(im.Model), a.strs.get(im.Phase), a.strs.get(im.Page)}
+		a.perPage[k] = n
+		a.pageSet[k.page] = true
+	}
+	n.matched += im.Matched
+	n.nModel += im.NModel
+	n.nGT += im.NGT
+	return nil
+}
+
+// writeMarkdown writes the Markdown from the report's summaries and agg;
+// failedRows writes the failed images' rows agg rendered.
+func (r *Report) writeMarkdown(w io.Writer, agg *mdSummary, failedRows func(io.Writer) error) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Tabular extraction scores\n\n")
 	fmt.Fprintf(&b, "Gate %s (name CER is computed on the pairs that cleared it).", formatFloat(r.Gate))
@@ -135,25 +208,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 
 	b.WriteString("\n## Per-page F1\n\nF1 of each page, pooled over the runs of each cell.\n\n")
-	type key struct{ model, phase, page string }
-	type counts struct{ matched, nModel, nGT int }
-	perPage := map[key]*counts{}
-	pageSet := map[string]bool{}
-	for _, im := range r.Images {
-		if im.Status != "ok" {
-			continue
-		}
-		k := key{im.Model, im.Phase, im.Page}
-		if perPage[k] == nil {
-			perPage[k] = &counts{}
-		}
-		perPage[k].matched += im.Matched
-		perPage[k].nModel += im.NModel
-		perPage[k].nGT += im.NGT
-		pageSet[im.Page] = true
-	}
-	pages := make([]string, 0, len(pageSet))
-	for p := range pageSet {
+	pages := make([]string, 0, len(agg.pageSet))
+	for p := range agg.pageSet {
 		pages = append(pages, p)
 	}
 	sort.Slice(pages, func(i, j int) bool { return pageLess(pages[i], pages[j]) })
@@ -166,7 +222,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	for _, p := range pages {
 		row := []string{p}
 		for _, c := range r.Cells {
-			n := perPage[key{c.Model, c.Phase, p}]
+			n := agg.perPage[pageCellKey{c.Model, c.Phase, p}]
 			if n == nil {
 				row = append(row, "–")
 				continue
@@ -177,18 +233,16 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		writeRow(&b, row)
 	}
 
-	var failed []*ImageScore
-	for _, im := range r.Images {
-		if im.Status != "ok" {
-			failed = append(failed, im)
-		}
-	}
-	if len(failed) > 0 {
+	if agg.nFailed > 0 {
 		b.WriteString("\n## Failed images\n\nCounted, and excluded from every score.\n\n")
 		writeRow(&b, []string{"line", "model", "phase", "run", "page", "why"})
 		writeRule(&b, 6)
-		for _, im := range failed {
-			writeRow(&b, []string{strconv.Itoa(im.Line), im.Model, im.Phase, runText(im.Run), im.Page, im.Failure})
+		if _, err := w.Write(b.Bytes()); err != nil {
+			return err
+		}
+		b.Reset()
+		if err := failedRows(w); err != nil {
+			return err
 		}
 	}
 
@@ -253,8 +307,13 @@ func (r *Report) ciColumns() []string {
 	if ci == nil {
 		return nil
 	}
-	cols := make([]string, 0, 2*len(ci.Stats))
-	for _, st := range ci.Stats {
+	return ciColumnNames(ci.Stats)
+}
+
+// ciColumnNames are the interval columns of statistics in their order.
+func ciColumnNames(st []stats.StatInterval) []string {
+	cols := make([]string, 0, 2*len(st))
+	for _, st := range st {
 		name := st.Name
 		if st.Group != "" {
 			name += "_accuracy"

@@ -1,6 +1,8 @@
 package tabular
 
 import (
+	"strings"
+
 	"github.com/docscore/docscore/scoring/stats"
 )
 
@@ -40,7 +42,7 @@ func withIntervals(rep *Report, iv Intervals) (*Report, error) {
 	return rep, nil
 }
 
-// addIntervals sets each cell's CI from its images' units (cellUnits).
+// addIntervals sets each cell's CI from its images' units (intervalAcc).
 func addIntervals(fields []string, cells []*Cell, images []*ImageScore, iv Intervals) error {
 	if iv.Bootstrap == 0 {
 		// Cells reused from an earlier scoring (ScoreReusing) may hold
@@ -50,61 +52,104 @@ func addIntervals(fields []string, cells []*Cell, images []*ImageScore, iv Inter
 		}
 		return nil
 	}
-	o, err := iv.options()
+	acc, err := newIntervalAcc(fields, iv)
 	if err != nil {
 		return err
 	}
-	units, err := cellUnits(fields, cells, images)
-	if err != nil {
-		return err
-	}
-	for i, c := range cells {
-		if c.CI, err = stats.Interval(units[i], o); err != nil {
+	for _, im := range images {
+		if err := acc.add(im); err != nil {
 			return err
 		}
+	}
+	return acc.finish(cells)
+}
+
+// intervalAcc gathers the per-unit contributions of the cells' intervals
+// image by image, in input order (SPEC F.1): what addIntervals does over
+// a report's images and a streamed scoring (Stream) does as it goes. It
+// keeps one stats.Builder per cell, which holds a sum per page: its size
+// does not grow with the number of images.
+type intervalAcc struct {
+	fields   []string
+	o        stats.Options
+	schema   *stats.Schema
+	builders map[cellKey]*stats.Builder
+	pages    interner
+	v        []float64
+}
+
+func newIntervalAcc(fields []string, iv Intervals) (*intervalAcc, error) {
+	o, err := iv.options()
+	if err != nil {
+		return nil, err
+	}
+	return newAcc(fields, o), nil
+}
+
+func newAcc(fields []string, o stats.Options) *intervalAcc {
+	schema := stats.TabularSchema(fields)
+	return &intervalAcc{fields: fields, o: o, schema: schema, builders: map[cellKey]*stats.Builder{}, pages: interner{}, v: make([]float64, schema.Width)}
+}
+
+func (a *intervalAcc) builder(model, phase string) *stats.Builder {
+	k := cellKey{model, phase}
+	b := a.builders[k]
+	if b == nil {
+		b = stats.NewBuilder(stats.TabularID(model, phase), a.schema)
+		a.builders[cellKey{strings.Clone(model), strings.Clone(phase)}] = b
+	}
+	return b
+}
+
+// add adds one image's contribution to its cell's page.
+func (a *intervalAcc) add(im *ImageScore) error {
+	b := a.builder(im.Model, im.Phase)
+	page := a.pages.get(im.Page)
+	if im.Status != "ok" {
+		b.Unit(page)
+		return nil
+	}
+	v := a.v
+	v[stats.TabMatched] = float64(im.Matched)
+	v[stats.TabNModel] = float64(im.NModel)
+	v[stats.TabNGT] = float64(im.NGT)
+	v[stats.TabNameEdits] = float64(im.NameEdits)
+	v[stats.TabNameRefChars] = float64(im.NameRefChars)
+	for i := range a.fields {
+		var f FieldSum
+		if i < len(im.Fields) {
+			f = im.Fields[i]
+		}
+		v[stats.TabFields+2*i] = f.Sum
+		v[stats.TabFields+2*i+1] = float64(f.Scored)
+	}
+	return b.Add(page, v)
+}
+
+// finish sets each cell's CI from what was added.
+func (a *intervalAcc) finish(cells []*Cell) error {
+	for _, c := range cells {
+		ci, err := stats.Interval(a.builder(c.Model, c.Phase).Build(), a.o)
+		if err != nil {
+			return err
+		}
+		c.CI = ci
 	}
 	return nil
 }
 
-// cellUnits returns each cell's units, built from its images (SPEC F.1):
-// one unit per page the cell's images name, failed images keeping their
-// page with nothing added, an ok image adding its counts and field sums.
+// cellUnits returns each cell's units, built from its images (SPEC F.1)
+// as the intervals' accumulator builds them.
 func cellUnits(fields []string, cells []*Cell, images []*ImageScore) ([]*stats.Cell, error) {
-	schema := stats.TabularSchema(fields)
-	builders := make(map[string]*stats.Builder, len(cells))
-	for _, c := range cells {
-		builders[c.Model+"\x00"+c.Phase] = stats.NewBuilder(stats.TabularID(c.Model, c.Phase), schema)
-	}
-	v := make([]float64, schema.Width)
+	acc := newAcc(fields, stats.Options{})
 	for _, im := range images {
-		b := builders[im.Model+"\x00"+im.Phase]
-		if b == nil {
-			continue
-		}
-		if im.Status != "ok" {
-			b.Unit(im.Page)
-			continue
-		}
-		v[stats.TabMatched] = float64(im.Matched)
-		v[stats.TabNModel] = float64(im.NModel)
-		v[stats.TabNGT] = float64(im.NGT)
-		v[stats.TabNameEdits] = float64(im.NameEdits)
-		v[stats.TabNameRefChars] = float64(im.NameRefChars)
-		for i := range fields {
-			var f FieldSum
-			if i < len(im.Fields) {
-				f = im.Fields[i]
-			}
-			v[stats.TabFields+2*i] = f.Sum
-			v[stats.TabFields+2*i+1] = float64(f.Scored)
-		}
-		if err := b.Add(im.Page, v); err != nil {
+		if err := acc.add(im); err != nil {
 			return nil, err
 		}
 	}
 	units := make([]*stats.Cell, len(cells))
 	for i, c := range cells {
-		units[i] = builders[c.Model+"\x00"+c.Phase].Build()
+		units[i] = acc.builder(c.Model, c.Phase).Build()
 	}
 	return units, nil
 }

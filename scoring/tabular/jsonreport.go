@@ -43,6 +43,29 @@ func (r *Report) SummaryJSON() ([]byte, error) {
 
 func (r *Report) jsonBytes(summary bool) ([]byte, error) {
 	jw := jsonout.NewWriter(r.jsonSize(summary))
+	err := r.writeJSON(jw, func(jw *jsonout.Writer) error {
+		if r.Images == nil {
+			jw.Null()
+			return nil
+		}
+		jw.Open('[')
+		for _, im := range r.Images {
+			jw.Elem()
+			writeImage(jw, im, summary)
+		}
+		jw.Close(']')
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return jw.Bytes()
+}
+
+// writeJSON writes the report's members in their order; images writes
+// the value of "images" (the images a report holds, or those a streamed
+// scoring wrote aside).
+func (r *Report) writeJSON(jw *jsonout.Writer, images func(*jsonout.Writer) error) error {
 	jw.Open('{')
 	jw.Key("kind")
 	jw.String(r.Kind)
@@ -68,22 +91,15 @@ func (r *Report) jsonBytes(summary bool) ([]byte, error) {
 		jw.Close(']')
 	}
 	jw.Key("images")
-	if r.Images == nil {
-		jw.Null()
-	} else {
-		jw.Open('[')
-		for _, im := range r.Images {
-			jw.Elem()
-			writeImage(jw, im, summary)
-		}
-		jw.Close(']')
+	if err := images(jw); err != nil {
+		return err
 	}
 	if r.Preview != nil {
 		jw.Key("preview")
 		writePreview(jw, r.Preview)
 	}
 	jw.Close('}')
-	return jw.Bytes()
+	return nil
 }
 
 // jsonSize is a generous estimate of the JSON's length, so that the

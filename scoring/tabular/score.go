@@ -104,8 +104,7 @@ func ScoreReusing(ctx Canceler, in Input, lim Limits, reuse *Reuse) (*Report, er
 	}
 	for _, im := range in.Runs.Images {
 		if pages.find(im.Page) == nil {
-			return nil, inputerr.New(in.Runs.File, im.Line, "page %s has no ground-truth file (expected gt_page_%s.csv or a row with page %s; pages given: %s)",
-				im.Page, im.Page, im.Page, strings.Join(pages.ids(), ", "))
+			return nil, missingPageError(in.Runs.File, im, pages)
 		}
 	}
 
@@ -373,6 +372,26 @@ type scorer struct {
 	tokenIDs   map[string]int32 // token interning for the overlap test
 	toks       []string         // scratch tokens of a model's field value
 	work       *budget          // the scoring's context, cap and count
+	// maxMatches bounds the memo of name matches (and with it the token
+	// ids and prepared pages) of a long scoring: trim empties them past
+	// it. Zero keeps everything, as a scoring of a file in memory does.
+	maxMatches int
+	older      map[matchKey]*nameMatch // the previous generation (trim)
+}
+
+// trim bounds the scorer's memos between images when they hold more than
+// maxMatches name matches: the matches move to a second generation, which
+// match still reads from (a hit moves back), and the token ids and the
+// prepared pages start afresh (a match, once made, no longer reads token
+// ids). A streamed scoring of millions of images keeps at most twice
+// maxMatches matches, hot names staying, and the memo changes no score.
+func (sc *scorer) trim() {
+	if sc.maxMatches > 0 && len(sc.matches) > sc.maxMatches {
+		sc.older = sc.matches
+		sc.matches = make(map[matchKey]*nameMatch, sc.maxMatches)
+		sc.prepared = map[*GTPage]*preparedPage{}
+		sc.tokenIDs = map[string]int32{}
+	}
 }
 
 func newScorer(s *schema.Schema, c *rules.Compiled, gate float64, pages *pageIndex, work *budget) *scorer {
@@ -662,9 +681,9 @@ type nameMatch struct {
 	cands    []candidate
 }
 
-// matchKey names a model's name on a prepared page.
+// matchKey names a model's name on a page.
 type matchKey struct {
-	page *preparedPage
+	page *GTPage
 	name string
 }
 
@@ -674,9 +693,20 @@ type matchKey struct {
 // models repeat their readings from run to run, and the similarity search
 // is most of the scoring. It returns nil when the scoring must stop.
 func (sc *scorer) match(pp *preparedPage, name string) *nameMatch {
-	key := matchKey{pp, name}
+	key := matchKey{pp.page, name}
 	if m, ok := sc.matches[key]; ok {
 		return m
+	}
+	if m, ok := sc.older[key]; ok {
+		delete(sc.older, key)
+		sc.matches[key] = m
+		return m
+	}
+	if sc.maxMatches > 0 {
+		// A memo that outlives its image must not pin the image's line,
+		// which name and its tokens share.
+		name = strings.Clone(name)
+		key.name = name
 	}
 	m := &nameMatch{}
 	readings := Readings(text.NameTokens(name), sc.compiled.Key)
@@ -719,35 +749,76 @@ func prf(matched, nModel, nGT int) (p, r, f1 float64) {
 // poolCells pools image scores per (model, phase), sorted by model then
 // phase in code-point order.
 func poolCells(s *schema.Schema, images []*ImageScore) []*Cell {
-	type key struct{ model, phase string }
-	byKey := map[key]*Cell{}
-	cells := []*Cell{} // an empty list, not null, when there is no image
+	p := newCellPool(s)
 	for _, im := range images {
-		k := key{im.Model, im.Phase}
-		c := byKey[k]
-		if c == nil {
-			c = &Cell{Model: im.Model, Phase: im.Phase, Fields: make(FieldTotals, len(s.Columns))}
-			for j, col := range s.Columns {
-				c.Fields[j].Name = col.Name
-			}
-			byKey[k] = c
-			cells = append(cells, c)
-		}
-		if im.Status != "ok" {
-			c.ImagesFailed++
-			continue
-		}
-		c.ImagesOK++
-		c.Matched += im.Matched
-		c.NModel += im.NModel
-		c.NGT += im.NGT
-		c.NameEdits += im.NameEdits
-		c.NameRefChars += im.NameRefChars
-		for j := range im.Fields {
-			c.Fields[j].Sum += im.Fields[j].Sum
-			c.Fields[j].Scored += im.Fields[j].Scored
-		}
+		p.add(im)
 	}
+	return p.cells()
+}
+
+// cellPool pools image scores into cells as they come, in input order:
+// what poolCells does over a report's images and a streamed scoring
+// (Stream) does image by image. It keeps one Cell per (model, phase).
+type cellPool struct {
+	s     *schema.Schema
+	byKey map[cellKey]*Cell
+	list  []*Cell // in order of first appearance
+}
+
+type cellKey struct{ model, phase string }
+
+// interner keeps one copy of each string it is given: the keys a long
+// scoring keeps (pages, models) must not hold on to the lines they were
+// read from.
+type interner map[string]string
+
+func (in interner) get(s string) string {
+	if c, ok := in[s]; ok {
+		return c
+	}
+	c := strings.Clone(s)
+	in[c] = c
+	return c
+}
+
+func newCellPool(s *schema.Schema) *cellPool {
+	return &cellPool{s: s, byKey: map[cellKey]*Cell{}, list: []*Cell{}} // an empty list, not null, when there is no image
+}
+
+// add pools one image into its cell.
+func (p *cellPool) add(im *ImageScore) {
+	k := cellKey{im.Model, im.Phase}
+	c := p.byKey[k]
+	if c == nil {
+		// Clones: an image's strings share the memory of its whole line.
+		k = cellKey{strings.Clone(im.Model), strings.Clone(im.Phase)}
+		c = &Cell{Model: k.model, Phase: k.phase, Fields: make(FieldTotals, len(p.s.Columns))}
+		for j, col := range p.s.Columns {
+			c.Fields[j].Name = col.Name
+		}
+		p.byKey[k] = c
+		p.list = append(p.list, c)
+	}
+	if im.Status != "ok" {
+		c.ImagesFailed++
+		return
+	}
+	c.ImagesOK++
+	c.Matched += im.Matched
+	c.NModel += im.NModel
+	c.NGT += im.NGT
+	c.NameEdits += im.NameEdits
+	c.NameRefChars += im.NameRefChars
+	for j := range im.Fields {
+		c.Fields[j].Sum += im.Fields[j].Sum
+		c.Fields[j].Scored += im.Fields[j].Scored
+	}
+}
+
+// cells finishes the pooled cells (their rates) and returns them sorted
+// by model then phase in code-point order.
+func (p *cellPool) cells() []*Cell {
+	cells := p.list
 	for _, c := range cells {
 		c.Precision, c.Recall, c.F1 = prf(c.Matched, c.NModel, c.NGT)
 		if c.NameRefChars > 0 {

@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"unicode/utf8"
@@ -56,6 +57,34 @@ func (w *Writer) Bytes() ([]byte, error) {
 	}
 	return append(w.buf, '\n'), nil
 }
+
+// Flush writes what was written so far to out and empties the buffer;
+// the writer keeps its place (the containers open), so that a long
+// document can be written in parts. It returns the first error.
+func (w *Writer) Flush(out io.Writer) error {
+	if w.err != nil {
+		return w.err
+	}
+	_, err := out.Write(w.buf)
+	w.buf = w.buf[:0]
+	return err
+}
+
+// Len is the number of bytes written since the last Flush or Reset.
+func (w *Writer) Len() int { return len(w.buf) }
+
+// Reset empties the buffer and keeps the writer's place: a writer opened
+// at some depth then reset writes values laid out at that depth.
+func (w *Writer) Reset() { w.buf = w.buf[:0] }
+
+// Splice writes a value written by another Writer at the same depth (its
+// bytes, without the final newline), as the current value.
+func (w *Writer) Splice(value []byte) { w.buf = append(w.buf, value...) }
+
+// Filled marks the innermost open container as holding members already,
+// written elsewhere (spliced into the output between two Flushes): what
+// comes next is preceded by a comma, and Close goes to a new line.
+func (w *Writer) Filled() { w.empty[len(w.empty)-1] = false }
 
 func (w *Writer) newline() {
 	w.buf = append(w.buf, '\n')

@@ -6,10 +6,12 @@
 package tabulartest
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -50,12 +52,30 @@ type row struct {
 // Generate returns the corpus: one ground-truth CSV per page and one runs
 // JSONL. The same spec gives the same bytes.
 func Generate(s Spec) (gt []tabular.File, runs tabular.File) {
+	c := New(s)
+	var out bytes.Buffer
+	c.WriteRuns(&out, RunsOptions{}) // a bytes.Buffer never fails
+	return c.GT, tabular.File{Name: "runs.jsonl", Data: out.Bytes()}
+}
+
+// Corpus is a generated corpus: its ground-truth pages, and the random
+// stream its runs file is drawn from next (WriteRuns).
+type Corpus struct {
+	Spec  Spec
+	GT    []tabular.File // one ground-truth CSV per page
+	rng   *rand.Rand
+	pages [][]row
+}
+
+// New draws a corpus's ground-truth pages. Its runs file is written by
+// WriteRuns, once.
+func New(s Spec) *Corpus {
 	rng := rand.New(rand.NewPCG(s.Seed, s.Seed^0x9e3779b97f4a7c15))
-	pages := make([][]row, s.Pages)
-	for p := range pages {
+	c := &Corpus{Spec: s, rng: rng, pages: make([][]row, s.Pages)}
+	for p := range c.pages {
 		n := s.Travelers - 3 + rng.IntN(7)
 		seen := map[string]bool{}
-		for len(pages[p]) < n {
+		for len(c.pages[p]) < n {
 			name := given[rng.IntN(len(given))] + " " + family[rng.IntN(len(family))]
 			if rng.IntN(6) == 0 {
 				name = given[rng.IntN(len(given))] + " q.m. " + name
@@ -70,7 +90,7 @@ func Generate(s Spec) (gt []tabular.File, runs tabular.File) {
 			}
 			seen[name] = true
 			m := months[rng.IntN(len(months))]
-			pages[p] = append(pages[p], row{
+			c.pages[p] = append(c.pages[p], row{
 				name: name, title: titles[rng.IntN(len(titles))],
 				arrival:   fmt.Sprintf("%s %d 1769", m, 1+rng.IntN(28)),
 				departure: pick(rng, fmt.Sprintf("%s %d 1769", months[rng.IntN(len(months))], 1+rng.IntN(28)), ""),
@@ -81,35 +101,96 @@ func Generate(s Spec) (gt []tabular.File, runs tabular.File) {
 		var buf bytes.Buffer
 		w := csv.NewWriter(&buf)
 		w.Write([]string{"name", "title", "arrival_date", "departure_date", "place_of_stay", "place_of_origin", "with_spouse", "with_siblings", "children_count"})
-		for _, r := range pages[p] {
+		for _, r := range c.pages[p] {
 			w.Write([]string{r.name, r.title, r.arrival, r.departure, r.stay, r.origin, r.spouse, r.siblings, r.children})
 		}
 		w.Flush()
-		gt = append(gt, tabular.File{Name: fmt.Sprintf("gt_page_%02d.csv", p+1), Data: buf.Bytes()})
+		c.GT = append(c.GT, tabular.File{Name: fmt.Sprintf("gt_page_%02d.csv", p+1), Data: buf.Bytes()})
 	}
+	return c
+}
 
-	var out bytes.Buffer
+// Large sizes a corpus of n images over pages ground-truth pages: five
+// models, three phases and as many runs as n needs (WriteRuns with
+// RunsOptions{Images: n} stops at n).
+func Large(n, pages int) Spec {
+	per := 5 * 3 * pages
+	return Spec{Models: 5, Runs: (n + per - 1) / per, Pages: pages, Travelers: 25, Phases: []string{"G", "N", "P"}, Seed: 1769}
+}
+
+// RunsOptions shape a runs file beyond its spec.
+type RunsOptions struct {
+	// Images stops the file after this many images; 0 writes them all
+	// (Spec.Images).
+	Images int
+	// BadLines are the images (0-based, in file order) before which a
+	// malformed line is written: a line cut off mid-object, as a writer
+	// killed mid-line leaves, or one missing its page. Each shifts the
+	// line numbers after it by one.
+	BadLines []int
+	// Responses writes some images (one in five) as a model's raw answer,
+	// a "response" string holding the records in a fenced JSON block,
+	// rather than a "records" list.
+	Responses bool
+}
+
+// WriteRuns writes the corpus's runs file to w, one line at a time (it
+// holds no more than a line), and returns the number of lines written.
+// With zero options it writes the bytes Generate returns.
+func (c *Corpus) WriteRuns(w io.Writer, o RunsOptions) (lines int, err error) {
+	s, rng := c.Spec, c.rng
+	limit := o.Images
+	if limit <= 0 {
+		limit = s.Images()
+	}
+	bad := map[int]bool{}
+	for _, i := range o.BadLines {
+		bad[i] = true
+	}
+	bw := bufio.NewWriterSize(w, 256<<10)
+	image := 0
 	for m := 0; m < s.Models; m++ {
 		model := fmt.Sprintf("model-%d", m+1)
 		noise := 0.02 + 0.03*float64(m)
 		for _, phase := range s.Phases {
 			for run := 1; run <= s.Runs; run++ {
-				for p, page := range pages {
+				for p, page := range c.pages {
+					if image == limit {
+						return lines, bw.Flush()
+					}
+					if bad[image] {
+						if image%2 == 0 {
+							fmt.Fprintf(bw, `{"model": %q, "phase": %q, "run": %d, "page": "%02d", "status": "ok", "records": [{"name": "Zuane Ri`+"\n", model, phase, run, p+1)
+						} else {
+							fmt.Fprintf(bw, `{"model": %q, "phase": %q, "run": %d, "status": "ok", "records": []}`+"\n", model, phase, run)
+						}
+						lines++
+					}
+					image++
 					line := map[string]any{"model": model, "phase": phase, "run": run, "page": fmt.Sprintf("%02d", p+1), "status": "ok"}
 					if rng.IntN(200) == 0 {
 						line["status"] = "error"
 						line["records"] = nil
 					} else {
-						line["records"] = misread(rng, page, noise)
+						recs := misread(rng, page, noise)
+						if o.Responses && image%5 == 0 {
+							r, _ := json.MarshalIndent(recs, "", "  ")
+							line["response"] = "Here are the travelers on page " + fmt.Sprintf("%02d", p+1) + ":\n\n```json\n" + string(r) + "\n```"
+						} else {
+							line["records"] = recs
+						}
 					}
 					b, _ := json.Marshal(line)
-					out.Write(b)
-					out.WriteByte('\n')
+					bw.Write(b)
+					if err := bw.WriteByte('\n'); err != nil {
+						return lines, err
+					}
+					lines++
 				}
 			}
 		}
 	}
-	return gt, tabular.File{Name: "runs.jsonl", Data: out.Bytes()}
+	return lines, bw.Flush()
 }
 
 func pick(rng *rand.Rand, a, b string) string {

@@ -88,82 +88,171 @@ func Output(stdout io.Writer, name string, data []byte) error {
 // WriteFile writes data to name as the package comment describes, with
 // the options o.
 func (o Options) WriteFile(name string, data []byte) error {
+	f, err := o.Create(name)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
+// File is a write in progress (Create): its bytes go to a temporary file
+// beside the name, or straight to a device or descriptor, until Commit
+// renames the temporary file into place or Abort removes it.
+type File struct {
+	o       Options
+	name    string // the path the caller gave, for errors
+	target  string // the file replaced; "" when written through
+	f       *os.File
+	err     error // the first write error
+	aborted bool
+}
+
+// Create starts a write of name as the package comment describes: what
+// is written to the File appears at name only when Commit returns nil.
+// A command that streams a long report writes it piece by piece, and an
+// interrupted one calls Abort, leaving no file behind.
+func Create(name string) (*File, error) { return Options{}.Create(name) }
+
+// Create is the package's Create with the options o.
+func (o Options) Create(name string) (*File, error) {
 	if isStream(name) {
-		return writeThrough(name, data)
+		return o.through(name)
 	}
 	fi, err := os.Stat(name) // follows links
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if li, lerr := os.Lstat(name); lerr == nil && li.Mode()&fs.ModeSymlink != 0 {
 			target, _ := os.Readlink(name)
-			return &fs.PathError{Op: "write", Path: name, Err: fmt.Errorf("%w (it points at %s)", ErrDanglingLink, target)}
+			return nil, &fs.PathError{Op: "write", Path: name, Err: fmt.Errorf("%w (it points at %s)", ErrDanglingLink, target)}
 		}
-		return o.replace(name, name, data, 0o666, false)
+		return o.temp(name, name, 0o666, false)
 	case err != nil:
-		return &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
+		return nil, &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
 	case fi.IsDir():
-		return &fs.PathError{Op: "write", Path: name, Err: ErrIsDir}
+		return nil, &fs.PathError{Op: "write", Path: name, Err: ErrIsDir}
 	case !fi.Mode().IsRegular():
-		return writeThrough(name, data)
+		return o.through(name)
 	}
 	target, err := filepath.EvalSymlinks(name)
 	if err != nil {
-		return &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
+		return nil, &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
 	}
-	return o.replace(name, target, data, fi.Mode().Perm(), true)
+	return o.temp(name, target, fi.Mode().Perm(), true)
 }
 
-// replace writes data to a temporary file beside target and renames it
-// over target. name is the path the caller gave, for errors. When keep is
-// set the temporary file gets perm exactly; otherwise perm minus the umask.
-func (o Options) replace(name, target string, data []byte, perm fs.FileMode, keep bool) error {
+// temp creates the temporary file beside target that Commit renames over
+// it. When keep is set the temporary file gets perm exactly; otherwise
+// perm minus the umask.
+func (o Options) temp(name, target string, perm fs.FileMode, keep bool) (*File, error) {
 	dir := filepath.Dir(target)
 	if di, err := os.Stat(dir); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return &fs.PathError{Op: "write", Path: name, Err: missingFolder{dir}}
+			return nil, &fs.PathError{Op: "write", Path: name, Err: missingFolder{dir}}
 		}
-		return &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
+		return nil, &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
 	} else if !di.IsDir() {
-		return &fs.PathError{Op: "write", Path: name, Err: fmt.Errorf("%s is not a folder: %w", dir, syscall.ENOTDIR)}
+		return nil, &fs.PathError{Op: "write", Path: name, Err: fmt.Errorf("%s is not a folder: %w", dir, syscall.ENOTDIR)}
 	}
 	tmp, err := createTemp(dir, filepath.Base(target), perm)
 	if err != nil {
-		return &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
+		return nil, &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
 	}
-	tmpName := tmp.Name()
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(tmpName)
-		return &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
-	}
+	f := &File{o: o, name: name, target: target, f: tmp}
 	if keep {
 		// The umask applied at creation; the existing file's bits win.
 		if err := tmp.Chmod(perm); err != nil {
-			return fail(err)
+			f.Abort()
+			return nil, &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
 		}
 	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(err)
+	return f, nil
+}
+
+// through opens an existing file that is not a regular one (a device, a
+// FIFO, a terminal) or a descriptor path: nothing is created or
+// truncated, and the bytes are appended, so that a descriptor the shell
+// opened to a file ("> f" or ">> f") gets them after whatever the process
+// already wrote there.
+func (o Options) through(name string) (*File, error) {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
 	}
+	return &File{o: o, name: name, f: f}, nil
+}
+
+// Write writes to the temporary file (or straight through). An error
+// names the caller's path.
+func (f *File) Write(p []byte) (int, error) {
+	if f.err != nil {
+		return 0, f.err
+	}
+	n, err := f.f.Write(p)
+	if err != nil {
+		f.err = &fs.PathError{Op: "write", Path: f.name, Err: unwrap(err)}
+	}
+	return n, f.err
+}
+
+// Abort ends the write and removes the temporary file: name is as it
+// was. It may be called after Commit (it then does nothing) and more than
+// once.
+func (f *File) Abort() {
+	if f.aborted || f.f == nil {
+		return
+	}
+	f.aborted = true
+	f.f.Close()
+	if f.target != "" {
+		os.Remove(f.f.Name())
+	}
+	f.f = nil
+}
+
+// Commit syncs the temporary file and renames it over the name (a file
+// written through is closed). On an error the temporary file is removed.
+func (f *File) Commit() error {
+	if f.f == nil {
+		return &fs.PathError{Op: "write", Path: f.name, Err: os.ErrClosed}
+	}
+	if f.err != nil {
+		f.Abort()
+		return f.err
+	}
+	tmp := f.f
+	f.f = nil
+	if f.target == "" {
+		if err := tmp.Close(); err != nil {
+			return &fs.PathError{Op: "write", Path: f.name, Err: unwrap(err)}
+		}
+		return nil
+	}
+	tmpName := tmp.Name()
 	if err := tmp.Sync(); err != nil {
-		return fail(err)
+		tmp.Close()
+		os.Remove(tmpName)
+		return &fs.PathError{Op: "write", Path: f.name, Err: unwrap(err)}
 	}
 	if err := tmp.Close(); err != nil {
 		os.Remove(tmpName)
-		return &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
+		return &fs.PathError{Op: "write", Path: f.name, Err: unwrap(err)}
 	}
-	if o.BeforeRename != nil {
-		if err := o.BeforeRename(tmpName); err != nil {
+	if f.o.BeforeRename != nil {
+		if err := f.o.BeforeRename(tmpName); err != nil {
 			return err
 		}
 	}
-	if err := os.Rename(tmpName, target); err != nil {
+	if err := os.Rename(tmpName, f.target); err != nil {
 		os.Remove(tmpName)
-		return &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
+		return &fs.PathError{Op: "write", Path: f.name, Err: unwrap(err)}
 	}
 	// Make the rename durable; a folder that cannot be synced (some
 	// network file systems) still holds the new file.
-	if d, err := os.Open(dir); err == nil {
+	if d, err := os.Open(filepath.Dir(f.target)); err == nil {
 		_ = d.Sync()
 		d.Close()
 	}
@@ -185,26 +274,6 @@ func createTemp(dir, base string, perm fs.FileMode) (*os.File, error) {
 		}
 		return f, err
 	}
-}
-
-// writeThrough writes data to an existing file that is not a regular one
-// (a device, a FIFO, a terminal) or to a descriptor path: nothing is
-// created or truncated, and the bytes are appended, so that a descriptor
-// the shell opened to a file ("> f" or ">> f") gets them after whatever
-// the process already wrote there.
-func writeThrough(name string, data []byte) error {
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		return &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
-	}
-	if err := f.Close(); err != nil {
-		return &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
-	}
-	return nil
 }
 
 // isStream reports whether name is, or links through, one of the

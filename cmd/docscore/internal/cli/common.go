@@ -103,9 +103,18 @@ func flagError(err error) error {
 // for other failures (a full disk). Either way the message names the path
 // the user gave, and no temporary file is left behind.
 func writeOutput(env *Env, flag, path string, data []byte) error {
-	err := atomicfile.Output(env.Stdout, path, data)
+	return outputError(flag, path, atomicfile.Output(env.Stdout, path, data))
+}
+
+// outputError is the error of a failed write of path as writeOutput
+// describes it (nil for nil).
+func outputError(flag, path string, err error) error {
 	if err == nil {
 		return nil
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		return err // already described
 	}
 	var pe *fs.PathError
 	if !errors.As(err, &pe) || pe.Path != path {
@@ -141,6 +150,35 @@ func readInput(env *Env, flag, path string) (tabular.File, error) {
 		return tabular.File{}, &ExitError{Code: ExitInput, Err: fmt.Errorf("%s %s: %v", flag, path, unwrapPathErr(err))}
 	}
 	return tabular.File{Name: path, Data: b}, nil
+}
+
+// runsName is how errors name the runs file a flag gives.
+func runsName(path string) string {
+	if path == "-" {
+		return stdinName
+	}
+	return path
+}
+
+// openInput opens the one input a flag names for reading as a stream: a
+// file, or standard input for "-", with its size (0 when unknown) and
+// what closes it. The errors are readInput's.
+func openInput(env *Env, flag, path string) (io.Reader, int64, func(), error) {
+	if path == "-" {
+		return env.Stdin, 0, func() {}, nil
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, 0, nil, &ExitError{Code: ExitInput, Err: fmt.Errorf("%s %s: is a directory: expected a file", flag, path)}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, nil, &ExitError{Code: ExitInput, Err: fmt.Errorf("%s %s: %v", flag, path, unwrapPathErr(err))}
+	}
+	var size int64
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
+	}
+	return f, size, func() { f.Close() }, nil
 }
 
 // oneStdin refuses a command line where more than one flag reads standard

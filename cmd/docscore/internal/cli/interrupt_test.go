@@ -8,7 +8,7 @@ import (
 )
 
 // TestScoreInterrupted: the scoring commands run under the command's
-// context, so Ctrl-C (a cancelled context) stops them: exit 1, and no
+// context, so Ctrl-C (a cancelled context) stops them: exit 130, and no
 // report is written.
 func TestScoreInterrupted(t *testing.T) {
 	refs, run := sampleFile("refs"), sampleFile("run.jsonl")
@@ -20,8 +20,8 @@ func TestScoreInterrupted(t *testing.T) {
 		cancel()
 		var out, errb bytes.Buffer
 		code := Main(args, Env{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader(""), Context: ctx})
-		if code != ExitFailure || out.Len() != 0 || !strings.Contains(errb.String(), "context canceled") {
-			t.Errorf("%s, interrupted: exit %d, %d bytes out, stderr %q; want exit 1, nothing out, the interruption said", strings.Join(args, " "), code, out.Len(), errb.String())
+		if code != ExitInterrupted || out.Len() != 0 || !strings.Contains(errb.String(), "context canceled") {
+			t.Errorf("%s, interrupted: exit %d, %d bytes out, stderr %q; want exit 130, nothing out, the interruption said", strings.Join(args, " "), code, out.Len(), errb.String())
 		}
 	}
 }

@@ -123,7 +123,7 @@ func runScoreReceipts(ctx context.Context, env *Env, o scoreReceiptsOptions) err
 		return &ExitError{Code: ExitInput, Err: incomplete.Allowing("--allow-incomplete").Cause}
 	}
 	if err != nil {
-		return flagError(err)
+		return interrupted(flagError(err))
 	}
 	warnSkipped(env, rep.Skipped)
 	if err := writeOutput(env, "--out", o.out, res.Bytes); err != nil {

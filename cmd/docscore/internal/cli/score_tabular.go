@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -31,6 +34,7 @@ func newScoreTabular(env *Env) *cobra.Command {
 		skipBadLines bool
 		useSample    bool
 		intervals    tabular.Intervals
+		jobs         int
 	)
 	c := &cobra.Command{
 		Use:   "tabular --gt DIR|FILES… --runs FILE.jsonl [flags]",
@@ -68,7 +72,16 @@ Worker), csv (one row per image, then one per cell), md (cells table,
 per-page comparison, preview deltas).
 
 --fail-under f1=0.9,title=0.8 exits 3 when any cell's F1, precision,
-recall or a field's accuracy falls under its floor.`,
+recall or a field's accuracy falls under its floor.
+
+Large runs: the runs file is read as a stream and scored on --jobs cores
+(default: the number of CPUs), in memory that does not grow with the
+number of images, with the same bytes out. Progress goes to standard
+error (a bar on a terminal, a line every 5 s otherwise). Ctrl-C exits 130
+and leaves no --out file (it is written under a temporary name and
+renamed at the end). A JSON report's image rows wait in a temporary file
+until the cells are known. --preview is not streamed: it reads the whole
+file into memory.`,
 		Example: `  docscore score tabular --sample --format md
   docscore score tabular --gt gt/ --runs runs.jsonl --rules EQUIVALENCES.md
   docscore score tabular --gt gt/*.csv --runs runs.jsonl --rules EQUIVALENCES.md --preview open --format md
@@ -104,27 +117,53 @@ recall or a field's accuracy falls under its floor.`,
 				if req.GT, err = readGTFiles(gtArgs); err != nil {
 					return err
 				}
+			}
+			if err := checkJobs(jobs); err != nil {
+				return err
+			}
+			if preview == "" {
+				// Streamed: the runs file is read as it is scored.
+				var runs io.Reader
+				var size int64
+				if useSample {
+					runs, size = bytes.NewReader(req.Runs.Data), int64(len(req.Runs.Data))
+				} else {
+					var closeRuns func()
+					if runs, size, closeRuns, err = openInput(env, "--runs", runsPath); err != nil {
+						return err
+					}
+					defer closeRuns()
+					req.Runs = tabular.File{Name: runsName(runsPath)}
+				}
+				if err := readRulesAndSchema(env, &req, rulesPath, schemaPath); err != nil {
+					return err
+				}
+				areq := tabularRequest(req, format)
+				rep, err := streamTabular(env, areq, runs, size, outPath, jobs, func(rep *tabular.Report) error {
+					if err := checkTabularThresholds(rep, thresholds); err != nil && !isThresholdFailure(err) {
+						return err
+					}
+					return nil
+				})
+				if err != nil {
+					return interrupted(flagError(err))
+				}
+				for _, w := range rep.Warnings {
+					fmt.Fprintln(env.Stderr, "warning: "+w)
+				}
+				return checkTabularThresholds(rep, thresholds)
+			}
+			if !useSample {
 				if req.Runs, err = readInput(env, "--runs", runsPath); err != nil {
 					return err
 				}
 			}
-			if rulesPath != "" {
-				f, err := readInput(env, "--rules", rulesPath)
-				if err != nil {
-					return err
-				}
-				req.Rules = &f
-			}
-			if schemaPath != "" {
-				f, err := readInput(env, "--schema", schemaPath)
-				if err != nil {
-					return err
-				}
-				req.Schema = &f
+			if err := readRulesAndSchema(env, &req, rulesPath, schemaPath); err != nil {
+				return err
 			}
 			res, rep, err := api.ScoreTabularReport(env.Context, tabularRequest(req, format))
 			if err != nil {
-				return flagError(err)
+				return interrupted(flagError(err))
 			}
 			if err := checkTabularThresholds(rep, thresholds); err != nil && !isThresholdFailure(err) {
 				return err
@@ -150,10 +189,38 @@ recall or a field's accuracy falls under its floor.`,
 	f.StringVar(&failUnder, "fail-under", "", "exit 3 when a cell is under a floor, e.g. f1=0.9,title=0.8")
 	f.BoolVar(&skipBadLines, "skip-bad-lines", false, "report and skip malformed runs lines instead of failing")
 	f.BoolVar(&useSample, "sample", false, "score the bundled synthetic sample")
+	f.IntVar(&jobs, "jobs", runtime.NumCPU(), "images scored at once (default: the number of CPUs)")
 	intervalFlags(f, &intervals.Bootstrap, &intervals.CILevel, &intervals.Seed, "cell")
 	f.IntVar(&intervals.Permutations, "permutations", stats.DefaultPermutations, "with --preview, randomization rounds of the p-values (0: none)")
 	f.Float64Var(&intervals.Alpha, "alpha", stats.DefaultAlpha, "with --preview, significance level of the Holm-adjusted p-values, between 0 and 1")
 	return c
+}
+
+// readRulesAndSchema reads the --rules and --schema files into req.
+func readRulesAndSchema(env *Env, req *tabular.Request, rulesPath, schemaPath string) error {
+	if rulesPath != "" {
+		f, err := readInput(env, "--rules", rulesPath)
+		if err != nil {
+			return err
+		}
+		req.Rules = &f
+	}
+	if schemaPath != "" {
+		f, err := readInput(env, "--schema", schemaPath)
+		if err != nil {
+			return err
+		}
+		req.Schema = &f
+	}
+	return nil
+}
+
+// checkJobs refuses a --jobs under 1.
+func checkJobs(jobs int) error {
+	if jobs < 1 {
+		return usageError("--jobs %d: expected 1 or more images scored at once", jobs)
+	}
+	return nil
 }
 
 // sampleRequest fills req's files with the bundled sample; withRules adds

@@ -1,0 +1,255 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/docscore/docscore/cmd/docscore/internal/atomicfile"
+	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/tabular"
+)
+
+// ExitInterrupted is the exit code of a command stopped by Ctrl-C
+// (SIGINT): 128 + 2, as a shell reports it.
+const ExitInterrupted = 130
+
+// streamTabular scores req with the runs file read from runs as it is
+// read (api.StreamTabular) on jobs cores, writes the report to outPath
+// (or standard output) as it goes, and reports progress on standard
+// error. A file is written under a temporary name and renamed at the end:
+// an error or an interruption leaves no file. size is the runs file's
+// size for the time left (0 when unknown).
+func streamTabular(env *Env, req *api.TabularRequest, runs io.Reader, size int64, outPath string, jobs int, check func(*tabular.Report) error) (*tabular.Report, error) {
+	counted := &countingReader{r: runs}
+	out := &lazyOutput{env: env, path: outPath}
+	bw := bufio.NewWriterSize(out, 1<<20)
+	prog := newProgress(env, size, counted)
+	spoolDir := os.TempDir()
+	rep, err := api.StreamTabular(env.Context, req, counted, bw, tabular.StreamOptions{
+		Jobs:     jobs,
+		Progress: prog.update,
+		Check:    check,
+		Spool:    func() (tabular.Spool, error) { return newFileSpool(spoolDir) },
+	})
+	prog.done(err == nil)
+	if err == nil {
+		if err = bw.Flush(); err == nil {
+			err = out.commit()
+		}
+	}
+	if err != nil {
+		out.abort()
+		return nil, err
+	}
+	return rep, nil
+}
+
+// lazyOutput is the report's destination, opened at its first byte, so
+// that an input error found before anything is written reports as the
+// in-memory path does: a file (atomicfile.Create), or standard output.
+type lazyOutput struct {
+	env  *Env
+	path string
+	f    *atomicfile.File
+	err  error
+	used bool
+}
+
+func (o *lazyOutput) toStdout() bool { return o.path == "" || o.path == "-" }
+
+func (o *lazyOutput) Write(p []byte) (int, error) {
+	if o.err != nil {
+		return 0, o.err
+	}
+	o.used = true
+	if o.toStdout() {
+		return o.env.Stdout.Write(p)
+	}
+	if o.f == nil {
+		if o.f, o.err = atomicfile.Create(o.path); o.err != nil {
+			o.err = outputError("--out", o.path, o.err)
+			return 0, o.err
+		}
+	}
+	n, err := o.f.Write(p)
+	if err != nil {
+		o.err = outputError("--out", o.path, err)
+	}
+	return n, o.err
+}
+
+// commit puts the file in place; a report of no bytes still creates it.
+func (o *lazyOutput) commit() error {
+	if o.toStdout() {
+		return nil
+	}
+	if o.f == nil {
+		if _, err := o.Write(nil); err != nil {
+			return err
+		}
+	}
+	if err := o.f.Commit(); err != nil {
+		return outputError("--out", o.path, err)
+	}
+	return nil
+}
+
+func (o *lazyOutput) abort() {
+	if o.f != nil {
+		o.f.Abort()
+	}
+}
+
+// countingReader counts the bytes read, for the progress.
+type countingReader struct {
+	r io.Reader
+	n atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// fileSpool is a tabular.Spool in a temporary file, removed once read
+// (or at the latest when the process ends its command).
+type fileSpool struct {
+	f  *os.File
+	bw *bufio.Writer
+}
+
+func newFileSpool(dir string) (*fileSpool, error) {
+	f, err := os.CreateTemp(dir, "docscore-spool-*")
+	if err != nil {
+		return nil, fmt.Errorf("a temporary file for the report's rows: %w", err)
+	}
+	// Removed at once: the open file stays readable, and nothing is left
+	// behind however the process ends.
+	os.Remove(f.Name())
+	return &fileSpool{f: f, bw: bufio.NewWriterSize(f, 1<<20)}, nil
+}
+
+func (s *fileSpool) Write(p []byte) (int, error) { return s.bw.Write(p) }
+
+func (s *fileSpool) Contents() (io.Reader, error) {
+	if err := s.bw.Flush(); err != nil {
+		return nil, err
+	}
+	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return &closingReader{s.f}, nil
+}
+
+// closingReader closes its file at the end.
+type closingReader struct{ f *os.File }
+
+func (c *closingReader) Read(p []byte) (int, error) {
+	n, err := c.f.Read(p)
+	if err == io.EOF {
+		c.f.Close()
+	}
+	return n, err
+}
+
+// progress shows a streamed scoring's progress on standard error: a bar
+// redrawn in place on a terminal, a log line every few seconds otherwise
+// (nothing for a run shorter than that).
+type progress struct {
+	env      *Env
+	size     int64
+	read     *countingReader
+	start    time.Time
+	last     time.Time
+	every    time.Duration
+	drawn    bool
+	images   int
+	lastText string
+}
+
+func newProgress(env *Env, size int64, read *countingReader) *progress {
+	p := &progress{env: env, size: size, read: read, start: time.Now(), every: 5 * time.Second}
+	if env.IsTerminal {
+		p.every = 200 * time.Millisecond
+	}
+	p.last = p.start
+	return p
+}
+
+func (p *progress) update(images int) {
+	p.images = images
+	now := time.Now()
+	if now.Sub(p.last) < p.every {
+		return
+	}
+	p.last = now
+	text := p.text(now)
+	if p.env.IsTerminal {
+		fmt.Fprintf(p.env.Stderr, "\r\033[K%s", text)
+		p.drawn = true
+		return
+	}
+	fmt.Fprintln(p.env.Stderr, "docscore: "+text)
+}
+
+// text is "12,345 images, 1,234 images/s, 45% read, about 1m20s left",
+// with a bar on a terminal.
+func (p *progress) text(now time.Time) string {
+	el := now.Sub(p.start).Seconds()
+	rate := 0.0
+	if el > 0 {
+		rate = float64(p.images) / el
+	}
+	s := fmt.Sprintf("%s images, %s images/s", thousands(int64(p.images)), thousands(int64(rate)))
+	if p.size > 0 {
+		frac := min(float64(p.read.n.Load())/float64(p.size), 1)
+		if p.env.IsTerminal {
+			const width = 24
+			n := int(frac * width)
+			s = "[" + string(bytes.Repeat([]byte("#"), n)) + string(bytes.Repeat([]byte("."), width-n)) + "] " + s
+		}
+		s += fmt.Sprintf(", %.0f%% read", 100*frac)
+		if frac > 0.01 {
+			left := time.Duration(el*(1-frac)/frac) * time.Second
+			s += ", about " + left.Round(time.Second).String() + " left"
+		}
+	}
+	return s
+}
+
+// done ends the bar's line.
+func (p *progress) done(ok bool) {
+	if p.drawn {
+		if ok {
+			fmt.Fprintf(p.env.Stderr, "\r\033[K%s\n", p.text(time.Now()))
+		} else {
+			fmt.Fprint(p.env.Stderr, "\r\033[K")
+		}
+	}
+}
+
+// thousands writes n with commas: 1,234,567.
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// interrupted is the error of a command the user stopped (Ctrl-C): exit
+// 130.
+func interrupted(err error) error {
+	if errors.Is(err, context.Canceled) {
+		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted: no report written (%w)", err)}
+	}
+	return err
+}

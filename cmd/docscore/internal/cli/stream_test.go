@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/docscore/docscore/sample"
+	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabulartest"
+)
+
+// TestStreamedScoreEqualsTheOperation: score tabular, which streams the
+// runs file, writes the bytes of the in-memory operation (the page's and
+// the HTTP API's) for the sample and a generated corpus, in every
+// format, with --jobs 1 and 8, to a file and to standard output, from a
+// file and from standard input.
+func TestStreamedScoreEqualsTheOperation(t *testing.T) {
+	dir := t.TempDir()
+	files, err := sample.TabularRequest(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := tabulartest.New(tabulartest.Large(400, 4))
+	var runs bytes.Buffer
+	if _, err := c.WriteRuns(&runs, tabulartest.RunsOptions{Images: 400, BadLines: []int{10, 200}, Responses: true}); err != nil {
+		t.Fatal(err)
+	}
+	write := func(sub string, f tabular.File) string {
+		p := filepath.Join(dir, sub, filepath.Base(f.Name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	rules := write("rules", *files.Rules)
+	corpora := []struct {
+		name string
+		gt   []tabular.File
+		runs tabular.File
+		args []string
+	}{
+		{"sample", files.GT, files.Runs, []string{"--bootstrap", "100"}},
+		{"generated", c.GT, tabular.File{Name: "runs.jsonl", Data: runs.Bytes()}, []string{"--skip-bad-lines", "--bootstrap", "50"}},
+	}
+	for _, corpus := range corpora {
+		for _, g := range corpus.gt {
+			write(corpus.name+"/gt", g)
+		}
+		runsPath := write(corpus.name, corpus.runs)
+		for _, format := range []string{"json", "csv", "md"} {
+			req := &api.TabularRequest{Runs: api.File{Name: runsPath, Text: string(corpus.runs.Data)}, Format: format,
+				Rules: &api.File{Name: rules, Text: string(files.Rules.Data)}, SkipBadLines: corpus.name == "generated"}
+			for _, g := range corpus.gt {
+				req.GT = append(req.GT, api.File{Name: filepath.Join(dir, corpus.name, "gt", g.Name), Text: string(g.Data)})
+			}
+			if corpus.name == "sample" {
+				req.IntervalOptions = intervalOptions(100, 0.95, 0)
+			} else {
+				req.IntervalOptions = intervalOptions(50, 0.95, 0)
+			}
+			res, err := api.ScoreTabularOperation.Run(api.NoCancel, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, jobs := range []string{"1", "8"} {
+				out := filepath.Join(dir, "out."+format)
+				args := append([]string{"score", "tabular", "--gt", filepath.Join(dir, corpus.name, "gt"), "--runs", runsPath, "--rules", rules,
+					"--format", format, "--jobs", jobs, "--out", out}, corpus.args...)
+				var stdout, stderr bytes.Buffer
+				if code := Main(args, Env{Stdout: &stdout, Stderr: &stderr, Stdin: strings.NewReader("")}); code != 0 {
+					t.Fatalf("%s: exit %d: %s", strings.Join(args, " "), code, stderr.String())
+				}
+				got, _ := os.ReadFile(out)
+				if !bytes.Equal(got, res.Bytes) {
+					t.Errorf("%s %s --jobs %s: %d bytes, the operation's %d differ", corpus.name, format, jobs, len(got), len(res.Bytes))
+				}
+				// From standard input to standard output: the runs file's
+				// name is <stdin> in both.
+				args[5], args[len(args)-len(corpus.args)-1] = "-", "-"
+				stdreq := *req
+				stdreq.Runs.Name = stdinName
+				want, err := api.ScoreTabularOperation.Run(api.NoCancel, &stdreq)
+				if err != nil {
+					t.Fatal(err)
+				}
+				stdout.Reset()
+				if code := Main(args, Env{Stdout: &stdout, Stderr: &stderr, Stdin: bytes.NewReader(corpus.runs.Data)}); code != 0 {
+					t.Fatalf("%s: exit %d: %s", strings.Join(args, " "), code, stderr.String())
+				}
+				if !bytes.Equal(stdout.Bytes(), want.Bytes) {
+					t.Errorf("%s %s --jobs %s from standard input: %d bytes, the operation's %d differ", corpus.name, format, jobs, stdout.Len(), len(want.Bytes))
+				}
+			}
+		}
+	}
+}
+
+// TestJobsRefused: --jobs 0 is a usage error.
+func TestJobsRefused(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := Main([]string{"score", "tabular", "--sample", "--jobs", "0"}, Env{Stdout: &stdout, Stderr: &stderr, Stdin: strings.NewReader("")})
+	if code != ExitInput || !strings.Contains(stderr.String(), "--jobs 0") {
+		t.Errorf("--jobs 0: exit %d, %q; want exit 2 naming --jobs", code, stderr.String())
+	}
+}

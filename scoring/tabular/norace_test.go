@@ -1,0 +1,5 @@
+//go:build !race && !js
+
+package tabular_test
+
+const slowBuild = false
