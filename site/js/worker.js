@@ -930,7 +930,9 @@ function checkReport(rep) {
 
 self.onmessage = async (e) => {
   const { id, op, args } = e.data;
-  if (op !== 'version') idle = false;
+  // Asking for the version, or for a kept drop that may not exist, is no
+  // work: the warm-up goes on (a restored drop is scored by 'score').
+  if (op !== 'version' && op !== 'restore') idle = false;
   try {
     if (!(op in ops)) throw new Error('unknown operation ' + op);
     const res = await ops[op](args || {});
