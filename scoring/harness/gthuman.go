@@ -160,18 +160,41 @@ func (r *HumanAgreementReport) Markdown() string {
 		}
 	}
 	fmt.Fprintf(&b, "%d signed review(s) counted, %d not signed (not counted).\n\n", used, pending)
-	humanMarkdown(&b, r.Agreement)
+	humanMarkdown(&b, r.Agreement, humanFieldWords)
 	return b.String()
 }
 
+// humanWords are the words of a judge × human section.
+type humanWords struct {
+	intro, rater, units, ratedBy, humanDecided, allAlike string
+}
+
+var (
+	humanFieldWords = humanWords{
+		intro:        "Cohen's κ between each provider's reading and the reviewers' decisions. A rating is a field with its value (`$.amount=num:1250.5`) or with `absent`; chance agreement comes from the two sides' marginals.",
+		rater:        "provider",
+		units:        "fields",
+		ratedBy:      "provider read",
+		humanDecided: "reviewers decided",
+		allAlike:     "Every counted field was read as the reviewers decided.",
+	}
+	humanVerdictWords = humanWords{
+		intro:        "Cohen's κ between each judge's verdict and the person's, over the stages the person decided; an uncertain verdict or unusable answer is skipped.",
+		rater:        "judge",
+		units:        "stages",
+		ratedBy:      "judge's verdict",
+		humanDecided: "person's verdict",
+		allAlike:     "Every counted verdict matches the person's.",
+	}
+)
+
 // humanMarkdown writes the judge × human section.
-func humanMarkdown(b *strings.Builder, a HumanAgreement) {
+func humanMarkdown(b *strings.Builder, a HumanAgreement, w humanWords) {
 	if a.Human == nil {
 		fmt.Fprintf(b, "Cohen's κ against people: not computed: %s.\n", a.HumanReason)
 		return
 	}
-	b.WriteString("Cohen's κ between each provider's reading and the reviewers' decisions. A rating is a field with its value (`$.amount=num:1250.5`) or with `absent`; chance agreement comes from the two sides' marginals.\n\n")
-	b.WriteString("| provider | κ | fields | skipped | observed | by chance |\n|---|---|---|---|---|---|\n")
+	fmt.Fprintf(b, "%s\n\n| %s | κ | %s | skipped | observed | by chance |\n|---|---|---|---|---|---|\n", w.intro, w.rater, w.units)
 	names := slices.Sorted(maps.Keys(a.Human))
 	for _, n := range names {
 		k := a.Human[n]
@@ -187,10 +210,10 @@ func humanMarkdown(b *strings.Builder, a HumanAgreement) {
 	}
 	b.WriteString("\n")
 	if len(rows) == 0 {
-		b.WriteString("Every counted field was read as the reviewers decided.\n")
+		b.WriteString(w.allAlike + "\n")
 		return
 	}
-	b.WriteString("Confusion cells off the diagonal (the full matrix is in the JSON report):\n\n| provider | provider read | reviewers decided | fields |\n|---|---|---|---|\n")
+	fmt.Fprintf(b, "Confusion cells off the diagonal (the full matrix is in the JSON report):\n\n| %s | %s | %s | %s |\n|---|---|---|---|\n", w.rater, w.ratedBy, w.humanDecided, w.units)
 	for _, r := range rows {
 		b.WriteString(r)
 	}
