@@ -53,7 +53,8 @@ const ReasonNoHumanVerdicts = "the human verdicts file lists no verdict: there a
 //	{"kind": "docscore-human-verdicts", "version": 1, "reviewed_by": "ann@example.org",
 //	 "verdicts": [{"pipeline_id": "…", "case_id": "…", "stage_id": "…", "metric": "judge", "verdict": "pass", "note": "…"}]}
 //
-// pipeline_id, stage_id and note are optional; a verdict is pass, fail or
+// pipeline_id, stage_id and note are optional (an empty pipeline_id or
+// stage_id matches any, and must leave one stage); a verdict is pass, fail or
 // not_applicable (a person's verdict decides: uncertain is not one).
 // Errors are input errors naming the file, line and what was expected.
 func ReadHumanVerdicts(data []byte, name string) (*HumanVerdicts, error) {
@@ -160,10 +161,14 @@ func (r *Report) CompareWithPeople(h *HumanVerdicts) error {
 	seen := map[key]string{}
 	pairs := map[string][]agreement.Pair{}
 	for _, hv := range h.Verdicts {
-		var found []StageReport
+		type hit struct {
+			pipeline string
+			st       StageReport
+		}
+		var found []hit
 		match := func(pipeline string, st StageReport) {
-			if pipeline == hv.PipelineID && st.CaseID == hv.CaseID && (hv.StageID == "" || st.StageID == hv.StageID) {
-				found = append(found, st)
+			if (hv.PipelineID == "" || pipeline == hv.PipelineID) && st.CaseID == hv.CaseID && (hv.StageID == "" || st.StageID == hv.StageID) {
+				found = append(found, hit{pipeline, st})
 			}
 		}
 		for _, p := range r.Pipelines {
@@ -178,10 +183,10 @@ func (r *Report) CompareWithPeople(h *HumanVerdicts) error {
 		case len(found) == 0:
 			return h.d.errAt(hv.at, "no stage of the report has pipeline_id %q, case_id %q and stage_id %q", hv.PipelineID, hv.CaseID, hv.StageID)
 		case len(found) > 1:
-			return h.d.errAt(hv.at, "case %q has %d stages: give stage_id", hv.CaseID, len(found))
+			return h.d.errAt(hv.at, "%d stages match case_id %q: give pipeline_id and stage_id", len(found), hv.CaseID)
 		}
-		st := found[0]
-		k := key{hv.PipelineID, st.CaseID, st.StageID, hv.Metric}
+		st := found[0].st
+		k := key{found[0].pipeline, st.CaseID, st.StageID, hv.Metric}
 		if prev, dup := seen[k]; dup {
 			return h.d.errAt(hv.at, "stage %s, metric %s is decided twice (first at %s)", st.StageID, hv.Metric, prev)
 		}
