@@ -90,6 +90,10 @@ func TestJudgeHumanAgreementWorked(t *testing.T) {
 	g3 := humanGen(t, "c3", [][2]string{{"a", "USD"}, {"b", ""}}, "")
 	g4 := humanGen(t, "c4", [][2]string{{"a", "EUR"}, {"b", ""}}, "")
 	g5 := humanGen(t, "c5", [][2]string{{"a", "EUR"}, {"b", "USD"}}, "")
+	// a's blind second reading of c2 agrees with the person; it is not a
+	// first reading and does not count.
+	g2.Readings = append(g2.Readings, judging.ProviderReading{Name: "a", Purpose: judging.PurposeAdjudication, Status: "ok",
+		Claims: []judging.GroundTruthClaim{{Path: "$.currency", Value: "EUR"}}})
 	reports := []NamedReport{{"g1.json", g1}, {"g2.json", g2}, {"g3.json", g3}, {"g4.json", g4}, {"g5.json", g5}}
 	reviews := []NamedFile{
 		{"r1.json", humanReview(t, g1, "", nil, "ann@example.org")},
