@@ -15,11 +15,15 @@ import (
 // Agreement says how far the report's judges agree: with each other
 // (Panel), with themselves when asked again (SelfConsistency) and when the
 // references come in another order (OrderFlips). Each member is absent
-// when the run gave it nothing to measure.
+// when the run gave it nothing to measure. Human (with HumanSource) is
+// each judge against people, set by CompareWithPeople from a human
+// verdicts file; absent without one.
 type Agreement struct {
 	Panel           *PanelAgreement  `json:"panel,omitempty"`
 	SelfConsistency *SelfConsistency `json:"self_consistency,omitempty"`
 	OrderFlips      *OrderFlips      `json:"order_flips,omitempty"`
+	HumanAgreement
+	HumanSource *HumanSource `json:"human_source,omitempty"`
 }
 
 // PanelAgreement is Krippendorff's α (nominal) over the judges' verdicts.
@@ -218,6 +222,11 @@ func agreementMarkdown(b *strings.Builder, a *Agreement) {
 			}
 			b.WriteString("\n")
 		}
+	}
+	if hs := a.HumanSource; hs != nil {
+		fmt.Fprintf(b, "Judges against people: %d human verdict(s) by %s (%s, sha256 %s).\n\n", hs.Verdicts, mdText(hs.ReviewedBy), mdText(hs.File), hs.SHA256)
+		humanMarkdown(b, a.HumanAgreement, humanVerdictWords)
+		b.WriteString("\n")
 	}
 }
 

@@ -112,8 +112,10 @@ export function rateText(r) {
 // agreementLines renders a report's "agreement" member (absent when no
 // judge ran) as lines of text, in the Markdown report's words: α over the
 // judges (or why it is undefined), each panel judge's dissent, the
-// self-consistency of repeated samples, and the verdicts that flipped
-// with the references in their second order.
+// self-consistency of repeated samples, the verdicts that flipped
+// with the references in their second order, and each judge's Cohen's κ
+// against a person's verdicts (eval --human-verdicts) with the cells
+// where they differ.
 export function agreementLines(a) {
   if (!a) return [];
   const out = [];
@@ -132,6 +134,19 @@ export function agreementLines(a) {
     out.push(`order sensitivity: ${rateText(of)} judged stage(s) flipped with the references in a second, seeded order`);
     for (const f of of.flips) {
       out.push(`flip: ${f.pipeline_id ? f.pipeline_id + ' / ' : ''}${f.stage_id} (${f.judge}): ${f.verdict}, then ${f.shuffled_verdict} in order ${f.order.join(', ')}`);
+    }
+  }
+  const hs = a.human_source;
+  if (hs) {
+    out.push(`judges against people: ${hs.verdicts} human verdict(s) by ${hs.reviewed_by} (${hs.file})`);
+    if (!a.human) out.push(`Cohen's κ against people: not computed: ${a.human_reason}`);
+    for (const j of Object.keys(a.human || {}).sort()) {
+      const k = a.human[j];
+      const kappa = k.kappa === null || k.kappa === undefined ? `undefined (${k.reason})` : formatScore(k.kappa);
+      out.push(`Cohen's κ of ${j} against people: ${kappa} over ${k.n} stage(s), ${k.skipped} skipped`);
+      for (const c of k.confusion) {
+        if (c.judge !== c.human) out.push(`${j} said ${c.judge} where the person said ${c.human}: ${c.n} stage(s)`);
+      }
     }
   }
   return out;

@@ -69,4 +69,23 @@ test('agreementLines renders the report\'s agreement member', () => {
     'flip: s (openai/m): pass, then fail in order r-b, r-a',
   ]);
   assert.match(agreementLines({ panel: { alpha: null, reason: 'one judge', units: 0, pairable_values: 0, judges: ['x'], dissent: {} } })[0], /: undefined \(one judge\) over 0 unit/);
+  // Judges against people (eval --human-verdicts): the worked example of
+  // TestEvalHumanVerdicts, and a judge that used one category only.
+  const human = agreementLines({
+    human_source: { file: 'people.json', sha256: 'ab', reviewed_by: 'ann@example.org', verdicts: 4 },
+    human: {
+      'openai/m': { kappa: 0.4, n: 3, skipped: 1, confusion: [{ judge: 'fail', human: 'fail', n: 1 }, { judge: 'pass', human: 'fail', n: 1 }, { judge: 'pass', human: 'pass', n: 1 }] },
+      local: { kappa: null, reason: 'no variation', n: 1, skipped: 0, confusion: [{ judge: 'pass', human: 'pass', n: 1 }] },
+    },
+  });
+  assert.deepEqual(human, [
+    'judges against people: 4 human verdict(s) by ann@example.org (people.json)',
+    "Cohen's κ of local against people: undefined (no variation) over 1 stage(s), 0 skipped",
+    "Cohen's κ of openai/m against people: 0.4 over 3 stage(s), 1 skipped",
+    'openai/m said pass where the person said fail: 1 stage(s)',
+  ]);
+  assert.deepEqual(agreementLines({ human_source: { file: 'p.json', sha256: 'ab', reviewed_by: 'x', verdicts: 0 }, human_reason: 'no verdict' }), [
+    'judges against people: 0 human verdict(s) by x (p.json)',
+    "Cohen's κ against people: not computed: no verdict",
+  ]);
 });

@@ -3,8 +3,10 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -154,5 +156,96 @@ func TestEvalJudgeSamplesNeedAJudge(t *testing.T) {
 		if code != ExitInput || !strings.Contains(errs, "--judge-samples") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
 		}
+	}
+}
+
+// TestEvalHumanVerdicts compares the judge with a person, worked by hand.
+// The stand-in judges c1 pass, c2 pass, c3 fail, c4 uncertain; the person
+// decides c1 pass, c2 fail, c3 fail, c4 pass. c4 has no judge rating
+// (skipped); over the other three po = 2/3, the judge's marginals are
+// pass 2/3, fail 1/3, the person's pass 1/3, fail 2/3, so pe = 2/9 + 2/9 =
+// 4/9 and κ = (6/9 − 4/9)/(5/9) = 2/5.
+func TestEvalHumanVerdicts(t *testing.T) {
+	oa := judgetest.NewOpenAI(openaiKey)
+	defer oa.Close()
+	judged := map[string]string{"c1": "pass", "c2": "pass", "c3": "fail", "c4": "uncertain"}
+	oa.Answer = func(r judgetest.Request) judgetest.Reply {
+		task, _ := r.Task()["task"].(map[string]any)
+		id, _ := task["case_id"].(string)
+		b, _ := json.Marshal(map[string]any{"verdict": judged[id], "rationale": "as told", "confidence": 0.8, "claims": []any{}, "reference_claims": []any{}})
+		return oa.Text(string(b), 100, 20)
+	}
+	dir := t.TempDir()
+	var cases []string
+	for _, id := range []string{"c1", "c2", "c3", "c4"} {
+		cases = append(cases, fmt.Sprintf(`{"case_id": %q, "operation": "classify", "prediction": {"vehicle": "fund"},
+  "references": [{"artifact_id": "r-a", "authority": "evidence", "value": "pooled portfolio"}]}`, id))
+	}
+	casesPath := filepath.Join(dir, "cases.json")
+	os.WriteFile(casesPath, []byte(`{"default_metrics": [{"name": "judge", "kind": "llm_judge"}], "cases": [`+strings.Join(cases, ",\n")+`]}`), 0o644)
+	people := filepath.Join(dir, "people.json")
+	writePeople := func(verdicts string) {
+		os.WriteFile(people, []byte(`{"kind": "docscore-human-verdicts", "version": 1, "reviewed_by": "ann@example.org",
+ "verdicts": [`+verdicts+`]}`), 0o644)
+	}
+	writePeople(`{"case_id": "c1", "metric": "judge", "verdict": "pass"},
+  {"case_id": "c2", "stage_id": "c2", "metric": "judge", "verdict": "fail", "note": "the reference says pooled"},
+  {"case_id": "c3", "metric": "judge", "verdict": "fail"},
+  {"case_id": "c4", "metric": "judge", "verdict": "pass"}`)
+	env := map[string]string{"OPENAI_API_KEY": openaiKey, "OPENAI_BASE_URL": oa.BaseURL()}
+	out, md := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.md")
+	args := []string{"eval", "--cases", casesPath, "--judge", "openai", "--model", "m", "--human-verdicts", people,
+		"--checkpoint-dir", filepath.Join(dir, "ckpt"), "--output", out, "--markdown", md}
+	if code, _, errs := runEnv(t, "", env, args...); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	data, _ := os.ReadFile(out)
+	var r harness.Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Agreement == nil || r.Agreement.HumanSource == nil || r.Agreement.HumanSource.Verdicts != 4 || r.Agreement.HumanSource.ReviewedBy != "ann@example.org" {
+		t.Fatalf("agreement %s", mustJSON(r.Agreement))
+	}
+	k := r.Agreement.Human["openai/m"]
+	if k.Kappa == nil || math.Abs(*k.Kappa-0.4) > 1e-12 || k.N != 3 || k.Skipped != 1 || math.Abs(k.Expected-4.0/9) > 1e-12 {
+		t.Errorf("κ %s", mustJSON(k))
+	}
+	want := []agreement.Cell{{Judge: "fail", Human: "fail", N: 1}, {Judge: "pass", Human: "fail", N: 1}, {Judge: "pass", Human: "pass", N: 1}}
+	if !reflect.DeepEqual(k.Confusion, want) {
+		t.Errorf("confusion %+v", k.Confusion)
+	}
+	m, _ := os.ReadFile(md)
+	for _, s := range []string{"Judges against people: 4 human verdict(s) by ann@example.org", "| openai/m | 0.4 | 3 | 1 | 0.6667 | 0.4444 |", "| openai/m | `pass` | `fail` | 1 |"} {
+		if !strings.Contains(string(m), s) {
+			t.Errorf("Markdown lacks %q:\n%s", s, m)
+		}
+	}
+	calls := oa.Count()
+	// Errors name the file and the line; none costs a call.
+	tests := []struct{ verdicts, want string }{
+		{`{"case_id": "c9", "metric": "judge", "verdict": "pass"}`, `people.json:2:15: verdicts[0]: no stage of the report`},
+		{`{"case_id": "c1", "metric": "exact", "verdict": "pass"}`, `no metric "exact"`},
+		{`{"case_id": "c1", "metric": "judge", "verdict": "uncertain"}`, `expected one of pass, fail, not_applicable`},
+		{`{"case_id": "c1", "metric": "judge", "verdict": "pass"}, {"case_id": "c1", "metric": "judge", "verdict": "fail"}`, "decided twice"},
+	}
+	for _, tc := range tests {
+		writePeople(tc.verdicts)
+		code, _, errs := runEnv(t, "", env, args...)
+		if code != ExitInput || !strings.Contains(errs, tc.want) {
+			t.Errorf("%s: exit %d, stderr %q, want %q", tc.verdicts, code, errs, tc.want)
+		}
+	}
+	// No verdicts: "human" absent, the reason given.
+	writePeople(``)
+	if code, _, errs := runEnv(t, "", env, args...); code != ExitOK {
+		t.Fatalf("no verdicts: exit %d: %s", code, errs)
+	}
+	data, _ = os.ReadFile(out)
+	if strings.Contains(string(data), `"human":`) || !strings.Contains(string(data), `"human_reason": "`+harness.ReasonNoHumanVerdicts+`"`) {
+		t.Errorf("no verdicts: %s", data)
+	}
+	if oa.Count() != calls {
+		t.Errorf("%d calls after the first run, expected none (checkpoints)", oa.Count()-calls)
 	}
 }

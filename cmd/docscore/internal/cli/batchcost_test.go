@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -121,46 +122,11 @@ func TestEvalBatchMaxCost(t *testing.T) {
 // direct calls, but for the usage, which says batch and costs half.
 func TestGroundTruthGenerateBatch(t *testing.T) {
 	dir := t.TempDir()
-	// reading answers a ground-truth request: the first reading with amount
-	// first, the second (disputed_paths) with 1,250.00.
-	reading := func(r judgetest.Request, first string) string {
-		task := r.Task()
-		src := task["sources"].([]any)[0].(map[string]any)["artifact_id"].(string)
-		claim := func(path, value string) map[string]any {
-			return map[string]any{"path": path, "value": value, "reference_id": src, "visual_evidence": "top right", "confidence": 0.9}
-		}
-		claims := []any{claim("$.currency", "EUR"), claim("$.amount", first)}
-		if _, second := task["disputed_paths"]; second {
-			claims = []any{claim("$.amount", "1,250.00")}
-		}
-		b, _ := json.Marshal(map[string]any{"claims": claims})
-		return string(b)
-	}
-	firsts := map[string]string{"openai": "1,250.00", "anthropic": "1,250.50"}
-	oa, an := judgetest.NewOpenAI(openaiKey), judgetest.NewAnthropic(anthropicKey)
-	boa, ban := judgetest.NewOpenAIBatch(openaiKey), judgetest.NewAnthropicBatch(anthropicKey)
-	for _, c := range []interface{ Close() }{oa, an, boa, ban} {
-		defer c.Close()
-	}
-	oa.Answer = func(r judgetest.Request) judgetest.Reply { return oa.Text(reading(r, firsts["openai"]), 900, 40) }
-	an.Answer = func(r judgetest.Request) judgetest.Reply { return an.Text(reading(r, firsts["anthropic"]), 900, 40) }
-	boa.Answer = func(_ string, r judgetest.Request) judgetest.BatchReply {
-		return judgetest.BatchReply{Text: reading(r, firsts["openai"]), In: 900, Out: 40}
-	}
-	ban.Answer = func(_ string, r judgetest.Request) judgetest.BatchReply {
-		return judgetest.BatchReply{Text: reading(r, firsts["anthropic"]), In: 900, Out: 40}
-	}
+	rig := newGTBatchRig(t, dir)
+	oa, an, boa, ban := rig.oa, rig.an, rig.boa, rig.ban
 	generate := func(name, openaiBase, anthropicBase string, extra ...string) {
 		t.Helper()
-		env := map[string]string{"OPENAI_API_KEY": openaiKey, "OPENAI_BASE_URL": openaiBase,
-			"ANTHROPIC_API_KEY": anthropicKey, "ANTHROPIC_BASE_URL": anthropicBase, envBatchPoll: "1ms"}
-		code, _, errs := runEnv(t, "", env, append([]string{"groundtruth", "generate", "--case-id", "statement-001",
-			"--source", filepath.Join(pages, "page-001.png"), "--source", filepath.Join(pages, "page-002.png"),
-			"--instruction", "Extract currency and amount.", "--field", "$.currency", "--field", "$.amount",
-			"--provider", "openai:gpt-5-mini", "--provider", "anthropic:claude-haiku-4-5", "--adjudicate",
-			"--checkpoint-dir", filepath.Join(dir, name+"-ck"), "--output", filepath.Join(dir, name+".json"),
-			"--review-file", filepath.Join(dir, name+"-review.json"), "--reference", filepath.Join(dir, name+"-reference.csv")}, extra...)...)
-		if code != ExitOK {
+		if code, errs := rig.generate(name, openaiBase, anthropicBase, extra...); code != ExitOK {
 			t.Fatalf("%s: exit %d\n%s", name, code, errs)
 		}
 	}
@@ -199,6 +165,63 @@ func TestGroundTruthGenerateBatch(t *testing.T) {
 	if boa.Creations() != 2 || ban.Creations() != 2 {
 		t.Errorf("rerun created batches: %d+%d", boa.Creations(), ban.Creations())
 	}
+}
+
+// gtBatchRig is a ground-truth panel of an OpenAI and an Anthropic
+// provider, each with a direct and a batch stand-in: both read EUR; the
+// first reading of the amount differs (1,250.00 and 1,250.50), the blind
+// second reading (disputed_paths) gives 1,250.00 on both.
+type gtBatchRig struct {
+	t        *testing.T
+	dir      string
+	oa, an   *judgetest.Server
+	boa, ban *judgetest.BatchServer
+}
+
+func newGTBatchRig(t *testing.T, dir string) *gtBatchRig {
+	reading := func(r judgetest.Request, first string) string {
+		task := r.Task()
+		src := task["sources"].([]any)[0].(map[string]any)["artifact_id"].(string)
+		claim := func(path, value string) map[string]any {
+			return map[string]any{"path": path, "value": value, "reference_id": src, "visual_evidence": "top right", "confidence": 0.9}
+		}
+		claims := []any{claim("$.currency", "EUR"), claim("$.amount", first)}
+		if _, second := task["disputed_paths"]; second {
+			claims = []any{claim("$.amount", "1,250.00")}
+		}
+		b, _ := json.Marshal(map[string]any{"claims": claims})
+		return string(b)
+	}
+	firsts := map[string]string{"openai": "1,250.00", "anthropic": "1,250.50"}
+	g := &gtBatchRig{t: t, dir: dir, oa: judgetest.NewOpenAI(openaiKey), an: judgetest.NewAnthropic(anthropicKey),
+		boa: judgetest.NewOpenAIBatch(openaiKey), ban: judgetest.NewAnthropicBatch(anthropicKey)}
+	for _, c := range []interface{ Close() }{g.oa, g.an, g.boa, g.ban} {
+		t.Cleanup(c.Close)
+	}
+	g.oa.Answer = func(r judgetest.Request) judgetest.Reply { return g.oa.Text(reading(r, firsts["openai"]), 900, 40) }
+	g.an.Answer = func(r judgetest.Request) judgetest.Reply { return g.an.Text(reading(r, firsts["anthropic"]), 900, 40) }
+	g.boa.Answer = func(_ string, r judgetest.Request) judgetest.BatchReply {
+		return judgetest.BatchReply{Text: reading(r, firsts["openai"]), In: 900, Out: 40}
+	}
+	g.ban.Answer = func(_ string, r judgetest.Request) judgetest.BatchReply {
+		return judgetest.BatchReply{Text: reading(r, firsts["anthropic"]), In: 900, Out: 40}
+	}
+	return g
+}
+
+// generate runs groundtruth generate --adjudicate as name (its checkpoint
+// directory and outputs are named after it).
+func (g *gtBatchRig) generate(name, openaiBase, anthropicBase string, extra ...string) (int, string) {
+	g.t.Helper()
+	env := map[string]string{"OPENAI_API_KEY": openaiKey, "OPENAI_BASE_URL": openaiBase,
+		"ANTHROPIC_API_KEY": anthropicKey, "ANTHROPIC_BASE_URL": anthropicBase, envBatchPoll: "1ms"}
+	code, _, errs := runEnv(g.t, "", env, append([]string{"groundtruth", "generate", "--case-id", "statement-001",
+		"--source", filepath.Join(pages, "page-001.png"), "--source", filepath.Join(pages, "page-002.png"),
+		"--instruction", "Extract currency and amount.", "--field", "$.currency", "--field", "$.amount",
+		"--provider", "openai:gpt-5-mini", "--provider", "anthropic:claude-haiku-4-5", "--adjudicate",
+		"--checkpoint-dir", filepath.Join(g.dir, name+"-ck"), "--output", filepath.Join(g.dir, name+".json"),
+		"--review-file", filepath.Join(g.dir, name+"-review.json"), "--reference", filepath.Join(g.dir, name+"-reference.csv")}, extra...)...)
+	return code, errs
 }
 
 // costOf is a usage member's cost: a summary's total, or a call's.
@@ -241,4 +264,70 @@ func halvedUsage(t *testing.T, a, b any) int {
 		}
 	}
 	return n
+}
+
+// TestGroundTruthGenerateBatchCeilingMidRun: groundtruth generate --batch
+// --adjudicate with a ceiling the first reading fits under but the second
+// does not. The estimate covers the first reading only (two requests at
+// their max_output_tokens bound, batch price), so a ceiling just above it
+// lets the first round of batches run; its answers cost far less than
+// their bound, but the second reading of the disputed amount reserves the
+// bound again for each provider, and the second reservation passes the
+// ceiling: the run stops with exit 1 naming the ceiling, and writes no
+// report, review file or reference. A rerun with room to spare creates
+// only the batch the ceiling refused, pays for nothing twice, and writes
+// what an uncapped batch run writes.
+func TestGroundTruthGenerateBatchCeilingMidRun(t *testing.T) {
+	dir := t.TempDir()
+	rig := newGTBatchRig(t, dir)
+	creations := func() int { return rig.boa.Creations() + rig.ban.Creations() }
+	// Items answered, counting each answer (custom ids repeat across runs:
+	// they are keyed by the request).
+	answered := func() int {
+		n := 0
+		for _, m := range []map[string]int{rig.boa.Answered(), rig.ban.Answered()} {
+			for _, c := range m {
+				n += c
+			}
+		}
+		return n
+	}
+	// The uncapped batch run: 2 batches a round, 4 items answered.
+	if code, errs := rig.generate("uncapped", rig.boa.BaseURL(), rig.ban.BaseURL(), "--batch", "--max-cost", "10"); code != ExitOK || creations() != 4 || answered() != 4 {
+		t.Fatalf("uncapped: exit %d, %d creations, %d answered\n%s", code, creations(), answered(), errs)
+	}
+	// The estimate, from a run the ceiling refuses before any call.
+	code, errs := rig.generate("estimate", rig.boa.BaseURL(), rig.ban.BaseURL(), "--batch", "--max-cost", "0.000001")
+	isBatch, est := estimated(t, errs)
+	if code != ExitInput || !isBatch || creations() != 4 {
+		t.Fatalf("estimate: exit %d, batch %v, %d creations\n%s", code, isBatch, creations(), errs)
+	}
+	// Just above the printed (rounded to $0.0001) estimate.
+	ceiling := fmt.Sprintf("%.5f", est+0.00005)
+	code, errs = rig.generate("capped", rig.boa.BaseURL(), rig.ban.BaseURL(), "--batch", "--max-cost", ceiling)
+	if code != ExitFailure || !regexp.MustCompile(`run incomplete: 1 item\(s\) not judged \(cost ceiling --max-cost \$[0-9.]+ reached: \$[0-9.]+ spent, \$[0-9.]+ in flight, and a call to [a-z/0-9.-]+ \(batch\) may cost up to \$[0-9.]+\); nothing was written`).MatchString(errs) {
+		t.Fatalf("capped at $%s: exit %d\n%s", ceiling, code, errs)
+	}
+	// The first round's two batches and one of the second round's: the
+	// first reservation of the second round fits, the second does not.
+	if creations() != 4+3 || answered() != 4+3 {
+		t.Errorf("capped: %d creations, %d answered after the uncapped run's 4 and 4; want 3 more of each", creations()-4, answered()-4)
+	}
+	for _, f := range []string{"capped.json", "capped-review.json", "capped-reference.csv"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); !os.IsNotExist(err) {
+			t.Errorf("the stopped run wrote %s (%v)", f, err)
+		}
+	}
+	// The rerun with room: one batch more (the refused one), one item more.
+	if code, errs = rig.generate("capped", rig.boa.BaseURL(), rig.ban.BaseURL(), "--batch", "--max-cost", "10"); code != ExitOK {
+		t.Fatalf("rerun: exit %d\n%s", code, errs)
+	}
+	if creations() != 4+4 || answered() != 4+4 {
+		t.Errorf("rerun: %d creations, %d answered in all after the uncapped run; want 4 and 4 (nothing paid twice)", creations()-4, answered()-4)
+	}
+	for _, f := range []string{"-review.json", "-reference.csv"} {
+		if a, b := mustRead(t, filepath.Join(dir, "uncapped"+f)), mustRead(t, filepath.Join(dir, "capped"+f)); !bytes.Equal(a, b) {
+			t.Errorf("%s differs from the uncapped run's:\n%s\n---\n%s", f, a, b)
+		}
+	}
 }

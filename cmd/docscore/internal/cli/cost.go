@@ -110,9 +110,20 @@ func decorateUsage(u *judging.UsageSummary, s judgeSettings, plan *judge.Plan) {
 // incomplete is the error of a run the ceiling stopped: exit 1, the
 // convention of interrupted work.
 func incomplete(s judgeSettings, notJudged int) error {
+	return incompleteError(s, notJudged, "the report lists them under not_judged")
+}
+
+// incompleteNothingWritten is incomplete for a command that writes
+// nothing when a call is refused (groundtruth generate: a reference needs
+// every reading).
+func incompleteNothingWritten(s judgeSettings, notJudged int) error {
+	return incompleteError(s, notJudged, "nothing was written; the answers received are kept in --checkpoint-dir, so a rerun with a higher --max-cost pays only for the rest")
+}
+
+func incompleteError(s judgeSettings, notJudged int, tail string) error {
 	reason := "a judge call was refused"
 	if s.budget != nil && s.budget.Stopped() != "" {
 		reason = s.budget.Stopped()
 	}
-	return &ExitError{Code: ExitFailure, Err: fmt.Errorf("run incomplete: %d item(s) not judged (%s); the report lists them under not_judged", notJudged, reason)}
+	return &ExitError{Code: ExitFailure, Err: fmt.Errorf("run incomplete: %d item(s) not judged (%s); %s", notJudged, reason, tail)}
 }

@@ -77,6 +77,7 @@ func init() {
 			casesFile, prediction, caseID, operation, rubric string
 			evidence, groundTruth, ctxPairs                  []string
 			output, markdown, checkpointDir, judge, failOn   string
+			humanFile                                        string
 			jf                                               judgeFlags
 			allowOutside, shuffleRefs                        bool
 			judgeSamples                                     int
@@ -119,7 +120,10 @@ second order, seeded by "docscore-shuffle-references/1|CASE_ID|STAGE_ID"
 (FNV-1a, SplitMix64), and reports the verdicts that flip. Changed and
 flipped stages go to the review queue. The report's "agreement" member also
 gives Krippendorff's alpha over the judges of a stage and each panel judge's
-dissent rate.
+dissent rate. --human-verdicts FILE (kind "docscore-human-verdicts": a
+person's pass, fail or not_applicable per case, stage and metric) adds
+agreement.human: per judge, Cohen's kappa against the person and the
+confusion matrix (judge verdict x human verdict).
 ` + costHelp() + `
 
 ` + batchHelp + `
@@ -174,6 +178,16 @@ dissent rate.
 				}
 				if adapter != nil {
 					settings.context(ctxMap, adapter)
+				}
+				var people *harness.HumanVerdicts
+				if humanFile != "" {
+					data, err := os.ReadFile(humanFile)
+					if err != nil {
+						return usageError("--human-verdicts: %v", err)
+					}
+					if people, err = harness.ReadHumanVerdicts(data, humanFile); err != nil {
+						return err
+					}
 				}
 
 				// Both forms run through the evaluate operation, the code the
@@ -248,8 +262,21 @@ dissent rate.
 				if err != nil {
 					return err
 				}
+				if people != nil {
+					if err := report.CompareWithPeople(people); err != nil {
+						// Keep what the judges answered (a batch's answers
+						// are only buffered until commit): a corrected file
+						// then costs no call.
+						if cerr := sc.commit(); cerr != nil {
+							return cerr
+						}
+						return err
+					}
+				}
 				if report.JudgeUsage != nil && plan != nil {
 					decorateUsage(report.JudgeUsage, settings, plan)
+				}
+				if people != nil || (report.JudgeUsage != nil && plan != nil) {
 					if res.Bytes, err = evalapi.EncodeReport(report, res.Format); err != nil {
 						return err
 					}
@@ -296,6 +323,7 @@ dissent rate.
 		fl.StringVar(&markdown, "markdown", "", "write the Markdown summary here (\"-\" for standard output)")
 		fl.StringVar(&checkpointDir, "checkpoint-dir", "", "keep a checkpoint of every completed stage here and reuse matching ones")
 		fl.StringArrayVar(&ctxPairs, "checkpoint-context", nil, "KEY=VALUE that a checkpoint must match to be reused (judge model, prompt version); repeat for several")
+		fl.StringVar(&humanFile, "human-verdicts", "", "a person's verdicts on judged stages (JSON, kind docscore-human-verdicts): report each judge's Cohen's kappa against them")
 		fl.StringVar(&judge, "judge", "auto", "model judge: "+strings.Join(judgeNames(), ", ")+" (auto: OpenAI, else Anthropic when its key is set, else deterministic metrics only)")
 		addJudgeFlags(c, &jf, true)
 		fl.IntVar(&judgeSamples, "judge-samples", 1, "ask the judge this many times per stage and report how often its verdict changes")

@@ -118,7 +118,10 @@ command:NAME=PROGRAM ARGS… (the request JSON on stdin, the answer JSON on
 stdout).
 
 ` + costHelp() + ` A provider call the ceiling refuses ends the command
-with exit 1 and no reference written.
+with exit 1 and nothing written; the answers received stay in
+--checkpoint-dir, so a rerun with a higher ceiling pays only for the rest
+(with --adjudicate the estimate covers the first reading only: the second
+depends on its answers, and the ceiling can stop it).
 
 ` + batchHelp + `
 
@@ -268,7 +271,7 @@ with exit 1 and no reference written.
 					return nil
 				})
 				if nj := (*judging.NotJudgedError)(nil); errors.As(err, &nj) {
-					return incomplete(settings, 1)
+					return incompleteNothingWritten(settings, 1)
 				}
 				if err != nil {
 					return err

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/docscore/docscore/scoring/agreement"
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/judging"
 )
@@ -93,6 +96,7 @@ func TestGroundTruthFlow(t *testing.T) {
 	if ref.Authority != evalcase.AuthorityGroundTruth || ref.Metadata["approved_by"] != "reviewer@example.org" {
 		t.Errorf("record %s", rb)
 	}
+	checkHumanAgreement(t, dir, gen, review)
 	// Score a prediction against the approved ground truth.
 	pred := filepath.Join(dir, "prediction.json")
 	os.WriteFile(pred, []byte(`{"currency": "USD", "amount": "1,250.00", "account_name": "J. Smith"}`), 0o644)
@@ -173,10 +177,66 @@ func TestGroundTruthGenerateErrors(t *testing.T) {
 }
 
 func TestGroundTruthHelp(t *testing.T) {
-	for _, sub := range []string{"generate", "review-file", "approve"} {
+	for _, sub := range []string{"generate", "review-file", "approve", "agreement"} {
 		code, out, _ := runEnv(t, "", nil, "groundtruth", sub, "--help")
 		if code != ExitOK || !strings.Contains(out, "docscore groundtruth "+sub) || !strings.Contains(out, "Exit codes") {
 			t.Errorf("%s --help: exit %d\n%s", sub, code, out)
 		}
+	}
+}
+
+// checkHumanAgreement runs groundtruth agreement on the flow's signed
+// review, worked by hand. Four fields; the reviewer kept USD, set the
+// amount to 1,250.00 and the account to J. Smith, and omitted the date.
+// reader-a read all three values and no date: 4 of 4 alike, each side's
+// four categories once, pe = 4·(1/4·1/4) = 1/4, κ = (1 − 1/4)/(3/4) = 1.
+// reader-b read USD, 1,250.50, no account and no date: po = 2/4; the
+// categories both sides used are USD and date=absent, pe = 2/16 = 1/8,
+// κ = (1/2 − 1/8)/(7/8) = 3/7.
+func checkHumanAgreement(t *testing.T, dir, gen, review string) {
+	t.Helper()
+	out, md := filepath.Join(dir, "agreement.json"), filepath.Join(dir, "agreement.md")
+	code, _, errs := runEnv(t, "", nil, "groundtruth", "agreement", "--report", gen, "--review", review, "--output", out, "--markdown", md)
+	if code != ExitOK || !strings.Contains(errs, "1 of 1 review(s) signed; reader-a κ 1.0000 over 4 field(s); reader-b κ 0.4286 over 4 field(s)") {
+		t.Fatalf("agreement: exit %d %s", code, errs)
+	}
+	var rep struct {
+		Agreement struct {
+			Human map[string]agreement.Kappa `json:"human"`
+		} `json:"agreement"`
+	}
+	b, _ := os.ReadFile(out)
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	rb := rep.Agreement.Human["reader-b"]
+	if rb.Kappa == nil || math.Abs(*rb.Kappa-3.0/7) > 1e-12 || rb.Observed != 0.5 || rb.Expected != 0.125 {
+		t.Errorf("reader-b %+v", rb)
+	}
+	want := []agreement.Cell{
+		{Judge: "$.account_name=absent", Human: "$.account_name=str:J. Smith", N: 1},
+		{Judge: "$.amount=str:1,250.50", Human: "$.amount=str:1,250.00", N: 1},
+		{Judge: "$.currency=str:USD", Human: "$.currency=str:USD", N: 1},
+		{Judge: "$.date=absent", Human: "$.date=absent", N: 1},
+	}
+	if !reflect.DeepEqual(rb.Confusion, want) {
+		t.Errorf("reader-b's confusion %+v", rb.Confusion)
+	}
+	if ra := rep.Agreement.Human["reader-a"]; ra.Kappa == nil || *ra.Kappa != 1 || ra.N != 4 {
+		t.Errorf("reader-a %+v", ra)
+	}
+	if m, _ := os.ReadFile(md); !strings.Contains(string(m), "| reader-b | 0.4286 | 4 | 0 | 0.5 | 0.125 |") ||
+		!strings.Contains(string(m), "| reader-b | `$.amount=str:1,250.50` | `$.amount=str:1,250.00` | 1 |") {
+		t.Errorf("Markdown:\n%s", m)
+	}
+	// The rerun's report is the same generation: with both, the review
+	// cannot be paired, and the error names the review file.
+	code, _, errs = runEnv(t, "", nil, "groundtruth", "agreement", "--report", gen, "--report", filepath.Join(dir, "gen2.json"), "--review", review)
+	if code != ExitInput || !strings.Contains(errs, "review.json:") || !strings.Contains(errs, "matches 2 reports") {
+		t.Errorf("two reports: exit %d %s", code, errs)
+	}
+	code, _, errs = runEnv(t, "", nil, "groundtruth", "agreement", "--report", gen)
+	if code != ExitInput || !strings.Contains(errs, "--review") {
+		t.Errorf("no review: exit %d %s", code, errs)
 	}
 }
