@@ -10,9 +10,10 @@ import "sort"
 // counts how often each sequence or pattern comes up, and sums each one
 // that came up once, in the order a replicate or round sums it: the same
 // numbers, bit for bit, as summing every replicate and round
-// (TestEnumeratedMatchesDirect), at a fraction of the cost. Interval does
-// not: done there too it made the page's docscore.wasm 5 KB larger
-// gzipped, past its budget.
+// (TestEnumeratedMatchesDirect), at a fraction of the cost. Interval
+// counts a cell's replicates the same way (TestIntervalEnumeratedMatchesDirect):
+// in the browser, where the direct path sorts 2,000 values per statistic
+// with the interface sort (sort_js.go), that is most of its cost.
 
 // maxPatternUnits bounds the units whose coin patterns are counted (2^n
 // counters).
@@ -152,29 +153,48 @@ func (p *paired) permuteEnumerated(g *SplitMix64, rounds int, d []float64, kept,
 
 // countSequences draws replicates sequences of n indices into n units
 // from g and counts each in drawn (n^n counters): sequence k's draw j is
-// k / n^j mod n. It allocates nothing.
+// k / n^j mod n. It allocates nothing. (Both counters step g's state in
+// a local, g.Index and g.Next inlined by hand: the state then stays in
+// a register, and the outputs' mixing overlaps.)
 func countSequences(g *SplitMix64, n, replicates int, drawn []int32) {
+	s, un := g.state, uint64(n)
 	for range replicates {
 		k, place := 0, 1
 		for range n {
-			k += g.Index(n) * place
+			s += golden
+			k += int(mix(s)%un) * place
 			place *= n
 		}
 		drawn[k]++
 	}
+	g.state = s
 }
 
 // countPatterns draws rounds rounds of n coins from g and counts each
 // pattern in drawn (2^n counters): bit i is unit i's coin. It allocates
-// nothing.
+// nothing. The coins are drawn up to 64 at a time into a word, each
+// shifted in from the top (g.Coin() without a branch, which the random
+// coins would mispredict half the time, nor a shift by a variable), and
+// each round takes the next n of them.
 func countPatterns(g *SplitMix64, n, rounds int, drawn []int32) {
+	s, mask := g.state, uint64(len(drawn)-1)
+	var buf uint64            // coins drawn and not yet counted, the next at bit 0
+	have, left := 0, rounds*n // coins in buf; coins still to draw
 	for range rounds {
-		pattern := uint64(0)
-		for i := range n {
-			// g.Coin() without a branch: the coins are random, and a
-			// branch on them is mispredicted half the time.
-			pattern |= g.Next() >> 63 << i
+		if have < n {
+			k := min(64-have, left)
+			var w uint64
+			for range k {
+				s += golden
+				w = w>>1 | mix(s)>>63<<63
+			}
+			buf |= w >> (64 - k) << have
+			have += k
+			left -= k
 		}
-		drawn[pattern]++
+		drawn[buf&mask]++
+		buf >>= n
+		have -= n
 	}
+	g.state = s
 }

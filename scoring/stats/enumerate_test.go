@@ -100,3 +100,44 @@ func mustMarshal(t testing.TB, c *Comparison) string {
 	}
 	return string(b)
 }
+
+// Counting a cell's draw sequences (Interval for few units) gives the
+// same intervals and kept counts, bit for bit, as summing every
+// replicate: tabular and receipts cells of 0 to 6 units, statistics
+// undefined on some pages, replicate counts below, at and above n^n.
+func TestIntervalEnumeratedMatchesDirect(t *testing.T) {
+	var cells []*Cell
+	for n := range 7 {
+		cells = append(cells, synthTabular(t, "tabular/m/G", n, 0.7, fmt.Sprint("ivl-t", n)),
+			synthReceipts(t, "receipts/a", n, n%3, fmt.Sprint("ivl-r", n)))
+	}
+	enumerated := 0
+	for _, c := range cells {
+		for _, b := range []int{1, 2, 3, 4, 26, 27, 28, 255, 256, 257, 2000} {
+			o := DefaultOptions()
+			o.Replicates, o.Seed = b, uint64(7*b+len(c.Units()))
+			fast, err := interval(c, o, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			slow, err := interval(c, o, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(fast, slow) {
+				fj, _ := json.Marshal(fast)
+				sj, _ := json.Marshal(slow)
+				t.Errorf("%s, %d units, B=%d: enumerated\n%s\nwant\n%s", c.ID, len(c.Units()), b, fj, sj)
+			}
+			if sequences(len(c.Units()), b) > 0 {
+				enumerated++
+				if fast.Stats[0].Interval == nil && len(c.Units()) >= 2 && b >= 2 {
+					t.Errorf("%s, %d units, B=%d: f1's interval is null", c.ID, len(c.Units()), b)
+				}
+			}
+		}
+	}
+	if enumerated < 30 {
+		t.Errorf("enumerated %d of %d cases: the test no longer reaches the enumeration", enumerated, 11*len(cells))
+	}
+}

@@ -36,10 +36,17 @@ func Stream(seed uint64, key string) *SplitMix64 {
 	return &SplitMix64{state: seed ^ FNV1a64(key)}
 }
 
+// golden is the state's increment per output.
+const golden = 0x9E3779B97F4A7C15
+
 // Next advances the state and returns the next 64-bit output.
 func (g *SplitMix64) Next() uint64 {
-	g.state += 0x9E3779B97F4A7C15
-	z := g.state
+	g.state += golden
+	return mix(g.state)
+}
+
+// mix is the output of state z.
+func mix(z uint64) uint64 {
 	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
 	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
 	return z ^ (z >> 31)

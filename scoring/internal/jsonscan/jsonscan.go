@@ -10,6 +10,7 @@
 package jsonscan
 
 import (
+	"math/bits"
 	"strings"
 	"unicode"
 	"unicode/utf16"
@@ -170,13 +171,56 @@ func getu4(s string) rune {
 	return r
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
+// skipSpace returns the index of the first byte at or after i that is not
+// whitespace. An indented text's whitespace is mostly a newline and a run
+// of spaces, measured eight bytes at a time. (The test for none is
+// apart, so that it is inlined.)
 func skipSpace(data string, i int) int {
-	for i < len(data) && isSpace(data[i]) {
-		i++
+	if i < len(data) && data[i] > ' ' {
+		return i
+	}
+	return skipSpaces(data, i)
+}
+
+func skipSpaces(data string, i int) int {
+	for i < len(data) && data[i] <= ' ' {
+		switch data[i] {
+		case '\n':
+			i++
+			for i+8 <= len(data) {
+				n := bits.TrailingZeros64(load64(data, i)^(ones*' ')) >> 3
+				i += n
+				if n < 8 {
+					break
+				}
+			}
+		case ' ', '\t', '\r':
+			i++
+		default:
+			return i
+		}
 	}
 	return i
+}
+
+// ones has a one in each byte: ones*c is c in every byte.
+const ones = 0x0101010101010101
+
+// load64 is data[i:i+8] as a little-endian word (one load where the
+// compiler merges loads).
+func load64(data string, i int) uint64 {
+	b := data[i : i+8]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+// stops returns a mask of w's bytes that end a string literal's plain
+// run — a quote, a backslash, a control character — whose lowest set bit
+// is the high bit of the first such byte (a byte's borrow reaches only
+// the bytes above it).
+func stops(w uint64) uint64 {
+	q, b := w^(ones*'"'), w^(ones*'\\')
+	return ((q-ones)&^q | (b-ones)&^b | (w-ones*0x20)&^w) & (ones * 0x80)
 }
 
 // value scans the value starting at data[i], nested depth levels deep, and
@@ -264,35 +308,47 @@ func container(data string, i, depth int, members *[]Member, elems *[]string) (e
 // stringEnd returns the index after the string literal starting at
 // data[i] == '"'.
 func stringEnd(data string, i int) (end int, ok bool) {
-	for i++; i < len(data); i++ {
-		switch c := data[i]; {
-		case c == '"':
-			return i + 1, true
-		case c < 0x20:
-			return 0, false
-		case c == '\\':
+	i++
+	for {
+		for i+8 <= len(data) {
+			if m := stops(load64(data, i)); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				goto stop
+			}
+			i += 8
+		}
+		for i < len(data) && data[i] >= 0x20 && data[i] != '"' && data[i] != '\\' {
 			i++
-			if i >= len(data) {
+		}
+	stop:
+		switch {
+		case i >= len(data) || data[i] < 0x20:
+			return 0, false
+		case data[i] == '"':
+			return i + 1, true
+		}
+		// data[i] is a backslash
+		i++
+		if i >= len(data) {
+			return 0, false
+		}
+		switch data[i] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			i++
+		case 'u':
+			if i+4 >= len(data) {
 				return 0, false
 			}
-			switch data[i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if i+4 >= len(data) {
+			for k := i + 1; k < i+5; k++ {
+				if !isHex(data[k]) {
 					return 0, false
 				}
-				for k := i + 1; k < i+5; k++ {
-					if !isHex(data[k]) {
-						return 0, false
-					}
-				}
-				i += 4
-			default:
-				return 0, false
 			}
+			i += 5
+		default:
+			return 0, false
 		}
 	}
-	return 0, false
 }
 
 func isHex(c byte) bool {
