@@ -102,12 +102,16 @@ func renderCSV(r *stats.Report) ([]byte, error) {
 	return buf.Bytes(), w.Error()
 }
 
-// units names the report's unit in the plural.
-func units(r *stats.Report) string {
+// units names the report's unit, in the plural unless n is 1.
+func units(r *stats.Report, n int) string {
+	noun := "page"
 	if r.Family == "receipts" {
-		return "samples"
+		noun = "sample"
 	}
-	return "pages"
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
 }
 
 // movementStat is the statistic whose per-unit value the movement lists
@@ -167,7 +171,7 @@ func renderMarkdown(r *stats.Report, names [2]string) []byte {
 			}
 			mv := ""
 			if s.Path() == move {
-				mv = fmt.Sprintf("rose on %d %s, fell on %d", len(c.Movement.Rose), units(r), len(c.Movement.Fell))
+				mv = fmt.Sprintf("rose on %d %s, fell on %d", len(c.Movement.Rose), units(r, len(c.Movement.Rose)), len(c.Movement.Fell))
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n",
 				mdCell(title(c)), mdCell(s.Path()), f4(s.A), f4(s.B), delta, p, sig, mv)
