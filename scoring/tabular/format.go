@@ -213,6 +213,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		if cmp != nil {
 			writePreviewSignificance(&b, r.Preview)
 		}
+		writePreviewChanges(&b, r.Preview, r.Key)
 	}
 	if len(r.Warnings) > 0 {
 		b.WriteString("\n## Warnings\n\n")
