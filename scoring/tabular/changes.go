@@ -150,6 +150,38 @@ func pairCER(p *Pair) *float64 {
 
 func floatPtr(v float64) *float64 { return &v }
 
+// rescoreFields scores the fields of an image's pairs, paired as settled
+// paired them, with sc's rules: what a row that adds no rule on the key
+// column changes (it cannot change the pairing). Only what diffImages
+// reads is filled in.
+func (sc *scorer) rescoreFields(im *Image, settled *ImageScore) *ImageScore {
+	out := &ImageScore{Line: settled.Line, Model: settled.Model, Phase: settled.Phase, Run: settled.Run,
+		Page: settled.Page, Status: settled.Status}
+	page := sc.pages.find(im.Page)
+	if settled.Status != "ok" || page == nil {
+		return out
+	}
+	pp := sc.prepare(page)
+	cols := sc.s.Columns
+	out.Pairs = make([]*Pair, len(settled.Pairs))
+	for k, p := range settled.Pairs {
+		q := *p
+		q.Fields = make(PairFields, len(cols))
+		row, rec := &page.Rows[p.GTIndex], &im.Records[p.ModelIndex]
+		if !sc.work.spend(sc.fieldCost(pp.values[p.GTIndex], rec)) {
+			return out
+		}
+		for j, col := range cols {
+			q.Fields[j].Name = col.Name
+			if score, ok := sc.fieldScore(j, col, row.Values[j], pp.values[p.GTIndex][j], rec.Values[j]); ok {
+				q.Fields[j].Score = &score
+			}
+		}
+		out.Pairs[k] = &q
+	}
+	return out
+}
+
 // changeKey is where a change is: an image, a ground-truth row, a field.
 type changeKey struct {
 	line, gtLine int
@@ -201,26 +233,64 @@ func previewChanges(p *Preview, in Input, s *schema.Schema, gate float64, pages 
 	case len(p.Rows) > MaxAttributedRows || len(p.Changes) == 0:
 		return nil
 	}
-	// Only the images the preview changed are scored again.
-	changed := map[int]bool{}
-	for i := range p.Changes {
-		changed[p.Changes[i].Line] = true
+	settledRows, _, err := in.Rules.Active(rules.Selection{})
+	if err != nil {
+		return err
 	}
-	var images []*Image
-	var before []*ImageScore
-	for i, im := range in.Runs.Images {
-		if changed[settled[i].Line] {
-			images = append(images, im)
-			before = append(before, settled[i])
-		}
-	}
+	settledKey := len(rules.Compile(settledRows, s).Key)
 	for k, r := range p.Rows {
 		active, _, err := in.Rules.Active(rules.Selection{Lines: []int{r.Line}})
 		if err != nil {
 			return err
 		}
-		after, err := newScorer(s, rules.Compile(active, s), gate, pages, work).scoreAll(images)
-		if err != nil {
+		compiled := rules.Compile(active, s)
+		keyRules := len(compiled.Key) > settledKey
+		// Alone, the row can change only the fields it names, and, with a
+		// rule on the key column, pairings and names: only the images
+		// with such a change are scored again.
+		can := map[string]bool{}
+		for _, f := range r.Fields {
+			if f == "*" {
+				for _, c := range s.TextColumns() {
+					can[c] = true
+				}
+			}
+			can[f] = true
+		}
+		if keyRules {
+			can[PairingField], can[s.Key] = true, true
+		}
+		lines := map[int]bool{}
+		for i := range p.Changes {
+			if can[p.Changes[i].Field] {
+				lines[p.Changes[i].Line] = true
+			}
+		}
+		var images []*Image
+		var before []*ImageScore
+		for i, im := range in.Runs.Images {
+			if lines[settled[i].Line] {
+				images = append(images, im)
+				before = append(before, settled[i])
+			}
+		}
+		sc := newScorer(s, compiled, gate, pages, work)
+		var after []*ImageScore
+		if !keyRules {
+			// The pairs are the settled ones: only their fields are scored
+			// again.
+			after = make([]*ImageScore, len(images))
+			for i, im := range images {
+				if !work.alive() {
+					return work.err
+				}
+				after[i] = sc.rescoreFields(im, before[i])
+			}
+			work.flush()
+			if work.err != nil {
+				return work.err
+			}
+		} else if after, err = sc.scoreAll(images); err != nil {
 			return err
 		}
 		alone := map[changeKey]*Change{}
