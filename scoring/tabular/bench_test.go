@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/docscore/docscore/rules"
 	"github.com/docscore/docscore/scoring/schema"
 	"github.com/docscore/docscore/scoring/stats"
 	"github.com/docscore/docscore/scoring/tabular"
@@ -177,4 +178,23 @@ func benchmarkEncode(b *testing.B, encode func(testing.TB, *tabular.Report) []by
 		n = len(encode(b, rep))
 	}
 	b.SetBytes(int64(n))
+}
+
+// BenchmarkPreviewOpen450 scores the benchmark corpus with every OPEN row
+// of the sample's rule file previewed, intervals off: the settled and the
+// preview scorings, the list of what changed and, with several rows, one
+// scoring per row of the images that changed (the attribution).
+func BenchmarkPreviewOpen450(b *testing.B) {
+	in := benchInput(b)
+	in.Preview = rules.Selection{All: true}
+	b.ReportAllocs()
+	b.ResetTimer()
+	var rep *tabular.Report
+	for i := 0; i < b.N; i++ {
+		var err error
+		if rep, err = tabular.Score(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(rep.Preview.Changes)), "changes")
 }

@@ -267,6 +267,7 @@ func (r *Report) writeMarkdown(w io.Writer, agg *mdSummary, failedRows func(io.W
 		if cmp != nil {
 			writePreviewSignificance(&b, r.Preview)
 		}
+		writePreviewChanges(&b, r.Preview, r.Key)
 	}
 	if len(r.Warnings) > 0 {
 		b.WriteString("\n## Warnings\n\n")

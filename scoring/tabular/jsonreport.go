@@ -215,7 +215,90 @@ func writePreview(jw *jsonout.Writer, p *Preview) {
 		jw.Key("comparison")
 		p.Comparison.WriteJSON(jw)
 	}
+	jw.Key("changes")
+	writeChanges(jw, p.Changes)
+	jw.Key("change_counts")
+	if p.ChangeCounts == nil {
+		jw.Null()
+	} else {
+		jw.Open('[')
+		for i := range p.ChangeCounts {
+			jw.Elem()
+			jw.Open('{')
+			jw.Key("line")
+			jw.Int(p.ChangeCounts[i].Line)
+			writeTally(jw, &p.ChangeCounts[i].ChangeTally)
+			jw.Close('}')
+		}
+		jw.Close(']')
+	}
+	jw.Key("change_total")
+	jw.Open('{')
+	writeTally(jw, &p.ChangeTotal)
 	jw.Close('}')
+	jw.Close('}')
+}
+
+func writeChanges(jw *jsonout.Writer, changes []Change) {
+	if changes == nil {
+		jw.Null()
+		return
+	}
+	jw.Open('[')
+	for i := range changes {
+		c := &changes[i]
+		jw.Elem()
+		jw.Open('{')
+		jw.Key("line")
+		jw.Int(c.Line)
+		jw.Key("model")
+		jw.String(c.Model)
+		jw.Key("phase")
+		jw.String(c.Phase)
+		jw.Key("run")
+		jw.Raw(c.Run)
+		jw.Key("page")
+		jw.String(c.Page)
+		jw.Key("gt")
+		jw.String(c.GT)
+		jw.Key("gt_line")
+		jw.Int(c.GTLine)
+		jw.Key("field")
+		jw.String(c.Field)
+		jw.Key("before")
+		jw.OptFloat(c.Before)
+		jw.Key("after")
+		jw.OptFloat(c.After)
+		jw.Key("record_before")
+		jw.String(c.RecordBefore)
+		jw.Key("record_after")
+		jw.String(c.RecordAfter)
+		jw.Key("rows")
+		if c.Rows == nil {
+			jw.Null()
+		} else {
+			jw.Open('[')
+			for _, l := range c.Rows {
+				jw.Elem()
+				jw.Int(l)
+			}
+			jw.Close(']')
+		}
+		jw.Close('}')
+	}
+	jw.Close(']')
+}
+
+// writeTally writes a tally's members into an open object.
+func writeTally(jw *jsonout.Writer, t *ChangeTally) {
+	jw.Key("rose")
+	jw.Int(t.Rose)
+	jw.Key("fell")
+	jw.Int(t.Fell)
+	jw.Key("names")
+	jw.Int(t.Names)
+	jw.Key("pairings")
+	jw.Int(t.Pairings)
 }
 
 func writePreviewCell(jw *jsonout.Writer, c *PreviewCell) {

@@ -151,6 +151,13 @@ type Preview struct {
 	// for the settled and the preview report. Nil, and left out, when
 	// neither intervals nor p-values are asked for.
 	Comparison *stats.Report `json:"comparison,omitempty"`
+	// Changes lists every pair and field the preview changed (before →
+	// after), in image order, each with the previewed rows that make it
+	// alone; ChangeCounts tallies them per previewed row (in Rows' order),
+	// ChangeTotal all of them.
+	Changes      []Change      `json:"changes"`
+	ChangeCounts []ChangeCount `json:"change_counts"`
+	ChangeTotal  ChangeTally   `json:"change_total"`
 }
 
 // Delta is a metric with the settled rules, with the previewed rows on, and

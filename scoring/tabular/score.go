@@ -170,6 +170,9 @@ func ScoreReusing(ctx Canceler, in Input, lim Limits, reuse *Reuse) (*Report, er
 	if rep.Preview.Comparison, err = previewComparison(work.ctx, rep, cells, images, in.Intervals); err != nil {
 		return nil, err
 	}
+	if err = previewChanges(rep.Preview, in, s, gate, pages, work, images, rep.Images); err != nil {
+		return nil, err
+	}
 	return withIntervals(rep, in.Intervals)
 }
 

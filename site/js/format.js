@@ -115,3 +115,25 @@ export function fmtBytes(n) {
   if (n < 1024 * 1024) return (n / 1024).toFixed(1) + ' KiB';
   return (n / (1024 * 1024)).toFixed(1) + ' MiB';
 }
+
+// tallyText is a preview's change tally in words, as the Markdown report
+// writes it (Go's ChangeTally.String): "14 fields rose, 0 fell", then the
+// name CERs and pairings changed, when any were.
+export function tallyText(t) {
+  let s = `${t.rose} field${t.rose === 1 ? '' : 's'} rose, ${t.fell} fell`;
+  if (t.names > 0) s += `, ${t.names} name CER${t.names === 1 ? '' : 's'} changed`;
+  if (t.pairings > 0) s += `, ${t.pairings} pairing${t.pairings === 1 ? '' : 's'} changed`;
+  return s;
+}
+
+// changeValues is a preview change's before → after as the Markdown
+// report writes it: the field's scores, "CER …" for the name (the key
+// column), the records paired with their similarity for a pairing.
+export function changeValues(c, key) {
+  if (c.field === 'pairing') {
+    const side = (rec, sim) => (sim === null ? 'none' : `${rec} (${fmt4(sim)})`);
+    return `${side(c.record_before, c.before)} → ${side(c.record_after, c.after)}`;
+  }
+  const v = `${fmtOpt4(c.before)} → ${fmtOpt4(c.after)}`;
+  return c.field === key ? 'CER ' + v : v;
+}

@@ -3,7 +3,7 @@
 // run-to-run spread, when the file list folds and when the cells table
 // turns its fields into rows. No DOM, no worker; tested with node --test.
 
-import { prf } from './format.js';
+import { prf, tallyText } from './format.js';
 
 export const DEFAULT_GATE = 0.7;
 
@@ -154,4 +154,21 @@ export function skippedLines(warnings) {
 // inputerr.List: one "file:line: message" per line) into its messages.
 export function splitMessages(message) {
   return String(message).split('\n').map((s) => s.trim()).filter(Boolean);
+}
+
+// changeGroups groups a preview's changes (report.preview.changes) for the
+// page: one group per previewed row, with the changes that row makes
+// alone and its tally, then, when several rows are previewed, one for
+// all of them together. Each group is {line (0 for all together),
+// summary, changes}.
+export function changeGroups(preview) {
+  const groups = (preview.change_counts || []).map((c) => ({
+    line: c.line,
+    summary: `line ${c.line}: ${tallyText(c)}`,
+    changes: preview.changes.filter((x) => x.rows.includes(c.line)),
+  }));
+  if (groups.length !== 1) {
+    groups.push({ line: 0, summary: `all rows together: ${tallyText(preview.change_total)}`, changes: preview.changes });
+  }
+  return groups;
 }

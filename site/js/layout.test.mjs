@@ -1,8 +1,8 @@
 // Tests of layout.js with Node's test runner (make test-site-js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseGate, axisFor, runSpread, filesSummary, skippedLines, splitMessages, reportFileName } from './layout.js';
-import { prf } from './format.js';
+import { parseGate, axisFor, runSpread, filesSummary, skippedLines, splitMessages, reportFileName, changeGroups } from './layout.js';
+import { prf, tallyText, changeValues } from './format.js';
 
 test('parseGate refuses what --gate refuses and keeps blank as the default', () => {
   assert.deepEqual(parseGate(''), { value: 0.7 });
@@ -81,4 +81,28 @@ test('reportFileName names a download after its input', () => {
   assert.equal(reportFileName('sample/tabular/runs.jsonl', 'scores', 'json'), 'runs.scores.json');
   assert.equal(reportFileName('my runs.jsonl', 'scores.preview', 'md'), 'my_runs.scores.preview.md');
   assert.equal(reportFileName('cases.json', 'eval', 'md'), 'cases.eval.md');
+});
+
+test('changeGroups lists each previewed row, then all together, worded as the Markdown report', () => {
+  const ch = (line, field, before, after, rows, extra = {}) => ({
+    line, model: 'm', phase: 'G', run: 1, page: '27', gt: 'Anna', gt_line: 4, field, before, after,
+    record_before: 'Anna', record_after: 'Anna', rows, ...extra,
+  });
+  const preview = {
+    changes: [ch(1, 'title', 0.5, 1, [51]), ch(2, 'name', 0.25, 0, [32]), ch(3, 'pairing', null, 0.9, [], { record_before: '', record_after: 'Ana' })],
+    change_counts: [{ line: 32, rose: 0, fell: 0, names: 1, pairings: 0 }, { line: 51, rose: 1, fell: 0, names: 0, pairings: 0 }],
+    change_total: { rose: 1, fell: 0, names: 1, pairings: 1 },
+  };
+  const g = changeGroups(preview);
+  assert.deepEqual(g.map((x) => [x.line, x.summary, x.changes.map((c) => c.line)]), [
+    [32, 'line 32: 0 fields rose, 0 fell, 1 name CER changed', [2]],
+    [51, 'line 51: 1 field rose, 0 fell', [1]],
+    [0, 'all rows together: 1 field rose, 0 fell, 1 name CER changed, 1 pairing changed', [1, 2, 3]],
+  ]);
+  // one row previewed: no "all together" group
+  assert.equal(changeGroups({ ...preview, change_counts: [preview.change_counts[1]] }).length, 1);
+  assert.equal(tallyText({ rose: 14, fell: 0, names: 0, pairings: 2 }), '14 fields rose, 0 fell, 2 pairings changed');
+  assert.equal(changeValues(preview.changes[0], 'name'), '0.5000 → 1.0000');
+  assert.equal(changeValues(preview.changes[1], 'name'), 'CER 0.2500 → 0.0000');
+  assert.equal(changeValues(preview.changes[2], 'name'), 'none → Ana (0.9000)');
 });

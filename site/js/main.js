@@ -4,10 +4,10 @@
 
 import { WorkerClient } from './client.js';
 import { ROLES } from './roles.js';
-import { fmt4, fmtOpt4, fmtDelta, fmtBytes, runText, ciText, ciLookup, sigText } from './format.js';
+import { fmt4, fmtOpt4, fmtDelta, fmtBytes, runText, ciText, ciLookup, sigText, changeValues } from './format.js';
 import { el, clear, sortableTable, plainTable, VirtualTable } from './view.js';
 import { barChart } from './chart.js';
-import { parseGate, runSpread, FOLD_FILES, filesSummary, FIELDS_AS_ROWS, skippedLines, splitMessages } from './layout.js';
+import { parseGate, runSpread, FOLD_FILES, filesSummary, FIELDS_AS_ROWS, skippedLines, splitMessages, changeGroups } from './layout.js';
 import { Drill, renderImage, renderPageAcross, renderReceiptPage } from './drilldown.js';
 
 const $ = (id) => document.getElementById(id);
@@ -693,6 +693,9 @@ function renderRules() {
   all.indeterminate = on > 0 && on < open.length;
   const table = $('rules-table');
   table.hidden = r.rows.length === 0;
+  // The table is built again: a checkbox that had the focus gets it back.
+  const had = document.activeElement;
+  const focused = had && table.contains(had) && had.dataset.line;
   plainTable(table, ['line', 'kind', 'status', 'field', 'forms', 'canonical / position, side', 'witness', 'preview'],
     r.rows.map((x) => [
       String(x.line), x.kind, x.status, x.fields.join(', '), x.forms.join(' / '),
@@ -706,6 +709,10 @@ function renderRules() {
     ]), 'Rows of the rule file');
   for (const tr of table.tBodies[0].rows) {
     if (tr.cells[2].textContent === 'OPEN') tr.classList.add('open-row');
+  }
+  if (focused) {
+    const box = table.querySelector(`input[data-line="${focused}"]`);
+    if (box) box.focus();
   }
 }
 
@@ -746,6 +753,7 @@ function renderPreview() {
       }
     });
   });
+  renderChanges(v);
   // A report scored with a preview may carry its paired comparison,
   // settled against preview (report.preview.comparison, SPEC F.6): each
   // delta shows its interval and Holm p (sigText, above), significant ones
@@ -755,6 +763,54 @@ function renderPreview() {
       if (state.view === v) previewSignificance(m, v, table);
     }).catch(showFatal);
   }
+}
+
+// MAX_CHANGES is the most changes a group lists on the page; the
+// downloads list them all.
+const MAX_CHANGES = 500;
+
+// renderChanges lists what the preview changed (report.preview.changes):
+// per previewed row (and for all together) a folded list with its tally
+// in the summary; each change is a button that opens its image, stepping
+// through the group's images. The list is built when first unfolded.
+function renderChanges(v) {
+  const box = clear($('preview-changes'));
+  box.append(el('h4', {}, 'What the preview changed'),
+    el('p', { class: 'hint' }, 'Each pair and field whose score or pairing the preview changed, with the previewed rows that change it alone. Select one to open its image.'));
+  for (const g of changeGroups(v.preview)) {
+    const det = el('details', { class: 'preview-changes', dataset: { row: g.line } }, el('summary', {}, g.summary));
+    det.addEventListener('toggle', () => {
+      if (!det.open || det.dataset.filled) return;
+      det.dataset.filled = 'true';
+      const lines = [...new Set(g.changes.map((c) => c.line))];
+      const items = lines.map((line) => ({ line, compared: false }));
+      const shown = g.changes.slice(0, MAX_CHANGES);
+      det.append(el('ul', {}, shown.map((c) => el('li', {}, el('button', {
+        type: 'button', class: 'image-link change-link' + (worse(c, v.key) ? ' worse' : ''),
+        dataset: { line: c.line, gtLine: c.gt_line, field: c.field },
+        onclick: (e) => {
+          const from = e.currentTarget;
+          imageDrill.open(items, lines.indexOf(c.line), (item) => {
+            const b = det.querySelector(`button[data-line="${item.line}"]`);
+            (b || from).focus();
+          });
+        },
+      }, `image ${c.line} · ${c.model} / ${c.phase} run ${runText(c.run)} · page ${c.page} · ${c.gt} (line ${c.gt_line}) · ${c.field}: ${changeValues(c, v.key)}` +
+        (g.line === 0 ? ` · ${c.rows.length ? 'row ' + c.rows.join(', ') : 'rows together'}` : ''))))));
+      if (g.changes.length > shown.length) {
+        det.append(el('p', { class: 'hint' }, `The first ${shown.length} of ${g.changes.length}; the downloaded report lists them all.`));
+      }
+    });
+    box.append(det);
+  }
+}
+
+// worse says whether a change is for the worse: a field's score fell, a
+// name's CER rose, or a ground-truth row lost its pair.
+function worse(c, key) {
+  if (c.field === 'pairing') return c.after === null;
+  if (c.before === null || c.after === null) return false;
+  return c.field === key ? c.after > c.before : c.after < c.before;
 }
 
 // previewSignificance adds the preview's comparison to the preview table

@@ -1,0 +1,387 @@
+package tabular
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/docscore/docscore/rules"
+	"github.com/docscore/docscore/scoring/schema"
+)
+
+// MaxAttributedRows is the most previewed rows whose changes are
+// attributed row by row: each row is scored alone (on the images the
+// preview changed) to tell which row makes which change. A preview of
+// more rows lists its changes with no rows named.
+const MaxAttributedRows = 20
+
+// PairingField is the Field of a Change in which a ground-truth row is
+// paired with another model record, or paired or unpaired.
+const PairingField = "pairing"
+
+// Change is one thing a preview changed on one ground-truth row of one
+// image (SPEC F.5): a scored field's score, the name's CER (Field is the
+// key column), or the pairing (Field is PairingField).
+type Change struct {
+	Line   int             `json:"line"` // the image's line in the runs file
+	Model  string          `json:"model"`
+	Phase  string          `json:"phase"`
+	Run    json.RawMessage `json:"run"`
+	Page   string          `json:"page"`
+	GT     string          `json:"gt"` // the ground-truth row's name, as written
+	GTLine int             `json:"gt_line"`
+	Field  string          `json:"field"`
+	// Before and After are the field's score, the name's CER, or for a
+	// pairing the name similarity of the pair (nil: unscorable, or no
+	// pair).
+	Before *float64 `json:"before"`
+	After  *float64 `json:"after"`
+	// RecordBefore and RecordAfter are the name of the model record paired
+	// with the row ("" when none).
+	RecordBefore string `json:"record_before"`
+	RecordAfter  string `json:"record_after"`
+	// Rows are the lines of the previewed rows that, switched on alone,
+	// make this same change; empty when only the rows together make it,
+	// or when more than MaxAttributedRows rows are previewed.
+	Rows []int `json:"rows"`
+}
+
+// ChangeTally counts changes: field scores that rose or fell, names whose
+// CER changed, pairings that changed.
+type ChangeTally struct {
+	Rose     int `json:"rose"`
+	Fell     int `json:"fell"`
+	Names    int `json:"names"`
+	Pairings int `json:"pairings"`
+}
+
+// ChangeCount is the tally of the changes one previewed row makes.
+type ChangeCount struct {
+	Line int `json:"line"`
+	ChangeTally
+}
+
+func (t *ChangeTally) add(c *Change, key string) {
+	switch {
+	case c.Field == PairingField:
+		t.Pairings++
+	case c.Field == key:
+		t.Names++
+	case c.Before != nil && c.After != nil && *c.After > *c.Before:
+		t.Rose++
+	case c.Before != nil && c.After != nil && *c.After < *c.Before:
+		t.Fell++
+	}
+}
+
+// diffImages lists what differs between two scorings of the same images
+// (before[i] and after[i] score images[i]), in image order, then
+// ground-truth row order, then pairing, name, fields in schema order.
+func diffImages(s *schema.Schema, pages *pageIndex, before, after []*ImageScore) []Change {
+	var out []Change
+	for i, b := range before {
+		a := after[i]
+		if b.Status != "ok" || a.Status != "ok" {
+			continue
+		}
+		page := pages.find(b.Page)
+		if page == nil {
+			continue
+		}
+		bp := pairsByGT(b.Pairs, len(page.Rows))
+		ap := pairsByGT(a.Pairs, len(page.Rows))
+		for g, row := range page.Rows {
+			x, y := bp[g], ap[g]
+			if x == nil && y == nil {
+				continue
+			}
+			base := Change{Line: b.Line, Model: b.Model, Phase: b.Phase, Run: b.Run, Page: b.Page, GT: row.Key, GTLine: row.Line}
+			if x == nil || y == nil || x.ModelIndex != y.ModelIndex {
+				c := base
+				c.Field = PairingField
+				if x != nil {
+					c.Before, c.RecordBefore = floatPtr(x.Similarity), x.Model
+				}
+				if y != nil {
+					c.After, c.RecordAfter = floatPtr(y.Similarity), y.Model
+				}
+				out = append(out, c)
+				continue
+			}
+			base.RecordBefore, base.RecordAfter = x.Model, y.Model
+			if x.NameEdits != y.NameEdits || x.NameRefChars != y.NameRefChars {
+				c := base
+				c.Field = s.Key
+				c.Before, c.After = pairCER(x), pairCER(y)
+				out = append(out, c)
+			}
+			for k := range x.Fields {
+				u, v := x.Fields[k].Score, y.Fields[k].Score
+				if (u == nil) == (v == nil) && (u == nil || *u == *v) {
+					continue
+				}
+				c := base
+				c.Field = x.Fields[k].Name
+				c.Before, c.After = copyFloat(u), copyFloat(v)
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+func pairsByGT(pairs []*Pair, n int) []*Pair {
+	by := make([]*Pair, n)
+	for _, p := range pairs {
+		if p.GTIndex >= 0 && p.GTIndex < n {
+			by[p.GTIndex] = p
+		}
+	}
+	return by
+}
+
+func pairCER(p *Pair) *float64 {
+	if p.NameRefChars == 0 {
+		return nil
+	}
+	return floatPtr(float64(p.NameEdits) / float64(p.NameRefChars))
+}
+
+func floatPtr(v float64) *float64 { return &v }
+
+// rescoreFields scores the fields of an image's pairs, paired as settled
+// paired them, with sc's rules: what a row that adds no rule on the key
+// column changes (it cannot change the pairing). Only what diffImages
+// reads is filled in.
+func (sc *scorer) rescoreFields(im *Image, settled *ImageScore) *ImageScore {
+	out := &ImageScore{Line: settled.Line, Model: settled.Model, Phase: settled.Phase, Run: settled.Run,
+		Page: settled.Page, Status: settled.Status}
+	page := sc.pages.find(im.Page)
+	if settled.Status != "ok" || page == nil {
+		return out
+	}
+	pp := sc.prepare(page)
+	cols := sc.s.Columns
+	out.Pairs = make([]*Pair, len(settled.Pairs))
+	for k, p := range settled.Pairs {
+		q := *p
+		q.Fields = make(PairFields, len(cols))
+		row, rec := &page.Rows[p.GTIndex], &im.Records[p.ModelIndex]
+		if !sc.work.spend(sc.fieldCost(pp.values[p.GTIndex], rec)) {
+			return out
+		}
+		for j, col := range cols {
+			q.Fields[j].Name = col.Name
+			if score, ok := sc.fieldScore(j, col, row.Values[j], pp.values[p.GTIndex][j], rec.Values[j]); ok {
+				q.Fields[j].Score = &score
+			}
+		}
+		out.Pairs[k] = &q
+	}
+	return out
+}
+
+// changeKey is where a change is: an image, a ground-truth row, a field.
+type changeKey struct {
+	line, gtLine int
+	field        string
+}
+
+func keyOf(c *Change) changeKey { return changeKey{c.Line, c.GTLine, c.Field} }
+
+// sameChange reports whether two changes are the same change of the same
+// row of the same image.
+func sameChange(a, b *Change) bool {
+	return a.Line == b.Line && a.GTLine == b.GTLine && a.Field == b.Field &&
+		a.RecordBefore == b.RecordBefore && a.RecordAfter == b.RecordAfter &&
+		optEqual(a.Before, b.Before) && optEqual(a.After, b.After)
+}
+
+func optEqual(a, b *float64) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+// previewChanges fills p's Changes, ChangeCounts and ChangeTotal: what the preview
+// scoring (preview) changed against the settled one (settled), each
+// change attributed to the previewed rows that make it alone. With more
+// than one row previewed (and at most MaxAttributedRows), each row is
+// scored alone on the images the preview changed.
+func previewChanges(p *Preview, in Input, s *schema.Schema, gate float64, pages *pageIndex, work *budget, settled, preview []*ImageScore) error {
+	p.Changes = diffImages(s, pages, settled, preview)
+	if p.Changes == nil {
+		p.Changes = []Change{}
+	}
+	p.ChangeCounts = make([]ChangeCount, len(p.Rows))
+	for i, r := range p.Rows {
+		p.ChangeCounts[i].Line = r.Line
+	}
+	for i := range p.Changes {
+		p.Changes[i].Rows = []int{}
+		p.ChangeTotal.add(&p.Changes[i], s.Key)
+	}
+	switch {
+	case len(p.Rows) == 1:
+		for i := range p.Changes {
+			p.Changes[i].Rows = []int{p.Rows[0].Line}
+			p.ChangeCounts[0].add(&p.Changes[i], s.Key)
+		}
+		return nil
+	case len(p.Rows) > MaxAttributedRows || len(p.Changes) == 0:
+		return nil
+	}
+	settledRows, _, err := in.Rules.Active(rules.Selection{})
+	if err != nil {
+		return err
+	}
+	settledKey := len(rules.Compile(settledRows, s).Key)
+	for k, r := range p.Rows {
+		active, _, err := in.Rules.Active(rules.Selection{Lines: []int{r.Line}})
+		if err != nil {
+			return err
+		}
+		compiled := rules.Compile(active, s)
+		keyRules := len(compiled.Key) > settledKey
+		// Alone, the row can change only the fields it names, and, with a
+		// rule on the key column, pairings and names: only the images
+		// with such a change are scored again.
+		can := map[string]bool{}
+		for _, f := range r.Fields {
+			if f == "*" {
+				for _, c := range s.TextColumns() {
+					can[c] = true
+				}
+			}
+			can[f] = true
+		}
+		if keyRules {
+			can[PairingField], can[s.Key] = true, true
+		}
+		lines := map[int]bool{}
+		for i := range p.Changes {
+			if can[p.Changes[i].Field] {
+				lines[p.Changes[i].Line] = true
+			}
+		}
+		var images []*Image
+		var before []*ImageScore
+		for i, im := range in.Runs.Images {
+			if lines[settled[i].Line] {
+				images = append(images, im)
+				before = append(before, settled[i])
+			}
+		}
+		sc := newScorer(s, compiled, gate, pages, work)
+		var after []*ImageScore
+		if !keyRules {
+			// The pairs are the settled ones: only their fields are scored
+			// again.
+			after = make([]*ImageScore, len(images))
+			for i, im := range images {
+				if !work.alive() {
+					return work.err
+				}
+				after[i] = sc.rescoreFields(im, before[i])
+			}
+			work.flush()
+			if work.err != nil {
+				return work.err
+			}
+		} else if after, err = sc.scoreAll(images); err != nil {
+			return err
+		}
+		alone := map[changeKey]*Change{}
+		diff := diffImages(s, pages, before, after)
+		for j := range diff {
+			alone[keyOf(&diff[j])] = &diff[j]
+		}
+		for i := range p.Changes {
+			c := &p.Changes[i]
+			if a, ok := alone[keyOf(c)]; ok && sameChange(c, a) {
+				c.Rows = append(c.Rows, r.Line)
+				p.ChangeCounts[k].add(c, s.Key)
+			}
+		}
+	}
+	return nil
+}
+
+// writePreviewChanges writes the Markdown section "What the preview
+// changed": the tally of each previewed row (and of all together), then
+// every change.
+func writePreviewChanges(b *bytes.Buffer, p *Preview, key string) {
+	b.WriteString("\n## What the preview changed\n\nEach pair and field whose score or pairing the preview changed, with the previewed rows that change it alone.\n\n")
+	for _, c := range p.ChangeCounts {
+		b.WriteString("- line " + strconv.Itoa(c.Line) + ": " + c.ChangeTally.String() + "\n")
+	}
+	if len(p.ChangeCounts) != 1 {
+		b.WriteString("- all rows together: " + p.ChangeTotal.String() + "\n")
+	}
+	if len(p.Changes) == 0 {
+		return
+	}
+	b.WriteString("\n")
+	writeRow(b, []string{"image line", "model", "phase", "run", "page", "GT row", "field", "before → after", "rows"})
+	writeRule(b, 9)
+	for i := range p.Changes {
+		c := &p.Changes[i]
+		rows := "together"
+		if len(p.Rows) > MaxAttributedRows {
+			rows = "not attributed"
+		} else if len(c.Rows) > 0 {
+			ls := make([]string, len(c.Rows))
+			for k, l := range c.Rows {
+				ls[k] = strconv.Itoa(l)
+			}
+			rows = strings.Join(ls, ", ")
+		}
+		writeRow(b, []string{strconv.Itoa(c.Line), c.Model, c.Phase, runText(c.Run), c.Page,
+			c.GT + " (line " + strconv.Itoa(c.GTLine) + ")", c.Field, c.beforeAfter(key), rows})
+	}
+}
+
+// String is the tally in words: "14 fields rose, 0 fell", then the names
+// and pairings that changed, when any did.
+func (t ChangeTally) String() string {
+	s := strconv.Itoa(t.Rose) + " field"
+	if t.Rose != 1 {
+		s += "s"
+	}
+	s += " rose, " + strconv.Itoa(t.Fell) + " fell"
+	if t.Names > 0 {
+		s += ", " + strconv.Itoa(t.Names) + " name CER"
+		if t.Names != 1 {
+			s += "s"
+		}
+		s += " changed"
+	}
+	if t.Pairings > 0 {
+		s += ", " + strconv.Itoa(t.Pairings) + " pairing"
+		if t.Pairings != 1 {
+			s += "s"
+		}
+		s += " changed"
+	}
+	return s
+}
+
+// beforeAfter is the change in words: "0.9600 → 1.0000", "CER 0.5500 →
+// 0.0000", or for a pairing the records paired, with their similarity.
+func (c *Change) beforeAfter(key string) string {
+	switch c.Field {
+	case PairingField:
+		side := func(rec string, sim *float64) string {
+			if sim == nil {
+				return "none"
+			}
+			return rec + " (" + fmt4(*sim) + ")"
+		}
+		return side(c.RecordBefore, c.Before) + " → " + side(c.RecordAfter, c.After)
+	case key:
+		return "CER " + fmtOpt4(c.Before) + " → " + fmtOpt4(c.After)
+	}
+	return fmtOpt4(c.Before) + " → " + fmtOpt4(c.After)
+}
