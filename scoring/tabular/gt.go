@@ -66,6 +66,9 @@ func gtPageID(base string) (string, bool) {
 	return id, true
 }
 
+// maxRowErrors bounds the row errors ReadGT reports at once.
+const maxRowErrors = 50
+
 // ReadGT reads one ground-truth CSV (UTF-8, optional BOM, RFC 4180, a
 // header row) for schema s. name is used for errors and for the page id; a
 // non-blank page cell assigns its row to that page, so one file may hold
@@ -116,20 +119,31 @@ func ReadGT(name string, data []byte, s *schema.Schema) ([]*GTPage, error) {
 	pages := map[string]*GTPage{}
 	var order []string
 	seen := map[string]map[string]int{} // page → normalized name → line
-	for {
+	// A row's error does not stop the reading: every row's is reported at
+	// once (up to maxRowErrors), as the page shows them. A CSV syntax error
+	// ends it, the reader's place being lost.
+	var errs inputerr.List
+	for len(errs) < maxRowErrors {
 		rec, err := r.Read()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, csvError(name, data, err)
+			ce := csvError(name, data, err)
+			e, ok := ce.(*inputerr.Error)
+			if !ok || len(errs) == 0 {
+				return nil, ce
+			}
+			errs = append(errs, e)
+			break
 		}
 		line, _ := r.FieldPos(0)
 		if allBlank(rec) {
 			continue
 		}
 		if len(rec) != len(header) {
-			return nil, inputerr.New(name, line, "expected %d cells as in the header, found %d", len(header), len(rec))
+			errs = append(errs, inputerr.New(name, line, "expected %d cells as in the header, found %d", len(header), len(rec)))
+			continue
 		}
 		id := defaultID
 		if hasPage && !text.IsBlank(rec[pageCol]) {
@@ -148,11 +162,19 @@ func ReadGT(name string, data []byte, s *schema.Schema) ([]*GTPage, error) {
 		}
 		if norm := text.NormalizeName(row.Key); norm != "" {
 			if prev, dup := seen[id][norm]; dup {
-				return nil, inputerr.New(name, line, "name %q repeats the row at line %d on page %s (no two ground-truth rows of a page may share a name)", row.Key, prev, id)
+				errs = append(errs, inputerr.New(name, line, "name %q repeats the row at line %d on page %s (no two ground-truth rows of a page may share a name)", row.Key, prev, id))
+				continue
 			}
 			seen[id][norm] = line
 		}
 		p.Rows = append(p.Rows, row)
+	}
+	switch len(errs) {
+	case 0:
+	case 1:
+		return nil, errs[0]
+	default:
+		return nil, errs
 	}
 	if len(order) == 0 {
 		// A file with a header and no rows is a page with no records.

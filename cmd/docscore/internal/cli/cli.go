@@ -183,7 +183,14 @@ func Main(args []string, env Env) int {
 	if err == nil {
 		return ExitOK
 	}
-	fmt.Fprintln(env.Stderr, "docscore: "+err.Error())
+	msg := err.Error()
+	var list inputerr.List
+	if errors.As(err, &list) {
+		// A list of input errors has one problem per line: each is
+		// prefixed, so that every problem reads as one.
+		msg = strings.ReplaceAll(msg, "\n", "\ndocscore: ")
+	}
+	fmt.Fprintln(env.Stderr, "docscore: "+msg)
 	return exitCode(err)
 }
 
