@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
+	"reflect"
 	"regexp"
 	"runtime/debug"
 	"strings"
@@ -41,5 +44,29 @@ func TestVersionStamps(t *testing.T) {
 	}
 	if !strings.HasPrefix(stdout, "docscore "+currentBuild().Version+" ") {
 		t.Errorf("docscore version: %q, want the version %q", stdout, currentBuild().Version)
+	}
+}
+
+// TestReleaseStampsTheseVariables checks that the -ldflags -X of
+// .goreleaser.yaml name this package's Version, Commit and Date: -X of a
+// missing symbol is silently ignored by the linker, and goreleaser check
+// does not look.
+func TestReleaseStampsTheseVariables(t *testing.T) {
+	cfg, err := os.ReadFile(filepath.Join("..", "..", "..", "..", ".goreleaser.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg := reflect.TypeFor[buildInfo]().PkgPath()
+	stamps := regexp.MustCompile(`-X ([^\s=]+)\.(\w+)=\{\{ \.(\w+) \}\}`).FindAllStringSubmatch(string(cfg), -1)
+	want := map[string]string{"Version": "Version", "Commit": "Commit", "Date": "CommitDate"}
+	got := map[string]string{}
+	for _, s := range stamps {
+		if s[1] != pkg {
+			t.Errorf("-X %s.%s: the package is %s", s[1], s[2], pkg)
+		}
+		got[s[2]] = s[3]
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf(".goreleaser.yaml stamps %v, want %v", got, want)
 	}
 }
