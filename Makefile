@@ -14,7 +14,8 @@ SITE_OUT  := dist/site
 WEBUI_DIR := cmd/docscore/internal/webui/built
 DEMO_ADDR ?= 127.0.0.1:8080
 
-.PHONY: help build site demo test deps vet test-go test-wasm test-site-js test-e2e test-memory bench-stream bench-million test-python python-wheel test-npm npm-package screenshots check-core fuzz-smoke worker clean
+.PHONY: help build site demo test deps vet test-go test-wasm test-site-js test-e2e test-memory bench-stream bench-million test-python python-wheel test-npm npm-package screenshots check-core fuzz-smoke worker clean \
+	lint-workflows lint-release release-snapshot release
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -31,7 +32,7 @@ demo: build ## score the sample on the command line, then serve the site (prints
 	$(BIN) score tabular --sample --format md
 	$(BIN) serve --addr $(DEMO_ADDR)
 
-test: deps vet test-go test-wasm test-site-js test-e2e test-python test-npm check-core fuzz-smoke ## everything CI runs
+test: deps vet lint-workflows test-go test-wasm test-site-js test-e2e test-python test-npm check-core fuzz-smoke ## everything CI runs
 	@echo "make test: all checks passed"
 
 deps: ## install what the tests need, when it is missing (idempotent)
@@ -117,5 +118,29 @@ worker: ## build the Cloudflare Worker and the site into worker/build (then: cd 
 	$(GO) run ./cmd/docscore/internal/sitebuild/run -out $(WORKER_BUILD)/site
 	GOOS=js GOARCH=wasm $(GO) build -tags noexpr -trimpath -ldflags='-s -w -X main.version=$(VERSION)' -o $(WORKER_BUILD)/app.wasm ./wasm/worker
 
+# Releases: GoReleaser (.goreleaser.yaml) and actionlint (.github/workflows),
+# pinned here and run with "go run": the Go module proxy is the only
+# network they need. GoReleaser v2.15.1 is the newest that builds with the
+# Go of go.mod (docs/install.md).
+GORELEASER_VERSION := v2.15.1
+ACTIONLINT_VERSION := v1.7.12
+GORELEASER := $(GO) run github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+ACTIONLINT := $(GO) run github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
+RELEASE_OUT := dist/release
+
+lint-workflows: ## check .github/workflows with actionlint (and shellcheck, when installed)
+	$(ACTIONLINT)
+
+# Not part of make test: compiling GoReleaser takes about 6 minutes of CPU
+# on a fresh machine (the release workflow runs it on every tag).
+lint-release: ## check .goreleaser.yaml with goreleaser check
+	$(GORELEASER) check
+
+release-snapshot: ## the release archives and checksums, locally, into dist/release (no tag, no publishing)
+	$(GORELEASER) release --snapshot --clean --skip=publish
+
+release: ## (CI, on a version tag) build and publish the GitHub release; needs GITHUB_TOKEN
+	$(GORELEASER) release --clean
+
 clean: ## remove build outputs
-	rm -rf bin $(WORKER_BUILD) worker/.wrangler $(SITE_OUT) $(NPM_OUT) $(WEBUI_DIR)/index.html $(WEBUI_DIR)/assets
+	rm -rf bin $(WORKER_BUILD) worker/.wrangler $(SITE_OUT) $(NPM_OUT) $(RELEASE_OUT) $(WEBUI_DIR)/index.html $(WEBUI_DIR)/assets

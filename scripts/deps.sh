@@ -5,7 +5,15 @@
 set -euo pipefail
 need_apt=()
 command -v tesseract >/dev/null 2>&1 || need_apt+=(tesseract-ocr)
-command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+# The browser tests take $CHROMIUM, or chromium, chromium-browser or
+# google-chrome on PATH (as cmd/docscore/internal/e2e finds it).
+browser=""
+if [ -n "${CHROMIUM:-}" ]; then browser=$(command -v "$CHROMIUM" || true); fi
+for name in chromium chromium-browser google-chrome; do
+  [ -n "$browser" ] && break
+  browser=$(command -v "$name" || true)
+done
+[ -n "$browser" ] || need_apt+=(chromium)
 command -v node >/dev/null 2>&1 || need_apt+=(nodejs)
 command -v gzip >/dev/null 2>&1 || need_apt+=(gzip)
 # The Python wheel is built and tested offline with Debian's packages
@@ -34,4 +42,4 @@ for dir in $(git ls-files '*package-lock.json' 2>/dev/null | xargs -r -n1 dirnam
     (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
   fi
 done
-echo "deps: ok (tesseract: $(command -v tesseract), chromium: $(command -v chromium), node: $(command -v node))"
+echo "deps: ok (tesseract: $(command -v tesseract), chromium: ${browser:-$(command -v chromium)}, node: $(command -v node))"

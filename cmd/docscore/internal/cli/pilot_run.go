@@ -178,7 +178,7 @@ func runPilot(env *Env, flags *pflag.FlagSet, o *pilotRunFlags) error {
 	if err := applyPilotFlags(cfg, flags, o); err != nil {
 		return err
 	}
-	opts, err := pilot.Prepare(cfg, env.Getenv, Version)
+	opts, err := pilot.Prepare(cfg, env.Getenv, currentBuild().Version)
 	if err != nil {
 		var ue *pilot.UsageError
 		if errors.As(err, &ue) {

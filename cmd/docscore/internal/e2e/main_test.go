@@ -33,6 +33,11 @@ var update = flag.Bool("update", false, "write the screenshots into docs/")
 // under any path.
 const prefix = "/some/prefix/docscore/"
 
+// pagesPrefix is where it mounts the site as GitHub Pages serves a
+// project's site: under /<repository>/, by a plain file server (no
+// headers of docscore's; the page's own meta Content-Security-Policy).
+const pagesPrefix = "/docscore/"
+
 // baselinePrefix is where it mounts $DOCSCORE_E2E_BASELINE_SITE, when set.
 const baselinePrefix = "/baseline/docscore/"
 
@@ -77,6 +82,7 @@ func runMain(m *testing.M) int {
 	}
 	mux := http.NewServeMux()
 	mux.Handle(prefix, http.StripPrefix(strings.TrimSuffix(prefix, "/"), webui.Handler(os.DirFS(dir))))
+	mux.Handle(pagesPrefix, http.StripPrefix(strings.TrimSuffix(pagesPrefix, "/"), http.FileServerFS(os.DirFS(dir))))
 	// A site built elsewhere (another commit's, for A/B timings beside
 	// this build's: TestInteractionsInTheBrowser), on the same origin.
 	if other := os.Getenv("DOCSCORE_E2E_BASELINE_SITE"); other != "" {

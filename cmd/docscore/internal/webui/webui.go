@@ -17,8 +17,10 @@ import (
 var built embed.FS
 
 // ErrNotBuilt is returned by Embedded when the binary was compiled
-// without a built site (go build on a fresh clone).
-var ErrNotBuilt = errors.New("this docscore binary was built without the site: run 'make build' (it runs 'make site' first), or serve a built folder with --dir dist/site")
+// without a built site: "go install …@latest", or go build on a fresh
+// clone (only this folder's README is committed; docs/install.md says why).
+var ErrNotBuilt = errors.New("this docscore binary was built without the site (as 'go install' builds it; every other command works): " +
+	"download a release archive, whose binary embeds it, or in a clone run 'make build' (it runs 'make site' first), or serve a built folder with --dir dist/site")
 
 // Embedded returns the site embedded at build time.
 func Embedded() (fs.FS, error) {
