@@ -14,7 +14,7 @@ SITE_OUT  := dist/site
 WEBUI_DIR := cmd/docscore/internal/webui/built
 DEMO_ADDR ?= 127.0.0.1:8080
 
-.PHONY: help build site demo test deps vet test-go test-wasm test-site-js test-e2e test-memory bench-stream bench-million test-python python-wheel test-npm npm-package screenshots check-core fuzz-smoke worker clean \
+.PHONY: help build site demo test deps vet test-go test-wasm test-site-js test-e2e test-memory bench-stream bench-million test-python python-wheel python-wheels test-npm npm-package screenshots check-core fuzz-smoke worker clean \
 	lint-workflows lint-release release-snapshot release
 
 help: ## list the targets
@@ -67,6 +67,8 @@ test-e2e: ## the end-to-end tests: the site in real Chromium, the Worker in work
 # built offline with Debian's python3-build and python3-hatchling.
 python-wheel: site ## build the Python wheel for this platform into dist/python
 	VERSION=$(VERSION) scripts/python-wheel.sh
+python-wheels: site ## build the Python wheels of linux, macOS and Windows on amd64 and arm64 into dist/python
+	VERSION=$(VERSION) WHEEL_TARGETS="linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64" scripts/python-wheel.sh
 test-python: python-wheel build ## install the wheel into a fresh virtual environment and run python/tests
 	BIN=$(BIN) scripts/test-python.sh
 
