@@ -1,6 +1,10 @@
 package compareapi
 
-import "github.com/docscore/docscore/scoring/internal/jsonscan"
+import (
+	"math/bits"
+
+	"github.com/docscore/docscore/scoring/internal/jsonscan"
+)
 
 // skipValue returns the index after the JSON value starting at data[i]
 // (a non-space byte), inside depth open containers. It checks the value's
@@ -27,7 +31,7 @@ value:
 				return 0, false
 			}
 			closer := c + 2 // '}' or ']'
-			i = jsonscan.SkipSpace(data, i+1)
+			i = indent(data, i+1)
 			if i < len(data) && data[i] == closer {
 				i++
 				break
@@ -67,7 +71,7 @@ value:
 			closer := stack[len(stack)-1]
 			switch data[i] {
 			case ',':
-				i = jsonscan.SkipSpace(data, i+1)
+				i = indent(data, i+1)
 				if closer == '}' {
 					if i, ok = skipKey(data, i); !ok {
 						return 0, false
@@ -95,11 +99,48 @@ func skipKey(data string, i int) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	i = jsonscan.SkipSpace(data, i)
+	if i < len(data) && data[i] <= ' ' {
+		i = jsonscan.SkipSpace(data, i)
+	}
 	if i >= len(data) || data[i] != ':' {
 		return 0, false
 	}
-	return jsonscan.SkipSpace(data, i+1), true
+	// an indented text's one space after the colon
+	if i += 1; i+1 < len(data) && data[i] == ' ' && data[i+1] > ' ' {
+		return i + 1, true
+	}
+	return jsonscan.SkipSpace(data, i), true
+}
+
+// indent returns the index of the first non-space byte at or after i,
+// the start of a line of an indented text: a newline and a run of
+// spaces, measured eight bytes at a time here, inlined; the rest goes to
+// jsonscan.SkipSpace.
+func indent(data string, i int) int {
+	if i < len(data) && data[i] == '\n' {
+		i++
+		for i+8 <= len(data) {
+			n := bits.TrailingZeros64(load64(data, i)^spaces) >> 3
+			i += n
+			if n < 8 {
+				break
+			}
+		}
+	}
+	if i < len(data) && data[i] <= ' ' {
+		return jsonscan.SkipSpace(data, i)
+	}
+	return i
+}
+
+// spaces is eight spaces as a word.
+const spaces = 0x2020202020202020
+
+// load64 is data[i:i+8] as a little-endian word.
+func load64(data string, i int) uint64 {
+	b := data[i : i+8]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
 func literal(data string, i int, word string) (end int, ok bool) {
