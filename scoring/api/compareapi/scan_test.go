@@ -175,3 +175,41 @@ func FuzzSkipValue(f *testing.F) {
 		}
 	})
 }
+
+// imagesParallel reads a report's image rows as images does one after
+// another, in any number of parts, and refuses what images refuses.
+func TestImagesParallel(t *testing.T) {
+	b, err := os.ReadFile(tabularReport)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := string(b)
+	for _, tc := range []struct{ old, new string }{
+		{"", ""},
+		{`"gt_index": 0,`, `"gt_index": 01,`},
+		{`"gt_index": 0,`, `"gt_index": 0,,`},
+		{"\n    },\n    {", "\n    }\n    {"},
+		{"\n    },\n    {", "\n    },\n    {},{"},
+		{"\n    },\n    {", "\n    ],\n    {"},
+		{"\n    },\n    {", "\n    }},\n    {"},
+		{`"model": "gpt-4o-2024-08-06",`, `"model": "gpt-4o-2024-08-06", "x": "` + "\n    },\n    {" + `",`},
+	} {
+		text := strings.Replace(good, tc.old, tc.new, 1)
+		at := strings.Index(text, `"images": [`) + len(`"images": `)
+		var seq tabularJSON
+		var a imageScan
+		wantEnd, wantOK := a.images(text, at, &seq)
+		for n := 2; n <= 7; n++ {
+			var par tabularJSON
+			end, ok := imagesParallel(text, at, &par, n)
+			switch {
+			case ok && !wantOK:
+				t.Errorf("%q → %q, %d parts: read rows images refuses", tc.old, tc.new, n)
+			case ok && (end != wantEnd || !reflect.DeepEqual(par.Images, seq.Images)):
+				t.Errorf("%q → %q, %d parts: rows differ (end %d, want %d)", tc.old, tc.new, n, end, wantEnd)
+			case !ok && wantOK && tc.old == "":
+				t.Errorf("%d parts: refused the sample report", n)
+			}
+		}
+	}
+}
