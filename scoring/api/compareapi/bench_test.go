@@ -101,3 +101,17 @@ func reportShare(b *testing.B, score float64) {
 	b.ReportMetric(100*perOp/score, "%score")
 	b.ReportMetric(score/1e6, "score-ms")
 }
+
+// BenchmarkSkipReport450 checks the benchmark corpus's JSON report as
+// skipValue does an image row's unread members.
+func BenchmarkSkipReport450(b *testing.B) {
+	f, score := benchmarkReport(b)
+	b.SetBytes(int64(len(f.Text)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, ok := skipValue(f.Text, 0, 0); !ok {
+			b.Fatal("refused")
+		}
+	}
+	reportShare(b, score)
+}

@@ -160,36 +160,42 @@ func decodedTabular(file string, r *tabularJSON) (*report, error) {
 		return nil, missing(file, "", "images", "the per-image rows")
 	}
 	rep := &report{file: file, family: "tabular", fields: *r.Fields, schema: stats.TabularSchema(*r.Fields), pages: map[string]string{}}
-	builders := map[string]*stats.Builder{}
-	var order []string
+	type modelPhase struct{ model, phase string }
+	builders := map[modelPhase]*stats.Builder{}
+	var order []modelPhase
 	for i, c := range *r.Cells {
 		if c.Model == nil || c.Phase == nil {
 			return nil, inputerr.New(file, 0, "cells[%d]: expected its \"model\" and \"phase\"", i)
 		}
-		id := stats.TabularID(*c.Model, *c.Phase)
-		if builders[id] != nil {
+		key := modelPhase{*c.Model, *c.Phase}
+		if builders[key] != nil {
 			return nil, inputerr.New(file, 0, "cells[%d]: model %q phase %q given twice", i, *c.Model, *c.Phase)
 		}
-		builders[id] = stats.NewBuilder(id, rep.schema)
-		order = append(order, id)
+		builders[key] = stats.NewBuilder(stats.TabularID(*c.Model, *c.Phase), rep.schema)
+		order = append(order, key)
 		model := *c.Model
 		rep.cells = append(rep.cells, &cell{model: &model, phase: *c.Phase})
 	}
 	if len(*r.Images) == 0 && len(rep.cells) > 0 {
 		return nil, inputerr.New(file, 0, "\"images\" is empty: compare needs the per-image rows of the full JSON report of docscore score tabular")
 	}
-	for i, im := range *r.Images {
-		where := fmt.Sprintf("images[%d]: ", i)
+	v := make([]float64, rep.schema.Width) // each image's contributions
+	for i := range *r.Images {
+		im := &(*r.Images)[i]
 		if im.Model == nil || im.Phase == nil || im.Page == nil || im.Status == nil {
-			return nil, inputerr.New(file, 0, "%sexpected its \"model\", \"phase\", \"page\" and \"status\"", where)
+			return nil, inputerr.New(file, 0, "images[%d]: expected its \"model\", \"phase\", \"page\" and \"status\"", i)
 		}
-		where = fmt.Sprintf("images[%d] (model %q, phase %q, page %q, run line %d): ", i, *im.Model, *im.Phase, *im.Page, im.Line)
-		b := builders[stats.TabularID(*im.Model, *im.Phase)]
+		// where names the image in an error (built only then: a Sprintf
+		// per image was a tenth of reading the benchmark's report).
+		where := func() string {
+			return fmt.Sprintf("images[%d] (model %q, phase %q, page %q, run line %d): ", i, *im.Model, *im.Phase, *im.Page, im.Line)
+		}
+		b := builders[modelPhase{*im.Model, *im.Phase}]
 		if b == nil {
-			return nil, inputerr.New(file, 0, "%sno such cell in \"cells\"", where)
+			return nil, inputerr.New(file, 0, "%sno such cell in \"cells\"", where())
 		}
-		if err := rep.notePage(*im.Page, where); err != nil {
-			return nil, err
+		if seen, ok := rep.notePage(*im.Page); !ok {
+			return nil, inputerr.New(file, 0, "%spage %q and page %q name one ground-truth page: compare needs one spelling of a page", where(), *im.Page, seen)
 		}
 		switch *im.Status {
 		case "failed":
@@ -197,10 +203,10 @@ func decodedTabular(file string, r *tabularJSON) (*report, error) {
 			continue
 		case "ok":
 		default:
-			return nil, inputerr.New(file, 0, "%sstatus %q: expected \"ok\" or \"failed\"", where, *im.Status)
+			return nil, inputerr.New(file, 0, "%sstatus %q: expected \"ok\" or \"failed\"", where(), *im.Status)
 		}
-		v := make([]float64, rep.schema.Width)
-		for _, m := range []struct {
+		clear(v)
+		for _, m := range [...]struct {
 			name string
 			v    *float64
 			at   int
@@ -210,36 +216,37 @@ func decodedTabular(file string, r *tabularJSON) (*report, error) {
 			{"name_ref_chars", im.NameRefChars, stats.TabNameRefChars},
 		} {
 			if m.v == nil {
-				return nil, missing(file, where, m.name, "the per-image counts")
+				return nil, missing(file, where(), m.name, "the per-image counts")
 			}
 			v[m.at] = *m.v
 		}
 		for j, name := range rep.fields {
 			fs := im.Fields[name]
 			if fs == nil || fs.Sum == nil || fs.Scored == nil {
-				return nil, missing(file, where, "fields."+name, "each field's sum and scored count")
+				return nil, missing(file, where(), "fields."+name, "each field's sum and scored count")
 			}
 			v[stats.TabFields+2*j], v[stats.TabFields+2*j+1] = *fs.Sum, *fs.Scored
 		}
 		if err := b.Add(*im.Page, v); err != nil {
-			return nil, inputerr.New(file, 0, "%s%s", where, strings.TrimPrefix(err.Error(), "stats: "))
+			return nil, inputerr.New(file, 0, "%s%s", where(), strings.TrimPrefix(err.Error(), "stats: "))
 		}
 	}
-	for i, id := range order {
-		rep.cells[i].stats = builders[id].Build()
+	for i, key := range order {
+		rep.cells[i].stats = builders[key].Build()
 	}
 	return rep, nil
 }
 
 // notePage refuses two spellings of one page number ("7" and "07"): A.6
 // matches both to one ground-truth page, which SPEC F.1 makes one unit.
-func (r *report) notePage(page, where string) error {
+// ok is false, with the spelling seen first, for a second spelling.
+func (r *report) notePage(page string) (seen string, ok bool) {
 	n := pageNumber(page)
-	if seen, ok := r.pages[n]; ok && seen != page {
-		return inputerr.New(r.file, 0, "%spage %q and page %q name one ground-truth page: compare needs one spelling of a page", where, page, seen)
+	if seen, dup := r.pages[n]; dup && seen != page {
+		return seen, false
 	}
 	r.pages[n] = page
-	return nil
+	return "", true
 }
 
 // pageNumber is a page's digits without leading zeros, or the page itself

@@ -1,8 +1,10 @@
 package compareapi
 
 import (
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/docscore/docscore/scoring/internal/jsonscan"
 )
@@ -17,142 +19,359 @@ import (
 // with encoding/json, which decodes the same values or names the error
 // (TestScanMatchesEncodingJSON).
 func scanTabular(text string) (r tabularJSON, ok bool) {
-	var n jsonscan.Nested
-	if !n.Parse(text, "images") {
-		return r, false
-	}
-	top := n.Members
 	kind, isString := "", false
-	var cells []jsonscan.Member
 	var fields []string
-	ok = scanMembers(top, []string{"kind", "fields", "cells", "images"}, func(k, raw string) bool {
+	var cells []jsonscan.Member
+	var im imageScan
+	end, ok := scanObject(text, jsonscan.SkipSpace(text, 0), 0, topKeys, func(k, i int) (int, bool) {
+		if k == 3 { // images
+			return im.images(text, i, &r)
+		}
+		end, ok := skipValue(text, i, 1)
+		if !ok {
+			return 0, false
+		}
+		raw := text[i:end]
 		switch k {
-		case "kind":
+		case 0: // kind
 			kind, isString = jsonscan.String(raw)
-			return isString
-		case "fields":
+			return end, isString
+		case 1: // fields
 			elems, ok := jsonscan.Array(nil, raw)
 			if !ok {
-				return false
+				return 0, false
 			}
 			fields = make([]string, len(elems))
 			for i, e := range elems {
 				if fields[i], ok = jsonscan.String(e); !ok {
-					return false
+					return 0, false
 				}
 			}
 			r.Fields = &fields
-			return true
-		case "cells":
-			elems, ok := jsonscan.Array(nil, raw)
-			if !ok {
-				return false
+			return end, true
+		}
+		// cells
+		elems, ok := jsonscan.Array(nil, raw)
+		if !ok {
+			return 0, false
+		}
+		c := make([]struct {
+			Model *string `json:"model"`
+			Phase *string `json:"phase"`
+		}, len(elems))
+		for i, e := range elems {
+			if cells, ok = jsonscan.Object(cells[:0], e); !ok {
+				return 0, false
 			}
-			c := make([]struct {
-				Model *string `json:"model"`
-				Phase *string `json:"phase"`
-			}, len(elems))
-			for i, e := range elems {
-				if cells, ok = jsonscan.Object(cells[:0], e); !ok {
-					return false
+			if !scanMembers(cells, []string{"model", "phase"}, func(k, raw string) bool {
+				if k == "model" {
+					return scanString(raw, &c[i].Model)
 				}
-				if !scanMembers(cells, []string{"model", "phase"}, func(k, raw string) bool {
-					if k == "model" {
-						return scanString(raw, &c[i].Model)
-					}
-					return scanString(raw, &c[i].Phase)
-				}) {
-					return false
-				}
+				return scanString(raw, &c[i].Phase)
+			}) {
+				return 0, false
 			}
-			r.Cells = &c
-			return true
 		}
-		// images, split by Parse
-		if !n.List {
-			return false
-		}
-		images := make([]tabularImage, len(n.Ends))
-		start := 0
-		for i, end := range n.Ends {
-			if !scanImage(n.Items[start:end], &images[i]) {
-				return false
-			}
-			start = end
-		}
-		r.Images = &images
-		return true
+		r.Cells = &c
+		return end, true
 	})
+	ok = ok && jsonscan.SkipSpace(text, end) == len(text)
 	return r, ok && kind == "tabular" && r.Fields != nil && r.Cells != nil && r.Images != nil
+}
+
+// topKeys are the members of a tabular report that tabularJSON reads
+// (and its kind); scanTabular's cases are their indices.
+var topKeys = []string{"kind", "fields", "cells", "images"}
+
+// scanObject walks the object starting at data[i] (a non-space byte),
+// inside depth open containers, and returns the index after it. For a
+// member whose key is keys[k], set(k, j) reads the value starting at
+// data[j] and returns the index after it; the other members are only
+// checked (skipValue). ok is false, as scanMembers is, for a key given
+// twice or one that matches a key only by case-folding, and for a text
+// that is not an object.
+func scanObject(data string, i, depth int, keys []string, set func(k, j int) (int, bool)) (end int, ok bool) {
+	if i >= len(data) || data[i] != '{' {
+		return 0, false
+	}
+	i = jsonscan.SkipSpace(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return i + 1, true
+	}
+	var seen uint64
+	for {
+		if i >= len(data) || data[i] != '"' {
+			return 0, false
+		}
+		keyEnd, ok := jsonscan.StringEnd(data, i)
+		if !ok {
+			return 0, false
+		}
+		key, _ := jsonscan.String(data[i:keyEnd])
+		i = jsonscan.SkipSpace(data, keyEnd)
+		if i >= len(data) || data[i] != ':' {
+			return 0, false
+		}
+		i = jsonscan.SkipSpace(data, i+1)
+		switch k := indexOf(keys, key); {
+		case k >= 0 && seen&(1<<k) != 0:
+			return 0, false
+		case k >= 0:
+			seen |= 1 << k
+			i, ok = set(k, i)
+		case foldsTo(keys, key):
+			return 0, false
+		default:
+			i, ok = skipValue(data, i, depth+1)
+		}
+		if !ok {
+			return 0, false
+		}
+		i = jsonscan.SkipSpace(data, i)
+		if i >= len(data) {
+			return 0, false
+		}
+		switch data[i] {
+		case ',':
+			i = jsonscan.SkipSpace(data, i+1)
+		case '}':
+			return i + 1, true
+		default:
+			return 0, false
+		}
+	}
+}
+
+// foldsTo is whether key matches one of keys only by case-folding, as
+// encoding/json would match it.
+func foldsTo(keys []string, key string) bool {
+	for _, k := range keys {
+		if strings.EqualFold(k, key) {
+			return true
+		}
+	}
+	return false
+}
+
+// imageScan reads a report's image rows. Their strings and numbers are
+// allocated in blocks (an image row's pointers point into them) and the
+// members of a row's "fields" reuse one slice: a few allocations per
+// image instead of some sixty.
+type imageScan struct {
+	strs   []string
+	nums   []float64
+	sums   []tabularFieldSum
+	fields []jsonscan.Member
+}
+
+// block is how many values imageScan allocates at once.
+const block = 256
+
+func (a *imageScan) str(s string) *string {
+	if len(a.strs) == cap(a.strs) {
+		a.strs = make([]string, 0, block)
+	}
+	a.strs = append(a.strs, s)
+	return &a.strs[len(a.strs)-1]
+}
+
+func (a *imageScan) num(v float64) *float64 {
+	if len(a.nums) == cap(a.nums) {
+		a.nums = make([]float64, 0, block)
+	}
+	a.nums = append(a.nums, v)
+	return &a.nums[len(a.nums)-1]
+}
+
+func (a *imageScan) sum() *tabularFieldSum {
+	if len(a.sums) == cap(a.sums) {
+		a.sums = make([]tabularFieldSum, 0, block)
+	}
+	a.sums = append(a.sums, tabularFieldSum{})
+	return &a.sums[len(a.sums)-1]
+}
+
+// images reads the "images" member's value at data[i] into r.Images; ok
+// is false when it is not an array of objects. With more than one
+// processor, a large report's rows are read in parallel (imagesParallel).
+func (a *imageScan) images(data string, i int, r *tabularJSON) (end int, ok bool) {
+	if n := runtime.GOMAXPROCS(0); n > 1 && len(data)-i > 1<<20 {
+		if end, ok := imagesParallel(data, i, r, n); ok {
+			return end, true
+		}
+	}
+	if i >= len(data) || data[i] != '[' {
+		return 0, false
+	}
+	images := make([]tabularImage, 0, 64)
+	r.Images = &images
+	i = jsonscan.SkipSpace(data, i+1)
+	if i < len(data) && data[i] == ']' {
+		return i + 1, true
+	}
+	return a.rows(data, i, -1, &images)
+}
+
+// rows reads the image rows from the one starting at data[i] to the end
+// of the array, or, when limit is not -1, to the row that ends at limit.
+func (a *imageScan) rows(data string, i, limit int, images *[]tabularImage) (end int, ok bool) {
+	for {
+		*images = append(*images, tabularImage{})
+		im := &(*images)[len(*images)-1]
+		if i, ok = scanObject(data, i, 2, imageKeys, func(k, j int) (int, bool) {
+			end, ok := skipValue(data, j, 3)
+			return end, ok && a.member(im, k, data[j:end])
+		}); !ok {
+			return 0, false
+		}
+		switch {
+		case i == limit:
+			return i, true
+		case limit >= 0 && i > limit:
+			return 0, false
+		}
+		i = jsonscan.SkipSpace(data, i)
+		if i >= len(data) {
+			return 0, false
+		}
+		switch data[i] {
+		case ',':
+			i = jsonscan.SkipSpace(data, i+1)
+		case ']':
+			return i + 1, limit < 0
+		default:
+			return 0, false
+		}
+	}
+}
+
+// rowSep is what separates two image rows in an indented report.
+const rowSep = "\n    },\n    {"
+
+// imagesParallel is images in n parts read at once, split where rowSep
+// follows a row. A newline is never inside a valid string, and a part is
+// taken only when its last row ends exactly at its rowSep's "}" (the next
+// part starts at its "{"): each part's rows are then those that images
+// reads one after another, and the parts together the whole array. ok is
+// false, and images reads the text alone, when a part is refused.
+func imagesParallel(data string, i int, r *tabularJSON, n int) (end int, ok bool) {
+	if i >= len(data) || data[i] != '[' {
+		return 0, false
+	}
+	starts := []int{jsonscan.SkipSpace(data, i+1)}
+	var limits []int
+	for j := 1; j < n; j++ {
+		from := max(starts[0]+j*(len(data)-starts[0])/n, starts[len(starts)-1])
+		k := strings.Index(data[from:], rowSep)
+		if k < 0 {
+			break
+		}
+		limits = append(limits, from+k+len("\n    }"))
+		starts = append(starts, from+k+len(rowSep)-1)
+	}
+	limits = append(limits, -1)
+	type part struct {
+		images []tabularImage
+		end    int
+		ok     bool
+	}
+	parts := make([]part, len(starts))
+	var wg sync.WaitGroup
+	for j := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var a imageScan
+			p := &parts[j]
+			p.end, p.ok = a.rows(data, starts[j], limits[j], &p.images)
+		}()
+	}
+	wg.Wait()
+	count := 0
+	for _, p := range parts {
+		if !p.ok {
+			return 0, false
+		}
+		count += len(p.images)
+	}
+	images := make([]tabularImage, 0, count)
+	for _, p := range parts {
+		images = append(images, p.images...)
+	}
+	r.Images = &images
+	return parts[len(parts)-1].end, true
 }
 
 // imageKeys are the members of an image row that tabularImage reads.
 var imageKeys = []string{"model", "phase", "page", "status", "line", "matched", "n_model", "n_gt", "name_cer_edits", "name_ref_chars", "fields"}
 
-func scanImage(members []jsonscan.Member, im *tabularImage) bool {
-	return scanMembers(members, imageKeys, func(k, raw string) bool {
-		switch k {
-		case "model":
-			return scanString(raw, &im.Model)
-		case "phase":
-			return scanString(raw, &im.Phase)
-		case "page":
-			return scanString(raw, &im.Page)
-		case "status":
-			return scanString(raw, &im.Status)
-		case "line":
-			if raw == "null" {
-				return true
-			}
-			v, err := strconv.ParseInt(raw, 10, 64)
-			im.Line = int(v)
-			return err == nil && isNumber(raw)
-		case "matched":
-			return scanNumber(raw, &im.Matched)
-		case "n_model":
-			return scanNumber(raw, &im.NModel)
-		case "n_gt":
-			return scanNumber(raw, &im.NGT)
-		case "name_cer_edits":
-			return scanNumber(raw, &im.NameEdits)
-		case "name_ref_chars":
-			return scanNumber(raw, &im.NameRefChars)
-		}
-		// fields: a map, whose keys encoding/json matches exactly
+// member reads the image row's member imageKeys[k], whose value is raw.
+func (a *imageScan) member(im *tabularImage, k int, raw string) bool {
+	switch k {
+	case 0:
+		return a.scanString(raw, &im.Model)
+	case 1:
+		return a.scanString(raw, &im.Phase)
+	case 2:
+		return a.scanString(raw, &im.Page)
+	case 3:
+		return a.scanString(raw, &im.Status)
+	case 4:
 		if raw == "null" {
 			return true
 		}
-		fs, ok := jsonscan.Object(nil, raw)
-		if !ok {
+		v, err := strconv.ParseInt(raw, 10, 64)
+		im.Line = int(v)
+		return err == nil && isNumber(raw)
+	case 5:
+		return a.scanNumber(raw, &im.Matched)
+	case 6:
+		return a.scanNumber(raw, &im.NModel)
+	case 7:
+		return a.scanNumber(raw, &im.NGT)
+	case 8:
+		return a.scanNumber(raw, &im.NameEdits)
+	case 9:
+		return a.scanNumber(raw, &im.NameRefChars)
+	}
+	// fields: a map, whose keys encoding/json matches exactly
+	if raw == "null" {
+		return true
+	}
+	fs, ok := jsonscan.Object(a.fields[:0], raw)
+	a.fields = fs
+	if !ok {
+		return false
+	}
+	im.Fields = make(map[string]*tabularFieldSum, len(fs))
+	var sums []jsonscan.Member
+	for _, f := range fs {
+		if _, again := im.Fields[f.Key]; again {
 			return false
 		}
-		im.Fields = make(map[string]*tabularFieldSum, len(fs))
-		for _, f := range fs {
-			if _, again := im.Fields[f.Key]; again {
-				return false
-			}
-			if f.Value == "null" {
-				im.Fields[f.Key] = nil
-				continue
-			}
-			sums, ok := jsonscan.Object(nil, f.Value)
-			if !ok {
-				return false
-			}
-			s := &tabularFieldSum{}
-			if !scanMembers(sums, []string{"sum", "scored"}, func(k, raw string) bool {
-				if k == "sum" {
-					return scanNumber(raw, &s.Sum)
-				}
-				return scanNumber(raw, &s.Scored)
-			}) {
-				return false
-			}
-			im.Fields[f.Key] = s
+		if f.Value == "null" {
+			im.Fields[f.Key] = nil
+			continue
 		}
-		return true
-	})
+		if sums, ok = jsonscan.Object(sums[:0], f.Value); !ok {
+			return false
+		}
+		s := a.sum()
+		if !scanMembers(sums, sumKeys, func(k, raw string) bool {
+			if k == "sum" {
+				return a.scanNumber(raw, &s.Sum)
+			}
+			return a.scanNumber(raw, &s.Scored)
+		}) {
+			return false
+		}
+		im.Fields[f.Key] = s
+	}
+	return true
 }
+
+// sumKeys are the members of a field's sums that tabularFieldSum reads.
+var sumKeys = []string{"sum", "scored"}
 
 // scanMembers calls set for each member whose key is one of keys, and
 // is false, as set is, for a member encoding/json would read otherwise:
@@ -169,12 +388,8 @@ func scanMembers(members []jsonscan.Member, keys []string, set func(key, raw str
 			if !set(m.Key, m.Value) {
 				return false
 			}
-		default:
-			for _, k := range keys {
-				if strings.EqualFold(k, m.Key) {
-					return false
-				}
-			}
+		case foldsTo(keys, m.Key):
+			return false
 		}
 	}
 	return true
@@ -200,9 +415,20 @@ func scanString(raw string, dst **string) bool {
 	return ok
 }
 
-// scanNumber reads a number or null into *dst, as encoding/json does
-// (strconv.ParseFloat; out of range is an error).
-func scanNumber(raw string, dst **float64) bool {
+// scanString is scanString with the string in a's block.
+func (a *imageScan) scanString(raw string, dst **string) bool {
+	if raw == "null" {
+		*dst = nil
+		return true
+	}
+	s, ok := jsonscan.String(raw)
+	*dst = a.str(s)
+	return ok
+}
+
+// scanNumber reads a number or null into *dst, in a's block, as
+// encoding/json does (strconv.ParseFloat; out of range is an error).
+func (a *imageScan) scanNumber(raw string, dst **float64) bool {
 	if raw == "null" {
 		*dst = nil
 		return true
@@ -211,7 +437,7 @@ func scanNumber(raw string, dst **float64) bool {
 		return false
 	}
 	v, err := strconv.ParseFloat(raw, 64)
-	*dst = &v
+	*dst = a.num(v)
 	return err == nil
 }
 

@@ -2,10 +2,15 @@ package compareapi
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/internal/jsonscan"
 )
 
 // scanAgrees checks scanTabular against encoding/json on text: where the
@@ -93,5 +98,118 @@ func TestScanMatchesEncodingJSON(t *testing.T) {
 func FuzzScanTabular(f *testing.F) {
 	f.Add(compact(f, tabularReport))
 	f.Add(`{"kind":"tabular","fields":["a"],"cells":[{"model":"m","phase":"G"}],"images":[{"model":"m","phase":"G","page":"1","status":"ok","line":1,"matched":1,"n_model":1,"n_gt":1,"name_cer_edits":0,"name_ref_chars":0,"fields":{"a":{"sum":1,"scored":1}}}]}`)
+	f.Add(`{"kind":"tabular","fields":["a"],"cells":[],"images":[{"model":"m","phase":"G","page":"1","status":"ok","pairs":[{"gt":"K\u00e9","x":[1,-2.5e+3,true,null,{}]}],"fields":{"a":{"sum":1,"scored":1}}}]}`)
 	f.Fuzz(func(t *testing.T, text string) { scanAgrees(t, text) })
+}
+
+// A malformed value in an image row's "pairs", which the scan only
+// checks, is refused: the report is read by encoding/json, whose error
+// names the line of the fault.
+func TestScanRefusesMalformedPairs(t *testing.T) {
+	b, err := os.ReadFile(tabularReport)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := string(b)
+	const pair = `"gt": "Karl Müller",` // in the first image row's pairs
+	at := strings.Index(good, pair)
+	if at < 0 || at < strings.Index(good, `"pairs"`) {
+		t.Fatalf("%s: no %s in a pairs member", tabularReport, pair)
+	}
+	line := 1 + strings.Count(good[:at], "\n")
+	for _, tc := range []struct {
+		name, old, new, msg string
+		line                int
+	}{
+		{"unclosed string", pair, `"gt": "Karl Müller,`, `invalid character '\n' in string literal`, line + 1},
+		{"bad number", `"gt_index": 0,`, `"gt_index": 01,`, `invalid character '1' after object key:value pair`, line + 2},
+		{"bad exponent", `"gt_index": 0,`, `"gt_index": 0e,`, `invalid character ',' in exponent of numeric literal`, line + 2},
+		{"bad literal", `"gt_index": 0,`, `"gt_index": nul,`, `invalid character ',' in literal null (expecting 'l')`, line + 2},
+		{"trailing comma", `"children_count": 1` + "\n", `"children_count": 1,` + "\n", `invalid character '}' looking for beginning of object key string`, 0},
+		{"bad escape", pair, `"gt": "Karl \x Müller",`, `invalid character 'x' in string escape code`, line},
+		{"control character", pair, "\"gt\": \"Karl\tMüller\",", `invalid character '\t' in string literal`, line},
+		{"missing colon", pair, `"gt" "Karl Müller",`, `invalid character '"' after object key`, line},
+		{"unclosed array", "}\n      ],\n      \"unmatched_model\"", "}\n      \n      \"unmatched_model\"", `invalid character '"' after array element`, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			i := strings.Index(good[at:], tc.old)
+			if i < 0 {
+				t.Fatalf("no %q after the first pair", tc.old)
+			}
+			text := good[:at+i] + tc.new + good[at+i+len(tc.old):]
+			if _, ok := scanTabular(text); ok {
+				t.Fatal("scanned")
+			}
+			_, err := readReport(api.File{Name: "r.json", Text: text})
+			if _, ok := inputerr.As(err); !ok {
+				t.Fatalf("error %v, want an input error", err)
+			}
+			want := tc.line
+			if want == 0 { // the fault is where the next line starts
+				want = 1 + strings.Count(good[:at+i+len(tc.new)], "\n")
+			}
+			if wantMsg := fmt.Sprintf("r.json:%d: %s: expected a docscore JSON report", want, tc.msg); err.Error() != wantMsg {
+				t.Errorf("error\n%s\nwant\n%s", err, wantMsg)
+			}
+		})
+	}
+}
+
+// FuzzSkipValue holds skipValue to encoding/json: it takes a text whole
+// exactly when json.Valid does.
+func FuzzSkipValue(f *testing.F) {
+	b, err := os.ReadFile(tabularReport)
+	if err != nil {
+		f.Fatal(err)
+	}
+	p := string(b[strings.Index(string(b), `"pairs"`):])
+	f.Add("{" + p[:strings.Index(p, "\n        },")+len("\n        }")] + "]}") // an image row's first pair
+	f.Add(`{"pairs":[{"gt":"a\u00e9\n","x":[1,-2.5e+3,true,false,null,{}],"y":[]}]}`)
+	f.Add(`[[[[["\ud83d"]]]]]`)
+	f.Fuzz(func(t *testing.T, text string) {
+		i := jsonscan.SkipSpace(text, 0)
+		end, ok := skipValue(text, i, 0)
+		ok = ok && jsonscan.SkipSpace(text, end) == len(text)
+		if want := json.Valid([]byte(text)); ok != want {
+			t.Fatalf("skipValue took it %v, json.Valid %v: %.300q", ok, want, text)
+		}
+	})
+}
+
+// imagesParallel reads a report's image rows as images does one after
+// another, in any number of parts, and refuses what images refuses.
+func TestImagesParallel(t *testing.T) {
+	b, err := os.ReadFile(tabularReport)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := string(b)
+	for _, tc := range []struct{ old, new string }{
+		{"", ""},
+		{`"gt_index": 0,`, `"gt_index": 01,`},
+		{`"gt_index": 0,`, `"gt_index": 0,,`},
+		{"\n    },\n    {", "\n    }\n    {"},
+		{"\n    },\n    {", "\n    },\n    {},{"},
+		{"\n    },\n    {", "\n    ],\n    {"},
+		{"\n    },\n    {", "\n    }},\n    {"},
+		{`"model": "gpt-4o-2024-08-06",`, `"model": "gpt-4o-2024-08-06", "x": "` + "\n    },\n    {" + `",`},
+	} {
+		text := strings.Replace(good, tc.old, tc.new, 1)
+		at := strings.Index(text, `"images": [`) + len(`"images": `)
+		var seq tabularJSON
+		var a imageScan
+		wantEnd, wantOK := a.images(text, at, &seq)
+		for n := 2; n <= 7; n++ {
+			var par tabularJSON
+			end, ok := imagesParallel(text, at, &par, n)
+			switch {
+			case ok && !wantOK:
+				t.Errorf("%q → %q, %d parts: read rows images refuses", tc.old, tc.new, n)
+			case ok && (end != wantEnd || !reflect.DeepEqual(par.Images, seq.Images)):
+				t.Errorf("%q → %q, %d parts: rows differ (end %d, want %d)", tc.old, tc.new, n, end, wantEnd)
+			case !ok && wantOK && tc.old == "":
+				t.Errorf("%d parts: refused the sample report", n)
+			}
+		}
+	}
 }

@@ -512,3 +512,18 @@ func (n *Nested) list(data string, i int) (end int, objects, ok bool) {
 	}
 	return 0, false, false
 }
+
+// SkipSpace returns the index of the first byte at or after i that is not
+// JSON whitespace (len(data) when there is none).
+func SkipSpace(data string, i int) int { return skipSpace(data, i) }
+
+// StringEnd returns the index after the string literal starting at
+// data[i] == '"'; ok is false when it is not a valid literal.
+func StringEnd(data string, i int) (end int, ok bool) { return stringEnd(data, i) }
+
+// NumberEnd returns the index after the number starting at data[i],
+// which is '-' or a digit; ok is false when it is not a valid number.
+func NumberEnd(data string, i int) (end int, ok bool) { return numberEnd(data, i) }
+
+// MaxDepth is encoding/json's nesting limit: deeper texts are refused.
+const MaxDepth = maxDepth
