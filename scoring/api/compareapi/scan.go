@@ -1,10 +1,8 @@
 package compareapi
 
 import (
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/docscore/docscore/scoring/internal/jsonscan"
 )
@@ -192,14 +190,8 @@ func (a *imageScan) sum() *tabularFieldSum {
 }
 
 // images reads the "images" member's value at data[i] into r.Images; ok
-// is false when it is not an array of objects. With more than one
-// processor, a large report's rows are read in parallel (imagesParallel).
+// is false when it is not an array of objects.
 func (a *imageScan) images(data string, i int, r *tabularJSON) (end int, ok bool) {
-	if n := runtime.GOMAXPROCS(0); n > 1 && len(data)-i > 1<<20 {
-		if end, ok := imagesParallel(data, i, r, n); ok {
-			return end, true
-		}
-	}
 	if i >= len(data) || data[i] != '[' {
 		return 0, false
 	}
@@ -209,25 +201,13 @@ func (a *imageScan) images(data string, i int, r *tabularJSON) (end int, ok bool
 	if i < len(data) && data[i] == ']' {
 		return i + 1, true
 	}
-	return a.rows(data, i, -1, &images)
-}
-
-// rows reads the image rows from the one starting at data[i] to the end
-// of the array, or, when limit is not -1, to the row that ends at limit.
-func (a *imageScan) rows(data string, i, limit int, images *[]tabularImage) (end int, ok bool) {
 	for {
-		*images = append(*images, tabularImage{})
-		im := &(*images)[len(*images)-1]
+		images = append(images, tabularImage{})
+		im := &images[len(images)-1]
 		if i, ok = scanObject(data, i, 2, imageKeys, func(k, j int) (int, bool) {
 			end, ok := skipValue(data, j, 3)
 			return end, ok && a.member(im, k, data[j:end])
 		}); !ok {
-			return 0, false
-		}
-		switch {
-		case i == limit:
-			return i, true
-		case limit >= 0 && i > limit:
 			return 0, false
 		}
 		i = jsonscan.SkipSpace(data, i)
@@ -238,68 +218,11 @@ func (a *imageScan) rows(data string, i, limit int, images *[]tabularImage) (end
 		case ',':
 			i = jsonscan.SkipSpace(data, i+1)
 		case ']':
-			return i + 1, limit < 0
+			return i + 1, true
 		default:
 			return 0, false
 		}
 	}
-}
-
-// rowSep is what separates two image rows in an indented report.
-const rowSep = "\n    },\n    {"
-
-// imagesParallel is images in n parts read at once, split where rowSep
-// follows a row. A newline is never inside a valid string, and a part is
-// taken only when its last row ends exactly at its rowSep's "}" (the next
-// part starts at its "{"): each part's rows are then those that images
-// reads one after another, and the parts together the whole array. ok is
-// false, and images reads the text alone, when a part is refused.
-func imagesParallel(data string, i int, r *tabularJSON, n int) (end int, ok bool) {
-	if i >= len(data) || data[i] != '[' {
-		return 0, false
-	}
-	starts := []int{jsonscan.SkipSpace(data, i+1)}
-	var limits []int
-	for j := 1; j < n; j++ {
-		from := max(starts[0]+j*(len(data)-starts[0])/n, starts[len(starts)-1])
-		k := strings.Index(data[from:], rowSep)
-		if k < 0 {
-			break
-		}
-		limits = append(limits, from+k+len("\n    }"))
-		starts = append(starts, from+k+len(rowSep)-1)
-	}
-	limits = append(limits, -1)
-	type part struct {
-		images []tabularImage
-		end    int
-		ok     bool
-	}
-	parts := make([]part, len(starts))
-	var wg sync.WaitGroup
-	for j := range parts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var a imageScan
-			p := &parts[j]
-			p.end, p.ok = a.rows(data, starts[j], limits[j], &p.images)
-		}()
-	}
-	wg.Wait()
-	count := 0
-	for _, p := range parts {
-		if !p.ok {
-			return 0, false
-		}
-		count += len(p.images)
-	}
-	images := make([]tabularImage, 0, count)
-	for _, p := range parts {
-		images = append(images, p.images...)
-	}
-	r.Images = &images
-	return parts[len(parts)-1].end, true
 }
 
 // imageKeys are the members of an image row that tabularImage reads.
