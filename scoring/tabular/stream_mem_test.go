@@ -93,8 +93,10 @@ func TestStreamFlatMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(smallLive) < 20 || len(largeLive) < 20 {
-		t.Fatalf("%d and %d samples of the live heap, want 40 each", len(smallLive), len(largeLive))
+	// Samples are taken between batches of lines: a short run (the race
+	// detector's, WebAssembly's) has fewer than 40.
+	if len(smallLive) == 0 || len(largeLive) < 8 {
+		t.Fatalf("%d and %d samples of the live heap, want at least 1 and 8", len(smallLive), len(largeLive))
 	}
 	smallPeak, largePeak := slices.Max(smallLive), slices.Max(largeLive)
 	// Within the large run, the median live heap of its last quarter
