@@ -121,6 +121,12 @@ def _opt(flag: str, v: Any) -> List[str]:
     return [flag, str(v)]
 
 
+def _intervals(bootstrap: Optional[int], ci_level: Optional[float], seed: Optional[int]) -> List[str]:
+    """The flags of the confidence intervals every score and comparison
+    takes (SPEC F.4): replicates, level and seed."""
+    return _opt("--bootstrap", bootstrap) + _opt("--ci-level", ci_level) + _opt("--seed", seed)
+
+
 def score_tabular(
     *,
     gt: Optional[Paths] = None,
@@ -142,8 +148,7 @@ def score_tabular(
     a = ["score", "tabular", "--format", "json"]
     a += _opt("--sample", sample) + _paths("--gt", gt) + _paths("--runs", runs)
     a += _paths("--rules", rules) + _paths("--schema", schema) + _opt("--preview", preview)
-    a += _opt("--gate", gate) + _opt("--bootstrap", bootstrap) + _opt("--ci-level", ci_level)
-    a += _opt("--seed", seed) + _opt("--skip-bad-lines", skip_bad_lines)
+    a += _opt("--gate", gate) + _intervals(bootstrap, ci_level, seed) + _opt("--skip-bad-lines", skip_bad_lines)
     return _report(a + list(args))
 
 
@@ -161,8 +166,8 @@ def score_receipts(
     """``docscore score receipts``: CORD references and a pilot run file.
     Returns the report."""
     a = ["score", "receipts", "--format", "json"] + _paths("--refs", refs) + _paths("--run", run)
-    a += _opt("--allow-incomplete", allow_incomplete) + _opt("--bootstrap", bootstrap)
-    a += _opt("--ci-level", ci_level) + _opt("--seed", seed) + _opt("--skip-bad-lines", skip_bad_lines)
+    a += _opt("--allow-incomplete", allow_incomplete) + _intervals(bootstrap, ci_level, seed)
+    a += _opt("--skip-bad-lines", skip_bad_lines)
     return _report(a + list(args))
 
 
@@ -191,8 +196,8 @@ def compare(
         if new is None:
             raise ValueError("compare: the new report is missing (or pass within=True)")
         a += [os.fspath(base), os.fspath(new)]
-    a += _opt("--pairs", pairs) + _opt("--permutations", permutations) + _opt("--bootstrap", bootstrap)
-    a += _opt("--alpha", alpha) + _opt("--ci-level", ci_level) + _opt("--seed", seed)
+    a += _opt("--pairs", pairs) + _opt("--permutations", permutations) + _opt("--alpha", alpha)
+    a += _intervals(bootstrap, ci_level, seed)
     return _report(a + list(args))
 
 

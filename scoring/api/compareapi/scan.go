@@ -125,17 +125,9 @@ func scanObject(data string, i, depth int, keys []string, set func(k, j int) (in
 		if !ok {
 			return 0, false
 		}
-		i = jsonscan.SkipSpace(data, i)
-		if i >= len(data) {
-			return 0, false
-		}
-		switch data[i] {
-		case ',':
-			i = jsonscan.SkipSpace(data, i+1)
-		case '}':
-			return i + 1, true
-		default:
-			return 0, false
+		var end bool
+		if i, end, ok = afterValue(data, i, '}'); !ok || end {
+			return i, ok
 		}
 	}
 }
@@ -210,17 +202,9 @@ func (a *imageScan) images(data string, i int, r *tabularJSON) (end int, ok bool
 		}); !ok {
 			return 0, false
 		}
-		i = jsonscan.SkipSpace(data, i)
-		if i >= len(data) {
-			return 0, false
-		}
-		switch data[i] {
-		case ',':
-			i = jsonscan.SkipSpace(data, i+1)
-		case ']':
-			return i + 1, true
-		default:
-			return 0, false
+		var end bool
+		if i, end, ok = afterValue(data, i, ']'); !ok || end {
+			return i, ok
 		}
 	}
 }
@@ -367,3 +351,19 @@ func (a *imageScan) scanNumber(raw string, dst **float64) bool {
 // isNumber is whether a scanned value is a number (jsonscan has checked
 // its syntax).
 func isNumber(raw string) bool { return raw != "" && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') }
+
+// afterValue reads what follows a member or element at i: a comma (ok,
+// not end, i past it and its space) or the container's closer (ok, end, i
+// past it); anything else is not ok.
+func afterValue(data string, i int, closer byte) (next int, end, ok bool) {
+	i = jsonscan.SkipSpace(data, i)
+	switch {
+	case i >= len(data):
+		return 0, false, false
+	case data[i] == ',':
+		return jsonscan.SkipSpace(data, i+1), false, true
+	case data[i] == closer:
+		return i + 1, true, true
+	}
+	return 0, false, false
+}

@@ -21,7 +21,8 @@ import (
 // A run in batch mode is a sequence of passes of the command's own work
 // (BatchRunner.Run). In each pass the adapters are wrapped (Pass.Wrap):
 // a request the ledger already has an answer for is answered from it; any
-// other is collected and answered, for now, with a placeholder. When a
+// other is collected and answered in this pass with errPending (a pass
+// with such answers is never reported). When a
 // pass collected nothing, it is the final pass and its results are the
 // run's. Otherwise the collected requests are submitted as one batch per
 // adapter, the batch ids and request ids are written to the ledger (one
@@ -581,8 +582,8 @@ func (p *Pass) Wrap(a judging.ModelAdapter) (judging.ModelAdapter, error) {
 	return &batchAdapter{p: p, a: bp}, nil
 }
 
-// errPending is the placeholder answer of a request that a batch will
-// answer: the pass it is given in is never reported.
+// errPending is the answer, within a pass, of a request that a batch
+// will answer: the pass it is given in is never reported.
 var errPending = errors.New("waiting for the batch")
 
 type batchAdapter struct {
