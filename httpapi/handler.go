@@ -261,7 +261,8 @@ func classify(err error) *httpError {
 	}
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		return errorf(http.StatusRequestEntityTooLarge, "too_large", "request body over the %d-byte limit", tooBig.Limit)
+		return errorf(http.StatusRequestEntityTooLarge, "too_large",
+			"request body over the %d-byte limit: large jobs belong to the command line (docscore score …), which streams files of any size, or to the page, which scores them in the browser", tooBig.Limit)
 	}
 	var work *tabular.WorkLimitError
 	if errors.As(err, &work) {

@@ -483,7 +483,7 @@ func TestTooLarge(t *testing.T) {
 				}
 				return
 			}
-			checkError(t, w.Code, w.Header(), w.Body.Bytes(), errorCase{status: 413, code: "too_large", msg: "over the 1000-byte limit"})
+			checkError(t, w.Code, w.Header(), w.Body.Bytes(), errorCase{status: 413, code: "too_large", msg: "over the 1000-byte limit: large jobs belong to the command line (docscore score …), which streams files of any size, or to the page"})
 		})
 	}
 	if New(Options{}).(*handler).opts.MaxBodyBytes != DefaultMaxBodyBytes {

@@ -1,6 +1,11 @@
 package stats
 
-import "fmt"
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
 
 // Named is a cell as one side of a comparison: the cell, built under its
 // unprefixed id, and the model (nil for receipts) and phase that name it.
@@ -30,27 +35,66 @@ type Pair struct {
 	PrefixA, PrefixB string
 }
 
-// CompareAll makes the comparisons in order (Compare, each side named)
-// and gathers them into a report (NewReport): the one step from cells to
-// a comparison report, shared by "docscore compare" and the preview of a
-// tabular scoring. stop, when not nil, is asked before each comparison;
-// an error from it ends the work.
+// CompareAll makes the comparisons (Compare, each side named) and gathers
+// them into a report (NewReport), in pairs' order: the one step from
+// cells to a comparison report, shared by "docscore compare" and the
+// preview of a tabular scoring. Each comparison draws from streams of its
+// own (SPEC F.3), so they run on up to GOMAXPROCS goroutines with the
+// same bits as one after another; the error returned is that of the
+// first failed comparison in pairs' order. stop, when not nil, is asked
+// before each comparison; an error from it ends the work.
 func CompareAll(family string, pairs []Pair, o Options, stop func() error) (*Report, error) {
-	cs := make([]*Comparison, 0, len(pairs))
-	for _, p := range pairs {
+	cs := make([]*Comparison, len(pairs))
+	errs := make([]error, len(pairs))
+	one := func(k int) {
 		if stop != nil {
-			if err := stop(); err != nil {
-				return nil, err
+			if errs[k] = stop(); errs[k] != nil {
+				return
 			}
 		}
+		p := pairs[k]
 		a, sideA := p.A.side(p.PrefixA)
 		b, sideB := p.B.side(p.PrefixB)
 		c, err := Compare(a, b, o)
 		if err != nil {
-			return nil, err
+			errs[k] = err
+			return
 		}
 		c.A, c.B = sideA, sideB
-		cs = append(cs, c)
+		cs[k] = c
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(pairs))
+	if workers <= 1 {
+		for k := range pairs {
+			if one(k); errs[k] != nil {
+				return nil, errs[k]
+			}
+		}
+		return NewReport(family, o, cs)
+	}
+	var next atomic.Int64
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !failed.Load() {
+				k := int(next.Add(1) - 1)
+				if k >= len(pairs) {
+					return
+				}
+				if one(k); errs[k] != nil {
+					failed.Store(true)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
 	}
 	return NewReport(family, o, cs)
 }

@@ -1,9 +1,12 @@
 package stats
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -146,4 +149,59 @@ func show(p *float64) any {
 		return "null"
 	}
 	return *p
+}
+
+// CompareAll on several threads gives the report of one thread, byte for
+// byte, and the error of the first failed comparison in the pairs' order.
+func TestCompareAllInParallel(t *testing.T) {
+	var named []Named
+	for i, q := range []float64{0.5, 0.6, 0.7, 0.8, 0.9} {
+		model := string(rune('a' + i))
+		c := synthTabular(t, "tabular/"+model+"/G", 12+i, q, model)
+		named = append(named, Named{Cell: c, Model: &model, Phase: "G"})
+	}
+	var pairs []Pair
+	for i := range named {
+		for _, b := range named[i+1:] {
+			pairs = append(pairs, Pair{A: named[i], B: b})
+		}
+	}
+	run := func(procs int, pairs []Pair) ([]byte, error) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		r, err := CompareAll("tabular", pairs, quick(), nil)
+		if err != nil {
+			return nil, err
+		}
+		return r.JSON()
+	}
+	one, err := run(1, pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, procs := range []int{2, 4, 16} {
+		got, err := run(procs, pairs)
+		if err != nil || !bytes.Equal(got, one) {
+			t.Errorf("GOMAXPROCS %d: %d bytes (err %v), one thread %d bytes", procs, len(got), err, len(one))
+		}
+	}
+
+	// Cells whose fields differ cannot be compared: pairs 3 and 7 fail.
+	other := TabularSchema([]string{"title"})
+	b := NewBuilder("tabular/z/G", other)
+	if err := b.Add("p000", make([]float64, other.Width)); err != nil {
+		t.Fatal(err)
+	}
+	z := "z"
+	bad := slices.Clone(pairs)
+	bad[3].B = Named{Cell: b.Build(), Model: &z, Phase: "G"}
+	bad[7].A = bad[3].B
+	_, want := run(1, bad)
+	if want == nil || !strings.Contains(want.Error(), "tabular/"+*pairs[3].A.Model+"/G") {
+		t.Fatalf("one thread: error %v, want pair 3's", want)
+	}
+	for _, procs := range []int{2, 4, 16} {
+		if _, err := run(procs, bad); err == nil || err.Error() != want.Error() {
+			t.Errorf("GOMAXPROCS %d: error %v, want %v", procs, err, want)
+		}
+	}
 }

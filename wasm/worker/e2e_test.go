@@ -235,7 +235,8 @@ func TestWorkerEndToEnd(t *testing.T) {
 		big := bytes.Repeat([]byte(" "), httpapi.DefaultMaxBodyBytes+1)
 		status, _, got := wd.post(t, "/v1/score/tabular", "application/json", big)
 		var e httpapi.ErrorBody
-		if status != 413 || json.Unmarshal(got, &e) != nil || e.Error.Code != "too_large" {
+		if status != 413 || json.Unmarshal(got, &e) != nil || e.Error.Code != "too_large" ||
+			!strings.Contains(e.Error.Message, "large jobs belong to the command line") {
 			t.Fatalf("status %d: %s", status, got)
 		}
 	})

@@ -276,7 +276,7 @@ func FuzzCompareReports(f *testing.F) {
 // compact is a sample report cut short, on one line: a seed small enough
 // for the fuzzer to mutate quickly (the whole reports run at a few
 // executions a second).
-func compact(f *testing.F, path string) string {
+func compact(f testing.TB, path string) string {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		f.Fatal(err)

@@ -1,8 +1,10 @@
 package compareapi
 
 import (
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/docscore/docscore/scoring/internal/jsonscan"
 )
@@ -182,20 +184,40 @@ func (a *imageScan) sum() *tabularFieldSum {
 }
 
 // images reads the "images" member's value at data[i] into r.Images; ok
-// is false when it is not an array of objects.
+// is false when it is not an array of objects. A long array is read in
+// parts on up to GOMAXPROCS goroutines (rowParts); where that fails for
+// any reason it is read again in one pass, so that the rows, and whether
+// the text is refused, are those of one pass.
 func (a *imageScan) images(data string, i int, r *tabularJSON) (end int, ok bool) {
 	if i >= len(data) || data[i] != '[' {
 		return 0, false
 	}
-	images := make([]tabularImage, 0, 64)
-	r.Images = &images
-	i = jsonscan.SkipSpace(data, i+1)
-	if i < len(data) && data[i] == ']' {
-		return i + 1, true
+	start := jsonscan.SkipSpace(data, i+1)
+	if start < len(data) && data[start] == ']' {
+		images := []tabularImage{}
+		r.Images = &images
+		return start + 1, true
 	}
+	if parts := rowParts(data, i+1, start, runtime.GOMAXPROCS(0)); len(parts) > 2 {
+		if images, end, ok := scanParts(data, parts); ok {
+			r.Images = &images
+			return end, true
+		}
+	}
+	images := make([]tabularImage, 0, 64)
+	end, ok = a.rows(data, start, -1, &images)
+	r.Images = &images
+	return end, ok
+}
+
+// rows reads the rows of an images array from data[i] (the start of a
+// row) into images. With stop < 0 it reads to the array's end and returns
+// the index after it; otherwise the rows up to the one that starts at
+// stop, and returns stop — ok is false when no row starts there.
+func (a *imageScan) rows(data string, i, stop int, images *[]tabularImage) (end int, ok bool) {
 	for {
-		images = append(images, tabularImage{})
-		im := &images[len(images)-1]
+		*images = append(*images, tabularImage{})
+		im := &(*images)[len(*images)-1]
 		if i, ok = scanObject(data, i, 2, imageKeys, func(k, j int) (int, bool) {
 			end, ok := skipValue(data, j, 3)
 			return end, ok && a.member(im, k, data[j:end])
@@ -204,9 +226,83 @@ func (a *imageScan) images(data string, i int, r *tabularJSON) (end int, ok bool
 		}
 		var end bool
 		if i, end, ok = afterValue(data, i, ']'); !ok || end {
-			return i, ok
+			return i, ok && stop < 0
+		}
+		if stop >= 0 && i >= stop {
+			return i, i == stop
 		}
 	}
+}
+
+// minPartBytes is the least text of image rows worth a goroutine (a
+// variable for the tests).
+var minPartBytes = 1 << 20
+
+// rowParts guesses where the rows of an indented images array start, to
+// read it in up to n parts: the array's "[" is at data[open-1] and its
+// first row starts at data[first]. A row's "{" after a newline and the
+// first row's indent can only be a row's start in a report as docscore
+// writes it (a JSON string holds no newline); scanParts checks each guess,
+// since a text indented otherwise may hold that pattern elsewhere. The
+// parts are [parts[k], parts[k+1]) and the last one runs to the array's
+// end; nil when the text is short, unindented or n is 1.
+func rowParts(data string, open, first, n int) []int {
+	n = min(n, (len(data)-first)/minPartBytes)
+	if n < 2 {
+		return nil
+	}
+	nl := strings.LastIndexByte(data[open:first], '\n')
+	if nl < 0 {
+		return nil
+	}
+	pattern := data[open+nl : first+1] // "\n" + indent + "{"
+	parts := []int{first}
+	for k := 1; k < n; k++ {
+		from := max(first+k*(len(data)-first)/n, parts[len(parts)-1]+1)
+		at := strings.Index(data[from:], pattern)
+		if at < 0 {
+			break
+		}
+		parts = append(parts, from+at+len(pattern)-1)
+	}
+	return append(parts, -1)
+}
+
+// scanParts reads the rows of the parts rowParts gave, each on a
+// goroutine with an imageScan of its own, and returns them in order and
+// the index after the array; ok is false unless every part ends where the
+// next one starts (every guess was a row's start) and each read.
+func scanParts(data string, parts []int) (images []tabularImage, end int, ok bool) {
+	n := len(parts) - 1
+	if n < 1 {
+		return nil, 0, false
+	}
+	rows := make([][]tabularImage, n)
+	ends := make([]int, n)
+	oks := make([]bool, n)
+	var wg sync.WaitGroup
+	for k := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var a imageScan
+			rows[k] = make([]tabularImage, 0, 64)
+			ends[k], oks[k] = a.rows(data, parts[k], parts[k+1], &rows[k])
+		}()
+	}
+	wg.Wait()
+	total := 0
+	for k := range n {
+		if !oks[k] {
+			return nil, 0, false
+		}
+		total += len(rows[k])
+	}
+	images = make([]tabularImage, 0, total)
+	for _, r := range rows {
+		images = append(images, r...)
+	}
+	return images, ends[n-1], true
 }
 
 // imageKeys are the members of an image row that tabularImage reads.

@@ -1,10 +1,12 @@
 package compareapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -99,7 +101,77 @@ func FuzzScanTabular(f *testing.F) {
 	f.Add(compact(f, tabularReport))
 	f.Add(`{"kind":"tabular","fields":["a"],"cells":[{"model":"m","phase":"G"}],"images":[{"model":"m","phase":"G","page":"1","status":"ok","line":1,"matched":1,"n_model":1,"n_gt":1,"name_cer_edits":0,"name_ref_chars":0,"fields":{"a":{"sum":1,"scored":1}}}]}`)
 	f.Add(`{"kind":"tabular","fields":["a"],"cells":[],"images":[{"model":"m","phase":"G","page":"1","status":"ok","pairs":[{"gt":"K\u00e9","x":[1,-2.5e+3,true,null,{}]}],"fields":{"a":{"sum":1,"scored":1}}}]}`)
-	f.Fuzz(func(t *testing.T, text string) { scanAgrees(t, text) })
+	f.Fuzz(func(t *testing.T, text string) {
+		inParts(t, 4)
+		scanAgrees(t, text)
+	})
+}
+
+// inParts has the scan read any images array of more than 8 bytes in up
+// to n parts, on n threads, until the test ends.
+func inParts(t testing.TB, n int) {
+	old, procs := minPartBytes, runtime.GOMAXPROCS(n)
+	minPartBytes = 8
+	t.Cleanup(func() {
+		minPartBytes = old
+		runtime.GOMAXPROCS(procs)
+	})
+}
+
+func compacted(t *testing.T, b []byte) string {
+	var out bytes.Buffer
+	if err := json.Compact(&out, b); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// A report read in parts gives the rows of one pass, whatever its
+// indentation: where a guessed row start is not one (an indent that
+// nested values share, or a row's "{" on the same line as a nested one),
+// the parts are refused and the array read in one pass.
+func TestScanInPartsMatchesOnePass(t *testing.T) {
+	inParts(t, 4)
+	b, err := os.ReadFile(tabularReport)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reindent := func(prefix, indent string) string {
+		var out bytes.Buffer
+		if err := json.Indent(&out, b, prefix, indent); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	misleading := strings.ReplaceAll(reindent("", "  "), "\n        {", "\n    {")
+	for _, tc := range []struct {
+		name  string
+		text  string
+		parts bool // whether the parts are all rows' starts
+	}{
+		{"docscore's indent", string(b), true},
+		{"tabs", reindent("", "\t"), true},
+		{"a prefix", reindent(" ", " "), true},
+		{"no indent: every object after a newline", reindent("", ""), false},
+		{"nested objects at the rows' indent", misleading, false},
+		{"compact", compacted(t, b), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := tc.text
+			open := strings.Index(text, `"images": [`) + len(`"images": [`)
+			if open < len(`"images": [`) {
+				open = strings.Index(text, `"images":[`) + len(`"images":[`)
+			}
+			parts := rowParts(text, open, jsonscan.SkipSpace(text, open), 4)
+			_, _, ok := scanParts(text, parts)
+			if len(parts) > 2 && ok != tc.parts || len(parts) <= 2 && tc.parts {
+				t.Errorf("%d parts, read in parts %v; want %v", len(parts)-1, ok, tc.parts)
+			}
+			if !scanAgrees(t, text) {
+				t.Error("not scanned")
+			}
+		})
+	}
 }
 
 // A malformed value in an image row's "pairs", which the scan only

@@ -1,6 +1,9 @@
 package tabulartest
 
 import (
+	"bytes"
+	"io"
+	"runtime"
 	"slices"
 	"time"
 
@@ -34,10 +37,29 @@ func BenchmarkInput() (tabular.Input, error) {
 // their own as a share of ("%score"), measured in the same process so that
 // the machine's load falls on both alike.
 func ScoreTime(in tabular.Input, n int) (time.Duration, error) {
+	return median(n, func() error {
+		_, err := tabular.Score(in)
+		return err
+	})
+}
+
+// CommandTime is the median time of n streamed scorings of req into its
+// JSON report on GOMAXPROCS jobs: the work of "docscore score tabular"
+// at its defaults, from the files' bytes to the report's.
+func CommandTime(req tabular.Request, n int) (time.Duration, error) {
+	o := tabular.StreamOptions{Jobs: runtime.GOMAXPROCS(0)}
+	return median(n, func() error {
+		_, err := tabular.Stream(nil, req, bytes.NewReader(req.Runs.Data), io.Discard, o)
+		return err
+	})
+}
+
+// median is the median time of n calls of f.
+func median(n int, f func() error) (time.Duration, error) {
 	times := make([]time.Duration, n)
 	for i := range times {
 		start := time.Now()
-		if _, err := tabular.Score(in); err != nil {
+		if err := f(); err != nil {
 			return 0, err
 		}
 		times[i] = time.Since(start)
