@@ -47,8 +47,8 @@ import (
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/internal/jsonout"
-	"github.com/docscore/docscore/scoring/internal/linepipe"
 	"github.com/docscore/docscore/scoring/internal/jsonscan"
+	"github.com/docscore/docscore/scoring/internal/linepipe"
 	"github.com/docscore/docscore/scoring/stats"
 )
 
