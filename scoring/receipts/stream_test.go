@@ -119,7 +119,11 @@ func generated(t testing.TB, refs receipts.References, n int, bad ...int) []byte
 // bytes and errors.
 func TestStreamGenerated(t *testing.T) {
 	refs := loadSampleRefs(t, receipts.ParseOptions{})
-	run := generated(t, refs, 720, 100, 600)
+	n := 720
+	if slowBuild {
+		n = 240
+	}
+	run := generated(t, refs, n, 100, n-50)
 	opts := receipts.Options{AllowIncomplete: true, Bootstrap: 200}
 	sameAsInMemory(t, "generated, skipping", refs, run, opts, true)
 	sameAsInMemory(t, "generated, not skipping", refs, run, opts, false)
@@ -155,7 +159,10 @@ func TestStreamGenerated(t *testing.T) {
 // reported with its line number, and skipped under SkipBadLines.
 func TestStreamBadLineFarIn(t *testing.T) {
 	refs := loadSampleRefs(t, receipts.ParseOptions{})
-	const n, bad = 12000, 11000
+	n, bad := 12000, 11000
+	if slowBuild {
+		n, bad = 2400, 2200
+	}
 	run := generated(t, refs, n, bad)
 	// The header, a warmup per sample, the records before.
 	line := 1 + len(refs) + bad + 1
