@@ -14,7 +14,7 @@ SITE_OUT  := dist/site
 WEBUI_DIR := cmd/docscore/internal/webui/built
 DEMO_ADDR ?= 127.0.0.1:8080
 
-.PHONY: help build site demo test deps vet test-go test-wasm test-site-js test-e2e test-memory bench-stream bench-million test-python python-wheel python-wheels test-npm npm-package screenshots check-core fuzz-smoke worker clean \
+.PHONY: help build site demo test deps vet test-go test-wasm test-site-js test-e2e test-memory bench-stream bench-million bench-million-receipts test-python python-wheel python-wheels test-npm npm-package screenshots check-core fuzz-smoke worker clean \
 	lint-workflows lint-release release-snapshot release
 
 help: ## list the targets
@@ -92,9 +92,11 @@ screenshots: ## rewrite the screenshots in docs/ from the browser tests
 MILLION_DIR ?= /tmp/docscore-million
 test-memory: ## TestStreamFlatMemory at 200,000 images against 20,000 (minutes)
 	$(GO) test -count=1 -v -timeout 60m -run TestStreamFlatMemory ./scoring/tabular/ -args -memory-images=200000
+	$(GO) test -count=1 -v -timeout 60m -run TestStreamFlatMemory ./scoring/receipts/ -args -memory-records=200000
 
 bench-stream: ## images/s streamed with --jobs 1 and 2, and the 450-image corpus old and new side by side
 	$(GO) test -run '^$$' -bench 'BenchmarkStreamJobs|BenchmarkBenchmarkCorpus' -benchtime 3x ./scoring/tabular/
+	$(GO) test -run '^$$' -bench 'BenchmarkStreamJobs' -benchtime 3x ./scoring/receipts/
 
 bench-million: ## generate 100,000 and 1,000,000 images (about 0.55 and 5.5 GB in MILLION_DIR), score each as JSON, report peak RSS
 	@command -v /usr/bin/time >/dev/null || { echo "bench-million needs /usr/bin/time (apt-get install time)"; exit 1; }
@@ -107,6 +109,15 @@ bench-million: ## generate 100,000 and 1,000,000 images (about 0.55 and 5.5 GB i
 	    --runs $$dir/runs.jsonl --skip-bad-lines 2>$$dir/stderr | wc -c | sed "s/$$/ bytes of JSON/"; \
 	  tail -n 1 $$dir/stderr; \
 	done
+
+MILLION_RECEIPTS_DIR ?= /tmp/docscore-million-receipts
+RECEIPTS_RECORDS ?= 1000000
+bench-million-receipts: ## generate 1,000,000 receipt records (RECEIPTS_RECORDS) and score them with --jobs 1 and 2, reporting peak RSS
+	$(GO) build -trimpath -o $(BIN) ./cmd/docscore
+	$(GO) run ./cmd/docscore/internal/gencorpus -kind receipts -records $(RECEIPTS_RECORDS) -bad-lines 14999 -out $(MILLION_RECEIPTS_DIR)
+	@command -v /usr/bin/time >/dev/null || { echo "bench-million-receipts needs /usr/bin/time (apt-get install time)"; exit 1; }
+	for j in 1 2; do /usr/bin/time -f "--jobs $$j: peak RSS %M KB, %e s wall, %U s user" $(BIN) score receipts --refs $(MILLION_RECEIPTS_DIR)/refs \
+	  --run $(MILLION_RECEIPTS_DIR)/run.jsonl --skip-bad-lines --jobs $$j --format csv --out $(MILLION_RECEIPTS_DIR)/report.csv; done
 
 check-core: ## prove scoring/ and rules/ import no os, net or syscall/js
 	@scripts/check-core.sh $(CORE_PKGS)

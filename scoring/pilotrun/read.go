@@ -86,47 +86,87 @@ func Read(r io.Reader, name string, opts ReadOptions) (*Run, error) {
 	return run, nil
 }
 
+// Item is one line of a run file parsed by ParseLine: a run header
+// (Header set on the first one; a repeat of it leaves Header nil), a
+// request (Record) or an end record (End), by Type.
+type Item struct {
+	Type   string
+	Header *Header
+	Record Record
+	End    *End
+}
+
 // addLine parses one line into run.
 func (run *Run) addLine(l ingest.Line) *inputerr.Error {
+	it, e := run.ParseLine(l)
+	if e != nil {
+		return e
+	}
+	run.Apply(it, l.No)
+	return nil
+}
+
+// Apply adds a line ParseLine parsed (at line lineNo) to run.
+func (run *Run) Apply(it Item, lineNo int) {
+	switch it.Type {
+	case TypeRun:
+		if it.Header != nil {
+			run.Header = *it.Header
+			run.HeaderLine = lineNo
+		}
+	case TypeRequest:
+		run.Requests = append(run.Requests, it.Record)
+	case TypeEnd:
+		run.End = it.End
+		run.EndLine = lineNo
+	}
+}
+
+// ParseLine parses one line of the run file as Read does, after the lines
+// Applied to run so far: the first line must be the run header, a later
+// header must repeat it. It does not change run, so that the lines after
+// the header can be parsed at once by several goroutines (a streamed
+// scoring).
+func (run *Run) ParseLine(l ingest.Line) (Item, *inputerr.Error) {
 	name, lineNo, trimmed := run.Name, l.No, l.Text
 	if run.HeaderLine != 0 {
 		// Most lines are requests: try them in one decoding.
 		var req Request
 		if json.Unmarshal(trimmed, &req) == nil && req.Type == TypeRequest {
 			if e := checkRequest(name, lineNo, &req); e != nil {
-				return e
+				return Item{}, e
 			}
-			run.Requests = append(run.Requests, Record{Line: lineNo, Request: req})
-			return nil
+			return Item{Type: TypeRequest, Record: Record{Line: lineNo, Request: req}}, nil
 		}
 	}
 	var probe struct {
 		Type *string `json:"type"`
 	}
 	if e := ingest.LineNotObject(name, l, "a JSON object (a run, request or end record)"); e != nil {
-		return e
+		return Item{}, e
 	}
 	if err := json.Unmarshal(trimmed, &probe); err != nil {
-		return ingest.LineJSONError(name, l, err, "a JSON object on one line")
+		return Item{}, ingest.LineJSONError(name, l, err, "a JSON object on one line")
 	}
 	if probe.Type == nil {
-		return inputerr.New(name, lineNo, "expected a \"type\" member (run, request or end)")
+		return Item{}, inputerr.New(name, lineNo, "expected a \"type\" member (run, request or end)")
 	}
 	if run.HeaderLine == 0 && *probe.Type != TypeRun {
-		return inputerr.New(name, lineNo, "expected the run header {\"type\": \"run\", …} as the first line, got type %q", *probe.Type)
+		return Item{}, inputerr.New(name, lineNo, "expected the run header {\"type\": \"run\", …} as the first line, got type %q", *probe.Type)
 	}
 	switch *probe.Type {
 	case TypeRun:
-		return run.addHeader(l)
+		h, e := run.parseHeader(l)
+		return Item{Type: TypeRun, Header: h}, e
 	case TypeRequest:
 		var req Request
 		if err := json.Unmarshal(trimmed, &req); err != nil {
-			return ingest.LineJSONError(name, l, err, "a request record on one line")
+			return Item{}, ingest.LineJSONError(name, l, err, "a request record on one line")
 		}
 		if e := checkRequest(name, lineNo, &req); e != nil {
-			return e
+			return Item{}, e
 		}
-		run.Requests = append(run.Requests, Record{Line: lineNo, Request: req})
+		return Item{Type: TypeRequest, Record: Record{Line: lineNo, Request: req}}, nil
 	case TypeEnd:
 		var end struct {
 			Type       string  `json:"type"`
@@ -135,21 +175,20 @@ func (run *Run) addLine(l ingest.Line) *inputerr.Error {
 			FinishedAt string  `json:"finished_at"`
 		}
 		if err := json.Unmarshal(trimmed, &end); err != nil {
-			return ingest.LineJSONError(name, l, err, "an end record on one line")
+			return Item{}, ingest.LineJSONError(name, l, err, "an end record on one line")
 		}
 		if end.Status == nil || *end.Status == "" {
-			return inputerr.New(name, lineNo, "end record: expected a \"status\" string such as \"complete\" or \"interrupted\"")
+			return Item{}, inputerr.New(name, lineNo, "end record: expected a \"status\" string such as \"complete\" or \"interrupted\"")
 		}
-		run.End = &End{Type: TypeEnd, Status: *end.Status, Reason: end.Reason, FinishedAt: end.FinishedAt}
-		run.EndLine = lineNo
+		return Item{Type: TypeEnd, End: &End{Type: TypeEnd, Status: *end.Status, Reason: end.Reason, FinishedAt: end.FinishedAt}}, nil
 	default:
-		return inputerr.New(name, lineNo, "unknown record type %q: expected run, request or end", *probe.Type)
+		return Item{}, inputerr.New(name, lineNo, "unknown record type %q: expected run, request or end", *probe.Type)
 	}
-	return nil
 }
 
-// addHeader parses the run header, or checks a repeated one.
-func (run *Run) addHeader(l ingest.Line) *inputerr.Error {
+// parseHeader parses the run header (the first: returned), or checks a
+// repeated one (nil returned).
+func (run *Run) parseHeader(l ingest.Line) (*Header, *inputerr.Error) {
 	name, lineNo, trimmed := run.Name, l.No, l.Text
 	var aux struct {
 		RunID   *string `json:"run_id"`
@@ -159,39 +198,37 @@ func (run *Run) addHeader(l ingest.Line) *inputerr.Error {
 		} `json:"planned"`
 	}
 	if err := json.Unmarshal(trimmed, &aux); err != nil {
-		return ingest.LineJSONError(name, l, err, "a run header on one line")
+		return nil, ingest.LineJSONError(name, l, err, "a run header on one line")
 	}
 	var h Header
 	if err := json.Unmarshal(trimmed, &h); err != nil {
-		return ingest.LineJSONError(name, l, err, "a run header on one line")
+		return nil, ingest.LineJSONError(name, l, err, "a run header on one line")
 	}
 	if aux.RunID == nil || strings.TrimSpace(*aux.RunID) == "" {
-		return inputerr.New(name, lineNo, "run header: expected a non-empty \"run_id\" string")
+		return nil, inputerr.New(name, lineNo, "run header: expected a non-empty \"run_id\" string")
 	}
 	if aux.Planned == nil || aux.Planned.Phases == nil || aux.Planned.SampleIDs == nil {
-		return inputerr.New(name, lineNo, "run header: expected \"planned\": {\"phases\": […], \"sample_ids\": […]}")
+		return nil, inputerr.New(name, lineNo, "run header: expected \"planned\": {\"phases\": […], \"sample_ids\": […]}")
 	}
 	for i, p := range h.Planned.Phases {
 		if p == "" {
-			return inputerr.New(name, lineNo, "run header: planned.phases[%d] is empty: expected a phase name such as \"c1\"", i)
+			return nil, inputerr.New(name, lineNo, "run header: planned.phases[%d] is empty: expected a phase name such as \"c1\"", i)
 		}
 	}
 	for i, s := range h.Planned.SampleIDs {
 		if s == "" {
-			return inputerr.New(name, lineNo, "run header: planned.sample_ids[%d] is empty: expected a sample id", i)
+			return nil, inputerr.New(name, lineNo, "run header: planned.sample_ids[%d] is empty: expected a sample id", i)
 		}
 	}
 	if run.HeaderLine != 0 {
 		first := run.Header
 		if h.RunID != first.RunID || !slices.Equal(h.Planned.Phases, first.Planned.Phases) ||
 			!slices.Equal(h.Planned.SampleIDs, first.Planned.SampleIDs) {
-			return inputerr.New(name, lineNo, "a second run header with another run_id or plan: expected one run per file (the header of line %d)", run.HeaderLine)
+			return nil, inputerr.New(name, lineNo, "a second run header with another run_id or plan: expected one run per file (the header of line %d)", run.HeaderLine)
 		}
-		return nil
+		return nil, nil
 	}
-	run.Header = h
-	run.HeaderLine = lineNo
-	return nil
+	return &h, nil
 }
 
 // checkRequest validates the members every request needs.

@@ -2,6 +2,7 @@ package receipts_test
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"io/fs"
 	"math/rand/v2"
@@ -12,6 +13,7 @@ import (
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptstest"
 )
 
 // longPages returns two 20,000-token receipt-like pages: the prediction is
@@ -114,4 +116,26 @@ func BenchmarkScoreSampleRun(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkStreamJobs streams a generated run of 4,800 records (held in
+// memory) as JSON with 1 and 2 jobs: records/s (make bench-stream).
+func BenchmarkStreamJobs(b *testing.B) {
+	refs := loadSampleRefs(b, receipts.ParseOptions{})
+	const n = 4800
+	var run bytes.Buffer
+	if _, err := receiptstest.WriteRun(&run, refs, receiptstest.Options{Records: n, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	for _, jobs := range []int{1, 2} {
+		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
+			b.SetBytes(int64(run.Len()))
+			for b.Loop() {
+				if _, _, err := receipts.Stream(nil, refs, "run.jsonl", bytes.NewReader(run.Bytes()), io.Discard, receipts.Options{Bootstrap: 1000}, receipts.StreamOptions{Jobs: jobs}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "records/s")
+		})
+	}
 }

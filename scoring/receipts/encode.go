@@ -41,32 +41,38 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	if err := cw.Write(CSVHeader); err != nil {
 		return err
 	}
-	for _, p := range r.Pages {
-		fr := ""
-		if p.FinishReason != nil {
-			fr = *p.FinishReason
-		}
-		row := []string{
-			p.Phase, p.SampleID, strconv.Itoa(p.Line), p.Status, fr,
-			strconv.FormatBool(p.ScoredText), strconv.FormatBool(p.EmptyOutput), strconv.FormatBool(p.Truncated),
-			strings.Join(p.Flags, ";"),
-			strconv.Itoa(p.PredTokens), strconv.Itoa(p.RefTokens), strconv.Itoa(p.LCS),
-			csvFloat(p.Precision), csvFloat(p.Recall), csvFloat(p.F1),
-			strconv.Itoa(p.NumericRef), strconv.Itoa(p.NumericMatched), csvFloat(p.NumericRecall),
-			strings.Join(p.MissingNumbers, " "),
-			"", "", "", "",
-		}
-		if s := p.Structured; s != nil {
-			n := len(row)
-			row[n-4], row[n-3], row[n-2], row[n-1] = csvFloat(s.TEDAccuracy),
-				strconv.Itoa(s.FieldsMatched), strconv.Itoa(s.FieldsPred), strconv.Itoa(s.FieldsRef)
-		}
+	for i := range r.Pages {
+		row := csvPageRow(&r.Pages[i])
 		if err := cw.Write(row); err != nil {
 			return err
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvPageRow is a page's row of WriteCSV.
+func csvPageRow(p *Page) []string {
+	fr := ""
+	if p.FinishReason != nil {
+		fr = *p.FinishReason
+	}
+	row := []string{
+		p.Phase, p.SampleID, strconv.Itoa(p.Line), p.Status, fr,
+		strconv.FormatBool(p.ScoredText), strconv.FormatBool(p.EmptyOutput), strconv.FormatBool(p.Truncated),
+		strings.Join(p.Flags, ";"),
+		strconv.Itoa(p.PredTokens), strconv.Itoa(p.RefTokens), strconv.Itoa(p.LCS),
+		csvFloat(p.Precision), csvFloat(p.Recall), csvFloat(p.F1),
+		strconv.Itoa(p.NumericRef), strconv.Itoa(p.NumericMatched), csvFloat(p.NumericRecall),
+		strings.Join(p.MissingNumbers, " "),
+		"", "", "", "",
+	}
+	if s := p.Structured; s != nil {
+		n := len(row)
+		row[n-4], row[n-3], row[n-2], row[n-1] = csvFloat(s.TEDAccuracy),
+			strconv.Itoa(s.FieldsMatched), strconv.Itoa(s.FieldsPred), strconv.Itoa(s.FieldsRef)
+	}
+	return row
 }
 
 // PhasesCSVHeader is the header row of WritePhasesCSV.

@@ -28,19 +28,7 @@ func addIntervals(rep *Report, opts Options) error {
 			if p.Phase != ph.Phase {
 				continue
 			}
-			clear(v)
-			if p.F1 != nil {
-				v[stats.RecF1Sum], v[stats.RecF1Count] = *p.F1, 1
-			}
-			v[stats.RecNumericMatched], v[stats.RecNumericRef] = float64(p.NumericMatched), float64(p.NumericRef)
-			if s := p.Structured; structured && s != nil {
-				if s.TEDAccuracy != nil {
-					v[stats.RecTEDSum], v[stats.RecTEDCount] = *s.TEDAccuracy, 1
-				}
-				v[stats.RecFieldsMatched], v[stats.RecFieldsPred], v[stats.RecFieldsRef] =
-					float64(s.FieldsMatched), float64(s.FieldsPred), float64(s.FieldsRef)
-			}
-			if err := b.Add(p.SampleID, v); err != nil {
+			if err := b.Add(p.SampleID, unitOf(p).fill(v, structured)); err != nil {
 				return err
 			}
 		}
@@ -49,4 +37,46 @@ func addIntervals(rep *Report, opts Options) error {
 		}
 	}
 	return nil
+}
+
+// unit is what a page contributes to its phase's intervals: its ROUGE-L
+// F1 (when not null), its numeric counts and its structured scores (when
+// it has them).
+type unit struct {
+	f1, ted                             float64
+	hasF1, hasTED, hasStructured        bool
+	matched, ref, fMatched, fPred, fRef int32
+}
+
+func unitOf(p *Page) unit {
+	u := unit{matched: int32(p.NumericMatched), ref: int32(p.NumericRef)}
+	if p.F1 != nil {
+		u.f1, u.hasF1 = *p.F1, true
+	}
+	if s := p.Structured; s != nil {
+		u.hasStructured = true
+		if s.TEDAccuracy != nil {
+			u.ted, u.hasTED = *s.TEDAccuracy, true
+		}
+		u.fMatched, u.fPred, u.fRef = int32(s.FieldsMatched), int32(s.FieldsPred), int32(s.FieldsRef)
+	}
+	return u
+}
+
+// fill writes the unit's contribution into v (the width of
+// stats.ReceiptsSchema(structured)) and returns it.
+func (u unit) fill(v []float64, structured bool) []float64 {
+	clear(v)
+	if u.hasF1 {
+		v[stats.RecF1Sum], v[stats.RecF1Count] = u.f1, 1
+	}
+	v[stats.RecNumericMatched], v[stats.RecNumericRef] = float64(u.matched), float64(u.ref)
+	if structured && u.hasStructured {
+		if u.hasTED {
+			v[stats.RecTEDSum], v[stats.RecTEDCount] = u.ted, 1
+		}
+		v[stats.RecFieldsMatched], v[stats.RecFieldsPred], v[stats.RecFieldsRef] =
+			float64(u.fMatched), float64(u.fPred), float64(u.fRef)
+	}
+	return v
 }

@@ -325,48 +325,64 @@ func scorePage(rec *pilotrun.Record, refToks []Token) Page {
 
 // aggregate pools the pages of one phase.
 func aggregate(phase string, pages []Page) Phase {
-	a := Phase{
+	a := newPhaseAcc(phase)
+	for i := range pages {
+		if pages[i].Phase == phase {
+			a.add(&pages[i])
+		}
+	}
+	return a.result()
+}
+
+// phaseAcc pools the pages of one phase, in page order.
+type phaseAcc struct {
+	p   Phase
+	sum float64 // of the page F1s
+}
+
+func newPhaseAcc(phase string) *phaseAcc {
+	return &phaseAcc{p: Phase{
 		Phase:              phase,
 		Primary:            phase == PrimaryPhase,
 		StatusCounts:       map[string]int{},
 		FinishReasonCounts: map[string]int{},
+	}}
+}
+
+func (a *phaseAcc) add(p *Page) {
+	a.p.Pages++
+	if p.F1 != nil {
+		a.p.PagesWithF1++
+		a.sum += *p.F1
 	}
-	sum := 0.0
-	for i := range pages {
-		p := &pages[i]
-		if p.Phase != phase {
-			continue
-		}
-		a.Pages++
-		if p.F1 != nil {
-			a.PagesWithF1++
-			sum += *p.F1
-		}
-		a.NumericMatched += p.NumericMatched
-		a.NumericRef += p.NumericRef
-		if p.ScoredText {
-			a.ScoredText++
-		}
-		if p.EmptyOutput {
-			a.EmptyOutputs++
-		}
-		if p.Truncated {
-			a.Truncated++
-		}
-		a.StatusCounts[p.Status]++
-		fr := "null"
-		if p.FinishReason != nil {
-			fr = *p.FinishReason
-		}
-		a.FinishReasonCounts[fr]++
+	a.p.NumericMatched += p.NumericMatched
+	a.p.NumericRef += p.NumericRef
+	if p.ScoredText {
+		a.p.ScoredText++
 	}
-	if a.PagesWithF1 > 0 {
-		a.RougeLF1Mean = ptr(sum / float64(a.PagesWithF1))
+	if p.EmptyOutput {
+		a.p.EmptyOutputs++
 	}
-	if a.NumericRef > 0 {
-		a.NumericRecall = ptr(float64(a.NumericMatched) / float64(a.NumericRef))
+	if p.Truncated {
+		a.p.Truncated++
 	}
-	return a
+	a.p.StatusCounts[p.Status]++
+	fr := "null"
+	if p.FinishReason != nil {
+		fr = *p.FinishReason
+	}
+	a.p.FinishReasonCounts[fr]++
+}
+
+func (a *phaseAcc) result() Phase {
+	r := a.p
+	if r.PagesWithF1 > 0 {
+		r.RougeLF1Mean = ptr(a.sum / float64(r.PagesWithF1))
+	}
+	if r.NumericRef > 0 {
+		r.NumericRecall = ptr(float64(r.NumericMatched) / float64(r.NumericRef))
+	}
+	return r
 }
 
 // predictionParse returns the JSON parse of a prediction: the whole output,
@@ -431,8 +447,7 @@ func scoreStructured(rep *Report, runName string, scored []*pilotrun.Record, ind
 		if !enabled[ph.Phase] {
 			continue
 		}
-		agg := &PhaseStructured{}
-		accSum, accN := 0.0, 0
+		var agg structAcc
 		for i := range rep.Pages {
 			p := &rep.Pages[i]
 			ref := index[p.SampleID]
@@ -448,38 +463,68 @@ func scoreStructured(rep *Report, runName string, scored []*pilotrun.Record, ind
 				gt = v
 				gts[p.SampleID] = v
 			}
-			pred := preds[i].pred
-			if !preds[i].parsed {
-				pred = map[string]any{} // an unparsed or unscored prediction is an empty parse
-			}
-			ps := &PageStructured{Parsed: preds[i].parsed}
-			acc, err := donut.Accuracy(pred, gt)
-			switch {
-			case err == nil:
-				ps.TEDAccuracy = ptr(acc)
-				accSum += acc
-				accN++
-			case errors.Is(err, donut.ErrEmptyGroundTruth):
-			default:
+			ps, err := pageStructured(preds[i].pred, preds[i].parsed, gt)
+			if err != nil {
 				return inputerr.New(runName, p.Line, "structured prediction of sample %q: %v", p.SampleID, err)
 			}
-			ps.FieldsMatched, ps.FieldsPred, ps.FieldsRef = donut.FieldCounts(pred, gt)
 			p.Structured = ps
-			agg.Pages++
-			if ps.Parsed {
-				agg.Parsed++
-			}
-			agg.FieldsMatched += ps.FieldsMatched
-			agg.FieldsPred += ps.FieldsPred
-			agg.FieldsRef += ps.FieldsRef
+			agg.add(ps)
 		}
-		if accN > 0 {
-			agg.TEDAccuracyMean = ptr(accSum / float64(accN))
-		}
-		if f1, ok := donut.F1(agg.FieldsMatched, agg.FieldsPred, agg.FieldsRef); ok {
-			agg.FieldF1 = ptr(f1)
-		}
-		ph.Structured = agg
+		ph.Structured = agg.result()
 	}
 	return nil
+}
+
+// pageStructured is the structured score of a page: pred is its parse
+// (parsed true) or nothing (an unparsed or unscored prediction is an
+// empty parse). A ground truth that normalizes to nothing has no TED
+// accuracy; any other error of donut.Accuracy is returned.
+func pageStructured(pred any, parsed bool, gt any) (*PageStructured, error) {
+	if !parsed {
+		pred = map[string]any{}
+	}
+	ps := &PageStructured{Parsed: parsed}
+	acc, err := donut.Accuracy(pred, gt)
+	switch {
+	case err == nil:
+		ps.TEDAccuracy = ptr(acc)
+	case errors.Is(err, donut.ErrEmptyGroundTruth):
+	default:
+		return nil, err
+	}
+	ps.FieldsMatched, ps.FieldsPred, ps.FieldsRef = donut.FieldCounts(pred, gt)
+	return ps, nil
+}
+
+// structAcc pools the structured scores of a phase's pages, in page
+// order.
+type structAcc struct {
+	p      PhaseStructured
+	accSum float64
+	accN   int
+}
+
+func (a *structAcc) add(ps *PageStructured) {
+	if ps.TEDAccuracy != nil {
+		a.accSum += *ps.TEDAccuracy
+		a.accN++
+	}
+	a.p.Pages++
+	if ps.Parsed {
+		a.p.Parsed++
+	}
+	a.p.FieldsMatched += ps.FieldsMatched
+	a.p.FieldsPred += ps.FieldsPred
+	a.p.FieldsRef += ps.FieldsRef
+}
+
+func (a *structAcc) result() *PhaseStructured {
+	r := a.p
+	if a.accN > 0 {
+		r.TEDAccuracyMean = ptr(a.accSum / float64(a.accN))
+	}
+	if f1, ok := donut.F1(r.FieldsMatched, r.FieldsPred, r.FieldsRef); ok {
+		r.FieldF1 = ptr(f1)
+	}
+	return &r
 }

@@ -41,7 +41,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/docscore/docscore/rules"
@@ -49,22 +48,13 @@ import (
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/internal/jsonout"
 	"github.com/docscore/docscore/scoring/internal/jsonscan"
+	"github.com/docscore/docscore/scoring/internal/linepipe"
 	"github.com/docscore/docscore/scoring/stats"
 )
 
 // Spool holds what a streamed scoring writes aside until the end of the
 // report (the JSON's image rows): a temporary file on the command line.
-type Spool interface {
-	io.Writer
-	// Contents returns everything written, from the start; it is called
-	// once, after the last Write.
-	Contents() (io.Reader, error)
-}
-
-// bufferSpool is a Spool in memory.
-type bufferSpool struct{ bytes.Buffer }
-
-func (b *bufferSpool) Contents() (io.Reader, error) { return &b.Buffer, nil }
+type Spool = linepipe.Spool
 
 // StreamOptions tune Stream.
 type StreamOptions struct {
@@ -91,12 +81,6 @@ type StreamOptions struct {
 // DefaultMaxMatches is the memo bound of a streamed scoring's workers: a
 // few megabytes each.
 const DefaultMaxMatches = 1 << 12
-
-// linesPerBatch and bytesPerBatch bound a batch of lines.
-const (
-	linesPerBatch = 64
-	bytesPerBatch = 1 << 20
-)
 
 // Stream scores the runs file read from runs (req.Runs.Name names it;
 // req.Runs.Data is not read) against req's ground truth and rule file and
@@ -166,7 +150,7 @@ func Stream(ctx Canceler, req Request, runs io.Reader, out io.Writer, o StreamOp
 
 	st := &streamer{
 		ctx: ctx, name: name, in: in, pages: pages, format: format, skip: req.SkipBadLines,
-		pool: newCellPool(s), quit: make(chan struct{}),
+		pool: newCellPool(s),
 	}
 	st.validateOnly.Store(early != nil || late != nil)
 	var ciCols []string
@@ -185,12 +169,8 @@ func Stream(ctx Canceler, req Request, runs io.Reader, out io.Writer, o StreamOp
 	st.csvHeader = csvHeader(rep.Fields, ciCols)
 	st.ciCols = len(ciCols)
 	if format != "csv" {
-		newSpool := o.Spool
-		if newSpool == nil {
-			newSpool = func() (Spool, error) { return &bufferSpool{}, nil }
-		}
 		var err error
-		if st.spool, err = newSpool(); err != nil {
+		if st.spool, err = linepipe.NewSpool(o.Spool); err != nil {
 			return nil, err
 		}
 	}
@@ -206,61 +186,21 @@ func Stream(ctx Canceler, req Request, runs io.Reader, out io.Writer, o StreamOp
 	case "md":
 		st.md = newMDSummary(st.spool)
 	}
-	defer close(st.quit)
-
 	// The pipeline: a reader, jobs workers, and this goroutine in order.
-	tokens := make(chan struct{}, 4*jobs)
-	work := make(chan *batch, 4*jobs)
-	done := make(chan *batch, 4*jobs)
-	go st.read(runs, tokens, work)
-	var wg sync.WaitGroup
-	for range jobs {
-		wg.Add(1)
-		c := rules.Compile(settledRows, s)
-		go func() {
-			defer wg.Done()
-			st.work(c, gate, o.MaxMatches, work, done)
-		}()
-	}
-	pending := map[int]*batch{}
-	next := 0
-	var runErr error
-	// A context's Done stops the wait for a batch, even one whose
-	// reading is stalled (a pipe with no writer).
-	var cancelled <-chan struct{}
-	if d, ok := ctx.(interface{ Done() <-chan struct{} }); ok {
-		cancelled = d.Done()
-	}
-loop:
-	for {
-		var b *batch
-		select {
-		case b = <-done:
-		case <-cancelled:
-			runErr = fmt.Errorf("tabular: scoring stopped: %w", ctx.Err())
-			break loop
-		}
-		pending[b.seq] = b
-		for b = pending[next]; b != nil; b = pending[next] {
-			delete(pending, next)
-			next++
-			<-tokens
-			if runErr = st.take(b); runErr != nil {
-				break loop
-			}
-			if b.last {
-				runErr = b.readErr
-				break loop
-			}
-			if err := ctx.Err(); err != nil {
-				runErr = fmt.Errorf("tabular: scoring stopped: %w", err)
-				break loop
-			}
+	runErr := linepipe.Run(ctx, ingest.NewReaderLines(name, runs), linepipe.Options[*batchOut]{
+		Jobs: jobs,
+		Worker: func() func(*linepipe.Batch[*batchOut]) {
+			c := rules.Compile(settledRows, s)
+			return st.worker(c, gate, o.MaxMatches)
+		},
+		Take:    st.take,
+		Stopped: func(err error) error { return fmt.Errorf("tabular: scoring stopped: %w", err) },
+		Progress: func() {
 			if o.Progress != nil {
 				o.Progress(st.images)
 			}
-		}
-	}
+		},
+	})
 	if runErr != nil {
 		return nil, runErr
 	}
@@ -295,23 +235,10 @@ loop:
 	return rep, st.finish(rep, out)
 }
 
-// batch is a run of lines of the runs file, and what a worker made of
-// them.
-type batch struct {
-	seq     int
-	buf     []byte // the lines' text, one after the other
-	lines   []batchLine
-	last    bool  // the file ends after this batch
-	readErr error // why the reading stopped, on the last batch
+// batchOut is what a worker made of a batch of lines of the runs file.
+type batchOut struct {
 	results []lineResult
 	rows    bytes.Buffer // the images' encoded rows (JSON or CSV)
-}
-
-type batchLine struct {
-	no, indent int
-	unended    bool
-	bad        *inputerr.Error
-	end        int // the line's text is buf[previous end:end]
 }
 
 // lineResult is what became of a line: an error, or an image (its
@@ -335,7 +262,6 @@ type streamer struct {
 	format       string
 	skip         bool
 	validateOnly atomic.Bool // score no more images: an error is waiting
-	quit         chan struct{}
 
 	// Kept by the goroutine that called Stream.
 	keys      runKeys
@@ -354,41 +280,9 @@ type streamer struct {
 	headerOut bool
 }
 
-// read splits the runs file into batches.
-func (st *streamer) read(r io.Reader, tokens chan<- struct{}, work chan<- *batch) {
-	defer close(work)
-	ls := ingest.NewReaderLines(st.name, r)
-	seq := 0
-	for {
-		select {
-		case tokens <- struct{}{}:
-		case <-st.quit:
-			return
-		}
-		b := &batch{seq: seq}
-		seq++
-		for len(b.lines) < linesPerBatch && len(b.buf) < bytesPerBatch {
-			if !ls.Next() {
-				b.last, b.readErr = true, ls.Err()
-				break
-			}
-			l := ls.Line()
-			b.buf = append(b.buf, l.Text...)
-			b.lines = append(b.lines, batchLine{no: l.No, indent: l.Indent, unended: l.Unended, bad: ls.BadLine(), end: len(b.buf)})
-		}
-		select {
-		case work <- b:
-		case <-st.quit:
-			return
-		}
-		if b.last {
-			return
-		}
-	}
-}
-
-// work parses, scores and encodes batches.
-func (st *streamer) work(c *rules.Compiled, gate float64, maxMatches int, work <-chan *batch, done chan<- *batch) {
+// worker returns a worker's function: it parses, scores and encodes a
+// batch.
+func (st *streamer) worker(c *rules.Compiled, gate float64, maxMatches int) func(*linepipe.Batch[*batchOut]) {
 	s := st.in.Schema
 	var sc *scorer
 	if st.pages != nil {
@@ -398,8 +292,9 @@ func (st *streamer) work(c *rules.Compiled, gate float64, maxMatches int, work <
 	var scan jsonscan.Nested
 	var jw *jsonout.Writer
 	var cw *csv.Writer
-	for b := range work {
-		b.results = make([]lineResult, len(b.lines))
+	return func(bt *linepipe.Batch[*batchOut]) {
+		b := &batchOut{results: make([]lineResult, bt.Len())}
+		bt.Out = b
 		switch st.format {
 		case "json":
 			if jw == nil {
@@ -411,19 +306,16 @@ func (st *streamer) work(c *rules.Compiled, gate float64, maxMatches int, work <
 		case "csv":
 			cw = csv.NewWriter(&b.rows)
 		}
-		start := 0
-		for i, bl := range b.lines {
-			text := b.buf[start:bl.end:bl.end]
-			start = bl.end
+		bt.Lines(func(i int, line ingest.Line, bad *inputerr.Error) {
 			r := &b.results[i]
-			if bl.bad != nil {
-				r.err = bl.bad
-				continue
+			if bad != nil {
+				r.err = bad
+				return
 			}
-			im, err := parseLine(st.name, ingest.Line{No: bl.no, Text: text, Indent: bl.indent, Unended: bl.unended}, s, &scan)
+			im, err := parseLine(st.name, line, s, &scan)
 			if err != nil {
 				r.err = err
-				continue
+				return
 			}
 			r.im = im
 			if st.pages != nil && st.pages.find(im.Page) == nil {
@@ -431,17 +323,17 @@ func (st *streamer) work(c *rules.Compiled, gate float64, maxMatches int, work <
 			}
 			if r.missing || st.pages == nil || st.validateOnly.Load() {
 				im.Records = nil
-				continue
+				return
 			}
 			if !sc.work.alive() {
 				r.stopped = sc.work.err
-				continue
+				return
 			}
 			sc.trim()
 			res := sc.scoreImage(im)
 			if sc.work.err != nil {
 				r.stopped = sc.work.err
-				continue
+				return
 			}
 			im.Records = nil
 			r.row[0] = b.rows.Len()
@@ -458,19 +350,15 @@ func (st *streamer) work(c *rules.Compiled, gate float64, maxMatches int, work <
 			r.row[1] = b.rows.Len()
 			res.Pairs, res.UnmatchedModel, res.UnmatchedGT = nil, nil, nil
 			r.score = res
-		}
-		b.buf, b.lines = nil, nil
-		select {
-		case done <- b:
-		case <-st.quit:
-			return
-		}
+		})
+		bt.Drop()
 	}
 }
 
 // take handles a batch's lines in input order; an error stops the
 // scoring.
-func (st *streamer) take(b *batch) error {
+func (st *streamer) take(bt *linepipe.Batch[*batchOut]) error {
+	b := bt.Out
 	rows := b.rows.Bytes()
 	for i := range b.results {
 		r := &b.results[i]

@@ -7,6 +7,7 @@ package receiptsapi
 import (
 	"bytes"
 	"context"
+	"io"
 	"strings"
 
 	"github.com/docscore/docscore/scoring/api"
@@ -166,19 +167,60 @@ func ScoreReceiptsReport(ctx api.Cancel, req *ReceiptsRequest) (*api.Result, *Re
 	return scoreReceiptsReport(ctx, req)
 }
 
-func scoreReceiptsReport(ctx api.Cancel, req *ReceiptsRequest) (*api.Result, *Report, error) {
+// references are the request's references: its files parsed, then those
+// the host read.
+func (req *ReceiptsRequest) references() (receipts.References, receipts.ParseOptions, error) {
 	opts := receipts.ParseOptions{}
 	if req.ReadingOrder {
 		opts.Order = receipts.ReadingOrder
 	}
 	if len(req.Refs) == 0 && len(req.References) == 0 {
-		return nil, nil, inputerr.New("", 0, "no references given (expected CORD .json files or a .jsonl of {\"sample_id\", \"reference\"})")
+		return nil, opts, inputerr.New("", 0, "no references given (expected CORD .json files or a .jsonl of {\"sample_id\", \"reference\"})")
 	}
 	refs, err := parseRefs(req.Refs, opts)
 	if err != nil {
+		return nil, opts, err
+	}
+	return append(refs, req.References...), opts, nil
+}
+
+// options are the scoring's options the request asks for.
+func (req *ReceiptsRequest) options(order receipts.Order) receipts.Options {
+	ropts := receipts.Options{AllowIncomplete: req.AllowIncomplete, Order: order}
+	ropts.Bootstrap, ropts.CILevel, ropts.Seed = req.IntervalOptions.Settings()
+	return ropts
+}
+
+// StreamReceipts is ScoreReceiptsOperation for a native host that reads
+// the run file as a stream (req.Run.Text is not read; req.Run.Name names
+// it): the same checks, then receipts.Stream, which writes the report to
+// out in req.Format, the operation's bytes, in memory that does not grow
+// with the run's records. Errors are the operation's, an incomplete run
+// an *IncompleteError.
+func StreamReceipts(ctx api.Cancel, req *ReceiptsRequest, run io.Reader, out io.Writer, o receipts.StreamOptions) (*Report, error) {
+	if err := ScoreReceiptsOperation.Check(ctx, req); err != nil {
+		return nil, err
+	}
+	refs, opts, err := req.references()
+	if err != nil {
+		return nil, err
+	}
+	o.Format, o.SkipBadLines = req.Format, req.SkipBadLines
+	rep, skipped, err := receipts.Stream(ctx, refs, req.Run.Name, run, out, req.options(opts.Order), o)
+	if err != nil {
+		if inc, ok := err.(*receipts.IncompleteError); ok {
+			return nil, newIncomplete(inc, skipped)
+		}
+		return nil, err
+	}
+	return &Report{Report: rep, Skipped: skipped}, nil
+}
+
+func scoreReceiptsReport(ctx api.Cancel, req *ReceiptsRequest) (*api.Result, *Report, error) {
+	refs, opts, err := req.references()
+	if err != nil {
 		return nil, nil, err
 	}
-	refs = append(refs, req.References...)
 	run, err := pilotrun.Read(strings.NewReader(req.Run.Text), req.Run.Name, pilotrun.ReadOptions{SkipBadLines: req.SkipBadLines})
 	if err != nil {
 		return nil, nil, err
@@ -189,9 +231,7 @@ func scoreReceiptsReport(ctx api.Cancel, req *ReceiptsRequest) (*api.Result, *Re
 	if !ok {
 		cctx = context.Background()
 	}
-	ropts := receipts.Options{AllowIncomplete: req.AllowIncomplete, Order: opts.Order}
-	ropts.Bootstrap, ropts.CILevel, ropts.Seed = req.IntervalOptions.Settings()
-	rep, err := receipts.ScoreContext(cctx, refs, run, ropts)
+	rep, err := receipts.ScoreContext(cctx, refs, run, req.options(opts.Order))
 	if err != nil {
 		if inc, ok := err.(*receipts.IncompleteError); ok {
 			return nil, nil, newIncomplete(inc, run.Skipped)

@@ -21,22 +21,42 @@ import (
 const ExitInterrupted = 130
 
 // streamTabular scores req with the runs file read from runs as it is
-// read (api.StreamTabular) on jobs cores, writes the report to outPath
-// (or standard output) as it goes, and reports progress on standard
-// error. A file is written under a temporary name and renamed at the end:
-// an error or an interruption leaves no file. size is the runs file's
-// size for the time left (0 when unknown).
+// read (api.StreamTabular) on jobs cores: see streamReport.
 func streamTabular(env *Env, req *api.TabularRequest, runs io.Reader, size int64, outPath string, jobs int, check func(*tabular.Report) error) (*tabular.Report, error) {
+	var rep *tabular.Report
+	err := streamReport(env, runs, size, outPath, "images", func(runs io.Reader, out io.Writer, s streamParts) error {
+		var err error
+		rep, err = api.StreamTabular(env.Context, req, runs, out, tabular.StreamOptions{
+			Jobs: jobs, Progress: s.progress, Check: check, Spool: s.spool,
+		})
+		return err
+	})
+	return rep, err
+}
+
+// streamParts are what streamReport hands a streamed scoring: its
+// progress callback (the count of what it took so far) and its spool.
+type streamParts struct {
+	progress func(n int)
+	spool    func() (tabular.Spool, error)
+}
+
+// streamReport runs a streamed scoring (score: its input read from runs,
+// its report written to out) and writes the report to outPath (or
+// standard output) as it goes, with progress on standard error counted
+// in unit. A file is written under a temporary name and renamed at the
+// end: an error or an interruption leaves no file. size is the input's
+// size for the time left (0 when unknown).
+func streamReport(env *Env, runs io.Reader, size int64, outPath, unit string, score func(runs io.Reader, out io.Writer, s streamParts) error) error {
 	counted := &countingReader{r: runs}
 	out := &lazyOutput{env: env, path: outPath}
 	bw := bufio.NewWriterSize(out, 1<<20)
 	prog := newProgress(env, size, counted)
+	prog.unit = unit
 	spoolDir := os.TempDir()
-	rep, err := api.StreamTabular(env.Context, req, counted, bw, tabular.StreamOptions{
-		Jobs:     jobs,
-		Progress: prog.update,
-		Check:    check,
-		Spool:    func() (tabular.Spool, error) { return newFileSpool(spoolDir) },
+	err := score(counted, bw, streamParts{
+		progress: prog.update,
+		spool:    func() (tabular.Spool, error) { return newFileSpool(spoolDir) },
 	})
 	prog.done(err == nil)
 	if err == nil {
@@ -46,9 +66,9 @@ func streamTabular(env *Env, req *api.TabularRequest, runs io.Reader, size int64
 	}
 	if err != nil {
 		out.abort()
-		return nil, err
+		return err
 	}
-	return rep, nil
+	return nil
 }
 
 // lazyOutput is the report's destination, opened at its first byte, so
@@ -119,7 +139,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// fileSpool is a tabular.Spool in a temporary file, removed once read
+// fileSpool is a tabular.Spool (receipts.Spool: the same interface) in a temporary file, removed once read
 // (or at the latest when the process ends its command).
 type fileSpool struct {
 	f  *os.File
@@ -172,11 +192,12 @@ type progress struct {
 	every    time.Duration
 	drawn    bool
 	images   int
+	unit     string // what images counts: "images", "lines"
 	lastText string
 }
 
 func newProgress(env *Env, size int64, read *countingReader) *progress {
-	p := &progress{env: env, size: size, read: read, start: time.Now(), every: 5 * time.Second}
+	p := &progress{env: env, size: size, read: read, start: time.Now(), every: 5 * time.Second, unit: "images"}
 	if env.IsTerminal {
 		p.every = 200 * time.Millisecond
 	}
@@ -208,7 +229,7 @@ func (p *progress) text(now time.Time) string {
 	if el > 0 {
 		rate = float64(p.images) / el
 	}
-	s := fmt.Sprintf("%s images, %s images/s", thousands(int64(p.images)), thousands(int64(rate)))
+	s := fmt.Sprintf("%s %s, %s %s/s", thousands(int64(p.images)), p.unit, thousands(int64(rate)), p.unit)
 	if p.size > 0 {
 		frac := min(float64(p.read.n.Load())/float64(p.size), 1)
 		if p.env.IsTerminal {

@@ -2,13 +2,20 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/docscore/docscore/cmd/docscore/internal/cord"
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/api/receiptsapi"
+	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptstest"
+	"github.com/docscore/docscore/scoring/stats"
 	"github.com/docscore/docscore/scoring/tabular"
 	"github.com/docscore/docscore/scoring/tabular/tabulartest"
 )
@@ -106,5 +113,89 @@ func TestJobsRefused(t *testing.T) {
 	code := Main([]string{"score", "tabular", "--sample", "--jobs", "0"}, Env{Stdout: &stdout, Stderr: &stderr, Stdin: strings.NewReader("")})
 	if code != ExitInput || !strings.Contains(stderr.String(), "--jobs 0") {
 		t.Errorf("--jobs 0: exit %d, %q; want exit 2 naming --jobs", code, stderr.String())
+	}
+}
+
+// TestStreamedReceiptsEqualsTheOperation: score receipts, which streams
+// the run file, writes the bytes of the in-memory operation for the
+// sample runs and a generated run with a malformed line (skipped), in
+// every format, with --jobs 1 and 8, to a file and to standard output.
+func TestStreamedReceiptsEqualsTheOperation(t *testing.T) {
+	dir := t.TempDir()
+	refs, err := cord.Load(sampleFile("refs"), receipts.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gen bytes.Buffer
+	if _, err := receiptstest.WriteRun(&gen, refs, receiptstest.Options{Records: 480, BadLines: []int{300}, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	genPath := filepath.Join(dir, "generated.jsonl")
+	if err := os.WriteFile(genPath, gen.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range []struct {
+		path string
+		args []string
+	}{
+		{sampleFile("run.jsonl"), nil},
+		{sampleFile("run_incomplete.jsonl"), []string{"--allow-incomplete", "--bootstrap", "100"}},
+		{genPath, []string{"--skip-bad-lines", "--bootstrap", "100"}},
+	} {
+		data, err := os.ReadFile(run.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, format := range []string{"json", "csv", "md"} {
+			args := append([]string{"score", "receipts", "--refs", sampleFile("refs"), "--run", run.path, "--format", format}, run.args...)
+			req := &receiptsapi.ReceiptsRequest{References: refs, Run: api.File{Name: run.path, Text: string(data)}, Format: format,
+				AllowIncomplete: slices.Contains(run.args, "--allow-incomplete"), SkipBadLines: slices.Contains(run.args, "--skip-bad-lines"),
+				IntervalOptions: intervalOptions(stats.DefaultReplicates, stats.DefaultLevel, 0)}
+			if slices.Contains(run.args, "--bootstrap") {
+				req.IntervalOptions = intervalOptions(100, stats.DefaultLevel, 0)
+			}
+			want, _, err := receiptsapi.ScoreReceiptsReport(api.NoCancel, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, jobs := range []string{"1", "8"} {
+				out := filepath.Join(dir, "out."+format)
+				a := append(slices.Clone(args), "--jobs", jobs, "--out", out)
+				var stdout, stderr bytes.Buffer
+				if code := Main(a, Env{Stdout: &stdout, Stderr: &stderr, Stdin: strings.NewReader("")}); code != 0 {
+					t.Fatalf("%s: exit %d: %s", strings.Join(a, " "), code, stderr.String())
+				}
+				got, _ := os.ReadFile(out)
+				if !bytes.Equal(got, want.Bytes) {
+					t.Errorf("%s %s --jobs %s: %d bytes, the operation's %d differ", run.path, format, jobs, len(got), len(want.Bytes))
+				}
+				stdout.Reset()
+				a = append(slices.Clone(args), "--jobs", jobs)
+				if code := Main(a, Env{Stdout: &stdout, Stderr: &stderr, Stdin: strings.NewReader("")}); code != 0 || !bytes.Equal(stdout.Bytes(), want.Bytes) {
+					t.Errorf("%s %s --jobs %s to standard output: exit %d, %d bytes, the operation's %d", run.path, format, jobs, code, stdout.Len(), len(want.Bytes))
+				}
+			}
+		}
+	}
+}
+
+// TestInterruptedLeavesNoFile: Ctrl-C (a cancelled context) during a
+// streamed scoring with --out exits 130 and leaves no file, for tabular
+// and receipts.
+func TestInterruptedLeavesNoFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"score", "tabular", "--sample"},
+		{"score", "receipts", "--refs", sampleFile("refs"), "--run", sampleFile("run.jsonl")},
+	} {
+		out := filepath.Join(dir, "report.json")
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		var stdout, stderr bytes.Buffer
+		code := Main(append(args, "--out", out), Env{Stdout: &stdout, Stderr: &stderr, Stdin: strings.NewReader(""), Context: ctx})
+		entries, _ := os.ReadDir(dir)
+		if code != ExitInterrupted || len(entries) != 0 {
+			t.Errorf("%s --out: exit %d, %d files left (%v); want 130 and none", strings.Join(args, " "), code, len(entries), entries)
+		}
 	}
 }

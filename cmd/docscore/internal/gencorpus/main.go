@@ -3,17 +3,29 @@
 // runs.jsonl in a folder, the runs written as a stream.
 //
 //	go run ./cmd/docscore/internal/gencorpus -images 1000000 -pages 10 -out /tmp/million
+//
+// With -kind receipts it writes a receipts run instead (receiptstest,
+// fixed seed): the bundled CORD-style references into refs/ and run.jsonl
+// of -records records over them, with failures and -bad-lines malformed
+// lines.
+//
+//	go run ./cmd/docscore/internal/gencorpus -kind receipts -records 1000000 -out /tmp/million-receipts
 package main
 
 import (
 	"bufio"
 	"flag"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/docscore/docscore/sample"
+	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptstest"
 	"github.com/docscore/docscore/scoring/tabular/tabulartest"
 )
 
@@ -23,7 +35,16 @@ func main() {
 	out := flag.String("out", "", "folder to write into (created)")
 	bad := flag.String("bad-lines", "", "comma-separated images (0-based) before which a malformed line is written")
 	responses := flag.Bool("responses", true, "write one image in five as a raw model response")
+	kind := flag.String("kind", "tabular", "what to write: tabular or receipts")
+	records := flag.Int("records", 100000, "receipts: measured request records to write")
 	flag.Parse()
+	if *kind == "receipts" {
+		if err := runReceipts(*records, *out, *bad); err != nil {
+			fmt.Fprintln(os.Stderr, "gencorpus:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*images, *pages, *out, *bad, *responses); err != nil {
 		fmt.Fprintln(os.Stderr, "gencorpus:", err)
 		os.Exit(1)
@@ -35,15 +56,9 @@ func run(images, pages int, out, bad string, responses bool) error {
 		return fmt.Errorf("expected -out, -images ≥ 1 and -pages ≥ 1")
 	}
 	o := tabulartest.RunsOptions{Images: images, Responses: responses}
-	for _, s := range strings.Split(bad, ",") {
-		if s = strings.TrimSpace(s); s == "" {
-			continue
-		}
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			return fmt.Errorf("-bad-lines: %q is not a number", s)
-		}
-		o.BadLines = append(o.BadLines, n)
+	var err error
+	if o.BadLines, err = badLines(bad); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(filepath.Join(out, "gt"), 0o755); err != nil {
 		return err
@@ -54,21 +69,87 @@ func run(images, pages int, out, bad string, responses bool) error {
 			return err
 		}
 	}
-	f, err := os.Create(filepath.Join(out, "runs.jsonl"))
+	lines, err := writeFile(filepath.Join(out, "runs.jsonl"), func(w io.Writer) (int, error) { return c.WriteRuns(w, o) })
 	if err != nil {
 		return err
 	}
+	fmt.Printf("%s: %d lines (%d images), %d ground-truth pages in %s\n", filepath.Join(out, "runs.jsonl"), lines, images, pages, filepath.Join(out, "gt"))
+	return nil
+}
+
+// badLines parses -bad-lines.
+func badLines(bad string) ([]int, error) {
+	var out []int
+	for _, s := range strings.Split(bad, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return nil, fmt.Errorf("-bad-lines: %q is not a number", s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// writeFile writes a file through write, buffered.
+func writeFile(path string, write func(io.Writer) (int, error)) (int, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return 0, err
+	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	lines, err := c.WriteRuns(w, o)
+	lines, err := write(w)
 	if err == nil {
 		err = w.Flush()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
+	return lines, err
+}
+
+// runReceipts writes the bundled references into out/refs and a run of
+// records over them into out/run.jsonl.
+func runReceipts(records int, out, bad string) error {
+	if out == "" || records < 1 {
+		return fmt.Errorf("expected -out and -records ≥ 1")
+	}
+	o := receiptstest.Options{Records: records, Seed: 1}
+	var err error
+	if o.BadLines, err = badLines(bad); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(out, "refs"), 0o755); err != nil {
+		return err
+	}
+	entries, err := fs.ReadDir(sample.Receipts, "receipts/refs")
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%s: %d lines (%d images), %d ground-truth pages in %s\n", filepath.Join(out, "runs.jsonl"), lines, images, pages, filepath.Join(out, "gt"))
+	var refs receipts.References
+	for _, e := range entries {
+		data, err := fs.ReadFile(sample.Receipts, "receipts/refs/"+e.Name())
+		if err != nil {
+			return err
+		}
+		path := filepath.Join(out, "refs", e.Name())
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			return err
+		}
+		r, err := receipts.ParseReferences(path, data, receipts.ParseOptions{})
+		if err != nil {
+			return err
+		}
+		refs = append(refs, r...)
+	}
+	runPath := filepath.Join(out, "run.jsonl")
+	lines, err := writeFile(runPath, func(w io.Writer) (int, error) { return receiptstest.WriteRun(w, refs, o) })
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%s: %d lines (%d records over %d references, %d phases), references in %s\n", runPath, lines,
+		receiptstest.Phases(records, len(refs))*len(refs), len(refs), receiptstest.Phases(records, len(refs)), filepath.Join(out, "refs"))
 	return nil
 }

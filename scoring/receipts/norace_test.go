@@ -1,0 +1,5 @@
+//go:build !race && !js
+
+package receipts_test
+
+const slowBuild = false

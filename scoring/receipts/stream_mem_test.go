@@ -1,0 +1,92 @@
+package receipts_test
+
+import (
+	"flag"
+	"io"
+	"runtime"
+	"runtime/metrics"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptstest"
+)
+
+// memoryRecords is the large run of TestStreamFlatMemory; the small run
+// scores a tenth. make test runs 20,000 (against 2,000); make
+// test-memory runs 200,000 (against 20,000).
+var memoryRecords = flag.Int("memory-records", 20000, "records of TestStreamFlatMemory's large run")
+
+// streamRecords scores a generated run of n records over refs, written
+// into a pipe as it is read, as Markdown to nowhere, and samples the live
+// heap after a full collection at 40 evenly spaced points.
+func streamRecords(t *testing.T, refs receipts.References, n, bad int) (*receipts.Report, []uint64, time.Duration) {
+	pr, pw := io.Pipe()
+	go func() {
+		_, err := receiptstest.WriteRun(pw, refs, receiptstest.Options{Records: n, BadLines: []int{bad}, Seed: 1})
+		pw.CloseWithError(err)
+	}()
+	var live []uint64
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	step := max(n/40, 1)
+	next := step
+	start := time.Now()
+	rep, _, err := receipts.Stream(nil, refs, "run.jsonl", pr, io.Discard, receipts.Options{}, receipts.StreamOptions{
+		Format: "md", Jobs: 2, SkipBadLines: true, Progress: func(lines int) {
+			if lines < next {
+				return
+			}
+			next += step
+			runtime.GC()
+			metrics.Read(sample)
+			live = append(live, sample[0].Value.Uint64())
+		}})
+	pr.CloseWithError(io.ErrClosedPipe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep, live, time.Since(start)
+}
+
+// TestStreamFlatMemory scores -memory-records generated records and a
+// tenth as many (Markdown, no intervals: with intervals each page keeps
+// its 48-byte contribution to its phase's bootstrap) and fails when the
+// large run's live heap grows by more than half from its second quarter
+// to its last, or, from 100,000 records up, when its peak is more than
+// 20 % over the small run's.
+func TestStreamFlatMemory(t *testing.T) {
+	refs := loadSampleRefs(t, receipts.ParseOptions{})
+	large := *memoryRecords
+	if slowBuild {
+		large /= 10
+	}
+	small := large / 10
+	_, smallLive, smallTime := streamRecords(t, refs, small, small/2)
+	rep, largeLive, largeTime := streamRecords(t, refs, large, large*3/4)
+	if len(smallLive) == 0 || len(largeLive) < 8 {
+		t.Fatalf("%d and %d samples of the live heap, want at least 1 and 8", len(smallLive), len(largeLive))
+	}
+	smallPeak, largePeak := slices.Max(smallLive), slices.Max(largeLive)
+	q := len(largeLive) / 4
+	midMed, lateMed := median(largeLive[q:2*q]), median(largeLive[3*q:])
+	t.Logf("live heap, %d records (%.1f s): peak %.2f MB; %d records (%.1f s): medians of the second and last quarters %.2f and %.2f MB (×%.3f), peak %.2f MB (×%.3f)",
+		small, smallTime.Seconds(), float64(smallPeak)/1e6, large, largeTime.Seconds(),
+		float64(midMed)/1e6, float64(lateMed)/1e6, float64(lateMed)/float64(midMed), float64(largePeak)/1e6, float64(largePeak)/float64(smallPeak))
+	if float64(lateMed) > 1.5*float64(midMed) {
+		t.Errorf("live heap %d bytes in the last quarter of %d records, over 1.5 × %d bytes in the second: memory grows with the records", lateMed, large, midMed)
+	}
+	if large >= 100000 && float64(largePeak) > 1.2*float64(smallPeak) {
+		t.Errorf("peak live heap %d bytes for %d records, over 1.2 × %d bytes for %d: memory grows with the records", largePeak, large, smallPeak, small)
+	}
+	if want := receiptstest.Phases(large, len(refs)) * len(refs); rep.ScoredRecords != want || len(rep.SkippedLines) != 1 {
+		t.Errorf("%d pages scored, %d lines skipped; want %d and 1", rep.ScoredRecords, len(rep.SkippedLines), want)
+	}
+}
+
+// median is the middle of v (the upper of the two middles).
+func median(v []uint64) uint64 {
+	w := slices.Clone(v)
+	slices.Sort(w)
+	return w[len(w)/2]
+}
