@@ -111,13 +111,19 @@ bench-million: ## generate 100,000 and 1,000,000 images (about 0.55 and 5.5 GB i
 	done
 
 MILLION_RECEIPTS_DIR ?= /tmp/docscore-million-receipts
-RECEIPTS_RECORDS ?= 1000000
-bench-million-receipts: ## generate 1,000,000 receipt records (RECEIPTS_RECORDS) and score them with --jobs 1 and 2, reporting peak RSS
-	$(GO) build -trimpath -o $(BIN) ./cmd/docscore
-	$(GO) run ./cmd/docscore/internal/gencorpus -kind receipts -records $(RECEIPTS_RECORDS) -bad-lines 14999 -out $(MILLION_RECEIPTS_DIR)
+bench-million-receipts: ## generate 100,000 and 1,000,000 receipt records over 1,000 references, score each as JSON with and without intervals, report peak RSS
 	@command -v /usr/bin/time >/dev/null || { echo "bench-million-receipts needs /usr/bin/time (apt-get install time)"; exit 1; }
-	for j in 1 2; do /usr/bin/time -f "--jobs $$j: peak RSS %M KB, %e s wall, %U s user" $(BIN) score receipts --refs $(MILLION_RECEIPTS_DIR)/refs \
-	  --run $(MILLION_RECEIPTS_DIR)/run.jsonl --skip-bad-lines --jobs $$j --format csv --out $(MILLION_RECEIPTS_DIR)/report.csv; done
+	$(GO) build -trimpath -o $(BIN) ./cmd/docscore
+	@for n in 100000 1000000; do \
+	  dir=$(MILLION_RECEIPTS_DIR)/$$n; \
+	  test -s $$dir/run.jsonl || $(GO) run ./cmd/docscore/internal/gencorpus -kind receipts -records $$n -samples 1000 -bad-lines 49999,149999 -out $$dir || exit 1; \
+	  for boot in 2000 0; do \
+	    echo "== $$n records, --bootstrap $$boot: docscore score receipts --skip-bad-lines (JSON to a pipe)"; \
+	    /usr/bin/time -f "$$n records, --bootstrap $$boot: peak RSS %M KB, %e s wall, %U s user" $(BIN) score receipts --refs $$dir/refs \
+	      --run $$dir/run.jsonl --skip-bad-lines --bootstrap $$boot 2>$$dir/stderr | wc -c | sed "s/$$/ bytes of JSON/"; \
+	    grep -m1 warning $$dir/stderr; tail -n 1 $$dir/stderr; \
+	  done; \
+	done
 
 check-core: ## prove scoring/ and rules/ import no os, net or syscall/js
 	@scripts/check-core.sh $(CORE_PKGS)

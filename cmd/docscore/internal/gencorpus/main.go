@@ -5,9 +5,10 @@
 //	go run ./cmd/docscore/internal/gencorpus -images 1000000 -pages 10 -out /tmp/million
 //
 // With -kind receipts it writes a receipts run instead (receiptstest,
-// fixed seed): the bundled CORD-style references into refs/ and run.jsonl
-// of -records records over them, with failures and -bad-lines malformed
-// lines.
+// fixed seed): -samples CORD-style references into refs/ (the bundled
+// sample's, repeated under new names: 1,000 by default, CORD-v2's size)
+// and run.jsonl of -records records over them (records/samples phases),
+// with failures and -bad-lines malformed lines.
 //
 //	go run ./cmd/docscore/internal/gencorpus -kind receipts -records 1000000 -out /tmp/million-receipts
 package main
@@ -37,9 +38,10 @@ func main() {
 	responses := flag.Bool("responses", true, "write one image in five as a raw model response")
 	kind := flag.String("kind", "tabular", "what to write: tabular or receipts")
 	records := flag.Int("records", 100000, "receipts: measured request records to write")
+	samples := flag.Int("samples", 1000, "receipts: references (the bundled ones repeated under new names)")
 	flag.Parse()
 	if *kind == "receipts" {
-		if err := runReceipts(*records, *out, *bad); err != nil {
+		if err := runReceipts(*records, *samples, *out, *bad); err != nil {
 			fmt.Fprintln(os.Stderr, "gencorpus:", err)
 			os.Exit(1)
 		}
@@ -110,11 +112,12 @@ func writeFile(path string, write func(io.Writer) (int, error)) (int, error) {
 	return lines, err
 }
 
-// runReceipts writes the bundled references into out/refs and a run of
-// records over them into out/run.jsonl.
-func runReceipts(records int, out, bad string) error {
-	if out == "" || records < 1 {
-		return fmt.Errorf("expected -out and -records ≥ 1")
+// runReceipts writes samples references, the bundled ones in turn each
+// under a new name (gen-00000.json, …: a file's stem is its sample id),
+// into out/refs and a run of records over them into out/run.jsonl.
+func runReceipts(records, samples int, out, bad string) error {
+	if out == "" || records < 1 || samples < 1 {
+		return fmt.Errorf("expected -out, -records ≥ 1 and -samples ≥ 1")
 	}
 	o := receiptstest.Options{Records: records, Seed: 1}
 	var err error
@@ -128,13 +131,18 @@ func runReceipts(records int, out, bad string) error {
 	if err != nil {
 		return err
 	}
-	var refs receipts.References
+	var bundled [][]byte
 	for _, e := range entries {
 		data, err := fs.ReadFile(sample.Receipts, "receipts/refs/"+e.Name())
 		if err != nil {
 			return err
 		}
-		path := filepath.Join(out, "refs", e.Name())
+		bundled = append(bundled, data)
+	}
+	var refs receipts.References
+	for i := range samples {
+		data := bundled[i%len(bundled)]
+		path := filepath.Join(out, "refs", fmt.Sprintf("gen-%05d.json", i))
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			return err
 		}
