@@ -193,7 +193,7 @@ func ScoreContext(ctx context.Context, refs References, run *pilotrun.Run, opts 
 			pr = &pairRecords{}
 			byPair[key] = pr
 			order = append(order, key)
-			if !planned[key.Phase] {
+			if _, known := planned[key.Phase]; !known {
 				planned[key.Phase] = false // remember the phase, unplanned
 				phases = append(phases, key.Phase)
 			}

@@ -179,6 +179,25 @@ func TestUnplannedPhaseOrder(t *testing.T) {
 	}
 }
 
+// TestUnplannedPhaseListedOnce: an unplanned phase with several pairs has
+// one summary (it had one per pair; FuzzStreamMatchesInMemory found it,
+// the streamed scoring listing it once).
+func TestUnplannedPhaseListedOnce(t *testing.T) {
+	run := runOf(t, headerLine([]string{"c1"}, []string{"a", "b"}), ok("c1", "a", "TOTAL 10"), ok("c1", "b", "CASH"),
+		ok("c8", "a", "x"), ok("c8", "b", "CASH 20"), ok("c9", "a", "y"), ok("c8", "c", "z"))
+	rep, err := receipts.Score(append(abRefs, receipts.Reference{SampleID: "c", Text: "Z", Source: "refs.jsonl:3"}), run, receipts.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range rep.Phases {
+		names = append(names, fmt.Sprintf("%s:%d", p.Phase, p.Pages))
+	}
+	if want := []string{"c1:2", "c8:3", "c9:1"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("phases:pages = %q, want each phase once: %q", names, want)
+	}
+}
+
 // TestStatusRule: only ok + stop contributes text; every other request is
 // an empty prediction that stays in the denominators.
 func TestStatusRule(t *testing.T) {
