@@ -9,6 +9,7 @@ import { el, clear, sortableTable, plainTable, VirtualTable } from './view.js';
 import { barChart } from './chart.js';
 import { parseGate, runSpread, FOLD_FILES, filesSummary, FIELDS_AS_ROWS, skippedLines, splitMessages, changeGroups } from './layout.js';
 import { Drill, renderImage, renderPageAcross, renderReceiptPage } from './drilldown.js';
+import { progressText } from './stream.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -98,6 +99,17 @@ function onProgress(msg) {
   const box = $('progress');
   const bar = $('progress-bar');
   box.hidden = false;
+  $('progress-cancel').hidden = msg.phase !== 'stream';
+  if (msg.phase === 'stream') {
+    // A large runs file scored as a stream (worker.js): images, rate,
+    // time left, and Cancel.
+    bar.max = Math.max(1, msg.total);
+    bar.value = msg.done;
+    $('progress-label').textContent = msg.what === 'report'
+      ? `Writing the report of ${msg.name}… ${msg.total ? Math.floor((100 * msg.done) / msg.total) : 100}%`
+      : progressText(msg);
+    return;
+  }
   if (msg.phase === 'read') {
     bar.max = Math.max(1, msg.total);
     bar.value = msg.done;
@@ -112,6 +124,7 @@ function onProgress(msg) {
 
 function hideProgress() {
   $('progress').hidden = true;
+  $('progress-cancel').hidden = true;
 }
 
 // ---- files ---------------------------------------------------------------
@@ -288,6 +301,10 @@ async function scoreFiles() {
   performance.mark('docscore:scored');
   hideProgress();
   state.files = res.files;
+  // A runs file scored as a stream (worker.js) says by how many workers,
+  // and how fast: tests and measurements read it.
+  const st = res.view && res.view.stream;
+  document.body.dataset.streamed = st ? JSON.stringify(st) : '';
   const problems = {};
   const note = (name, text) => { (problems[name] = problems[name] || []).push(text); };
   const alerts = [];
@@ -1314,7 +1331,18 @@ function wire() {
 }
 
 wire();
+// Cancel stops a streamed scoring at once: it goes past the queue of
+// calls, which waits for that scoring.
+$('progress-cancel').addEventListener('click', () => {
+  client.call('cancel').catch(showFatal);
+});
 enqueue(async () => {
+  // ?stream-from=BYTES&pool=N: when a runs file is scored as a stream,
+  // and by how many workers (tests and measurements set them).
+  const q = new URLSearchParams(location.search);
+  if (q.has('stream-from') || q.has('pool')) {
+    await client.call('configure', { streamFrom: q.has('stream-from') ? Number(q.get('stream-from')) : undefined, pool: q.has('pool') ? Number(q.get('pool')) : undefined });
+  }
   const v = await client.call('version');
   $('version').textContent = `docscore ${v.docscore}: scoring core compiled to WebAssembly with ${v.go}, running in a Web Worker. ` +
     'This page makes no request beyond its own origin.';

@@ -178,33 +178,44 @@ func newTabAt(t *testing.T, timeout time.Duration, url string) (context.Context,
 	}
 	watch(ctx)
 	// Workers start paused, so that their requests are recorded from the
-	// first: attach, subscribe, then let them run.
-	attached := chromedp.Events(ctx, target.AttachedToTarget)
-	if _, err := chromedp.Call(ctx, target.SetAutoAttach, target.SetAutoAttachParams{
-		AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: ptr(true)}); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		for ev, err := range attached {
-			if err != nil {
-				return
-			}
-			if !strings.Contains(ev.TargetInfo.Type, "worker") {
-				continue
-			}
-			wctx, _ := chromedp.NewContext(ctx, chromedp.WithTargetID(ev.TargetInfo.TargetID))
-			if err := chromedp.Do(wctx); err != nil {
-				t.Errorf("attaching to the worker: %v", err)
-				continue
-			}
-			watch(wctx)
-			if ev.WaitingForDebugger {
-				if _, err := chromedp.Call(wctx, runtime.RunIfWaitingForDebugger, cdp.Empty{}); err != nil {
-					t.Errorf("starting the worker: %v", err)
+	// first: attach, subscribe, then let them run. A worker's own
+	// workers (the streamed scoring's pool) are attached the same way.
+	var autoAttach func(ctx context.Context) error
+	autoAttach = func(ctx context.Context) error {
+		attached := chromedp.Events(ctx, target.AttachedToTarget)
+		if _, err := chromedp.Call(ctx, target.SetAutoAttach, target.SetAutoAttachParams{
+			AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: ptr(true)}); err != nil {
+			return err
+		}
+		go func() {
+			for ev, err := range attached {
+				if err != nil {
+					return
+				}
+				if !strings.Contains(ev.TargetInfo.Type, "worker") {
+					continue
+				}
+				wctx, _ := chromedp.NewContext(ctx, chromedp.WithTargetID(ev.TargetInfo.TargetID))
+				if err := chromedp.Do(wctx); err != nil {
+					t.Errorf("attaching to the worker: %v", err)
+					continue
+				}
+				watch(wctx)
+				if err := autoAttach(wctx); err != nil {
+					t.Logf("auto-attaching the worker's workers: %v", err)
+				}
+				if ev.WaitingForDebugger {
+					if _, err := chromedp.Call(wctx, runtime.RunIfWaitingForDebugger, cdp.Empty{}); err != nil {
+						t.Errorf("starting the worker: %v", err)
+					}
 				}
 			}
-		}
-	}()
+		}()
+		return nil
+	}
+	if err := autoAttach(ctx); err != nil {
+		t.Fatal(err)
+	}
 	// Every tab starts without the drop an earlier test kept in the
 	// browser (persist.js: IndexedDB, on the test server's origin).
 	if _, err := chromedp.Call(ctx, storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: origin, StorageTypes: "indexeddb"}); err != nil {
