@@ -905,11 +905,33 @@ function renderImages() {
   images.setRows(im.count);
 }
 
+// FAILED_PLAIN is the most failed images drawn as a plain table; more
+// (a large runs file's thousands) go to a virtualized one, so that no
+// task of the main thread draws them all.
+const FAILED_PLAIN = 500;
+let failedTable = null; // the VirtualTable of many failed images
+
 function renderFailed() {
   const v = state.view;
-  $('failed').hidden = v.failed.length === 0;
-  plainTable($('failed-table'), ['line', 'model', 'phase', 'run', 'page', 'why'],
-    v.failed.map((f) => [String(f.line), f.model, f.phase, f.run, f.page, f.failure]), 'Failed images');
+  const f = v.failed;
+  $('failed').hidden = f.length === 0;
+  const many = f.length > FAILED_PLAIN;
+  $('failed-table').parentElement.hidden = many;
+  $('failed-virtual').hidden = !many;
+  if (!many) {
+    plainTable($('failed-table'), ['line', 'model', 'phase', 'run', 'page', 'why'],
+      f.map((x) => [String(x.line), x.model, x.phase, x.run, x.page, x.failure]), 'Failed images');
+    return;
+  }
+  clear($('failed-table'));
+  failedTable = failedTable || new VirtualTable($('failed-virtual'), { label: 'Failed images', columns: [], onOpen: () => {} });
+  const col = (key, label, value, num = false) => ({ key, label, className: num ? 'num' : '', value, cell: (i) => String(value(i)) });
+  failedTable.columns = [
+    col('line', 'line', (i) => f[i].line, true), col('model', 'model', (i) => f[i].model), col('phase', 'phase', (i) => f[i].phase),
+    col('run', 'run', (i) => f[i].run), col('page', 'page', (i) => f[i].page), col('why', 'why', (i) => f[i].failure),
+  ];
+  failedTable.renderHead();
+  failedTable.setRows(f.length);
 }
 
 // ---- drill-down (drilldown.js) -------------------------------------------

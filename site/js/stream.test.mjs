@@ -108,3 +108,8 @@ test('the table grows past its first size', () => {
   assert.equal(v.images.line[4999], 5000);
   assert.equal(v.runIds.length, 5000);
 });
+
+test('the pool has a worker a core, at most 8', async () => {
+  const { poolSize } = await import('./pool.js');
+  assert.deepEqual([undefined, 1, 2, 8, 16].map(poolSize), [1, 1, 2, 8, 8]);
+});

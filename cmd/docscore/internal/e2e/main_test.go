@@ -56,6 +56,10 @@ func TestMain(m *testing.M) {
 	os.Exit(runMain(m))
 }
 
+// profileDir is the test browser's profile: its processes are those
+// under the one started with it (stream_large_test.go sums their memory).
+var profileDir string
+
 func runMain(m *testing.M) int {
 	var err error
 	if docsDir, err = filepath.Abs(filepath.Join("..", "..", "..", "..", "docs")); err != nil {
@@ -93,6 +97,7 @@ func runMain(m *testing.M) int {
 	origin = srv.URL
 	siteURL = srv.URL + prefix
 
+	profileDir = filepath.Join(tmp, "profile")
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(chromium),
 		chromedp.Headless,
@@ -103,7 +108,7 @@ func runMain(m *testing.M) int {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(filepath.Join(tmp, "profile")),
+		chromedp.UserDataDir(profileDir),
 	)
 	defer cancelAlloc()
 	var cancelBrowser context.CancelFunc
