@@ -4,25 +4,14 @@
 // results, encoded, for the merger in worker.js. It sees only the parts
 // it scores.
 
-import { instantiate } from './wasmload.js';
+import { instantiate, callRaw } from './wasmload.js';
 import { splitTexts } from './parts.js';
 
 const core = instantiate({ url: new URL('./docscore.wasm', import.meta.url), global: 'docscore' });
 
 // answer returns a call's raw bytes, or throws its error.
 async function answer(method, json, parts, bytes) {
-  const api = await core;
-  const out = await api.call(method, json, parts, bytes);
-  if (typeof out === 'string') {
-    const env = JSON.parse(out);
-    if (env.error) {
-      const err = new Error(env.error.message);
-      err.detail = env.error;
-      throw err;
-    }
-    return null;
-  }
-  return out.raw;
+  return callRaw(await core, method, json, parts, bytes);
 }
 
 self.onmessage = async (e) => {

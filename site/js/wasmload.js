@@ -24,3 +24,19 @@ export async function instantiate({ url, global }) {
   await started;
   return self[global];
 }
+
+// callRaw runs a method of a started program's API with bytes beside the
+// request and returns its raw answer (a Uint8Array), or null for an
+// envelope without error; an error envelope is thrown, with the core's
+// error as the exception's detail.
+export async function callRaw(api, method, json, parts, bytes) {
+  const out = await api.call(method, json, parts, bytes);
+  if (typeof out !== 'string') return out.raw;
+  const env = JSON.parse(out);
+  if (env.error) {
+    const err = new Error(env.error.message);
+    err.detail = env.error;
+    throw err;
+  }
+  return null;
+}

@@ -12,7 +12,7 @@
 // compare.wasm (the comparison of reports, SPEC F) the first time a
 // comparison is asked for.
 
-import { instantiate } from './wasmload.js';
+import { instantiate, callRaw } from './wasmload.js';
 import { detectRole, FAMILIES, ROLES, casePaths, resolveCasePath } from './roles.js';
 import { runText } from './format.js';
 import { buildView, ViewBuilder, transferOf } from './streamview.js';
@@ -100,17 +100,8 @@ async function call(method, request, module = 'core') {
 // request and returns its raw answer, or throws its error (with the
 // core's detail).
 async function callBytes(method, request, bytes) {
-  const api = await load('core');
   const { json, parts } = splitTexts(request);
-  const out = await api.call(method, json, parts, bytes);
-  if (typeof out !== 'string') return out.raw;
-  const env = JSON.parse(out);
-  if (env.error) {
-    const err = new Error(env.error.message);
-    err.detail = env.error;
-    throw err;
-  }
-  return null;
+  return callRaw(await load('core'), method, json, parts, bytes);
 }
 
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -1075,9 +1066,10 @@ function checkReport(rep) {
 
 self.onmessage = async (e) => {
   const { id, op, args } = e.data;
-  // Asking for the version, or for a kept drop that may not exist, is no
-  // work: the warm-up goes on (a restored drop is scored by 'score').
-  if (op !== 'version' && op !== 'restore') idle = false;
+  // Asking for the version, for a kept drop that may not exist, setting
+  // the streaming's options or cancelling is no work: the warm-up goes
+  // on (a restored drop is scored by 'score').
+  if (op !== 'version' && op !== 'restore' && op !== 'configure' && op !== 'cancel') idle = false;
   try {
     if (!(op in ops)) throw new Error('unknown operation ' + op);
     const res = await ops[op](args || {});

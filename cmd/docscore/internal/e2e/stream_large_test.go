@@ -79,14 +79,7 @@ func TestStreamedLargeFile(t *testing.T) {
 	images := envInt("DOCSCORE_LARGE_IMAGES", 160000)
 	dir := t.TempDir()
 	c := tabulartest.New(tabulartest.Large(images, 10))
-	var paths []string
-	for _, f := range c.GT {
-		p := filepath.Join(dir, f.Name)
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, p)
-	}
+	paths := writeFiles(t, dir, c.GT)
 	runsPath := filepath.Join(dir, "runs.jsonl")
 	out, err := os.Create(runsPath)
 	if err != nil {

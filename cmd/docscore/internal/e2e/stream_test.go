@@ -30,20 +30,23 @@ func genCorpus(t *testing.T, dir string, images int, bad []int) ([]string, tabul
 	if _, err := c.WriteRuns(&runs, tabulartest.RunsOptions{Images: images, BadLines: bad, Responses: true}); err != nil {
 		t.Fatal(err)
 	}
+	req := tabular.Request{GT: c.GT, Runs: tabular.File{Name: "runs.jsonl", Data: runs.Bytes()}}
+	return writeFiles(t, dir, append(c.GT, req.Runs)), req
+}
+
+// writeFiles writes files into dir under their names and returns the
+// paths.
+func writeFiles(t *testing.T, dir string, files []tabular.File) []string {
+	t.Helper()
 	var paths []string
-	for _, f := range c.GT {
+	for _, f := range files {
 		p := filepath.Join(dir, f.Name)
 		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		paths = append(paths, p)
 	}
-	p := filepath.Join(dir, "runs.jsonl")
-	if err := os.WriteFile(p, runs.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	req := tabular.Request{GT: c.GT, Runs: tabular.File{Name: "runs.jsonl", Data: runs.Bytes()}}
-	return append(paths, p), req
+	return paths
 }
 
 // streamed is what the page says of its last scoring as a stream
