@@ -120,10 +120,9 @@ func TestStreamedRunsEqualTheCLI(t *testing.T) {
 			if s == nil || s.Workers != workers {
 				t.Fatalf("%s, %d workers: streamed %+v, want %d workers", c.name, workers, s, workers)
 			}
-			t.Logf("%s %s, %d workers: scored %+v", time.Now().Format("15:04:05.000"), c.name, workers, s)
+			t.Logf("%s, %d workers: scored %+v", c.name, workers, s)
 			for _, format := range []string{"json", "csv", "md"} {
 				got := download(t, ctx, format)
-				t.Logf("%s %s, %d workers: downloaded %s", time.Now().Format("15:04:05.000"), c.name, workers, format)
 				want := cliRun(t, c.dir, append(c.args, "--format", format)...)
 				if !bytes.Equal(got, want) {
 					t.Errorf("%s, %d workers: downloaded %s (%d bytes) differs from the command line's (%d bytes)", c.name, workers, format, len(got), len(want))
@@ -141,13 +140,31 @@ func TestStreamedRunsEqualTheCLI(t *testing.T) {
 		// response, read back from the file by its offsets.
 		ctx := streamTab(t, time.Minute, workers)
 		act(t, ctx, drop(samplePaths...))
-		if err := chromedp.Do(ctx,
-			chromedp.Evaluate[chromedp.Void](`document.querySelector('#images .vbox').scrollTop = 16 * 30`),
-			chromedp.Click(`#images tr[data-index="16"]`),
-		); err != nil {
-			t.Fatal(err)
+		// The table redraws its rows on the scroll event: the click waits
+		// two frames for it. A click that still lands on a row being
+		// replaced is lost: it is given three tries, each lost one logged.
+		var err error
+		for try := 0; try < 3; try++ {
+			if err = chromedp.Do(ctx,
+				chromedp.Evaluate[chromedp.Void](`new Promise(r => { document.querySelector('#images .vbox').scrollTop = 16 * 30; requestAnimationFrame(() => requestAnimationFrame(r)); })`, chromedp.EvalAwaitPromise),
+				chromedp.Click(`#images tr[data-index="16"]`),
+			); err != nil {
+				t.Logf("%d workers: click %d on line 17: %v", workers, try+1, err)
+				continue
+			}
+			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			_, err = chromedp.Run(wctx, chromedp.Poll[bool](`!document.getElementById('detail').hidden && document.getElementById('detail').dataset.line === "17"`, chromedp.WithPollingTimeout(0)))
+			cancel()
+			if err == nil {
+				break
+			}
+			t.Logf("%d workers: click %d on line 17 did not open its drill-down", workers, try+1)
 		}
-		waitLine(t, ctx, 17)
+		if err != nil {
+			var page string
+			evalJSON(t, ctx, `JSON.stringify(JSON.stringify({error: document.getElementById('error').textContent, status: document.getElementById('status').textContent, detail: document.getElementById('detail').dataset.line, hidden: document.getElementById('detail').hidden}))`, &page)
+			t.Fatalf("%d workers: the drill-down of line 17 did not open (%v): %s", workers, err, page)
+		}
 		var summary string
 		evalJSON(t, ctx, `JSON.stringify(document.getElementById('detail-summary').textContent)`, &summary)
 		if !strings.Contains(summary, "Failed (no JSON array of objects in response)") {
