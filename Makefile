@@ -14,7 +14,7 @@ SITE_OUT  := dist/site
 WEBUI_DIR := cmd/docscore/internal/webui/built
 DEMO_ADDR ?= 127.0.0.1:8080
 
-.PHONY: help build site demo test deps vet test-go test-wasm test-site-js test-e2e test-memory bench-stream bench-million bench-million-receipts test-python python-wheel python-wheels test-npm npm-package screenshots check-core fuzz-smoke worker clean \
+.PHONY: help build site demo test deps vet test-go test-wasm test-site-js test-e2e test-memory bench-stream bench-million bench-million-receipts test-page-large test-python python-wheel python-wheels test-npm npm-package screenshots check-core fuzz-smoke worker clean \
 	lint-workflows lint-release release-snapshot release
 
 help: ## list the targets
@@ -124,6 +124,16 @@ bench-million-receipts: ## generate 100,000 and 1,000,000 receipt records over 1
 	    grep -m1 warning $$dir/stderr; tail -n 1 $$dir/stderr; \
 	  done; \
 	done
+
+# The page streams a large runs file (not part of make test): images/s
+# with a pool of 1 and of 2 workers beside the command line's, the
+# longest main-thread task and the browser's peak memory; then a
+# malformed line at image BAD_LINE_IMAGE, reported and skipped.
+LARGE_IMAGES   ?= 160000
+BAD_LINE_IMAGE ?= 150000
+test-page-large: ## the page streams LARGE_IMAGES images (160,000: about 1 GB) in Chromium; a bad line at BAD_LINE_IMAGE
+	DOCSCORE_LARGE_IMAGES=$(LARGE_IMAGES) DOCSCORE_BAD_LINE_IMAGE=$(BAD_LINE_IMAGE) $(GO) test -count=1 -v -timeout 180m \
+	  -tags 'e2e large' -run 'TestStreamedLargeFile|TestStreamedBadLine|TestBenchmarkCorpusStreamedAndWhole' ./cmd/docscore/internal/e2e/
 
 check-core: ## prove scoring/ and rules/ import no os, net or syscall/js
 	@scripts/check-core.sh $(CORE_PKGS)

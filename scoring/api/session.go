@@ -196,12 +196,28 @@ func dropTabular(ctx Cancel, req *TabularRequest) (*Result, error) {
 		}
 		check = l.check
 	default:
-		c, cerr := CheckRules(RulesCheckRequest{Rules: *req.Rules, GT: req.GT, Schema: req.Schema})
-		check = c
-		if cerr != nil {
-			check = ErrorBody{Error: DescribeError(cerr)}
-		}
+		check = rulesCheckAnswer(req)
 	}
+	out, err := dropAnswer(check, rep, err)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Format: "json", Bytes: out}, nil
+}
+
+// rulesCheckAnswer is DropTabular's check of req's rule file from its
+// files: CheckRules' result, or its error.
+func rulesCheckAnswer(req *TabularRequest) any {
+	c, err := CheckRules(RulesCheckRequest{Rules: *req.Rules, GT: req.GT, Schema: req.Schema})
+	if err != nil {
+		return ErrorBody{Error: DescribeError(err)}
+	}
+	return c
+}
+
+// dropAnswer is DropTabular's answer: the rule file's check, and the
+// scoring's error or its report's summary.
+func dropAnswer(check any, rep *tabular.Report, err error) ([]byte, error) {
 	head := dropHead{Rules: check}
 	summary := []byte("null")
 	if err != nil {
@@ -217,8 +233,7 @@ func dropTabular(ctx Cancel, req *TabularRequest) (*Result, error) {
 		return nil, err
 	}
 	out = append(out[:len(out)-len("\n}\n")], ",\n  \"summary\": "...)
-	out = append(append(out, bytes.TrimSuffix(summary, []byte("\n"))...), "\n}\n"...)
-	return &Result{Format: "json", Bytes: out}, nil
+	return append(append(out, bytes.TrimSuffix(summary, []byte("\n"))...), "\n}\n"...), nil
 }
 
 // dropHead is DropTabular's answer but its summary.

@@ -74,6 +74,20 @@ func NewLines(name string, data []byte) *Lines {
 	return &Lines{name: name, data: StripBOM(data)}
 }
 
+// NewLinesAt iterates the lines of data, a part of a file that starts at
+// line first (1-based) and holds whole lines: the numbers are those of
+// the file, and a byte order mark is dropped only at the file's start. A
+// host that splits a file into parts on line ends reads each part as
+// NewLines reads the whole.
+func NewLinesAt(name string, data []byte, first int) *Lines {
+	if first <= 1 {
+		return NewLines(name, data)
+	}
+	ls := &Lines{name: name, data: data}
+	ls.line.No = first - 1
+	return ls
+}
+
 // NewReaderLines iterates the lines read from r.
 func NewReaderLines(name string, r io.Reader) *Lines {
 	return &Lines{name: name, br: bufio.NewReaderSize(r, 64<<10)}

@@ -311,3 +311,26 @@ func TestUnended(t *testing.T) {
 		}
 	}
 }
+
+// TestLinesAt: a part of a file read from its first line's number gives
+// the file's numbers; only the file's start drops a byte order mark.
+func TestLinesAt(t *testing.T) {
+	data := []byte(bom + "{}\n\n  {\"a\": 1}\r\n{}")
+	whole, err := collect(NewLines("f", data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := collect(NewLinesAt("f", data[len(bom)+3:], 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !equalLines(part, whole[1:]) {
+		t.Fatalf("from line 2: %+v, want %+v", part, whole[1:])
+	}
+	if l, _ := collect(NewLinesAt("f", []byte(bom+"{}"), 7)); len(l) != 1 || l[0].No != 7 || l[0].Text != bom+"{}" {
+		t.Fatalf("a BOM after the start: %+v", l)
+	}
+	if l, _ := collect(NewLinesAt("f", []byte(bom+"{}"), 1)); len(l) != 1 || l[0].Text != "{}" {
+		t.Fatalf("a BOM at the start: %+v", l)
+	}
+}

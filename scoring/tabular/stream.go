@@ -39,6 +39,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"github.com/docscore/docscore/scoring/internal/linepipe"
 	"io"
 	"strings"
 	"sync/atomic"
@@ -48,7 +49,6 @@ import (
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/internal/jsonout"
 	"github.com/docscore/docscore/scoring/internal/jsonscan"
-	"github.com/docscore/docscore/scoring/internal/linepipe"
 	"github.com/docscore/docscore/scoring/stats"
 )
 
@@ -76,6 +76,10 @@ type StreamOptions struct {
 	// before the report is written: an error it returns is Stream's, and
 	// nothing more is written.
 	Check func(*Report) error
+	// Image, when set, is called with each image the report holds, in
+	// input order, its pairs dropped (it must not keep im past the call
+	// if it changes it): the page's table of images is built from them.
+	Image func(im *ImageScore)
 }
 
 // DefaultMaxMatches is the memo bound of a streamed scoring's workers: a
@@ -89,111 +93,35 @@ const DefaultMaxMatches = 1 << 12
 // holds everything but the images (for thresholds and warnings). A
 // preview is refused: score it with ScoreRequest. Nothing is written to
 // out before the whole file is scored, except CSV image rows.
+//
+// It is built of the two halves a host with workers of its own (the
+// page's pool of Web Workers) uses apart: BatchScorer, which scores a
+// batch of lines, and Merger, which takes the batches in input order.
 func Stream(ctx Canceler, req Request, runs io.Reader, out io.Writer, o StreamOptions) (*Report, error) {
 	if ctx == nil {
 		ctx = never{}
 	}
-	format := o.Format
-	switch format {
-	case "":
-		format = "json"
-	case "json", "csv", "md":
-	default:
-		return nil, fmt.Errorf("tabular: format %q: expected json, csv or md", format)
-	}
-	if req.Preview != "" {
-		return nil, fmt.Errorf("tabular: a preview is not streamed")
+	if f := o.Format; f != "" && f != "json" && f != "csv" && f != "md" {
+		return nil, fmt.Errorf("tabular: format %q: expected json, csv or md", f)
 	}
 	jobs := max(o.Jobs, 1)
-	if o.MaxMatches <= 0 {
-		o.MaxMatches = DefaultMaxMatches
-	}
-	var in Input
-	if err := loadGT(req, &in); err != nil {
+	m, err := NewMerger(ctx, req, out, o)
+	if err != nil {
 		return nil, err
 	}
-	s := in.Schema
-	name := req.Runs.Name
+	st := m.st
 
-	// The checks the in-memory path makes after reading the runs file:
-	// early ones come before a page without ground truth, late ones after.
-	var early, late error
-	var gate float64
-	var pages *pageIndex
-	early = loadRules(req, &in)
-	if early == nil {
-		gate, early = gateOf(req.Gate)
-	}
-	if early == nil {
-		_, early = stats.IntervalOptions(req.Intervals.Bootstrap, req.Intervals.CILevel, req.Intervals.Seed)
-	}
-	if early == nil {
-		pages, early = indexPages(in.Pages)
-	}
-	rep := &Report{Kind: "tabular", Gate: gate, Key: s.Key, Warnings: []string{}}
-	for _, c := range s.Columns {
-		rep.Fields = append(rep.Fields, c.Name)
-	}
-	var settledRows []rules.Row
-	if early == nil && in.Rules != nil {
-		if errs := rules.Check(in.Rules, s, nil); len(errs) > 0 {
-			late = errs
-		} else {
-			sum := in.Rules.SHA256
-			rep.Rules = RulesSummary{File: in.Rules.Name, Settled: in.Rules.Count(rules.Settled), Open: in.Rules.Count(rules.Open), SHA256: &sum}
-			for _, w := range in.Rules.Warnings {
-				rep.Warnings = append(rep.Warnings, w.Error())
-			}
-			settledRows, _, late = in.Rules.Active(rules.Selection{})
-		}
-	}
-
-	st := &streamer{
-		ctx: ctx, name: name, in: in, pages: pages, format: format, skip: req.SkipBadLines,
-		pool: newCellPool(s),
-	}
-	st.validateOnly.Store(early != nil || late != nil)
-	var ciCols []string
-	if req.Intervals.Bootstrap > 0 {
-		var err error
-		if st.acc, err = newIntervalAcc(rep.Fields, req.Intervals); err != nil && early == nil {
-			early = err
-		}
-		sch := stats.TabularSchema(rep.Fields)
-		ivs := make([]stats.StatInterval, len(sch.Stats))
-		for i, x := range sch.Stats {
-			ivs[i] = stats.StatInterval{Name: x.Name, Group: x.Group}
-		}
-		ciCols = ciColumnNames(ivs)
-	}
-	st.csvHeader = csvHeader(rep.Fields, ciCols)
-	st.ciCols = len(ciCols)
-	if format != "csv" {
-		var err error
-		if st.spool, err = linepipe.NewSpool(o.Spool); err != nil {
-			return nil, err
-		}
-	}
-	switch format {
-	case "json":
-		st.rows = jsonout.NewWriter(1 << 16)
-		st.rows.Open('{')
-		st.rows.Open('[')
-		st.rows.Reset()
-	case "csv":
-		st.outw = bufio.NewWriterSize(out, 1<<16)
-		st.out = csv.NewWriter(st.outw)
-	case "md":
-		st.md = newMDSummary(st.spool)
-	}
 	// The pipeline: a reader, jobs workers, and this goroutine in order.
-	runErr := linepipe.Run(ctx, ingest.NewReaderLines(name, runs), linepipe.Options[*batchOut]{
+	runErr := linepipe.Run(ctx, ingest.NewReaderLines(st.name, runs), linepipe.Options[*Batch]{
 		Jobs: jobs,
-		Worker: func() func(*linepipe.Batch[*batchOut]) {
-			c := rules.Compile(settledRows, s)
-			return st.worker(c, gate, o.MaxMatches)
+		Worker: func() func(*linepipe.Batch[*Batch]) {
+			bs := m.cfg.newBatchScorer(ctx, &st.validateOnly, o.MaxMatches)
+			return func(bt *linepipe.Batch[*Batch]) {
+				bt.Out = bs.score(bt.Len(), bt.Lines)
+				bt.Drop()
+			}
 		},
-		Take:    st.take,
+		Take:    func(bt *linepipe.Batch[*Batch]) error { return m.Take(bt.Out) },
 		Stopped: func(err error) error { return fmt.Errorf("tabular: scoring stopped: %w", err) },
 		Progress: func() {
 			if o.Progress != nil {
@@ -207,19 +135,200 @@ func Stream(ctx Canceler, req Request, runs io.Reader, out io.Writer, o StreamOp
 	if o.Progress != nil {
 		o.Progress(st.images)
 	}
+	return m.Finish(nil)
+}
+
+// streamConfig is what both halves of a streamed scoring derive from its
+// request: the loaded ground truth, the checks made before the first
+// line (early) and after the last (late), the settled rule rows the
+// scorers compile, and the report's frame.
+type streamConfig struct {
+	name         string
+	in           Input
+	pages        *pageIndex // nil after an early error
+	format       string
+	gate         float64
+	skip         bool
+	early, late  error
+	settledRows  []rules.Row
+	rep          *Report
+	intervals    Intervals
+	csvHeader    []string
+	ciCols       int
+	rowsRendered bool // workers render each image's row (JSON, CSV)
+}
+
+// newStreamConfig loads req's ground truth and makes the checks of the
+// in-memory path that need no runs line. format is json (also ""), csv,
+// md, or "summary": the report's summary only, no rows written.
+func newStreamConfig(req Request, format string) (*streamConfig, error) {
+	switch format {
+	case "":
+		format = "json"
+	case "json", "csv", "md", "summary":
+	default:
+		return nil, fmt.Errorf("tabular: format %q: expected json, csv or md", format)
+	}
+	if req.Preview != "" {
+		return nil, fmt.Errorf("tabular: a preview is not streamed")
+	}
+	cfg := &streamConfig{name: req.Runs.Name, format: format, skip: req.SkipBadLines, intervals: req.Intervals,
+		rowsRendered: format == "json" || format == "csv"}
+	if err := loadGT(req, &cfg.in); err != nil {
+		return nil, err
+	}
+	in := &cfg.in
+	s := in.Schema
+	// The checks the in-memory path makes after reading the runs file:
+	// early ones come before a page without ground truth, late ones after.
+	early := loadRules(req, in)
+	if early == nil {
+		cfg.gate, early = gateOf(req.Gate)
+	}
+	if early == nil {
+		_, early = stats.IntervalOptions(req.Intervals.Bootstrap, req.Intervals.CILevel, req.Intervals.Seed)
+	}
+	if early == nil {
+		cfg.pages, early = indexPages(in.Pages)
+	}
+	rep := &Report{Kind: "tabular", Gate: cfg.gate, Key: s.Key, Warnings: []string{}}
+	for _, c := range s.Columns {
+		rep.Fields = append(rep.Fields, c.Name)
+	}
+	if early == nil && in.Rules != nil {
+		if errs := rules.Check(in.Rules, s, nil); len(errs) > 0 {
+			cfg.late = errs
+		} else {
+			sum := in.Rules.SHA256
+			rep.Rules = RulesSummary{File: in.Rules.Name, Settled: in.Rules.Count(rules.Settled), Open: in.Rules.Count(rules.Open), SHA256: &sum}
+			for _, w := range in.Rules.Warnings {
+				rep.Warnings = append(rep.Warnings, w.Error())
+			}
+			cfg.settledRows, _, cfg.late = in.Rules.Active(rules.Selection{})
+		}
+	}
+	var ciCols []string
+	if req.Intervals.Bootstrap > 0 {
+		if _, err := newIntervalAcc(rep.Fields, req.Intervals); err != nil && early == nil {
+			early = err
+		}
+		sch := stats.TabularSchema(rep.Fields)
+		ivs := make([]stats.StatInterval, len(sch.Stats))
+		for i, x := range sch.Stats {
+			ivs[i] = stats.StatInterval{Name: x.Name, Group: x.Group}
+		}
+		ciCols = ciColumnNames(ivs)
+	}
+	cfg.csvHeader = csvHeader(rep.Fields, ciCols)
+	cfg.ciCols = len(ciCols)
+	cfg.early, cfg.rep = early, rep
+	return cfg, nil
+}
+
+// Merger is the in-order half of a streamed scoring: it takes the
+// batches BatchScorers scored, in input order, checks each line as
+// ReadRuns does, pools each image into its cell, its page's interval
+// contribution and the Markdown's counts, writes its row (to out for the
+// CSV, to the spool for the JSON and the Markdown), and at the end
+// writes the rest of the report. Stream is a Merger fed by goroutines.
+type Merger struct {
+	cfg *streamConfig
+	st  *streamer
+	o   StreamOptions
+	out io.Writer
+}
+
+// NewMerger starts the in-order half of a streamed scoring of req
+// (req.Runs.Data is not read) in o.Format, writing to out; o.Jobs and
+// o.Progress are not used. o.Format "summary" writes nothing: Finish
+// returns the report's summary.
+func NewMerger(ctx Canceler, req Request, out io.Writer, o StreamOptions) (*Merger, error) {
+	if ctx == nil {
+		ctx = never{}
+	}
+	if o.MaxMatches <= 0 {
+		o.MaxMatches = DefaultMaxMatches
+	}
+	cfg, err := newStreamConfig(req, o.Format)
+	if err != nil {
+		return nil, err
+	}
+	st := &streamer{
+		ctx: ctx, name: cfg.name, in: cfg.in, pages: cfg.pages, format: cfg.format, skip: cfg.skip,
+		pool: newCellPool(cfg.in.Schema), csvHeader: cfg.csvHeader, ciCols: cfg.ciCols,
+		image: o.Image,
+	}
+	st.validateOnly.Store(cfg.early != nil || cfg.late != nil)
+	if req.Intervals.Bootstrap > 0 {
+		st.acc, _ = newIntervalAcc(cfg.rep.Fields, req.Intervals)
+	}
+	if cfg.format == "json" || cfg.format == "md" {
+		if st.spool, err = linepipe.NewSpool(o.Spool); err != nil {
+			return nil, err
+		}
+	}
+	switch cfg.format {
+	case "json":
+		st.rows = jsonout.NewWriter(1 << 16)
+		st.rows.Open('{')
+		st.rows.Open('[')
+		st.rows.Reset()
+	case "csv":
+		st.outw = bufio.NewWriterSize(out, 1<<16)
+		st.out = csv.NewWriter(st.outw)
+	case "md":
+		st.md = newMDSummary(st.spool)
+	}
+	return &Merger{cfg: cfg, st: st, o: o, out: out}, nil
+}
+
+// Images is the number of images taken so far (scored or failed).
+func (m *Merger) Images() int { return m.st.images }
+
+// Take handles a batch's lines, which come after those of the batches
+// taken before it; an error (a bad line not skipped, a repeated image)
+// stops the scoring: it is the scoring's error.
+func (m *Merger) Take(b *Batch) error { return m.st.take(b) }
+
+// Flush writes what Take holds in buffers: the CSV's rows to out, the
+// JSON's to the spool. A host that hands the report on in parts calls it
+// after each Take.
+func (m *Merger) Flush() error {
+	st := m.st
+	switch st.format {
+	case "json":
+		return st.rows.Flush(st.spool)
+	case "csv":
+		st.out.Flush()
+		if err := st.out.Error(); err != nil {
+			return err
+		}
+		return st.outw.Flush()
+	}
+	return nil
+}
+
+// Finish ends the scoring once the last batch is taken: it returns the
+// scoring's error, or writes the rest of the report to out and returns
+// the report without its images. splice writes the spool's contents
+// where they go in the report (the JSON's images, the Markdown's failed
+// images); nil copies the spool's Contents. A host that keeps the spool
+// itself passes a splice that notes the place and writes nothing.
+func (m *Merger) Finish(splice func(io.Writer) error) (*Report, error) {
+	st, cfg, rep := m.st, m.cfg, m.cfg.rep
 	switch {
-	case early != nil:
-		return nil, early
+	case cfg.early != nil:
+		return nil, cfg.early
 	case st.missing != nil:
 		return nil, st.missing
-	case late != nil:
-		return nil, late
+	case cfg.late != nil:
+		return nil, cfg.late
 	}
 	for _, sk := range st.skipped {
 		rep.Warnings = append(rep.Warnings, "skipped: "+sk.Error())
 	}
 	if st.images == 0 {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: no images to score: expected one JSON object per model reading of a page", name))
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: no images to score: expected one JSON object per model reading of a page", cfg.name))
 	}
 	rep.Cells = st.pool.cells()
 	if st.acc != nil {
@@ -227,16 +336,91 @@ func Stream(ctx Canceler, req Request, runs io.Reader, out io.Writer, o StreamOp
 			return nil, err
 		}
 	}
-	if o.Check != nil {
-		if err := o.Check(rep); err != nil {
+	if m.o.Check != nil {
+		if err := m.o.Check(rep); err != nil {
 			return nil, err
 		}
 	}
-	return rep, st.finish(rep, out)
+	if cfg.format == "summary" {
+		return rep, nil
+	}
+	if splice == nil {
+		splice = func(w io.Writer) error {
+			r, err := st.spool.Contents()
+			if err != nil {
+				return err
+			}
+			_, err = io.Copy(w, r)
+			return err
+		}
+	}
+	return rep, st.finish(rep, m.out, splice)
 }
 
-// batchOut is what a worker made of a batch of lines of the runs file.
-type batchOut struct {
+// BatchScorer is the parallel half of a streamed scoring: it parses and
+// scores batches of runs lines, each on its own, with a scorer of its
+// own (its memos bounded), and renders each image's row. A batch's
+// results go to a Merger, in input order: through Stream's channels, or
+// encoded (Batch.Encode, DecodeBatch) between the page's Web Workers.
+type BatchScorer struct {
+	cfg          *streamConfig
+	validateOnly *atomic.Bool // shared with the Merger in Stream
+	sc           *scorer      // nil after an early error
+	scan         jsonscan.Nested
+	jw           *jsonout.Writer
+}
+
+// NewBatchScorer returns a scorer of batches of req's runs lines for a
+// report in format (that of the Merger they go to; "summary" renders no
+// rows); maxMatches bounds its memo (0: DefaultMaxMatches). An error in
+// the ground truth or the rule file is not its own: its batches are then
+// only parsed, and the Merger reports the error.
+func NewBatchScorer(req Request, format string, maxMatches int) (*BatchScorer, error) {
+	cfg, err := newStreamConfig(req, format)
+	if err != nil {
+		return nil, err
+	}
+	v := &atomic.Bool{}
+	v.Store(cfg.early != nil || cfg.late != nil)
+	return cfg.newBatchScorer(never{}, v, maxMatches), nil
+}
+
+func (cfg *streamConfig) newBatchScorer(ctx Canceler, validateOnly *atomic.Bool, maxMatches int) *BatchScorer {
+	if maxMatches <= 0 {
+		maxMatches = DefaultMaxMatches
+	}
+	bs := &BatchScorer{cfg: cfg, validateOnly: validateOnly}
+	if cfg.pages != nil {
+		c := rules.Compile(cfg.settledRows, cfg.in.Schema)
+		bs.sc = newScorer(cfg.in.Schema, c, cfg.gate, cfg.pages, newBudget(ctx, Limits{}))
+		bs.sc.maxMatches = maxMatches
+	}
+	return bs
+}
+
+// ScoreLines scores the lines of data, whose first line is line first of
+// the runs file (1 for the file's start, whose byte order mark is then
+// dropped). data holds whole lines: each but the file's last ends with
+// "\n". The batch's lines are not kept.
+func (bs *BatchScorer) ScoreLines(first int, data []byte) *Batch {
+	var lines []ingest.Line
+	var bad []*inputerr.Error
+	ls := ingest.NewLinesAt(bs.cfg.name, data, first)
+	for ls.Next() {
+		l := ls.Line()
+		l.Text = append([]byte(nil), l.Text...)
+		lines, bad = append(lines, l), append(bad, ls.BadLine())
+	}
+	return bs.score(len(lines), func(f func(int, ingest.Line, *inputerr.Error)) {
+		for i, l := range lines {
+			f(i, l, bad[i])
+		}
+	})
+}
+
+// Batch is what a worker made of a run of lines of the runs file: each
+// line's result and the images' encoded rows.
+type Batch struct {
 	results []lineResult
 	rows    bytes.Buffer // the images' encoded rows (JSON or CSV)
 }
@@ -278,87 +462,80 @@ type streamer struct {
 	csvHeader []string
 	ciCols    int
 	headerOut bool
+	image     func(*ImageScore) // StreamOptions.Image
 }
 
-// worker returns a worker's function: it parses, scores and encodes a
-// batch.
-func (st *streamer) worker(c *rules.Compiled, gate float64, maxMatches int) func(*linepipe.Batch[*batchOut]) {
-	s := st.in.Schema
-	var sc *scorer
-	if st.pages != nil {
-		sc = newScorer(s, c, gate, st.pages, newBudget(st.ctx, Limits{}))
-		sc.maxMatches = maxMatches
-	}
-	var scan jsonscan.Nested
-	var jw *jsonout.Writer
+// score parses, scores and encodes a batch of n lines, which lines
+// gives with the problem ingest found in each (or nil), into a Batch.
+func (bs *BatchScorer) score(n int, lines func(func(i int, l ingest.Line, bad *inputerr.Error))) *Batch {
+	cfg := bs.cfg
+	s := cfg.in.Schema
+	sc := bs.sc
 	var cw *csv.Writer
-	return func(bt *linepipe.Batch[*batchOut]) {
-		b := &batchOut{results: make([]lineResult, bt.Len())}
-		bt.Out = b
-		switch st.format {
+	b := &Batch{results: make([]lineResult, n)}
+	switch cfg.format {
+	case "json":
+		if bs.jw == nil {
+			bs.jw = jsonout.NewWriter(1 << 14)
+			bs.jw.Open('{')
+			bs.jw.Open('[')
+			bs.jw.Reset()
+		}
+	case "csv":
+		cw = csv.NewWriter(&b.rows)
+	}
+	jw := bs.jw
+	lines(func(i int, line ingest.Line, bad *inputerr.Error) {
+		r := &b.results[i]
+		if bad != nil {
+			r.err = bad
+			return
+		}
+		im, err := parseLine(cfg.name, line, s, &bs.scan)
+		if err != nil {
+			r.err = err
+			return
+		}
+		r.im = im
+		if cfg.pages != nil && cfg.pages.find(im.Page) == nil {
+			r.missing = true
+		}
+		if r.missing || cfg.pages == nil || bs.validateOnly.Load() {
+			im.Records = nil
+			return
+		}
+		if !sc.work.alive() {
+			r.stopped = sc.work.err
+			return
+		}
+		sc.trim()
+		res := sc.scoreImage(im)
+		if sc.work.err != nil {
+			r.stopped = sc.work.err
+			return
+		}
+		im.Records = nil
+		r.row[0] = b.rows.Len()
+		switch cfg.format {
 		case "json":
-			if jw == nil {
-				jw = jsonout.NewWriter(1 << 14)
-				jw.Open('{')
-				jw.Open('[')
-				jw.Reset()
+			writeImage(jw, res, false)
+			if err := jw.Flush(&b.rows); err != nil {
+				r.stopped = err
 			}
 		case "csv":
-			cw = csv.NewWriter(&b.rows)
+			cw.Write(imageCSVRow(res, len(cfg.csvHeader), cfg.ciCols))
+			cw.Flush()
 		}
-		bt.Lines(func(i int, line ingest.Line, bad *inputerr.Error) {
-			r := &b.results[i]
-			if bad != nil {
-				r.err = bad
-				return
-			}
-			im, err := parseLine(st.name, line, s, &scan)
-			if err != nil {
-				r.err = err
-				return
-			}
-			r.im = im
-			if st.pages != nil && st.pages.find(im.Page) == nil {
-				r.missing = true
-			}
-			if r.missing || st.pages == nil || st.validateOnly.Load() {
-				im.Records = nil
-				return
-			}
-			if !sc.work.alive() {
-				r.stopped = sc.work.err
-				return
-			}
-			sc.trim()
-			res := sc.scoreImage(im)
-			if sc.work.err != nil {
-				r.stopped = sc.work.err
-				return
-			}
-			im.Records = nil
-			r.row[0] = b.rows.Len()
-			switch st.format {
-			case "json":
-				writeImage(jw, res, false)
-				if err := jw.Flush(&b.rows); err != nil {
-					r.stopped = err
-				}
-			case "csv":
-				cw.Write(imageCSVRow(res, len(st.csvHeader), st.ciCols))
-				cw.Flush()
-			}
-			r.row[1] = b.rows.Len()
-			res.Pairs, res.UnmatchedModel, res.UnmatchedGT = nil, nil, nil
-			r.score = res
-		})
-		bt.Drop()
-	}
+		r.row[1] = b.rows.Len()
+		res.Pairs, res.UnmatchedModel, res.UnmatchedGT = nil, nil, nil
+		r.score = res
+	})
+	return b
 }
 
 // take handles a batch's lines in input order; an error stops the
 // scoring.
-func (st *streamer) take(bt *linepipe.Batch[*batchOut]) error {
-	b := bt.Out
+func (st *streamer) take(b *Batch) error {
 	rows := b.rows.Bytes()
 	for i := range b.results {
 		r := &b.results[i]
@@ -388,6 +565,9 @@ func (st *streamer) take(bt *linepipe.Batch[*batchOut]) error {
 			continue
 		}
 		im := r.score
+		if st.image != nil {
+			st.image(im)
+		}
 		st.pool.add(im)
 		if st.acc != nil {
 			if err := st.acc.add(im); err != nil {
@@ -425,15 +605,7 @@ func (st *streamer) take(bt *linepipe.Batch[*batchOut]) error {
 }
 
 // finish writes the report around the rows written so far.
-func (st *streamer) finish(rep *Report, out io.Writer) error {
-	spliced := func(w io.Writer) error {
-		r, err := st.spool.Contents()
-		if err != nil {
-			return err
-		}
-		_, err = io.Copy(w, r)
-		return err
-	}
+func (st *streamer) finish(rep *Report, out io.Writer, spliced func(io.Writer) error) error {
 	switch st.format {
 	case "json":
 		if err := st.rows.Flush(st.spool); err != nil {

@@ -56,6 +56,18 @@ func sameAsInMemory(t *testing.T, what string, req tabular.Request) {
 				t.Errorf("%s, %s, %d jobs: %d bytes differ from the in-memory %d bytes", what, format, jobs, len(got), len(want))
 			}
 		}
+		// The page's path: scored in parts by separate scorers, the
+		// results encoded between them and the merger.
+		for _, scorers := range []int{1, 3} {
+			got, err := paged(req, format, scorers, uint64(scorers))
+			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Errorf("%s, %s, paged by %d: error %v, want %v", what, format, scorers, err, wantErr)
+				continue
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s, %s, paged by %d: %d bytes differ from the in-memory %d bytes", what, format, scorers, len(got), len(want))
+			}
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import { el, clear, sortableTable, plainTable, VirtualTable } from './view.js';
 import { barChart } from './chart.js';
 import { parseGate, runSpread, FOLD_FILES, filesSummary, FIELDS_AS_ROWS, skippedLines, splitMessages, changeGroups } from './layout.js';
 import { Drill, renderImage, renderPageAcross, renderReceiptPage } from './drilldown.js';
+import { progressText } from './stream.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -98,6 +99,17 @@ function onProgress(msg) {
   const box = $('progress');
   const bar = $('progress-bar');
   box.hidden = false;
+  $('progress-cancel').hidden = msg.phase !== 'stream';
+  if (msg.phase === 'stream') {
+    // A large runs file scored as a stream (worker.js): images, rate,
+    // time left, and Cancel.
+    bar.max = Math.max(1, msg.total);
+    bar.value = msg.done;
+    $('progress-label').textContent = msg.what === 'report'
+      ? `Writing the report of ${msg.name}… ${msg.total ? Math.floor((100 * msg.done) / msg.total) : 100}%`
+      : progressText(msg);
+    return;
+  }
   if (msg.phase === 'read') {
     bar.max = Math.max(1, msg.total);
     bar.value = msg.done;
@@ -112,6 +124,7 @@ function onProgress(msg) {
 
 function hideProgress() {
   $('progress').hidden = true;
+  $('progress-cancel').hidden = true;
 }
 
 // ---- files ---------------------------------------------------------------
@@ -288,6 +301,10 @@ async function scoreFiles() {
   performance.mark('docscore:scored');
   hideProgress();
   state.files = res.files;
+  // A runs file scored as a stream (worker.js) says by how many workers,
+  // and how fast: tests and measurements read it.
+  const st = res.view && res.view.stream;
+  document.body.dataset.streamed = st ? JSON.stringify(st) : '';
   const problems = {};
   const note = (name, text) => { (problems[name] = problems[name] || []).push(text); };
   const alerts = [];
@@ -888,11 +905,33 @@ function renderImages() {
   images.setRows(im.count);
 }
 
+// FAILED_PLAIN is the most failed images drawn as a plain table; more
+// (a large runs file's thousands) go to a virtualized one, so that no
+// task of the main thread draws them all.
+const FAILED_PLAIN = 500;
+let failedTable = null; // the VirtualTable of many failed images
+
 function renderFailed() {
   const v = state.view;
-  $('failed').hidden = v.failed.length === 0;
-  plainTable($('failed-table'), ['line', 'model', 'phase', 'run', 'page', 'why'],
-    v.failed.map((f) => [String(f.line), f.model, f.phase, f.run, f.page, f.failure]), 'Failed images');
+  const f = v.failed;
+  $('failed').hidden = f.length === 0;
+  const many = f.length > FAILED_PLAIN;
+  $('failed-table').parentElement.hidden = many;
+  $('failed-virtual').hidden = !many;
+  if (!many) {
+    plainTable($('failed-table'), ['line', 'model', 'phase', 'run', 'page', 'why'],
+      f.map((x) => [String(x.line), x.model, x.phase, x.run, x.page, x.failure]), 'Failed images');
+    return;
+  }
+  clear($('failed-table'));
+  failedTable = failedTable || new VirtualTable($('failed-virtual'), { label: 'Failed images', columns: [], onOpen: () => {} });
+  const col = (key, label, value, num = false) => ({ key, label, className: num ? 'num' : '', value, cell: (i) => String(value(i)) });
+  failedTable.columns = [
+    col('line', 'line', (i) => f[i].line, true), col('model', 'model', (i) => f[i].model), col('phase', 'phase', (i) => f[i].phase),
+    col('run', 'run', (i) => f[i].run), col('page', 'page', (i) => f[i].page), col('why', 'why', (i) => f[i].failure),
+  ];
+  failedTable.renderHead();
+  failedTable.setRows(f.length);
 }
 
 // ---- drill-down (drilldown.js) -------------------------------------------
@@ -1314,7 +1353,18 @@ function wire() {
 }
 
 wire();
+// Cancel stops a streamed scoring at once: it goes past the queue of
+// calls, which waits for that scoring.
+$('progress-cancel').addEventListener('click', () => {
+  client.call('cancel').catch(showFatal);
+});
 enqueue(async () => {
+  // ?stream-from=BYTES&pool=N: when a runs file is scored as a stream,
+  // and by how many workers (tests and measurements set them).
+  const q = new URLSearchParams(location.search);
+  if (q.has('stream-from') || q.has('pool')) {
+    await client.call('configure', { streamFrom: q.has('stream-from') ? Number(q.get('stream-from')) : undefined, pool: q.has('pool') ? Number(q.get('pool')) : undefined });
+  }
   const v = await client.call('version');
   $('version').textContent = `docscore ${v.docscore}: scoring core compiled to WebAssembly with ${v.go}, running in a Web Worker. ` +
     'This page makes no request beyond its own origin.';

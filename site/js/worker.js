@@ -12,9 +12,12 @@
 // compare.wasm (the comparison of reports, SPEC F) the first time a
 // comparison is asked for.
 
-import './wasm_exec.js';
+import { instantiate, callRaw } from './wasmload.js';
 import { detectRole, FAMILIES, ROLES, casePaths, resolveCasePath } from './roles.js';
-import { prf, pageCompare, runText } from './format.js';
+import { runText } from './format.js';
+import { buildView, ViewBuilder, transferOf } from './streamview.js';
+import { LineSplitter, sections } from './stream.js';
+import { Pool, poolSize } from './pool.js';
 import { splitTexts } from './parts.js';
 import { warmUpCalls } from './warmup.js';
 import { keep, kept, forget } from './persist.js';
@@ -47,27 +50,6 @@ function load(name) {
     });
   }
   return loaded[name];
-}
-
-async function instantiate({ url, global }) {
-  const go = new Go();
-  let instance;
-  try {
-    ({ instance } = await WebAssembly.instantiateStreaming(fetch(url), go.importObject));
-  } catch {
-    // A host that serves .wasm under another media type: use the bytes.
-    const resp = await fetch(url);
-    if (!resp.ok) {
-      throw new Error(`cannot load the scorer: ${resp.status} for ${url.pathname}`);
-    }
-    ({ instance } = await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject));
-  }
-  const started = new Promise((resolve) => {
-    self[global + 'Ready'] = resolve;
-  });
-  go.run(instance);
-  await started;
-  return self[global];
 }
 
 let idle = true; // no operation was asked for yet
@@ -114,6 +96,14 @@ async function call(method, request, module = 'core') {
   return { ...JSON.parse(out.envelope), raw: out.raw };
 }
 
+// callBytes runs a stream method of the core with bytes beside the
+// request and returns its raw answer, or throws its error (with the
+// core's detail).
+async function callBytes(method, request, bytes) {
+  const { json, parts } = splitTexts(request);
+  return callRaw(await load('core'), method, json, parts, bytes);
+}
+
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 // rawText returns a raw answer's report as text.
@@ -146,6 +136,13 @@ function fileError(f) {
 function listFiles() {
   return files.map((f) => ({ id: f.id, name: f.name, size: f.size, role: f.role, note: f.note, error: fileError(f) }));
 }
+
+// config: a runs file from streamFrom bytes is scored as a stream by a
+// pool of workers (streamRuns); the page may change both (tests do:
+// main.js reads them from its URL).
+const config = { streamFrom: 32 << 20, pool: poolSize(self.navigator && navigator.hardwareConcurrency) };
+// HEAD_BYTES of a streamed file tell its role.
+const HEAD_BYTES = 1 << 20;
 
 let lastProgress = 0;
 function progress(msg, force = false) {
@@ -263,6 +260,16 @@ const ops = {
         progress({ phase: 'read', done, total, name });
       };
       try {
+        if (file.size >= config.streamFrom && file.stream && /\.(jsonl|ndjson|json|txt)$/i.test(name)) {
+          // A large runs file is not read now: it is scored as a stream
+          // (streamRuns). Its head tells its role.
+          const head = new TextDecoder('utf-8').decode(await file.slice(0, HEAD_BYTES).arrayBuffer());
+          const detected = detectRole(name, head);
+          if (detected.role === 'runs') {
+            count(file.size);
+            return { name, file, streamed: true, detected };
+          }
+        }
         return { name, file, text: await readText(file, count) };
       } catch (err) {
         if (err instanceof TypeError) {
@@ -279,13 +286,13 @@ const ops = {
     const scored = files.find((f) => f.role === 'runs' && !fileError(f));
     // The files are read at once (the browser serves the reads side by
     // side) and added in the order given.
-    for (const { name, file, text = '', bytes = null, error = '' } of await Promise.all(items.map(readOne))) {
+    for (const { name, file, text = '', bytes = null, error = '', streamed = false, detected: head = null } of await Promise.all(items.map(readOne))) {
       let detected = error ? { role: 'ignore', note: '' }
-        : bytes ? { role: 'ignore', note: 'a binary file: used when a cases file names it' } : detectRole(name, text);
+        : bytes ? { role: 'ignore', note: 'a binary file: used when a cases file names it' } : head || detectRole(name, text);
       if (detected.role === 'runs' && scored && scored.name !== name && !files.some((f) => f.role === 'runs-compare')) {
         detected = { role: 'runs-compare', note: `a second runs file: scored like ${scored.name} and compared with it under Compare` };
       }
-      addFile({ name, size: file.size, text, bytes, error, role: detected.role, note: detected.note, auto: true, detected });
+      addFile({ name, size: file.size, text, bytes, error, role: detected.role, note: detected.note, auto: true, detected, ...(streamed ? { streamed, file } : {}) });
     }
     linkCaseFiles();
     progress({ phase: 'read', done: total, total, name: '' }, true);
@@ -346,6 +353,22 @@ const ops = {
 
   compare,
 
+  // cancel stops a streamed scoring in progress (its workers are
+  // stopped; the page stays usable and the next scoring starts new
+  // ones).
+  async cancel() {
+    const had = !!job;
+    if (job) job.cancel();
+    return had;
+  },
+
+  // configure sets when a runs file is streamed, and the pool's size.
+  async configure({ streamFrom, pool: size }) {
+    if (Number.isFinite(streamFrom) && streamFrom >= 0) config.streamFrom = streamFrom;
+    if (Number.isFinite(size) && size >= 1) config.pool = poolSize(size);
+    return { ...config };
+  },
+
   // restore adds back the drop kept in this browser (persist.js), if
   // any: {files, settings, savedAt}, or null.
   async restore() {
@@ -377,10 +400,15 @@ const ops = {
     progress({ phase: 'report', done: 0, total: 0, name: format.toUpperCase() + ' report' }, true);
     if (family === 'tabular') {
       if (!last) throw new Error('nothing scored yet');
-      // The page showed the report's summary: the report is written now.
-      const env = await call('scoreTabular', { ...last.request, format });
-      if (env.error) throw new Error(env.error.message);
-      data = env.raw;
+      // The page showed the report's summary: the report is written now
+      // (a streamed runs file is read and scored again, into parts).
+      if (last.streamed) {
+        data = (await streamRuns(last.streamed.file, last.request, { summary: false, format })).blob;
+      } else {
+        const env = await call('scoreTabular', { ...last.request, format });
+        if (env.error) throw new Error(env.error.message);
+        data = env.raw;
+      }
       name = [last.request.runs.name, 'scores' + (last.preview ? '.preview' : '')];
     } else if (family === 'receipts') {
       if (!lastReceipts) throw new Error('no receipts report');
@@ -437,7 +465,16 @@ const ops = {
     // compared: a line of the runs file compared with the scored one.
     const runs = compared ? comparedRuns() : last.request.runs;
     if (!runs) throw new Error('no runs file to compare');
-    const env = await call('tabularDetail', { ...last.request, runs: { name: runs.name, text: onlyLine(runs.text, line) }, line });
+    let text;
+    if (last.streamed && !compared) {
+      // A streamed file: its one line, read back by its offsets.
+      const r = last.streamed.lines.lineRange(line);
+      if (!r) throw new Error(`${runs.name} has no line ${line}`);
+      text = '\n'.repeat(line - 1) + utf8.decode(await last.streamed.file.file.slice(r[0], r[1]).arrayBuffer());
+    } else {
+      text = onlyLine(runs.text, line);
+    }
+    const env = await call('tabularDetail', { ...last.request, runs: { name: runs.name, text }, line });
     if (env.error) throw new Error(env.error.message);
     return env.result;
   },
@@ -501,7 +538,8 @@ function keepDrop(settings) {
       } else {
         const changed = keptVersion !== filesVersion;
         const version = filesVersion;
-        await keep({ files: changed ? files : null, settings });
+        // A streamed runs file (a gigabyte) is not kept.
+        await keep({ files: changed ? files.filter((f) => !f.streamed) : null, settings });
         keptVersion = version;
       }
       self.postMessage({ type: 'kept', files: files.length });
@@ -547,6 +585,7 @@ async function scoreTabular(preview, gate, skipBadLines = false) {
   if (gate) request.gate = gate;
   if (preview) request.preview = preview;
   if (skipBadLines) request.skip_bad_lines = true;
+  if (runs[0].streamed) return streamTabular(out, request, runs[0], preview);
   progress({ phase: 'score', done: 0, total: 0, name: runs[0].name }, true);
   const t0 = performance.now();
   // The page shows the rule file's check and the report's summary; the
@@ -570,11 +609,38 @@ async function scoreTabular(preview, gate, skipBadLines = false) {
   // the core's call), the core's call and turning its summary into the
   // page's view.
   out.view.timing = { rules: t0 - tRules, core: t1 - t0, view: performance.now() - t1 };
-  const im = out.view.images;
-  return {
-    value: out,
-    transfer: [im.line, im.cell, im.run, im.page, im.ok, im.matched, im.nModel, im.nGT, im.f1].map((a) => a.buffer),
-  };
+  return { value: out, transfer: transferOf(out.view) };
+}
+
+// streamTabular scores a streamed runs file (streamRuns) into out.
+async function streamTabular(out, request, runs, preview) {
+  if (preview) {
+    out.error = { code: 'input', file: runs.name, message: `${runs.name}: a preview needs the whole runs file in memory: not available for a file this large (${runs.size} bytes), which is scored as a stream` };
+    last = null;
+    return { value: out };
+  }
+  let res;
+  try {
+    res = await streamRuns(runs, request, { summary: true });
+  } catch (err) {
+    last = null;
+    if (err instanceof Cancelled) {
+      out.error = { code: 'cancelled', message: 'Scoring cancelled: drop the files again, or change a setting, to score them.' };
+      return { value: out };
+    }
+    if (!err.detail) throw err;
+    res = { drop: { rules: null, error: err.detail, summary: null } };
+  }
+  out.rules = res.drop.rules;
+  if (res.drop.error) {
+    out.error = res.drop.error;
+    last = null;
+    return { value: out };
+  }
+  last = { request, preview, streamed: { file: runs, lines: res.lines } };
+  out.view = res.view;
+  out.view.timing = { rules: 0, core: res.view.stream.ms, view: 0 };
+  return { value: out, transfer: transferOf(out.view) };
 }
 
 // scoreReceipts scores the receipt files (SPEC B) with receipts.wasm:
@@ -701,6 +767,139 @@ async function adviseOn(out, request, hasSchema) {
   }
 }
 
+
+// ---- streamed scoring (a large runs file) ---------------------------------
+
+// A runs file from config.streamFrom bytes is never read whole: its
+// bytes are read with File.stream(), cut into parts of whole lines
+// (stream.js), scored by the pool's workers (pool.js, each its own Go
+// instance) and their results taken in input order by this worker's own
+// core (bridge.StreamMethods), which gives the page's summary and table
+// of images as they come, or the report's bytes in parts, kept in a Blob
+// of parts. The report is byte for byte the command line's.
+
+let pool = null;
+let job = null; // the streamed scoring in progress: {cancel()}
+
+class Cancelled extends Error {}
+
+// BlobParts gathers a report's parts, handing them to Blobs every 32 MB
+// so that the browser, not this worker's heap, holds them.
+class BlobParts {
+  constructor() {
+    this.blobs = [];
+    this.cur = [];
+    this.bytes = 0;
+  }
+
+  push(bytes) {
+    if (bytes.length === 0) return;
+    this.cur.push(bytes.slice());
+    this.bytes += bytes.length;
+    if (this.bytes >= 32 << 20) this.seal();
+  }
+
+  seal() {
+    if (this.cur.length) this.blobs.push(new Blob(this.cur));
+    this.cur = [];
+    this.bytes = 0;
+  }
+
+  blob() {
+    this.seal();
+    return new Blob(this.blobs);
+  }
+}
+
+// streamRuns scores the streamed runs file f with request's other files
+// and options: summary true answers {drop (dropTabular's answer, its
+// images null), view (the page's view, or null), lines (every line's
+// offsets)}; false answers {blob}, the report in format. Cancel (the
+// cancel operation) rejects it with Cancelled.
+async function streamRuns(f, request, { summary, format = 'json' }) {
+  if (job) job.cancel();
+  const me = { cancelled: false, reader: null };
+  me.cancel = () => {
+    me.cancelled = true;
+    if (me.reader) me.reader.cancel().catch(() => {});
+    if (pool) pool.terminate();
+    pool = null;
+  };
+  job = me;
+  if (pool && pool.size !== config.pool) {
+    pool.terminate();
+    pool = null;
+  }
+  pool = pool || new Pool(config.pool);
+  const p = pool;
+  const req = { ...request, runs: { name: f.name, text: '' } };
+  delete req.preview;
+  delete req.format;
+  if (!summary) req.format = format;
+  const t0 = performance.now();
+  const ready = [];
+  const splitter = new LineSplitter(f.name, (b) => ready.push(b));
+  const builder = summary ? new ViewBuilder() : null;
+  const outParts = new BlobParts();
+  const spoolParts = new BlobParts();
+  const queue = []; // parts sent, in input order: {promise, end}
+  const limit = 2 * p.size + 2;
+  let taken = 0;
+  let images = 0;
+  let stopped = false;
+  const take = async () => {
+    const { promise, end } = queue.shift();
+    const results = await promise;
+    if (me.cancelled) throw new Cancelled();
+    const s = sections(await callBytes('streamTake', {}, results));
+    if (builder && s[0].length > 2) {
+      const rows = JSON.parse(utf8.decode(s[0]));
+      builder.add(rows);
+      images += rows.length;
+    }
+    outParts.push(s[1]);
+    spoolParts.push(s[2]);
+    stopped = s[3][0] === 1;
+    taken = end;
+    progress({ phase: 'stream', what: summary ? 'score' : 'report', name: f.name, done: taken, total: f.size, images, ms: performance.now() - t0 });
+  };
+  try {
+    await Promise.all([p.start(req, summary), callBytes('streamStart', { ...req, summary, role: 'merger' })]);
+    if (me.cancelled) throw new Cancelled();
+    progress({ phase: 'stream', what: summary ? 'score' : 'report', name: f.name, done: 0, total: f.size, images: 0, ms: 0 }, true);
+    me.reader = f.file.stream().getReader();
+    for (;;) {
+      const { done, value } = await me.reader.read();
+      if (me.cancelled) throw new Cancelled();
+      if (done) splitter.end();
+      else splitter.push(value);
+      for (const b of ready) queue.push({ promise: p.score(b.first, b.bytes), end: b.end });
+      ready.length = 0;
+      while (!stopped && (queue.length > limit || (done && queue.length > 0))) await take();
+      if (stopped || done) break;
+    }
+    if (stopped) me.reader.cancel().catch(() => {});
+  } catch (err) {
+    if (me.cancelled || err instanceof Cancelled) throw new Cancelled('cancelled');
+    if (me.reader) me.reader.cancel().catch(() => {});
+    throw err;
+  } finally {
+    if (job === me) job = null;
+  }
+  const fin = await callBytes('streamFinish', {});
+  const ms = performance.now() - t0;
+  progress({ phase: 'stream', what: summary ? 'score' : 'report', name: f.name, done: f.size, total: f.size, images, ms }, true);
+  if (summary) {
+    const drop = JSON.parse(utf8.decode(fin));
+    const view = drop.summary ? builder.finish(drop.summary) : null;
+    if (view) view.stream = { workers: p.size, images, ms, bytes: f.size };
+    return { drop, view, lines: splitter };
+  }
+  const s = sections(fin);
+  const parts = [outParts.blob(), s[0].slice(), spoolParts.blob(), s[1].slice()];
+  return { blob: new Blob(parts) };
+}
+
 // ---- comparisons (SPEC F.6) ------------------------------------------------
 
 // comparedRuns is the runs file to compare with the scored one (role
@@ -714,6 +913,7 @@ function comparedRuns() {
 // as text, written once per scoring (the page shows only its summary).
 async function currentTabularJSON() {
   if (!last) throw new Error('score the tables first: the comparison reads their report');
+  if (last.streamed) throw new Error('a comparison reads the whole report: not available for a runs file scored as a stream');
   if (tabularJSON && tabularJSON.of === last) return tabularJSON.text;
   progress({ phase: 'report', done: 0, total: 0, name: 'JSON report' }, true);
   const env = await call('scoreTabular', { ...last.request, format: 'json' });
@@ -822,70 +1022,6 @@ function drillPages(report, drillOf) {
   });
 }
 
-// buildView keeps what the page shows of a report, from its summary
-// (tabular.Report.SummaryJSON: the images without their pairs). The
-// images become typed arrays (transferred, not copied) so that a runs
-// file of 10,000 images costs the page's main thread nothing to receive.
-function buildView(rep) {
-  const cellIndex = new Map(rep.cells.map((c, i) => [c.model + '\u0000' + c.phase, i]));
-  const n = rep.images.length;
-  const images = {
-    count: n,
-    line: new Int32Array(n), cell: new Int32Array(n), run: new Int32Array(n), page: new Int32Array(n),
-    ok: new Uint8Array(n), matched: new Int32Array(n), nModel: new Int32Array(n), nGT: new Int32Array(n),
-    f1: new Float64Array(n),
-  };
-  const runIds = [];
-  const runIndex = new Map();
-  const pageIds = [];
-  const pageIndex = new Map();
-  const failed = [];
-  // per (cell, page) pooled counts for the per-page comparison
-  const pooled = new Map();
-  rep.images.forEach((im, i) => {
-    const rt = runText(im.run);
-    if (!runIndex.has(rt)) {
-      runIndex.set(rt, runIds.length);
-      runIds.push(rt);
-    }
-    if (!pageIndex.has(im.page)) {
-      pageIndex.set(im.page, pageIds.length);
-      pageIds.push(im.page);
-    }
-    const c = cellIndex.get(im.model + '\u0000' + im.phase);
-    images.line[i] = im.line;
-    images.cell[i] = c;
-    images.run[i] = runIndex.get(rt);
-    images.page[i] = pageIndex.get(im.page);
-    images.ok[i] = im.status === 'ok' ? 1 : 0;
-    images.matched[i] = im.matched;
-    images.nModel[i] = im.n_model;
-    images.nGT[i] = im.n_gt;
-    images.f1[i] = im.f1;
-    if (im.status !== 'ok') {
-      failed.push({ line: im.line, model: im.model, phase: im.phase, run: rt, page: im.page, failure: im.failure });
-      return;
-    }
-    const key = c + '\u0000' + im.page;
-    const p = pooled.get(key) || { matched: 0, nModel: 0, nGT: 0 };
-    p.matched += im.matched;
-    p.nModel += im.n_model;
-    p.nGT += im.n_gt;
-    pooled.set(key, p);
-  });
-  const okPages = [...new Set(rep.images.filter((im) => im.status === 'ok').map((im) => im.page))].sort(pageCompare);
-  const perPage = okPages.map((page) => rep.cells.map((_, c) => {
-    const p = pooled.get(c + '\u0000' + page);
-    return p ? prf(p.matched, p.nModel, p.nGT)[2] : null;
-  }));
-  return {
-    gate: rep.gate, key: rep.key, fields: rep.fields, rules: rep.rules, warnings: rep.warnings,
-    cells: rep.cells, preview: rep.preview || null,
-    pages: { ids: okPages, f1: perPage },
-    images, runIds, pageIds, failed,
-  };
-}
-
 // checkReport returns what keeps a parsed JSON value from being a harness
 // report the page can draw ("" when nothing does): the fields it reads,
 // with their types. The Markdown download reads the report strictly, in
@@ -930,9 +1066,10 @@ function checkReport(rep) {
 
 self.onmessage = async (e) => {
   const { id, op, args } = e.data;
-  // Asking for the version, or for a kept drop that may not exist, is no
-  // work: the warm-up goes on (a restored drop is scored by 'score').
-  if (op !== 'version' && op !== 'restore') idle = false;
+  // Asking for the version, for a kept drop that may not exist, setting
+  // the streaming's options or cancelling is no work: the warm-up goes
+  // on (a restored drop is scored by 'score').
+  if (op !== 'version' && op !== 'restore' && op !== 'configure' && op !== 'cancel') idle = false;
   try {
     if (!(op in ops)) throw new Error('unknown operation ' + op);
     const res = await ops[op](args || {});

@@ -54,6 +54,9 @@ type Method func(request Request) (any, error)
 type Request struct {
 	JSON  []byte
 	Parts []string
+	// Bytes are the bytes handed over beside the request (a part of a
+	// runs file, a part's results), when the method takes any.
+	Bytes []byte
 }
 
 // Dispatcher answers calls to the methods of one table.
@@ -92,6 +95,14 @@ func newDispatcher(ctx api.Cancel, lists [][]api.Operation) *Dispatcher {
 		}
 	}
 	return NewMethods(methods)
+}
+
+// With adds methods to the dispatcher's table and returns it.
+func (d *Dispatcher) With(methods map[string]Method) *Dispatcher {
+	for name, m := range methods {
+		d.methods[name] = m
+	}
+	return d
 }
 
 // NewMethods returns a dispatcher over a table of methods, to which it
@@ -248,8 +259,13 @@ type Answer struct {
 // a page keeps a report's bytes as bytes, for download, and decodes them
 // into text only when it reads them.
 func (d *Dispatcher) Answer(name, request string, parts ...string) Answer {
+	return d.AnswerRequest(name, Request{JSON: []byte(request), Parts: parts})
+}
+
+// AnswerRequest is Answer for a request that may carry bytes.
+func (d *Dispatcher) AnswerRequest(name string, request Request) Answer {
 	var env Envelope
-	env.Result, env.Error = d.run(name, Request{JSON: []byte(request), Parts: parts})
+	env.Result, env.Error = d.run(name, request)
 	if raw, ok := env.Result.(Raw); ok && env.Error == nil {
 		return Answer{Envelope: RawMarker, Raw: raw, IsRaw: true}
 	}

@@ -34,5 +34,5 @@ const heapFloor = 64 << 20
 
 func main() {
 	heapfloor.Set(heapFloor)
-	host.Serve("docscore", bridge.NewSession(api.TabularOperations()))
+	host.Serve("docscore", bridge.NewSession(api.TabularOperations()).With(bridge.StreamMethods()))
 }

@@ -56,6 +56,10 @@ func TestMain(m *testing.M) {
 	os.Exit(runMain(m))
 }
 
+// profileDir is the test browser's profile: its processes are those
+// under the one started with it (stream_large_test.go sums their memory).
+var profileDir string
+
 func runMain(m *testing.M) int {
 	var err error
 	if docsDir, err = filepath.Abs(filepath.Join("..", "..", "..", "..", "docs")); err != nil {
@@ -93,6 +97,7 @@ func runMain(m *testing.M) int {
 	origin = srv.URL
 	siteURL = srv.URL + prefix
 
+	profileDir = filepath.Join(tmp, "profile")
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(chromium),
 		chromedp.Headless,
@@ -103,7 +108,7 @@ func runMain(m *testing.M) int {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(filepath.Join(tmp, "profile")),
+		chromedp.UserDataDir(profileDir),
 	)
 	defer cancelAlloc()
 	var cancelBrowser context.CancelFunc
@@ -178,33 +183,44 @@ func newTabAt(t *testing.T, timeout time.Duration, url string) (context.Context,
 	}
 	watch(ctx)
 	// Workers start paused, so that their requests are recorded from the
-	// first: attach, subscribe, then let them run.
-	attached := chromedp.Events(ctx, target.AttachedToTarget)
-	if _, err := chromedp.Call(ctx, target.SetAutoAttach, target.SetAutoAttachParams{
-		AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: ptr(true)}); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		for ev, err := range attached {
-			if err != nil {
-				return
-			}
-			if !strings.Contains(ev.TargetInfo.Type, "worker") {
-				continue
-			}
-			wctx, _ := chromedp.NewContext(ctx, chromedp.WithTargetID(ev.TargetInfo.TargetID))
-			if err := chromedp.Do(wctx); err != nil {
-				t.Errorf("attaching to the worker: %v", err)
-				continue
-			}
-			watch(wctx)
-			if ev.WaitingForDebugger {
-				if _, err := chromedp.Call(wctx, runtime.RunIfWaitingForDebugger, cdp.Empty{}); err != nil {
-					t.Errorf("starting the worker: %v", err)
+	// first: attach, subscribe, then let them run. A worker's own
+	// workers (the streamed scoring's pool) are attached the same way.
+	var autoAttach func(ctx context.Context) error
+	autoAttach = func(ctx context.Context) error {
+		attached := chromedp.Events(ctx, target.AttachedToTarget)
+		if _, err := chromedp.Call(ctx, target.SetAutoAttach, target.SetAutoAttachParams{
+			AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: ptr(true)}); err != nil {
+			return err
+		}
+		go func() {
+			for ev, err := range attached {
+				if err != nil {
+					return
+				}
+				if !strings.Contains(ev.TargetInfo.Type, "worker") {
+					continue
+				}
+				wctx, _ := chromedp.NewContext(ctx, chromedp.WithTargetID(ev.TargetInfo.TargetID))
+				if err := chromedp.Do(wctx); err != nil {
+					t.Errorf("attaching to the worker: %v", err)
+					continue
+				}
+				watch(wctx)
+				if err := autoAttach(wctx); err != nil {
+					t.Logf("auto-attaching the worker's workers: %v", err)
+				}
+				if ev.WaitingForDebugger {
+					if _, err := chromedp.Call(wctx, runtime.RunIfWaitingForDebugger, cdp.Empty{}); err != nil {
+						t.Errorf("starting the worker: %v", err)
+					}
 				}
 			}
-		}
-	}()
+		}()
+		return nil
+	}
+	if err := autoAttach(ctx); err != nil {
+		t.Fatal(err)
+	}
 	// Every tab starts without the drop an earlier test kept in the
 	// browser (persist.js: IndexedDB, on the test server's origin).
 	if _, err := chromedp.Call(ctx, storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: origin, StorageTypes: "indexeddb"}); err != nil {

@@ -14,10 +14,11 @@ import (
 
 // Serve exposes d as
 //
-//	globalThis[name].call(method, requestJSON[, texts]) → Promise<answer>
+//	globalThis[name].call(method, requestJSON[, texts[, bytes]]) → Promise<answer>
 //
 // (texts, when given, is an array of strings the request's files name by
-// part: api.ResolveParts) and globalThis[name].version; it calls
+// part: api.ResolveParts; bytes, when given, a Uint8Array the method
+// reads as bridge.Request.Bytes) and globalThis[name].version; it calls
 // globalThis[name+"Ready"](version) when the host defined it, and blocks
 // forever. The answer is the envelope string, or for a raw result
 // (bridge.Answer) an object {envelope, raw}: raw is a Uint8Array of the
@@ -30,12 +31,12 @@ func Serve(name string, d *bridge.Dispatcher) {
 	object := js.Global().Get("Object")
 	uint8Array := js.Global().Get("Uint8Array")
 	call := js.FuncOf(func(this js.Value, args []js.Value) any {
-		method, request, parts := stringArg(args, 0), stringArg(args, 1), stringsArg(args, 2)
+		method, request, parts, data := stringArg(args, 0), stringArg(args, 1), stringsArg(args, 2), bytesArg(args, 3)
 		var executor js.Func
 		executor = js.FuncOf(func(this js.Value, p []js.Value) any {
 			resolve := p[0]
 			go func() {
-				a := d.Answer(method, request, parts...)
+				a := d.AnswerRequest(method, bridge.Request{JSON: []byte(request), Parts: parts, Bytes: data})
 				executor.Release()
 				if !a.IsRaw {
 					resolve.Invoke(a.Envelope)
@@ -69,6 +70,17 @@ func stringArg(args []js.Value, i int) string {
 		return ""
 	}
 	return args[i].String()
+}
+
+// bytesArg returns argument i, a Uint8Array, as bytes; anything else is
+// nil.
+func bytesArg(args []js.Value, i int) []byte {
+	if i >= len(args) || args[i].Type() != js.TypeObject || args[i].Get("byteLength").Type() != js.TypeNumber {
+		return nil
+	}
+	b := make([]byte, args[i].Get("byteLength").Int())
+	js.CopyBytesToGo(b, args[i])
+	return b
 }
 
 // stringsArg returns argument i, an array of strings, as a slice; a
