@@ -7,7 +7,7 @@
 // (keyAction, mismatch, pageAcross, stepTo) are tested by Node.
 
 import { el, clear, plainTable, diffPair } from './view.js';
-import { fmt4, runText } from './format.js';
+import { fmt4, grouped, runText } from './format.js';
 
 // KEYS is the line the page shows under each drill-down's buttons.
 export const KEYS = 'Keys: j or Alt+↓ next, k or Alt+↑ previous, Esc closes.';
@@ -234,7 +234,7 @@ function pairTable(d, p) {
 // failed image it is open, under the reason the line failed.
 function rawResponse(d) {
   const failed = d.status !== 'ok';
-  const what = d.response === '' ? 'none on this line' : `${d.response.length.toLocaleString('en')} characters`;
+  const what = d.response === '' ? 'none on this line' : `${grouped(d.response.length)} characters`;
   return el('details', { class: 'raw-response', open: failed || null },
     el('summary', {}, failed ? `Raw model response — failed: ${d.failure} (${what})` : `Raw model response (${what})`),
     d.response === '' ? el('p', { class: 'hint' }, 'The line has no records and no response.')
@@ -296,7 +296,7 @@ export function renderReceiptPage({ box, heading, summary, body }, d) {
     body.append(el('p', {}, 'Missing numbers: ', ...d.missing_numbers.map((n) => el('code', { class: 'missing-number' }, n))));
   }
   body.append(el('details', { class: 'raw-response' },
-    el('summary', {}, d.output === null ? 'Raw model output (null)' : `Raw model output (${d.output.length.toLocaleString('en')} characters)`),
+    el('summary', {}, d.output === null ? 'Raw model output (null)' : `Raw model output (${grouped(d.output.length)} characters)`),
     d.output === null ? el('p', { class: 'hint' }, 'The record has no output.') : el('pre', { class: 'raw', tabindex: '0' }, d.output)));
 }
 

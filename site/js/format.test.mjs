@@ -3,7 +3,7 @@
 // prints: ties at four decimals go to the even digit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fmt4, fmtOpt4, fmtDelta, sigText, ciText, ciLookup, prf, pageCompare } from './format.js';
+import { fmt4, fmtOpt4, fmtDelta, sigText, ciText, ciLookup, prf, pageCompare , grouped } from './format.js';
 
 test('fmt4 rounds like Go', () => {
   const cases = [
@@ -68,4 +68,11 @@ test('ciText writes the Markdown report form of an interval', () => {
   assert.equal(ciLookup(ci, 'name_cer'), null);
   assert.equal(ciLookup(ci, 'recall'), undefined);
   assert.equal(ciLookup(null, 'f1'), undefined);
+});
+
+test('grouped writes thousands as toLocaleString("en") does', () => {
+  for (const n of [0, 7, 999, 1000, 12345, 123456, 1234567, 1000000, -1, -999, -1000, -1234567, 2 ** 40]) {
+    assert.equal(grouped(n), n.toLocaleString('en'), String(n));
+  }
+  assert.equal(grouped(1234.9), '1,234');
 });

@@ -5,6 +5,8 @@
 // page's table of images built as the results come in input order, and
 // the progress text (images scored, rate, time left).
 
+import { grouped } from './format.js';
+
 // A batch holds at most LINES lines and about BYTES bytes (one line may
 // be longer); MAX_LINE bounds one line as the core's reader does
 // (ingest.MaxLine).
@@ -143,8 +145,8 @@ export function durationText(ms) {
 export function progressText({ name, done, total, images, ms }) {
   const { rate, left } = progressOf({ done, total, images, ms });
   const pct = total > 0 ? Math.floor((100 * done) / total) : 0;
-  const n = images.toLocaleString('en-US');
-  const r = Math.round(rate).toLocaleString('en-US');
+  const n = grouped(images);
+  const r = grouped(Math.round(rate));
   return `Scoring ${name}: ${pct}%, ${n} image${images === 1 ? '' : 's'}, ${r} images/s` +
     (left === null ? '' : `, about ${durationText(left)} left`);
 }
