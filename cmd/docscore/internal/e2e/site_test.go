@@ -379,10 +379,12 @@ func TestNetworkStaysOnTheOrigin(t *testing.T) {
 		t.Fatalf("the recorder missed the worker's requests: %q", reqs.list())
 	}
 	// A tabular session fetches the page, its modules, the core and the
-	// sample (and comparison.js, for the preview's movement): neither the
-	// receipt scorer nor the harness, nor their views.
+	// sample (and comparison.js, for the preview's movement; pool.js,
+	// stream.js, streamview.js and wasmload.js, which the worker imports
+	// for a large runs file's streamed scoring): neither the receipt
+	// scorer nor the harness, nor their views.
 	want := []string{"chart.js", "client.js", "comparison.js", "docscore.wasm", "drilldown.js", "format.js", "icon.svg", "index.html", "layout.js", "main.js", "parts.js",
-		"persist.js", "roles.js", "sample.json", "style.css", "view.js", "warmup.js", "wasm_exec.js", "worker.js"}
+		"persist.js", "pool.js", "roles.js", "sample.json", "stream.js", "streamview.js", "style.css", "view.js", "warmup.js", "wasm_exec.js", "wasmload.js", "worker.js"}
 	if got := assetsFetched(reqs.list()); !reflect.DeepEqual(got, want) {
 		t.Fatalf("a tabular session fetched %q, want exactly %q", got, want)
 	}
