@@ -231,10 +231,7 @@ func TestFailedLineShowsRawResponse(t *testing.T) {
 	}
 	ctx, _ := newTab(t, 2*time.Minute)
 	act(t, ctx, chromedp.Click(chromedp.ID("load-sample")))
-	if err := chromedp.Do(ctx,
-		chromedp.Evaluate[chromedp.Void](`document.querySelector('#images .vbox').scrollTop = 16 * 30`),
-		chromedp.Click(`#images tr[data-index="16"]`),
-	); err != nil {
+	if err := chromedp.Do(ctx, openImageRow(16)); err != nil {
 		t.Fatal(err)
 	}
 	s := waitLine(t, ctx, 17)

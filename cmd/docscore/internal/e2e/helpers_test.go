@@ -114,6 +114,27 @@ func act(t *testing.T, ctx context.Context, actions ...chromedp.Action[chromedp.
 	waitScored(t, ctx, g)
 }
 
+// openImageRow scrolls the images table to the row of image index and,
+// once the scroll's redraw is done (two animation frames), clicks that
+// row in the same task that finds it: a click sent through the protocol
+// after the row was looked up could land on a row a redraw had just
+// replaced ("Could not find node with given id"). The keyboard test
+// (TestDrillDown) drives the table with real input events.
+func openImageRow(index int) chromedp.Action[chromedp.Void] {
+	return chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`new Promise((resolve, reject) => {
+		document.querySelector('#images .vbox').scrollTop = %[1]d * 30;
+		requestAnimationFrame(() => requestAnimationFrame(() => {
+			const row = document.querySelector('#images tr[data-index="%[1]d"]');
+			if (!row) {
+				reject(new Error('no row of image %[1]d in the images table'));
+				return;
+			}
+			row.click();
+			resolve();
+		}));
+	})`, index), chromedp.EvalAwaitPromise)
+}
+
 // drop drops files (or folders) on the page with real drag events:
 // dragEnter, dragOver and drop carrying the paths, as a person would.
 func drop(paths ...string) chromedp.Action[chromedp.Void] {

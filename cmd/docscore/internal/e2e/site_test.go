@@ -238,10 +238,7 @@ func TestDrillDown(t *testing.T) {
 		}
 	}
 	// Scroll the row into view, then click it.
-	if err := chromedp.Do(ctx,
-		chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelector('#images .vbox').scrollTop = %d * 30`, target)),
-		chromedp.Click(fmt.Sprintf(`#images tr[data-index="%d"]`, target)),
-	); err != nil {
+	if err := chromedp.Do(ctx, openImageRow(target)); err != nil {
 		t.Fatal(err)
 	}
 	checkDetail(target)

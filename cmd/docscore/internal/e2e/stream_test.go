@@ -140,31 +140,10 @@ func TestStreamedRunsEqualTheCLI(t *testing.T) {
 		// response, read back from the file by its offsets.
 		ctx := streamTab(t, time.Minute, workers)
 		act(t, ctx, drop(samplePaths...))
-		// The table redraws its rows on the scroll event: the click waits
-		// two frames for it. A click that still lands on a row being
-		// replaced is lost: it is given three tries, each lost one logged.
-		var err error
-		for try := 0; try < 3; try++ {
-			if err = chromedp.Do(ctx,
-				chromedp.Evaluate[chromedp.Void](`new Promise(r => { document.querySelector('#images .vbox').scrollTop = 16 * 30; requestAnimationFrame(() => requestAnimationFrame(r)); })`, chromedp.EvalAwaitPromise),
-				chromedp.Click(`#images tr[data-index="16"]`),
-			); err != nil {
-				t.Logf("%d workers: click %d on line 17: %v", workers, try+1, err)
-				continue
-			}
-			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			_, err = chromedp.Run(wctx, chromedp.Poll[bool](`!document.getElementById('detail').hidden && document.getElementById('detail').dataset.line === "17"`, chromedp.WithPollingTimeout(0)))
-			cancel()
-			if err == nil {
-				break
-			}
-			t.Logf("%d workers: click %d on line 17 did not open its drill-down", workers, try+1)
+		if err := chromedp.Do(ctx, openImageRow(16)); err != nil {
+			t.Fatalf("%d workers: %v", workers, err)
 		}
-		if err != nil {
-			var page string
-			evalJSON(t, ctx, `JSON.stringify(JSON.stringify({error: document.getElementById('error').textContent, status: document.getElementById('status').textContent, detail: document.getElementById('detail').dataset.line, hidden: document.getElementById('detail').hidden}))`, &page)
-			t.Fatalf("%d workers: the drill-down of line 17 did not open (%v): %s", workers, err, page)
-		}
+		waitLine(t, ctx, 17)
 		var summary string
 		evalJSON(t, ctx, `JSON.stringify(document.getElementById('detail-summary').textContent)`, &summary)
 		if !strings.Contains(summary, "Failed (no JSON array of objects in response)") {
