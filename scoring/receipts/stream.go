@@ -842,11 +842,7 @@ func writePageJSON(jw *jsonout.Writer, p *Page, rows *bytes.Buffer) rowMarks {
 	jw.Key("status")
 	jw.String(p.Status)
 	jw.Key("finish_reason")
-	if p.FinishReason == nil {
-		jw.Null()
-	} else {
-		jw.String(*p.FinishReason)
-	}
+	jw.OptString(p.FinishReason)
 	jw.Key("scored_text")
 	jw.Bool(p.ScoredText)
 	jw.Key("empty_output")

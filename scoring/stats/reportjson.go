@@ -150,11 +150,7 @@ func writeStat(jw *jsonout.Writer, s *StatComparison) {
 	jw.Key("significant")
 	jw.Bool(s.Significant)
 	jw.Key("better")
-	if s.Better == nil {
-		jw.Null()
-	} else {
-		jw.String(*s.Better)
-	}
+	jw.OptString(s.Better)
 	jw.Key("kept")
 	jw.Open('{')
 	jw.Key("bootstrap")

@@ -127,11 +127,7 @@ func writeRules(jw *jsonout.Writer, rs *RulesSummary) {
 	jw.Key("open")
 	jw.Int(rs.Open)
 	jw.Key("sha256")
-	if rs.SHA256 == nil {
-		jw.Null()
-	} else {
-		jw.String(*rs.SHA256)
-	}
+	jw.OptString(rs.SHA256)
 	jw.Key("preview")
 	jw.Bool(rs.Preview)
 	jw.Close('}')

@@ -168,6 +168,15 @@ func (w *Writer) OptFloat(f *float64) {
 	w.Float(*f)
 }
 
+// OptString writes *s, or null when s is nil.
+func (w *Writer) OptString(s *string) {
+	if s == nil {
+		w.Null()
+		return
+	}
+	w.String(*s)
+}
+
 // Raw writes a JSON text (a json.RawMessage) re-indented at the current
 // depth, as the Encoder lays out a RawMessage value.
 func (w *Writer) Raw(raw []byte) {

@@ -106,13 +106,17 @@ func TestLayout(t *testing.T) {
 	w.Open('{')
 	w.Key("n")
 	w.Int(-3)
+	w.Key("s")
+	w.OptString(nil)
 	w.Key("t")
 	w.Bool(true)
+	w.Key("u")
+	w.OptString(&strs[1])
 	w.Key("z")
 	w.OptFloat(nil)
 	w.Close('}')
 	w.Close(']')
-	doc["c"] = []any{strs[0], strs[1], strs[2], map[string]any{"n": -3, "t": true, "z": nil}}
+	doc["c"] = []any{strs[0], strs[1], strs[2], map[string]any{"n": -3, "t": true, "z": nil, "s": nil, "u": strs[1]}}
 	w.Key("d")
 	w.Raw(raw)
 	doc["d"] = raw
