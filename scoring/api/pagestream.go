@@ -94,7 +94,7 @@ func NewStreamMerger(req *TabularRequest, summary bool) (*StreamMerger, error) {
 	if summary {
 		o.Image = sm.image
 	}
-	if sm.m, err = tabular.NewMerger(nil, treq, &sm.out, o); err != nil {
+	if sm.m, err = tabular.NewMerger(treq, &sm.out, o); err != nil {
 		return nil, err
 	}
 	return sm, nil

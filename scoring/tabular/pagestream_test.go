@@ -25,7 +25,7 @@ func (p *partSpool) Contents() (io.Reader, error) { return &p.Buffer, nil }
 func paged(req tabular.Request, format string, scorers int, seed uint64) ([]byte, error) {
 	var out bytes.Buffer
 	spool := &partSpool{}
-	m, err := tabular.NewMerger(nil, req, &out, tabular.StreamOptions{Format: format, Spool: func() (tabular.Spool, error) { return spool, nil }})
+	m, err := tabular.NewMerger(req, &out, tabular.StreamOptions{Format: format, Spool: func() (tabular.Spool, error) { return spool, nil }})
 	if err != nil {
 		return nil, err
 	}

@@ -105,7 +105,7 @@ func Stream(ctx Canceler, req Request, runs io.Reader, out io.Writer, o StreamOp
 		return nil, fmt.Errorf("tabular: format %q: expected json, csv or md", f)
 	}
 	jobs := max(o.Jobs, 1)
-	m, err := NewMerger(ctx, req, out, o)
+	m, err := NewMerger(req, out, o)
 	if err != nil {
 		return nil, err
 	}
@@ -242,10 +242,7 @@ type Merger struct {
 // (req.Runs.Data is not read) in o.Format, writing to out; o.Jobs and
 // o.Progress are not used. o.Format "summary" writes nothing: Finish
 // returns the report's summary.
-func NewMerger(ctx Canceler, req Request, out io.Writer, o StreamOptions) (*Merger, error) {
-	if ctx == nil {
-		ctx = never{}
-	}
+func NewMerger(req Request, out io.Writer, o StreamOptions) (*Merger, error) {
 	if o.MaxMatches <= 0 {
 		o.MaxMatches = DefaultMaxMatches
 	}
@@ -254,7 +251,7 @@ func NewMerger(ctx Canceler, req Request, out io.Writer, o StreamOptions) (*Merg
 		return nil, err
 	}
 	st := &streamer{
-		ctx: ctx, name: cfg.name, in: cfg.in, pages: cfg.pages, format: cfg.format, skip: cfg.skip,
+		name: cfg.name, in: cfg.in, pages: cfg.pages, format: cfg.format, skip: cfg.skip,
 		pool: newCellPool(cfg.in.Schema), csvHeader: cfg.csvHeader, ciCols: cfg.ciCols,
 		image: o.Image,
 	}
@@ -439,7 +436,6 @@ type lineResult struct {
 
 // streamer is a streamed scoring's state.
 type streamer struct {
-	ctx          Canceler
 	name         string
 	in           Input
 	pages        *pageIndex // nil after an early error
