@@ -7,3 +7,11 @@ func DetailText(pred, ref string) *PageDetail {
 	d.setTexts(Fold(pred), Fold(ref))
 	return d
 }
+
+// SetUnitBudget sets the most units one pass of a streamed scoring's
+// intervals holds, until the returned function restores it.
+func SetUnitBudget(n int) (restore func()) {
+	old := unitBudget
+	unitBudget = n
+	return func() { unitBudget = old }
+}

@@ -13,11 +13,17 @@ package receipts
 //   - In input order: the bad-line checks of pilotrun.Read, the pairing
 //     (the first record of a (phase, sample) pair is its page; a later one
 //     is a duplicate), the reference checks, the phase sums (phaseAcc,
-//     structAcc), each page's interval contribution (unit, 48 bytes a page,
-//     only with intervals), the Markdown's lowest pages (ten), and the
-//     page's row, written to a Spool and dropped. What is kept besides is
-//     4 bytes per planned pair (its first line) and the duplicated and
-//     unplanned pairs the report lists.
+//     structAcc), the Markdown's lowest pages (ten), and the page's row,
+//     written to a Spool and dropped. What is kept besides is one bit per
+//     planned pair (seen) and the duplicated and unplanned pairs the
+//     report lists.
+//   - Each page also writes a fixed-size frame to a second Spool, the
+//     page spool: its line, phase and planned sample and, with intervals,
+//     its contribution (unit). The page spool gives the first line of a
+//     duplicated pair (one pass, only when a pair is duplicated) and the
+//     phases' intervals: each pass reads the units of a group of phases of
+//     at most unitBudget units into memory, computes their intervals and
+//     spools the frames of the phases left for the next pass.
 //   - Two things about a page are known only at the end: whether a later
 //     record duplicates its pair (the "duplicated" flag) and whether its
 //     phase has structured metrics (StructuredAuto: some page of the phase
@@ -48,6 +54,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -57,6 +64,7 @@ import (
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/internal/jsonout"
 	"github.com/docscore/docscore/scoring/internal/linepipe"
+	"github.com/docscore/docscore/scoring/internal/workpool"
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts/donut"
 	"github.com/docscore/docscore/scoring/stats"
@@ -73,7 +81,8 @@ type Spool = linepipe.Spool
 type StreamOptions struct {
 	// Format is the report's format: json (also ""), csv or md.
 	Format string
-	// Jobs is the number of records scored at once; less than 1 means 1.
+	// Jobs is the number of records scored at once, and of phase
+	// intervals computed at once at the end; less than 1 means 1.
 	Jobs int
 	// SkipBadLines skips malformed run lines, as pilotrun.ReadOptions.
 	SkipBadLines bool
@@ -108,7 +117,7 @@ func Stream(ctx Canceler, refs References, name string, run io.Reader, out io.Wr
 	default:
 		return nil, nil, fmt.Errorf("receipts: format %q: expected json, csv or md", format)
 	}
-	st := &streamer{name: name, format: format, opts: opts, skip: o.SkipBadLines, refs: refs,
+	st := &streamer{name: name, format: format, opts: opts, skip: o.SkipBadLines, jobs: max(o.Jobs, 1), refs: refs,
 		index: make(map[string]int32, len(refs)), refState: make([]refState, len(refs))}
 
 	// The header, alone: every later line is parsed against it.
@@ -147,15 +156,19 @@ func Stream(ctx Canceler, refs References, name string, run io.Reader, out io.Wr
 	}
 	st.validateOnly.Store(st.early != nil)
 	st.plan()
+	st.newSpool = o.Spool
+	var err error
+	if st.pageSpool, err = linepipe.NewSpool(o.Spool); err != nil {
+		return nil, nil, err
+	}
 
 	if format != "md" {
-		var err error
 		if st.spool, err = linepipe.NewSpool(o.Spool); err != nil {
 			return nil, nil, err
 		}
 		st.spoolw = bufio.NewWriterSize(st.spool, 1<<16)
 	}
-	err := linepipe.Run(ctx, ls, linepipe.Options[*batchOut]{
+	err = linepipe.Run(ctx, ls, linepipe.Options[*batchOut]{
 		Jobs:    o.Jobs,
 		Worker:  st.worker,
 		Take:    st.take,
@@ -195,6 +208,7 @@ type streamer struct {
 	format       string
 	opts         Options
 	skip         bool
+	jobs         int
 	refs         References
 	index        map[string]int32 // sample → its (first) reference
 	refState     []refState
@@ -215,11 +229,15 @@ type streamer struct {
 	endStatus     *string
 	completed     int
 	pages         int
-	firstLine     []int32 // per planned pair (phase × sample): the line of its first record
+	seen          []uint64 // per planned pair (phase × sample): a bit, set by its first record
 	unplanned     map[Pair]int32
 	unplannedList []Unplanned
 	dups          map[Pair]*Duplicate
-	dupLines      map[int]bool // the first lines of the duplicated pairs
+	unresolved    map[int]*Duplicate // planned pair → its duplicate, first line not yet known
+	dupLines      map[int]bool       // the first lines of the duplicated pairs
+	pageSpool     Spool              // a frame per page (see pageFrame)
+	newSpool      func() (Spool, error)
+	frameBuf      []byte
 	accs          []*streamPhase
 	enabled       []bool    // per phase: it has structured metrics (known at the end)
 	lowest        []lowPage // md: the lowest pages, lowest first
@@ -235,8 +253,6 @@ type streamPhase struct {
 	anyGT    bool  // a page has a reference with a gt_parse
 	parsed   bool  // a scored prediction of such a page parsed as JSON
 	firstErr error // the first page's structured error
-	units    []unit
-	unitRefs []int32
 }
 
 // refState is what the workers compute once per reference.
@@ -290,8 +306,9 @@ func (st *streamer) plan() {
 			st.samples = append(st.samples, s)
 		}
 	}
-	st.firstLine = make([]int32, len(st.phases)*len(st.samples))
+	st.seen = make([]uint64, (len(st.phases)*len(st.samples)+63)/64)
 	st.unplanned, st.dups, st.dupLines = map[Pair]int32{}, map[Pair]*Duplicate{}, map[int]bool{}
+	st.unresolved = map[int]*Duplicate{}
 }
 
 func newStreamPhase(p string) *streamPhase { return &streamPhase{acc: newPhaseAcc(p)} }
@@ -472,13 +489,14 @@ func (st *streamer) take(bt *linepipe.Batch[*batchOut]) error {
 		key := Pair{Phase: r.phase, SampleID: r.sample}
 		pi, pp := st.planned[key.Phase]
 		si, ps := st.plannedSample[key.SampleID]
+		pair := -1 // the planned pair's index
 		var first int32
 		if pp && ps {
-			slot := &st.firstLine[int(pi)*len(st.samples)+int(si)]
-			first = *slot
-			if first == 0 {
-				*slot = int32(r.line)
+			pair = int(pi)*len(st.samples) + int(si)
+			if st.seen[pair/64]&(1<<(pair%64)) != 0 {
+				first = -1 // known later: resolveDuplicates
 			}
+			st.seen[pair/64] |= 1 << (pair % 64)
 		} else {
 			first = st.unplanned[key]
 			if first == 0 {
@@ -490,7 +508,11 @@ func (st *streamer) take(bt *linepipe.Batch[*batchOut]) error {
 			if d == nil {
 				d = &Duplicate{Phase: key.Phase, SampleID: key.SampleID, Count: 1, Lines: []int{int(first)}, ScoredLine: int(first)}
 				st.dups[key] = d
-				st.dupLines[int(first)] = true
+				if first > 0 {
+					st.dupLines[int(first)] = true
+				} else {
+					st.unresolved[pair] = d
+				}
 			}
 			d.Count++
 			d.Lines = append(d.Lines, r.line)
@@ -535,9 +557,12 @@ func (st *streamer) take(bt *linepipe.Batch[*batchOut]) error {
 				pa.sacc.add(page.Structured)
 			}
 		}
-		if st.opts.Bootstrap > 0 {
-			pa.units = append(pa.units, unitOf(page))
-			pa.unitRefs = append(pa.unitRefs, r.ref)
+		sample := -1
+		if ps {
+			sample = int(si)
+		}
+		if err := st.spoolPage(r.line, int(st.phaseIndex[key.Phase]), sample, r.ref, page); err != nil {
+			return err
 		}
 		switch st.format {
 		case "md":
@@ -629,10 +654,13 @@ func (st *streamer) report() (*Report, error) {
 	}
 	for pi, p := range st.phases[:len(st.planned)] {
 		for si, s := range st.samples {
-			if st.firstLine[pi*len(st.samples)+si] == 0 {
+			if pair := pi*len(st.samples) + si; st.seen[pair/64]&(1<<(pair%64)) == 0 {
 				rep.Missing = append(rep.Missing, Pair{Phase: p, SampleID: s})
 			}
 		}
+	}
+	if err := st.resolveDuplicates(); err != nil {
+		return nil, err
 	}
 	for _, d := range st.dups {
 		rep.Duplicated = append(rep.Duplicated, *d)
@@ -665,27 +693,200 @@ func (st *streamer) report() (*Report, error) {
 		rep.Phases[i].Structured = pa.sacc.result()
 	}
 	if st.opts.Bootstrap > 0 {
-		o, err := stats.IntervalOptions(st.opts.Bootstrap, st.opts.CILevel, st.opts.Seed)
-		if err != nil {
+		if err := st.intervals(rep, structured); err != nil {
 			return nil, err
-		}
-		schema := stats.ReceiptsSchema(structured)
-		v := make([]float64, schema.Width)
-		for i, pa := range st.accs {
-			b := stats.NewBuilder(stats.ReceiptsID(st.phases[i]), schema)
-			for j, u := range pa.units {
-				u.hasStructured = u.hasStructured && st.enabled[i]
-				if err := b.Add(st.refs[pa.unitRefs[j]].SampleID, u.fill(v, structured)); err != nil {
-					return nil, err
-				}
-			}
-			pa.units, pa.unitRefs = nil, nil
-			if rep.Phases[i].CI, err = stats.Interval(b.Build(), o); err != nil {
-				return nil, err
-			}
 		}
 	}
 	return rep, nil
+}
+
+// unitBudget is the most units (page contributions) one pass of
+// intervals holds, unless one phase alone has more.
+var unitBudget = 1 << 16
+
+// pageFrame is a page's frame in the page spool, little-endian: its line,
+// its phase (index in st.phases), its planned sample plus one (0: not
+// planned) and, with intervals, its reference's index and its unit:
+// flags (bit 0 F1, bit 1 TED, bit 2 structured), F1 and TED accuracy as
+// float64 bits, and the numeric and field counts.
+const (
+	frameHead = 12
+	frameUnit = 4 + 1 + 8 + 8 + 5*4
+)
+
+func (st *streamer) frameSize() int {
+	if st.opts.Bootstrap > 0 {
+		return frameHead + frameUnit
+	}
+	return frameHead
+}
+
+// spoolPage writes a page's frame to the page spool.
+func (st *streamer) spoolPage(line, phase, sample int, ref int32, p *Page) error {
+	f := binary.LittleEndian.AppendUint32(st.frameBuf[:0], uint32(line))
+	f = binary.LittleEndian.AppendUint32(f, uint32(phase))
+	f = binary.LittleEndian.AppendUint32(f, uint32(sample+1))
+	if st.opts.Bootstrap > 0 {
+		u := unitOf(p)
+		var bits byte
+		for i, b := range []bool{u.hasF1, u.hasTED, u.hasStructured} {
+			if b {
+				bits |= 1 << i
+			}
+		}
+		f = binary.LittleEndian.AppendUint32(f, uint32(ref))
+		f = append(f, bits)
+		f = binary.LittleEndian.AppendUint64(f, math.Float64bits(u.f1))
+		f = binary.LittleEndian.AppendUint64(f, math.Float64bits(u.ted))
+		for _, n := range []int32{u.matched, u.ref, u.fMatched, u.fPred, u.fRef} {
+			f = binary.LittleEndian.AppendUint32(f, uint32(n))
+		}
+	}
+	st.frameBuf = f
+	_, err := st.pageSpool.Write(f)
+	return err
+}
+
+// frame is a page's frame, read back.
+type frame struct {
+	line, phase, sample int // sample: -1 when not planned
+	ref                 int32
+	u                   unit
+}
+
+// readFrames calls fn with each frame of the page spool, then gives the
+// spool up; fn's error stops the reading.
+func (st *streamer) readFrames(fn func(f *frame, raw []byte) error) error {
+	src, err := st.pageSpool.Contents()
+	if err != nil {
+		return err
+	}
+	st.pageSpool = nil
+	r := bufio.NewReaderSize(src, 1<<16)
+	raw := make([]byte, st.frameSize())
+	var f frame
+	for {
+		if _, err := io.ReadFull(r, raw); err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return fmt.Errorf("receipts: the spooled pages: %w", err)
+		}
+		le := binary.LittleEndian
+		f.line, f.phase, f.sample = int(le.Uint32(raw)), int(le.Uint32(raw[4:])), int(le.Uint32(raw[8:]))-1
+		if len(raw) > frameHead {
+			u := raw[frameHead:]
+			bits := u[4]
+			f.ref = int32(le.Uint32(u))
+			f.u = unit{
+				hasF1: bits&1 != 0, hasTED: bits&2 != 0, hasStructured: bits&4 != 0,
+				f1: math.Float64frombits(le.Uint64(u[5:])), ted: math.Float64frombits(le.Uint64(u[13:])),
+				matched: int32(le.Uint32(u[21:])), ref: int32(le.Uint32(u[25:])),
+				fMatched: int32(le.Uint32(u[29:])), fPred: int32(le.Uint32(u[33:])), fRef: int32(le.Uint32(u[37:])),
+			}
+		}
+		if err := fn(&f, raw); err != nil {
+			return err
+		}
+	}
+}
+
+// copyFrames returns a new page spool and a function that writes a frame
+// to it.
+func (st *streamer) copyFrames() (Spool, func(raw []byte) error, error) {
+	next, err := linepipe.NewSpool(st.newSpool)
+	if err != nil {
+		return nil, nil, err
+	}
+	return next, func(raw []byte) error {
+		_, err := next.Write(raw)
+		return err
+	}, nil
+}
+
+// resolveDuplicates finds the first line of each duplicated planned pair
+// in the page spool: the line of its page.
+func (st *streamer) resolveDuplicates() error {
+	if len(st.unresolved) == 0 {
+		return nil
+	}
+	var next Spool
+	keep := func([]byte) error { return nil }
+	if st.opts.Bootstrap > 0 { // the intervals read the frames again
+		var err error
+		if next, keep, err = st.copyFrames(); err != nil {
+			return err
+		}
+	}
+	err := st.readFrames(func(f *frame, raw []byte) error {
+		if f.phase < len(st.planned) && f.sample >= 0 {
+			if d := st.unresolved[f.phase*len(st.samples)+f.sample]; d != nil {
+				d.Lines[0], d.ScoredLine = f.line, f.line
+				st.dupLines[f.line] = true
+			}
+		}
+		return keep(raw)
+	})
+	st.pageSpool, st.unresolved = next, nil
+	return err
+}
+
+// intervals sets each phase's CI from the units in the page spool, a
+// group of phases of at most unitBudget units a pass.
+func (st *streamer) intervals(rep *Report, structured bool) error {
+	o, err := stats.IntervalOptions(st.opts.Bootstrap, st.opts.CILevel, st.opts.Seed)
+	if err != nil {
+		return err
+	}
+	schema := stats.ReceiptsSchema(structured)
+	for start := 0; start < len(st.accs); {
+		end, n := start, 0
+		for end < len(st.accs) && (end == start || n+st.accs[end].acc.p.Pages <= unitBudget) {
+			n += st.accs[end].acc.p.Pages
+			end++
+		}
+		units, refs := make([][]unit, end-start), make([][]int32, end-start)
+		var next Spool
+		keep := func([]byte) error { return nil }
+		if end < len(st.accs) {
+			if next, keep, err = st.copyFrames(); err != nil {
+				return err
+			}
+		}
+		err := st.readFrames(func(f *frame, raw []byte) error {
+			if f.phase >= start && f.phase < end {
+				units[f.phase-start] = append(units[f.phase-start], f.u)
+				refs[f.phase-start] = append(refs[f.phase-start], f.ref)
+				return nil
+			}
+			return keep(raw)
+		})
+		if err != nil {
+			return err
+		}
+		st.pageSpool = next
+		// Each phase draws from its own streams: the phases of a pass
+		// run on the scoring's jobs with the bits of one after another.
+		err = workpool.Run(end-start, st.jobs, func(k int) error {
+			i := start + k
+			v := make([]float64, schema.Width)
+			b := stats.NewBuilder(stats.ReceiptsID(st.phases[i]), schema)
+			for j, u := range units[k] {
+				u.hasStructured = u.hasStructured && st.enabled[i]
+				if err := b.Add(st.refs[refs[k][j]].SampleID, u.fill(v, structured)); err != nil {
+					return err
+				}
+			}
+			ci, err := stats.Interval(b.Build(), o)
+			rep.Phases[i].CI = ci
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		start = end
+	}
+	return nil
 }
 
 // write writes the report: its summaries, then the spooled rows.

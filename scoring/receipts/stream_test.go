@@ -128,16 +128,9 @@ func TestStreamGenerated(t *testing.T) {
 	sameAsInMemory(t, "generated, skipping", refs, run, opts, true)
 	sameAsInMemory(t, "generated, not skipping", refs, run, opts, false)
 
-	// Duplicates, an unplanned phase and sample, and an end record moved.
-	lines := strings.Split(strings.TrimSuffix(string(generated(t, refs, 500)), "\n"), "\n")
-	extra := []string{lines[40], lines[41], lines[300],
-		`{"type": "request", "phase": "c99", "sample_id": "cord-test-0003", "status": "ok", "finish_reason": "stop", "output": "TOTAL 10.000", "error": null}`,
-		`{"type": "end", "status": "interrupted", "reason": "killed"}`,
-		lines[0],
-	}
-	dup := strings.Join(append(append(lines[:len(lines)-1:len(lines)-1], extra...), lines[len(lines)-1]), "\n") + "\n"
-	sameAsInMemory(t, "duplicates", refs, []byte(dup), opts, false)
-	sameAsInMemory(t, "duplicates, refused", refs, []byte(dup), receipts.Options{}, false)
+	dup := withDuplicates(t, refs)
+	sameAsInMemory(t, "duplicates", refs, dup, opts, false)
+	sameAsInMemory(t, "duplicates, refused", refs, dup, receipts.Options{}, false)
 
 	// A sample without a reference before a bad line: the bad line wins.
 	noRef := strings.Replace(string(run), `"sample_id": "cord-test-0005"`, `"sample_id": "cord-test-9999"`, 3)
@@ -151,8 +144,21 @@ func TestStreamGenerated(t *testing.T) {
 	broken[3].GTParse = []byte(`{"menu": [`)
 	sameAsInMemory(t, "broken gt_parse", broken, run, opts, true)
 	// Not a header first; empty.
-	sameAsInMemory(t, "no header", refs, []byte(strings.Join(lines[1:], "\n")), opts, true)
+	sameAsInMemory(t, "no header", refs, []byte(strings.Join(strings.Split(string(generated(t, refs, 500)), "\n")[1:], "\n")), opts, true)
 	sameAsInMemory(t, "empty", refs, []byte("\n\n"), opts, true)
+}
+
+// withDuplicates is a generated run of 500 records with three records
+// again (two pairs of one phase and one of another), an unplanned phase
+// and sample, an end record moved and a header repeated.
+func withDuplicates(t testing.TB, refs receipts.References) []byte {
+	lines := strings.Split(strings.TrimSuffix(string(generated(t, refs, 500)), "\n"), "\n")
+	extra := []string{lines[40], lines[41], lines[300],
+		`{"type": "request", "phase": "c99", "sample_id": "cord-test-0003", "status": "ok", "finish_reason": "stop", "output": "TOTAL 10.000", "error": null}`,
+		`{"type": "end", "status": "interrupted", "reason": "killed"}`,
+		lines[0],
+	}
+	return []byte(strings.Join(append(append(lines[:len(lines)-1:len(lines)-1], extra...), lines[len(lines)-1]), "\n") + "\n")
 }
 
 // TestStreamBadLineFarIn: a malformed line far into a generated file is

@@ -3,8 +3,8 @@ package stats
 import (
 	"fmt"
 	"runtime"
-	"sync"
-	"sync/atomic"
+
+	"github.com/docscore/docscore/scoring/internal/workpool"
 )
 
 // Named is a cell as one side of a comparison: the cell, built under its
@@ -45,11 +45,10 @@ type Pair struct {
 // before each comparison; an error from it ends the work.
 func CompareAll(family string, pairs []Pair, o Options, stop func() error) (*Report, error) {
 	cs := make([]*Comparison, len(pairs))
-	errs := make([]error, len(pairs))
-	one := func(k int) {
+	err := workpool.Run(len(pairs), runtime.GOMAXPROCS(0), func(k int) error {
 		if stop != nil {
-			if errs[k] = stop(); errs[k] != nil {
-				return
+			if err := stop(); err != nil {
+				return err
 			}
 		}
 		p := pairs[k]
@@ -57,44 +56,14 @@ func CompareAll(family string, pairs []Pair, o Options, stop func() error) (*Rep
 		b, sideB := p.B.side(p.PrefixB)
 		c, err := Compare(a, b, o)
 		if err != nil {
-			errs[k] = err
-			return
+			return err
 		}
 		c.A, c.B = sideA, sideB
 		cs[k] = c
-	}
-	workers := min(runtime.GOMAXPROCS(0), len(pairs))
-	if workers <= 1 {
-		for k := range pairs {
-			if one(k); errs[k] != nil {
-				return nil, errs[k]
-			}
-		}
-		return NewReport(family, o, cs)
-	}
-	var next atomic.Int64
-	var failed atomic.Bool
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for !failed.Load() {
-				k := int(next.Add(1) - 1)
-				if k >= len(pairs) {
-					return
-				}
-				if one(k); errs[k] != nil {
-					failed.Store(true)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return NewReport(family, o, cs)
 }
