@@ -3,6 +3,7 @@ package receipts_test
 import (
 	"flag"
 	"io"
+	"os"
 	"runtime"
 	"runtime/metrics"
 	"slices"
@@ -19,8 +20,9 @@ import (
 var memoryRecords = flag.Int("memory-records", 20000, "records of TestStreamFlatMemory's large run")
 
 // streamRecords scores a generated run of n records over refs, written
-// into a pipe as it is read, as Markdown to nowhere, and samples the live
-// heap after a full collection at 40 evenly spaced points.
+// into a pipe as it is read, as Markdown to nowhere with intervals (its
+// spools in files, as the command line's), and samples the live heap
+// after a full collection at 40 evenly spaced points.
 func streamRecords(t *testing.T, refs receipts.References, n, bad int) (*receipts.Report, []uint64, time.Duration) {
 	pr, pw := io.Pipe()
 	go func() {
@@ -32,8 +34,9 @@ func streamRecords(t *testing.T, refs receipts.References, n, bad int) (*receipt
 	step := max(n/40, 1)
 	next := step
 	start := time.Now()
-	rep, _, err := receipts.Stream(nil, refs, "run.jsonl", pr, io.Discard, receipts.Options{}, receipts.StreamOptions{
-		Format: "md", Jobs: 2, SkipBadLines: true, Progress: func(lines int) {
+	rep, _, err := receipts.Stream(nil, refs, "run.jsonl", pr, io.Discard, receipts.Options{Bootstrap: 200}, receipts.StreamOptions{
+		Format: "md", Jobs: 2, SkipBadLines: true, Spool: func() (receipts.Spool, error) { return newFileSpool(t) },
+		Progress: func(lines int) {
 			if lines < next {
 				return
 			}
@@ -50,13 +53,15 @@ func streamRecords(t *testing.T, refs receipts.References, n, bad int) (*receipt
 }
 
 // TestStreamFlatMemory scores -memory-records generated records and a
-// tenth as many (Markdown, no intervals: with intervals each page keeps
-// its 48-byte contribution to its phase's bootstrap) and fails when the
+// tenth as many (Markdown, with intervals) and fails when the
 // large run's live heap grows by more than half from its second quarter
 // to its last, or, from 100,000 records up, when its peak is more than
 // 20 % over the small run's.
 func TestStreamFlatMemory(t *testing.T) {
-	refs := loadSampleRefs(t, receipts.ParseOptions{})
+	// CORD-v2's size, as make bench-million-receipts: the phases (the
+	// report's cells, each kept as its sums) grow a tenth as fast as
+	// over the 24 bundled references.
+	refs := receiptstest.Repeat(loadSampleRefs(t, receipts.ParseOptions{}), 1000)
 	large := *memoryRecords
 	if slowBuild {
 		large /= 10
@@ -82,6 +87,24 @@ func TestStreamFlatMemory(t *testing.T) {
 	if want := receiptstest.Phases(large, len(refs)) * len(refs); rep.ScoredRecords != want || len(rep.SkippedLines) != 1 {
 		t.Errorf("%d pages scored, %d lines skipped; want %d and 1", rep.ScoredRecords, len(rep.SkippedLines), want)
 	}
+}
+
+// fileSpool is a receipts.Spool in a file.
+type fileSpool struct{ f *os.File }
+
+func newFileSpool(t *testing.T) (*fileSpool, error) {
+	f, err := os.CreateTemp(t.TempDir(), "spool-*")
+	if err == nil {
+		t.Cleanup(func() { f.Close() })
+	}
+	return &fileSpool{f}, err
+}
+
+func (s *fileSpool) Write(p []byte) (int, error) { return s.f.Write(p) }
+
+func (s *fileSpool) Contents() (io.Reader, error) {
+	_, err := s.f.Seek(0, io.SeekStart)
+	return s.f, err
 }
 
 // median is the middle of v (the upper of the two middles).

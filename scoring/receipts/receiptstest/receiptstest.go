@@ -171,3 +171,16 @@ func parse(rng *rand.Rand, gt json.RawMessage) string {
 	}
 	return string(b)
 }
+
+// Repeat returns n references: refs in turn, each under a new sample id
+// (gen-00000, gen-00001, …) and source (gen-00000.json, …), as
+// "gencorpus -kind receipts -samples n" writes them.
+func Repeat(refs receipts.References, n int) receipts.References {
+	out := make(receipts.References, n)
+	for i := range out {
+		out[i] = refs[i%len(refs)]
+		out[i].SampleID = fmt.Sprintf("gen-%05d", i)
+		out[i].Source = out[i].SampleID + ".json"
+	}
+	return out
+}
