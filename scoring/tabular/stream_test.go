@@ -15,6 +15,12 @@ import (
 // report's writers give it, or the error.
 func inMemory(req tabular.Request, format string) ([]byte, error) {
 	rep, err := tabular.ScoreRequest(req)
+	return writeInMemory(rep, err, format)
+}
+
+// writeInMemory is rep in a format, by the report's writers, or err when
+// the scoring failed.
+func writeInMemory(rep *tabular.Report, err error, format string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -41,11 +47,14 @@ func streamed(req tabular.Request, format string, jobs int) ([]byte, error) {
 }
 
 // sameAsInMemory holds Stream to the in-memory path, bytes or error, for
-// every format, with 1 and 8 jobs.
+// every format, with 1 and 8 jobs. The in-memory report is scored once
+// and written in each format (its writers do not change it: the page
+// downloads one report in three).
 func sameAsInMemory(t *testing.T, what string, req tabular.Request) {
 	t.Helper()
+	rep, repErr := tabular.ScoreRequest(req)
 	for _, format := range []string{"json", "csv", "md"} {
-		want, wantErr := inMemory(req, format)
+		want, wantErr := writeInMemory(rep, repErr, format)
 		for _, jobs := range []int{1, 8} {
 			got, err := streamed(req, format, jobs)
 			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
