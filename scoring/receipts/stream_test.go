@@ -104,6 +104,9 @@ func sampleRun(t *testing.T, name string) []byte {
 // without intervals, structured metrics off, auto and on, give the same
 // bytes streamed.
 func TestStreamSamples(t *testing.T) {
+	// CPU-bound on inputs of its own: it runs beside the other parallel
+	// tests, once the sequential ones (TestStreamFlatMemory) are done.
+	t.Parallel()
 	refs := loadSampleRefs(t, receipts.ParseOptions{})
 	for _, run := range []string{"run.jsonl", "run_incomplete.jsonl"} {
 		data := sampleRun(t, run)
@@ -132,6 +135,9 @@ func generated(t testing.TB, refs receipts.References, n int, bad ...int) []byte
 // duplicates, unplanned pairs and malformed lines gives the in-memory
 // bytes and errors.
 func TestStreamGenerated(t *testing.T) {
+	// CPU-bound on inputs of its own: it runs beside the other parallel
+	// tests, once the sequential ones (TestStreamFlatMemory) are done.
+	t.Parallel()
 	refs := loadSampleRefs(t, receipts.ParseOptions{})
 	n := 720
 	if slowBuild {

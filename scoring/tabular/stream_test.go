@@ -83,6 +83,9 @@ func sameAsInMemory(t *testing.T, what string, req tabular.Request) {
 // TestStreamSample: the bundled sample, with and without its rule file
 // and intervals, gives the in-memory bytes.
 func TestStreamSample(t *testing.T) {
+	// CPU-bound on inputs of its own: it runs beside the other parallel
+	// tests, once the sequential ones (TestStreamFlatMemory) are done.
+	t.Parallel()
 	for _, withRules := range []bool{true, false} {
 		files, err := sample.TabularRequest(withRules)
 		if err != nil {
@@ -104,6 +107,9 @@ func TestStreamSample(t *testing.T) {
 // three phases, with the same three kinds of malformed line (one missing
 // its page near the start and at the end, one cut off midway).
 func TestStreamGeneratedCorpus(t *testing.T) {
+	// CPU-bound on inputs of its own: it runs beside the other parallel
+	// tests, once the sequential ones (TestStreamFlatMemory) are done.
+	t.Parallel()
 	n := 600
 	if slowBuild {
 		n = 200
@@ -127,6 +133,9 @@ func TestStreamGeneratedCorpus(t *testing.T) {
 // TestStreamErrors: every error, and the order of two errors, is the
 // in-memory path's.
 func TestStreamErrors(t *testing.T) {
+	// CPU-bound on inputs of its own: it runs beside the other parallel
+	// tests, once the sequential ones (TestStreamFlatMemory) are done.
+	t.Parallel()
 	files, _ := sample.TabularRequest(true)
 	lines := strings.SplitAfter(strings.TrimSuffix(string(files.Runs.Data), "\n"), "\n")
 	noPage := strings.Replace(lines[2], `"page": "29"`, `"page": "99"`, 1)
