@@ -10,7 +10,7 @@
 # are read from the test files go list gives for this platform, so that
 # no separate build lists them.
 set -euo pipefail
-FUZZTIME=${FUZZTIME:-10s}
+FUZZTIME=${FUZZTIME:-8s}
 # Go minimizes every input that finds new coverage, for up to 60 s each by
 # default: a target whose exec takes milliseconds (the streamed scorings'
 # FuzzStream*) would spend the whole burst minimizing. 100 execs a
