@@ -19,11 +19,22 @@ import (
 // inMemory is the report of the whole-file path: pilotrun.Read, Score and
 // the format's writer, or the first error.
 func inMemory(refs receipts.References, run []byte, opts receipts.Options, format string, skip bool) ([]byte, error) {
+	rep, err := scoreInMemory(refs, run, opts, skip)
+	return writeInMemory(rep, err, format)
+}
+
+// scoreInMemory is the whole-file path's report: pilotrun.Read and Score.
+func scoreInMemory(refs receipts.References, run []byte, opts receipts.Options, skip bool) (*receipts.Report, error) {
 	r, err := pilotrun.Read(bytes.NewReader(run), "run.jsonl", pilotrun.ReadOptions{SkipBadLines: skip})
 	if err != nil {
 		return nil, err
 	}
-	rep, err := receipts.Score(refs, r, opts)
+	return receipts.Score(refs, r, opts)
+}
+
+// writeInMemory is rep in a format, by its writer, or err when the
+// scoring failed.
+func writeInMemory(rep *receipts.Report, err error, format string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -50,11 +61,14 @@ func streamed(refs receipts.References, run []byte, opts receipts.Options, forma
 }
 
 // sameAsInMemory fails when the streamed scoring's bytes or error differ
-// from the in-memory path's, in any format, with 1 and 8 jobs.
+// from the in-memory path's, in any format, with 1 and 8 jobs. The
+// in-memory report is scored once and written in each format (its
+// writers only read it).
 func sameAsInMemory(t *testing.T, what string, refs receipts.References, run []byte, opts receipts.Options, skip bool) {
 	t.Helper()
+	rep, repErr := scoreInMemory(refs, run, opts, skip)
 	for _, format := range []string{"json", "csv", "md"} {
-		want, wantErr := inMemory(refs, run, opts, format, skip)
+		want, wantErr := writeInMemory(rep, repErr, format)
 		for _, jobs := range []int{1, 8} {
 			got, err := streamed(refs, run, opts, format, skip, jobs)
 			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
@@ -90,6 +104,9 @@ func sampleRun(t *testing.T, name string) []byte {
 // without intervals, structured metrics off, auto and on, give the same
 // bytes streamed.
 func TestStreamSamples(t *testing.T) {
+	// CPU-bound on inputs of its own: it runs beside the other parallel
+	// tests, once the sequential ones (TestStreamFlatMemory) are done.
+	t.Parallel()
 	refs := loadSampleRefs(t, receipts.ParseOptions{})
 	for _, run := range []string{"run.jsonl", "run_incomplete.jsonl"} {
 		data := sampleRun(t, run)
@@ -118,6 +135,9 @@ func generated(t testing.TB, refs receipts.References, n int, bad ...int) []byte
 // duplicates, unplanned pairs and malformed lines gives the in-memory
 // bytes and errors.
 func TestStreamGenerated(t *testing.T) {
+	// CPU-bound on inputs of its own: it runs beside the other parallel
+	// tests, once the sequential ones (TestStreamFlatMemory) are done.
+	t.Parallel()
 	refs := loadSampleRefs(t, receipts.ParseOptions{})
 	n := 720
 	if slowBuild {

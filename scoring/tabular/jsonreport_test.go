@@ -110,6 +110,9 @@ func sameBytes(t testing.TB, what string, got, want []byte) {
 // generated corpora (failed images, misses, extras, previews) give the same
 // bytes by hand as through reflection, report and summary alike.
 func TestWriteJSONEqualsEncodingJSON(t *testing.T) {
+	// CPU-bound on inputs of its own: it runs beside the other parallel
+	// tests, once the sequential ones (TestStreamFlatMemory) are done.
+	t.Parallel()
 	for _, c := range sampleCases {
 		checkAgainstReflection(t, c.name, c.report(t))
 	}

@@ -15,6 +15,12 @@ import (
 // report's writers give it, or the error.
 func inMemory(req tabular.Request, format string) ([]byte, error) {
 	rep, err := tabular.ScoreRequest(req)
+	return writeInMemory(rep, err, format)
+}
+
+// writeInMemory is rep in a format, by the report's writers, or err when
+// the scoring failed.
+func writeInMemory(rep *tabular.Report, err error, format string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -41,11 +47,14 @@ func streamed(req tabular.Request, format string, jobs int) ([]byte, error) {
 }
 
 // sameAsInMemory holds Stream to the in-memory path, bytes or error, for
-// every format, with 1 and 8 jobs.
+// every format, with 1 and 8 jobs. The in-memory report is scored once
+// and written in each format (its writers do not change it: the page
+// downloads one report in three).
 func sameAsInMemory(t *testing.T, what string, req tabular.Request) {
 	t.Helper()
+	rep, repErr := tabular.ScoreRequest(req)
 	for _, format := range []string{"json", "csv", "md"} {
-		want, wantErr := inMemory(req, format)
+		want, wantErr := writeInMemory(rep, repErr, format)
 		for _, jobs := range []int{1, 8} {
 			got, err := streamed(req, format, jobs)
 			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
@@ -74,6 +83,9 @@ func sameAsInMemory(t *testing.T, what string, req tabular.Request) {
 // TestStreamSample: the bundled sample, with and without its rule file
 // and intervals, gives the in-memory bytes.
 func TestStreamSample(t *testing.T) {
+	// CPU-bound on inputs of its own: it runs beside the other parallel
+	// tests, once the sequential ones (TestStreamFlatMemory) are done.
+	t.Parallel()
 	for _, withRules := range []bool{true, false} {
 		files, err := sample.TabularRequest(withRules)
 		if err != nil {
@@ -89,10 +101,22 @@ func TestStreamSample(t *testing.T) {
 // TestStreamGeneratedCorpus: a generated corpus with failures, raw
 // responses and malformed lines (skipped), with intervals, gives the
 // in-memory bytes; the memo bound (64 matches) is crossed many times.
+// Under the race detector and WebAssembly it runs a third of the images:
+// 203 lines are still four batches of Stream's (64 lines) on four of the
+// eight workers and about ten parts of paged's, over all five models and
+// three phases, with the same three kinds of malformed line (one missing
+// its page near the start and at the end, one cut off midway).
 func TestStreamGeneratedCorpus(t *testing.T) {
-	c := tabulartest.New(tabulartest.Large(600, 7))
+	// CPU-bound on inputs of its own: it runs beside the other parallel
+	// tests, once the sequential ones (TestStreamFlatMemory) are done.
+	t.Parallel()
+	n := 600
+	if slowBuild {
+		n = 200
+	}
+	c := tabulartest.New(tabulartest.Large(n, 7))
 	var runs bytes.Buffer
-	if _, err := c.WriteRuns(&runs, tabulartest.RunsOptions{Images: 600, BadLines: []int{3, 300, 599}, Responses: true}); err != nil {
+	if _, err := c.WriteRuns(&runs, tabulartest.RunsOptions{Images: n, BadLines: []int{3, n / 2, n - 1}, Responses: true}); err != nil {
 		t.Fatal(err)
 	}
 	files, _ := sample.TabularRequest(true)
@@ -109,6 +133,9 @@ func TestStreamGeneratedCorpus(t *testing.T) {
 // TestStreamErrors: every error, and the order of two errors, is the
 // in-memory path's.
 func TestStreamErrors(t *testing.T) {
+	// CPU-bound on inputs of its own: it runs beside the other parallel
+	// tests, once the sequential ones (TestStreamFlatMemory) are done.
+	t.Parallel()
 	files, _ := sample.TabularRequest(true)
 	lines := strings.SplitAfter(strings.TrimSuffix(string(files.Runs.Data), "\n"), "\n")
 	noPage := strings.Replace(lines[2], `"page": "29"`, `"page": "99"`, 1)
