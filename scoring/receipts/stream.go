@@ -229,7 +229,7 @@ type streamer struct {
 	endStatus     *string
 	completed     int
 	pages         int
-	seen          []uint64 // per planned pair (phase × sample): a bit, set by its first record
+	seen          bitset // per planned pair (phase × sample): a bit, set by its first record
 	unplanned     map[Pair]int32
 	unplannedList []Unplanned
 	dups          map[Pair]*Duplicate
@@ -306,7 +306,7 @@ func (st *streamer) plan() {
 			st.samples = append(st.samples, s)
 		}
 	}
-	st.seen = make([]uint64, (len(st.phases)*len(st.samples)+63)/64)
+	st.seen = newBitset(len(st.phases) * len(st.samples))
 	st.unplanned, st.dups, st.dupLines = map[Pair]int32{}, map[Pair]*Duplicate{}, map[int]bool{}
 	st.unresolved = map[int]*Duplicate{}
 }
@@ -493,10 +493,10 @@ func (st *streamer) take(bt *linepipe.Batch[*batchOut]) error {
 		var first int32
 		if pp && ps {
 			pair = int(pi)*len(st.samples) + int(si)
-			if st.seen[pair/64]&(1<<(pair%64)) != 0 {
+			if st.seen.has(pair) {
 				first = -1 // known later: resolveDuplicates
 			}
-			st.seen[pair/64] |= 1 << (pair % 64)
+			st.seen.set(pair)
 		} else {
 			first = st.unplanned[key]
 			if first == 0 {
@@ -654,7 +654,7 @@ func (st *streamer) report() (*Report, error) {
 	}
 	for pi, p := range st.phases[:len(st.planned)] {
 		for si, s := range st.samples {
-			if pair := pi*len(st.samples) + si; st.seen[pair/64]&(1<<(pair%64)) == 0 {
+			if !st.seen.has(pi*len(st.samples) + si) {
 				rep.Missing = append(rep.Missing, Pair{Phase: p, SampleID: s})
 			}
 		}
@@ -1145,3 +1145,15 @@ func sortDuplicates(d []Duplicate) {
 func sortLowest(l []lowPage) {
 	slices.SortFunc(l, func(a, b lowPage) int { return a.at - b.at })
 }
+
+// bitset is a set of small non-negative integers, a bit each.
+type bitset []uint64
+
+// newBitset holds 0 … n-1, none set.
+func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
+
+// has reports whether i is set.
+func (b bitset) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
+
+// set sets i.
+func (b bitset) set(i int) { b[i/64] |= 1 << (i % 64) }
