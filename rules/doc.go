@@ -35,14 +35,15 @@
 // differs where no rule file goes:
 //
 //   - Lines: a row or table is placed on its own line. gomarkdown's reader
-//     guessed the line of a table in a block quote or list by searching
-//     for its header's text, which can find an earlier line holding the
-//     same words (the differential check compares such files without
-//     their numbers), and of a header of empty cells could only give the
-//     last line it had passed (the check skips those files); rows after
-//     a footer line ("|===|", or a lone "|") it placed a line too early
-//     when they held no plain text or were read from a copy (the check
-//     skips files with a footer line).
+//     guessed the line of a table in a block quote or list, or of one
+//     whose header holds no plain text (only inline code, or empty
+//     cells), by searching for its header's text, which can find an
+//     earlier line holding the same words, and then read the extra cells
+//     of the wrong rows' lines (the differential check gives it the line
+//     this reader found, where that line holds the header's text); rows
+//     after a footer line ("|===|", or a lone "|") it placed a line too
+//     early when they held no plain text or were read from a copy (the
+//     check skips files with a footer line).
 //
 //   - Inline: named entities other than &amp; &lt; &gt; &quot; &apos;
 //     &nbsp; stay as written (the html package's table of 2,000 names

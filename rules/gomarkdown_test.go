@@ -20,8 +20,11 @@ import (
 // read from the gomarkdown syntax tree. FuzzMarkdownAgainstGomarkdown
 // holds the hand-written reader to it.
 
-// parseGomarkdown is Parse with the gomarkdown reader.
-func parseGomarkdown(name string, src []byte) (*File, error) {
+// parseGomarkdown is Parse with the gomarkdown reader. headerLines, when
+// given, are the lines of the file's tables in order (as readMarkdown has
+// them): the reader takes a table's from there, where that line holds the
+// header's text, instead of searching for it (doc.go).
+func parseGomarkdown(name string, src []byte, headerLines []int) (*File, error) {
 	sum := sha256sum.Sum256(src)
 	f := &File{Name: name, SHA256: hex.EncodeToString(sum[:])}
 	buf := bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
@@ -32,7 +35,7 @@ func parseGomarkdown(name string, src []byte) (*File, error) {
 		f.errs = inputerr.List{inputerr.New(name, line, "expected UTF-8 text")}
 		return f, f.errs
 	}
-	f.readBlocks(buf, gomarkdownBlocks(buf))
+	f.readBlocks(buf, gomarkdownBlocks(buf, headerLines))
 	return f.finish()
 }
 
@@ -41,13 +44,14 @@ func parseGomarkdown(name string, src []byte) (*File, error) {
 // its first text literal (1 when none is a slice of buf), a table's header
 // found by searching when read from a copy, rows at the line of their
 // first text literal or counted from the header.
-func gomarkdownBlocks(buf []byte) []mdBlock {
+func gomarkdownBlocks(buf []byte, headerLines []int) []mdBlock {
 	p := parser.NewWithExtensions(parser.CommonExtensions &^ parser.MathJax)
 	doc := p.Parse(buf)
 	var out []mdBlock
 	var section Kind
 	sectionLevel := 0
 	loc := newLocator(buf)
+	tables := 0
 	ast.WalkFunc(doc, func(node ast.Node, entering bool) ast.WalkStatus {
 		if !entering {
 			return ast.GoToNext
@@ -74,8 +78,16 @@ func gomarkdownBlocks(buf []byte) []mdBlock {
 		case *ast.CodeBlock:
 			return ast.SkipChildren
 		case *ast.Table:
+			// headerLines has the tables with a header row.
+			hint := 0
+			if hasHeader(n) {
+				if tables < len(headerLines) {
+					hint = headerLines[tables]
+				}
+				tables++
+			}
 			if section != "" {
-				if t, ok := gomarkdownTable(loc, n, section); ok {
+				if t, ok := gomarkdownTable(loc, n, section, hint); ok {
 					out = append(out, t)
 				}
 			}
@@ -86,7 +98,7 @@ func gomarkdownBlocks(buf []byte) []mdBlock {
 	return out
 }
 
-func gomarkdownTable(loc *locator, t *ast.Table, kind Kind) (mdBlock, bool) {
+func gomarkdownTable(loc *locator, t *ast.Table, kind Kind, hint int) (mdBlock, bool) {
 	src := loc.src
 	var rows []*ast.TableRow
 	var headerRow *ast.TableRow
@@ -106,7 +118,7 @@ func gomarkdownTable(loc *locator, t *ast.Table, kind Kind) (mdBlock, bool) {
 	}
 	headerLine := nodeLine(src, headerRow)
 	if headerLine == 0 {
-		headerLine = loc.search(headerRow)
+		headerLine = loc.search(headerRow, hint)
 	}
 	b := mdBlock{table: true, line: headerLine}
 	for _, c := range headerRow.Children {
@@ -128,6 +140,16 @@ func gomarkdownTable(loc *locator, t *ast.Table, kind Kind) (mdBlock, bool) {
 		b.rows = append(b.rows, row)
 	}
 	return b, true
+}
+
+// hasHeader reports whether table t has a header row.
+func hasHeader(t *ast.Table) bool {
+	for _, c := range t.Children {
+		if h, ok := c.(*ast.TableHeader); ok && len(h.Children) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // hasRuleColumns reports whether readTable reads a table with this header
@@ -215,7 +237,10 @@ func (l *locator) seen(node ast.Node) {
 	}
 }
 
-func (l *locator) search(row ast.Node) int {
+// search returns the line of a table's header row read from a copy: line
+// hint where it holds the row's text, else the first line from the last
+// one passed that does.
+func (l *locator) search(row ast.Node, hint int) int {
 	var lits [][]byte
 	ast.WalkFunc(row, func(node ast.Node, entering bool) ast.WalkStatus {
 		switch node.(type) {
@@ -226,12 +251,19 @@ func (l *locator) search(row ast.Node) int {
 		}
 		return ast.GoToNext
 	})
-	for i := l.passed; i < len(l.starts) && len(lits) > 0; i++ {
+	line := func(i int) []byte {
 		end := len(l.src)
 		if i+1 < len(l.starts) {
 			end = l.starts[i+1]
 		}
-		if holdsInOrder(l.src[l.starts[i]:end], lits) {
+		return l.src[l.starts[i]:end]
+	}
+	if hint > 0 && hint <= len(l.starts) && holdsInOrder(line(hint-1), lits) {
+		l.pass(hint)
+		return hint
+	}
+	for i := l.passed; i < len(l.starts) && len(lits) > 0; i++ {
+		if holdsInOrder(line(i), lits) {
 			l.pass(i + 1)
 			return i + 1
 		}
@@ -287,7 +319,7 @@ func BenchmarkParseGomarkdown(b *testing.B) {
 	}
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
-		if _, err := parseGomarkdown("sample.md", src); err != nil {
+		if _, err := parseGomarkdown("sample.md", src, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

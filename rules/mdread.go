@@ -18,7 +18,6 @@ type mdBlock struct {
 	text   string   // heading text
 	header []string // a table's header cells, as read
 	rows   []mdRow  // a table's body rows
-	copied bool     // in a block quote or list item
 	footer bool     // with a footer line ("|===|") among its rows
 }
 
@@ -537,7 +536,7 @@ func (r *mdReader) table(off int, data []byte) int {
 	if i == 0 {
 		return 0
 	}
-	t := mdBlock{table: true, copied: r.depth > 0}
+	t := mdBlock{table: true}
 	if header != nil {
 		t.line = r.lineAt(off)
 		t.header = r.row(header, cols)
@@ -735,9 +734,11 @@ func (r *mdReader) listItem(off int, data []byte, flags *int) int {
 	}
 	var raw []byte
 	var lines []int
+	// write copies b, a line or the last line of data without its newline,
+	// and names its line.
 	write := func(b []byte, at int) {
 		raw = append(raw, b...)
-		for range bytes.Count(b, []byte("\n")) {
+		if len(b) > 0 {
 			lines = append(lines, r.lineAt(off+at))
 		}
 	}
