@@ -2,7 +2,6 @@ package rules
 
 import (
 	"bytes"
-	"encoding/hex"
 	"os"
 	"sort"
 	"strings"
@@ -10,10 +9,6 @@ import (
 
 	"github.com/gomarkdown/markdown/ast"
 	"github.com/gomarkdown/markdown/parser"
-
-	"github.com/docscore/docscore/rules/internal/sha256sum"
-	"github.com/docscore/docscore/scoring/ingest"
-	"github.com/docscore/docscore/scoring/inputerr"
 )
 
 // This file keeps the reader the package used before its own: rule files
@@ -25,18 +20,7 @@ import (
 // them): the reader takes a table's from there, where that line holds the
 // header's text, instead of searching for it (doc.go).
 func parseGomarkdown(name string, src []byte, headerLines []int) (*File, error) {
-	sum := sha256sum.Sum256(src)
-	f := &File{Name: name, SHA256: hex.EncodeToString(sum[:])}
-	buf := bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
-	buf = bytes.ReplaceAll(buf, []byte("\r"), []byte("\n"))
-	buf = ingest.StripBOM(buf)
-	if !isValidUTF8(buf) {
-		line := 1 + bytes.Count(buf[:firstInvalidUTF8(buf)], []byte("\n"))
-		f.errs = inputerr.List{inputerr.New(name, line, "expected UTF-8 text")}
-		return f, f.errs
-	}
-	f.readBlocks(buf, gomarkdownBlocks(buf, headerLines))
-	return f.finish()
+	return parseWith(name, src, func(buf []byte) []mdBlock { return gomarkdownBlocks(buf, headerLines) })
 }
 
 // gomarkdownBlocks returns the headings and tables of buf as the old

@@ -1,15 +1,12 @@
 package rules
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"testing"
-
-	"github.com/docscore/docscore/scoring/ingest"
 )
 
 // differential returns what Parse reads from src with the reader given, in
@@ -102,7 +99,7 @@ func differenceFromGomarkdown(src []byte) string {
 // src, in order.
 func tableLines(src []byte) []int {
 	var lines []int
-	for _, b := range readMarkdown(normalizeNewlines(src)) {
+	for _, b := range readMarkdown(normalize(src)) {
 		if b.table {
 			lines = append(lines, b.line)
 		}
@@ -110,17 +107,10 @@ func tableLines(src []byte) []int {
 	return lines
 }
 
-// normalizeNewlines is src as Parse reads it: LF newlines, no BOM.
-func normalizeNewlines(src []byte) []byte {
-	buf := bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
-	buf = bytes.ReplaceAll(buf, []byte("\r"), []byte("\n"))
-	return ingest.StripBOM(buf)
-}
-
 // outsideSubset reports whether src holds Markdown the hand-written reader
 // deliberately reads differently (doc.go).
 func outsideSubset(src []byte) bool {
-	buf := normalizeNewlines(src)
+	buf := normalize(src)
 	for _, b := range readMarkdown(buf) {
 		// A footer line ("|===|", or a lone "|"): gomarkdown's reader
 		// counted the rows after it from the header, one line short.

@@ -120,20 +120,30 @@ var (
 // reports Parse's errors again together with its own. A file with errors
 // must not be scored.
 func Parse(name string, src []byte) (*File, error) {
+	return parseWith(name, src, readMarkdown)
+}
+
+// parseWith is Parse with the Markdown reader given: it reads the headings
+// and tables of the normalized source.
+func parseWith(name string, src []byte, read func(buf []byte) []mdBlock) (*File, error) {
 	sum := sha256sum.Sum256(src)
 	f := &File{Name: name, SHA256: hex.EncodeToString(sum[:])}
-	// The parser works on LF newlines; normalizing first keeps line numbers
-	// and lets literals be located in the buffer we hold.
-	buf := bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
-	buf = bytes.ReplaceAll(buf, []byte("\r"), []byte("\n"))
-	buf = ingest.StripBOM(buf)
+	buf := normalize(src)
 	if !isValidUTF8(buf) {
 		line := 1 + bytes.Count(buf[:firstInvalidUTF8(buf)], []byte("\n"))
 		f.errs = inputerr.List{inputerr.New(name, line, "expected UTF-8 text")}
 		return f, f.errs
 	}
-	f.readBlocks(buf, readMarkdown(buf))
+	f.readBlocks(buf, read(buf))
 	return f.finish()
+}
+
+// normalize returns src with LF newlines and no byte-order mark: the reader
+// works on LF newlines, and line numbers count them.
+func normalize(src []byte) []byte {
+	buf := bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+	buf = bytes.ReplaceAll(buf, []byte("\r"), []byte("\n"))
+	return ingest.StripBOM(buf)
 }
 
 // readBlocks reads the rule sections' tables among the headings and tables
