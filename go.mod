@@ -7,6 +7,7 @@ require (
 	github.com/gomarkdown/markdown v0.0.0-20261107153045-a51d70be185e
 	github.com/spf13/cobra v1.10.2
 	github.com/syumai/workers v0.33.0
+	golang.org/x/net v0.60.0
 )
 
 require (
@@ -32,7 +33,7 @@ require (
 	go.opentelemetry.io/otel/trace v1.33.0 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
 	golang.org/x/sync v0.25.0 // indirect
-	golang.org/x/term v0.44.0 // indirect
+	golang.org/x/term v0.46.0 // indirect
 )
 
 require (

@@ -321,3 +321,34 @@ func TestParseDiffersFromPython(t *testing.T) {
 		}
 	}
 }
+
+// postorder is a tree flattened for the brute-force oracle: nodes in
+// postorder (1-based; index 0 is the empty forest) and each node's
+// leftmost leaf descendant.
+type postorder struct {
+	nodes []*Node
+	lml   []int
+}
+
+func flattenPostorder(root *Node) postorder {
+	p := postorder{nodes: []*Node{nil}, lml: []int{0}}
+	var walk func(n *Node) int
+	walk = func(n *Node) int {
+		first := 0
+		for i, c := range n.Children {
+			l := walk(c)
+			if i == 0 {
+				first = l
+			}
+		}
+		p.nodes = append(p.nodes, n)
+		idx := len(p.nodes) - 1
+		if len(n.Children) == 0 {
+			first = idx
+		}
+		p.lml = append(p.lml, first)
+		return first
+	}
+	walk(root)
+	return p
+}

@@ -2,6 +2,8 @@ package donut
 
 import (
 	"errors"
+
+	"github.com/docscore/docscore/scoring/internal/treedit"
 	"strings"
 	"unicode/utf8"
 )
@@ -133,106 +135,74 @@ const MaxTEDCells = 1 << 22
 // ErrTreesTooLarge is returned by [TED] for trees over MaxTEDCells.
 var ErrTreesTooLarge = errors.New("donut: trees too large for tree edit distance")
 
-// postorder is a tree flattened for Zhang–Shasha: nodes in postorder
-// (1-based; index 0 is the empty forest), each node's leftmost leaf
-// descendant, and the keyroots in increasing order.
-type postorder struct {
-	nodes    []*Node
-	lml      []int
-	keyroots []int
+// donutCosts are Donut's costs over two flattened trees, by postorder
+// index: each node's label, whether it is a value, and its length.
+type donutCosts struct {
+	a, b side
 }
 
-func flattenPostorder(root *Node) postorder {
-	p := postorder{nodes: []*Node{nil}, lml: []int{0}}
-	var walk func(n *Node) int
-	walk = func(n *Node) int {
-		first := 0
-		for i, c := range n.Children {
-			l := walk(c)
-			if i == 0 {
-				first = l
-			}
+type side struct {
+	nodes []*Node
+	leaf  []bool
+	runes []int // a leaf's value length in code points
+}
+
+func flatten(root *Node) (*treedit.Tree, side) {
+	var b treedit.Builder
+	var s side
+	var walk func(n *Node)
+	walk = func(n *Node) {
+		b.Enter()
+		for _, c := range n.Children {
+			walk(c)
 		}
-		p.nodes = append(p.nodes, n)
-		idx := len(p.nodes) - 1
-		if len(n.Children) == 0 {
-			first = idx
+		b.Leave()
+		leaf := isLeaf(n.Label)
+		s.nodes = append(s.nodes, n)
+		s.leaf = append(s.leaf, leaf)
+		r := 0
+		if leaf {
+			r = utf8.RuneCountInString(leafText(n.Label))
 		}
-		p.lml = append(p.lml, first)
-		return first
+		s.runes = append(s.runes, r)
 	}
 	walk(root)
-	// A keyroot is the root or any node with a left sibling: the highest
-	// node for each distinct leftmost leaf.
-	seen := make(map[int]bool, len(p.nodes))
-	for i := len(p.nodes) - 1; i >= 1; i-- {
-		if !seen[p.lml[i]] {
-			seen[p.lml[i]] = true
-			p.keyroots = append(p.keyroots, i)
+	t, err := b.Tree()
+	if err != nil {
+		panic(err) // walk leaves every node it enters
+	}
+	return t, s
+}
+
+func (c *donutCosts) Delete(i int) float64 { return float64(InsertCost(c.a.nodes[i])) }
+func (c *donutCosts) Insert(j int) float64 { return float64(InsertCost(c.b.nodes[j])) }
+func (c *donutCosts) Rename(i, j int) float64 {
+	return float64(UpdateCost(c.a.nodes[i], c.b.nodes[j]))
+}
+
+// RenameAtLeast is the difference of the values' lengths for two leaves
+// (a Levenshtein distance is at least that), the exact cost otherwise.
+func (c *donutCosts) RenameAtLeast(i, j int) float64 {
+	if c.a.leaf[i] && c.b.leaf[j] {
+		d := c.a.runes[i] - c.b.runes[j]
+		if d < 0 {
+			d = -d
 		}
+		return float64(d)
 	}
-	for i, j := 0, len(p.keyroots)-1; i < j; i, j = i+1, j-1 {
-		p.keyroots[i], p.keyroots[j] = p.keyroots[j], p.keyroots[i]
-	}
-	return p
+	return c.Rename(i, j)
 }
 
 // TED returns the tree edit distance from a to b under Donut's costs
 // ([InsertCost] for insertions and removals, [UpdateCost] for relabels),
-// computed with the Zhang–Shasha algorithm, as the zss package does.
+// computed with the Zhang–Shasha algorithm (scoring/internal/treedit), as
+// the zss package does.
 func TED(a, b *Node) (int, error) {
-	A, B := flattenPostorder(a), flattenPostorder(b)
-	n, m := len(A.nodes)-1, len(B.nodes)-1
-	if n*m > MaxTEDCells {
+	ta, sa := flatten(a)
+	tb, sb := flatten(b)
+	if ta.Len()*tb.Len() > MaxTEDCells {
 		return 0, ErrTreesTooLarge
 	}
-	w := m + 1
-	td := make([]int, (n+1)*w)
-	fd := make([]int, (n+1)*w)
-	del := make([]int, n+1)
-	for i := 1; i <= n; i++ {
-		del[i] = InsertCost(A.nodes[i])
-	}
-	ins := make([]int, m+1)
-	for j := 1; j <= m; j++ {
-		ins[j] = InsertCost(B.nodes[j])
-	}
-	upd := make([]int, (n+1)*w)
-	for i := range upd {
-		upd[i] = -1
-	}
-	update := func(x, y int) int {
-		c := upd[x*w+y]
-		if c < 0 {
-			c = UpdateCost(A.nodes[x], B.nodes[y])
-			upd[x*w+y] = c
-		}
-		return c
-	}
-	for _, i := range A.keyroots {
-		for _, j := range B.keyroots {
-			li, lj := A.lml[i], B.lml[j]
-			fd[(li-1)*w+lj-1] = 0
-			for x := li; x <= i; x++ {
-				fd[x*w+lj-1] = fd[(x-1)*w+lj-1] + del[x]
-			}
-			for y := lj; y <= j; y++ {
-				fd[(li-1)*w+y] = fd[(li-1)*w+y-1] + ins[y]
-			}
-			for x := li; x <= i; x++ {
-				for y := lj; y <= j; y++ {
-					remove := fd[(x-1)*w+y] + del[x]
-					insert := fd[x*w+y-1] + ins[y]
-					if A.lml[x] == li && B.lml[y] == lj {
-						v := min(remove, insert, fd[(x-1)*w+y-1]+update(x, y))
-						fd[x*w+y] = v
-						td[x*w+y] = v
-					} else {
-						fd[x*w+y] = min(remove, insert, fd[(A.lml[x]-1)*w+B.lml[y]-1]+td[x*w+y])
-					}
-				}
-			}
-		}
-	}
-	return td[n*w+m], nil
+	d := treedit.Distance(ta, tb, &donutCosts{a: sa, b: sb}, nil)
+	return int(d), nil
 }

@@ -1,0 +1,20 @@
+// Package tables scores extracted tables against their ground truth
+// (SPEC H): PubTabNet's TEDS and structure-only TEDS-S, and
+// table-transformer's GriTS-Top and GriTS-Con, followed to the quirk.
+// It is pure: text in, numbers out.
+//
+// A table is read from HTML, a Markdown pipe table or CSV ([Parse]) into
+// an element tree as libxml2's HTML parser builds it for PubTabNet (no
+// implied tbody, cells closed by the next cell or row). [TEDS] builds
+// PubTabNet's tree from it and computes the tree edit distance with the
+// shared Zhang–Shasha of scoring/internal/treedit; [GriTS] lays it out as
+// table-transformer's html_to_cells does and runs its factored
+// two-dimensional most-similar-substructure search.
+//
+// Deliberate deviations from the reference code, each documented in
+// docs/tables.md: a bare <table> fragment is scored as if inside
+// <html><body> (PubTabNet scores it 0); two tables without elements score
+// TEDS 1 (PubTabNet divides by zero); a span that is not an integer is
+// compared as written and laid out as 1 (both codes raise); ragged GriTS
+// grids are padded with empty one-by-one cells (table-transformer fails).
+package tables
