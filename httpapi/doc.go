@@ -20,7 +20,9 @@
 //	POST /v1/compare           exactly "docscore compare --format F"
 //
 // A JSON request carries files as {"name", "text"} objects, the request
-// types of [github.com/docscore/docscore/scoring/api]. A multipart request
+// types of [github.com/docscore/docscore/scoring/api], or as {"name",
+// "base64"} for its bytes in standard base64 (a base64 that does not
+// decode is a 400 naming the file). A multipart request
 // carries one part per file, named after the field ("gt" may repeat), the
 // part's file name kept as the file's name; option fields (gate, preview,
 // format, skip_bad_lines) are plain parts or query parameters, a query

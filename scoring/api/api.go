@@ -329,8 +329,13 @@ func DescribeError(err error) ErrorDetail {
 	if errors.As(err, &coded) {
 		code = coded.ErrorCode()
 	}
-	if _, ok := coded.(*ParamError); ok {
-		return ErrorDetail{Code: code, Message: err.Error()}
+	if pe, ok := coded.(*ParamError); ok {
+		d := ErrorDetail{Code: code, Message: err.Error()}
+		if pe.File != "" {
+			file := pe.File
+			d.File = &file
+		}
+		return d
 	}
 	if e, ok := inputerr.As(err); ok {
 		d := ErrorDetail{Code: code, Message: err.Error()}

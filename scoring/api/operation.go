@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/base64"
 	"fmt"
 	"strings"
 
@@ -139,9 +140,13 @@ func (o Operation) Run(ctx Cancel, req Request) (*Result, error) {
 }
 
 // Check makes Run's checks of a request without running it: the format,
-// the request's own options, and that ctx is still live. A host that
-// calls an operation's typed function (ScoreTabularReport) checks first.
+// the request's own options, and that ctx is still live; it also decodes
+// every file given as base64 (DecodeFiles). A host that calls an
+// operation's typed function (ScoreTabularReport) checks first.
 func (o Operation) Check(ctx Cancel, req Request) error {
+	if err := DecodeFiles(req); err != nil {
+		return err
+	}
 	if f, ok := req.(Formatted); ok {
 		if err := o.CheckFormat(f.ReportFormat()); err != nil {
 			return err
@@ -153,6 +158,30 @@ func (o Operation) Check(ctx Cancel, req Request) error {
 		}
 	}
 	return ctx.Err()
+}
+
+// DecodeFiles turns every file of req given as base64 into a file given as
+// text (its bytes as they are), so that every scorer reads the content it
+// was sent: a file with both a text and a base64, or a base64 that is not
+// standard base64 (RFC 4648, padded), is a *ParamError naming the file.
+// The files are decoded in place: a request's file slices are shared with
+// copies of the request. A file already decoded is left as it is, so
+// calling it twice is safe.
+func DecodeFiles(req Request) error {
+	for _, f := range req.InputFiles() {
+		if f.Base64 == "" {
+			continue
+		}
+		if f.Text != "" {
+			return &ParamError{Param: "base64", File: f.Name, Msg: fmt.Sprintf("of file %q: the file also gives a text (expected one of text and base64)", f.Name)}
+		}
+		b, err := base64.StdEncoding.DecodeString(f.Base64)
+		if err != nil {
+			return &ParamError{Param: "base64", File: f.Name, Msg: fmt.Sprintf("of file %q: expected standard base64 (RFC 4648, with padding): %v", f.Name, err)}
+		}
+		f.Text, f.Base64 = string(b), ""
+	}
+	return nil
 }
 
 // CheckFormat refuses a format the operation does not write; "" is the
@@ -197,6 +226,9 @@ func orList(items []string) string {
 type ParamError struct {
 	Param string // the option's request name: "format", "gate"
 	Msg   string // what is wrong: `"xml": expected json, csv or md`
+	// File names the request's file the error is about, when it is
+	// about one (a base64 that does not decode); error bodies give it.
+	File string
 }
 
 // Error is "PARAM MSG", such as `format "xml": expected json, csv or md`.

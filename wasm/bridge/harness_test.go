@@ -92,7 +92,7 @@ func TestHarnessErrors(t *testing.T) {
 		{"no files", "evaluate", jsonOf(t, noImage), "pipeline/cases.json", `cannot read "invoice.png": no files were given`, 43},
 		{"file not given", "evaluate", jsonOf(t, wrongImage), "pipeline/cases.json", `cannot read "invoice.png": no file "invoice.png" was given`, 43},
 		{"bad expression", "evaluate", jsonOf(t, badExpr), "pipeline/cases.json", "invalid expression", 15},
-		{"bad base64", "evaluate", `{"cases": {"name": "c.json", "text": "{}"}, "files": [{"name": "a.png", "base64": "!"}]}`, "a.png", "base64", 0},
+		{"bad base64", "evaluate", `{"cases": {"name": "c.json", "text": "{}"}, "files": [{"name": "a.png", "base64": "!"}]}`, "a.png", `base64 of file "a.png": expected standard base64`, 0},
 		{"bad format", "evaluate", jsonOf(t, harnessPipelineRequest(t, "csv")), "", `format "csv": expected json or md`, 0},
 		{"unknown key", "evaluate", `{"case": {}}`, "", `unknown field "case"`, 0},
 		{"not a harness report", "reportMarkdown", `{"report": {"name": "r.json", "text": "{\"kind\": \"receipts\"}"}}`, "r.json", `found kind "receipts"`, 1},
@@ -104,7 +104,7 @@ func TestHarnessErrors(t *testing.T) {
 				t.Fatal("no error")
 			}
 			code := "input"
-			if strings.HasPrefix(c.message, "format ") {
+			if strings.HasPrefix(c.message, "format ") || strings.HasPrefix(c.message, "base64 ") {
 				code = "bad_request"
 			}
 			if file, line := e.Where(); e.Code != code || file != c.file || (c.line != 0 && line != c.line) || !strings.Contains(e.Message, c.message) {

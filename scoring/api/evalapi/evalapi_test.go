@@ -25,7 +25,7 @@ func TestEvaluate(t *testing.T) {
 	if out, err := Evaluate(context.Background(), req); err != nil || !bytes.HasPrefix(out, []byte("#")) {
 		t.Fatalf("markdown: %v\n%s", err, out)
 	}
-	req.Files[0].Base64 = "!!"
+	req.Files[0] = api.File{Name: "gt.json", Base64: "!!"}
 	if _, err := Evaluate(context.Background(), req); err == nil || api.DescribeError(err).File == nil || *api.DescribeError(err).File != "gt.json" {
 		t.Fatalf("bad base64: %v", err)
 	}
