@@ -95,6 +95,45 @@ func Attribute(v evalcase.Verdict, upstream []evalcase.Verdict) FailureContext {
 	return Indeterminate
 }
 
+// MaxPipelineStages caps the stages of one pipeline: a pipeline over it
+// is an input error. The work and the report grow linearly with the
+// stages; the cap keeps one request's dependency graph to a size a
+// person reads.
+const MaxPipelineStages = 5000
+
+// upstreamState sums the verdicts upstream of a stage: whether one
+// failed, whether one is uncertain or not applicable.
+type upstreamState struct{ fail, unknown bool }
+
+// with adds one upstream verdict.
+func (u upstreamState) with(v evalcase.Verdict) upstreamState {
+	switch v {
+	case evalcase.Fail:
+		u.fail = true
+	case evalcase.Pass:
+	default:
+		u.unknown = true
+	}
+	return u
+}
+
+// join adds the verdicts upstream of an upstream stage.
+func (u upstreamState) join(o upstreamState) upstreamState {
+	return upstreamState{u.fail || o.fail, u.unknown || o.unknown}
+}
+
+// attribute is Attribute over the summed upstream verdicts.
+func (u upstreamState) attribute(v evalcase.Verdict) FailureContext {
+	var list []evalcase.Verdict
+	if u.fail {
+		list = append(list, evalcase.Fail)
+	}
+	if u.unknown {
+		list = append(list, evalcase.Uncertain)
+	}
+	return Attribute(v, list)
+}
+
 // combineVerdicts folds metric (or stage) verdicts into one: any fail
 // fails; otherwise any uncertain is uncertain; otherwise any pass passes;
 // otherwise (nothing applied) not_applicable.
@@ -144,39 +183,46 @@ type PipelineEvaluator struct {
 // Evaluate evaluates one pipeline. A pipeline whose stage graph is invalid
 // (unknown dependency, cycle, duplicate id) is an input error.
 func (e *PipelineEvaluator) Evaluate(ctx context.Context, p PipelineCase) (PipelineReport, error) {
+	if len(p.Stages) > MaxPipelineStages {
+		return PipelineReport{}, inputerr.New("pipeline "+p.PipelineID, 0, "%d stages: over the cap of %d stages per pipeline (split it into pipelines)", len(p.Stages), MaxPipelineStages)
+	}
 	order, err := p.order()
 	if err != nil {
 		return PipelineReport{}, err
 	}
+	index := make(map[string]int, len(p.Stages))
+	for i, s := range p.Stages {
+		index[s.Stage()] = i
+	}
 	stages := make([]StageReport, len(p.Stages))
-	fps := map[string]string{}
-	verdictOf := map[string]evalcase.Verdict{}
+	// above[i] sums the verdicts of every stage upstream of stage i,
+	// directly or transitively: one pass over the direct dependencies in
+	// dependency order, so a chain of n stages costs n steps, not n².
+	above := make([]upstreamState, len(p.Stages))
 	for _, i := range order {
+		if err := ctx.Err(); err != nil {
+			return PipelineReport{}, err
+		}
 		c := p.Stages[i]
-		var upFPs []string
+		var upFPs []string // nil without dependencies: the fingerprint hashes null
+		uv := make(map[string]evalcase.Verdict, len(c.DependsOn))
 		for _, d := range c.DependsOn {
-			upFPs = append(upFPs, fps[d])
+			j := index[d]
+			upFPs = append(upFPs, stages[j].Fingerprint)
+			uv[d] = stages[j].Verdict
+			above[i] = above[i].with(stages[j].Verdict).join(above[j])
 		}
 		sr, err := e.evaluateStage(ctx, checkpointKey(p.PipelineID, c.Stage()), c, upFPs)
 		if err != nil {
 			return PipelineReport{}, fmt.Errorf("pipeline %q stage %q: %w", p.PipelineID, c.Stage(), err)
 		}
-		fps[c.Stage()] = sr.Fingerprint
-		verdictOf[c.Stage()] = sr.Verdict
+		sr.UpstreamVerdicts = uv
+		sr.FailureContext = above[i].attribute(sr.Verdict)
 		stages[i] = sr
 	}
-	var all []evalcase.Verdict
+	all := make([]evalcase.Verdict, len(stages))
 	for i := range stages {
-		up := p.upstream(i)
-		uv := map[string]evalcase.Verdict{}
-		var list []evalcase.Verdict
-		for _, id := range up {
-			uv[id] = verdictOf[id]
-			list = append(list, verdictOf[id])
-		}
-		stages[i].UpstreamVerdicts = uv
-		stages[i].FailureContext = Attribute(stages[i].Verdict, list)
-		all = append(all, stages[i].Verdict)
+		all[i] = stages[i].Verdict
 	}
 	return PipelineReport{PipelineID: p.PipelineID, Verdict: combineVerdicts(all), Stages: stages}, nil
 }
@@ -213,6 +259,9 @@ func (e *PipelineEvaluator) Run(ctx context.Context, pipelines []PipelineCase, c
 	}
 	seenC := map[string]bool{}
 	for _, c := range cases {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if seenC[c.CaseID] {
 			return nil, inputerr.New("case "+c.CaseID, 0, "two cases have the id %q", c.CaseID)
 		}

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -105,7 +106,8 @@ func TestPipelineGraphErrors(t *testing.T) {
 }
 
 // TestPipelineOrderAndUpstream evaluates a diamond listed out of order:
-// every stage sees all its transitive upstream verdicts.
+// every stage lists its direct dependencies' verdicts, and its failure
+// context weighs every stage upstream.
 func TestPipelineOrderAndUpstream(t *testing.T) {
 	p := PipelineCase{PipelineID: "p", Stages: []evalcase.EvaluationCase{stage("d", "b", "c"), stage("b", "a"), stage("c", "a"), stage("a")}}
 	var order []string
@@ -124,7 +126,7 @@ func TestPipelineOrderAndUpstream(t *testing.T) {
 		t.Errorf("evaluation order %s, want a,b,c,d", got)
 	}
 	d := r.Stages[0]
-	if d.StageID != "d" || len(d.UpstreamVerdicts) != 3 || d.UpstreamVerdicts["a"] != evalcase.Pass || d.UpstreamVerdicts["b"] != evalcase.Fail {
+	if d.StageID != "d" || len(d.UpstreamVerdicts) != 2 || d.UpstreamVerdicts["c"] != evalcase.Pass || d.UpstreamVerdicts["b"] != evalcase.Fail {
 		t.Errorf("stage d: %+v", d.UpstreamVerdicts)
 	}
 	if d.FailureContext != Upstream || r.Stages[1].FailureContext != CurrentStage || r.Stages[2].FailureContext != "" {
@@ -359,5 +361,83 @@ func TestReplaceModeGuard(t *testing.T) {
 	req, err := judging.BuildJudgeRequest(c)
 	if err != nil || req.Instructions != "Only check the currency." || len(req.Warnings) != 1 {
 		t.Errorf("replace request: %q %v %v", req.Instructions, req.Warnings, err)
+	}
+}
+
+// chain is a pipeline of n stages, stage i depending on stage i-1.
+func chain(n int) PipelineCase {
+	p := PipelineCase{PipelineID: "chain"}
+	for i := 0; i < n; i++ {
+		var deps []string
+		if i > 0 {
+			deps = []string{fmt.Sprintf("s%d", i-1)}
+		}
+		p.Stages = append(p.Stages, stage(fmt.Sprintf("s%d", i), deps...))
+	}
+	return p
+}
+
+// TestChainAttribution checks that a failure at the head of a chain
+// reaches every stage below it through passing stages, each stage naming
+// only the stage it depends on.
+func TestChainAttribution(t *testing.T) {
+	cases := []struct {
+		name string
+		head evalcase.Verdict
+		want FailureContext
+	}{
+		{"failed head", evalcase.Fail, Upstream},
+		{"uncertain head", evalcase.Uncertain, Indeterminate},
+		{"passing head", evalcase.Pass, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := &PipelineEvaluator{StageMetrics: map[string][]evalcase.Metric{"s0": {constMetric{"m", c.head, nil}}},
+				DefaultMetrics: []evalcase.Metric{constMetric{"m", evalcase.Pass, nil}}}
+			r, err := e.Evaluate(context.Background(), chain(4))
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := r.Stages[3]
+			if len(last.UpstreamVerdicts) != 1 || last.UpstreamVerdicts["s2"] != evalcase.Pass {
+				t.Errorf("upstream_verdicts %v, want only s2: pass", last.UpstreamVerdicts)
+			}
+			if last.FailureContext != c.want {
+				t.Errorf("failure context %q, want %q", last.FailureContext, c.want)
+			}
+		})
+	}
+}
+
+// TestLongChainIsLinear checks that a chain's report grows linearly with
+// its stages (it grew with their square when every stage listed its whole
+// upstream), that a pipeline over MaxPipelineStages is an input error
+// naming the cap, and that a cancelled context stops the stage loop.
+func TestLongChainIsLinear(t *testing.T) {
+	size := func(n int) int {
+		e := &PipelineEvaluator{DefaultMetrics: []evalcase.Metric{constMetric{"m", evalcase.Fail, nil}}}
+		r, err := e.Run(context.Background(), []PipelineCase{chain(n)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := r.JSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(b)
+	}
+	small, big := size(500), size(2000)
+	if ratio := float64(big) / float64(small); ratio > 4.4 {
+		t.Errorf("2,000 stages: %d bytes, 500 stages: %d bytes: %.1f times for 4 times the stages", big, small, ratio)
+	}
+	e := &PipelineEvaluator{DefaultMetrics: []evalcase.Metric{constMetric{"m", evalcase.Pass, nil}}}
+	_, err := e.Evaluate(context.Background(), chain(MaxPipelineStages+1))
+	if _, ok := inputerr.As(err); !ok || !strings.Contains(err.Error(), fmt.Sprintf("over the cap of %d stages", MaxPipelineStages)) {
+		t.Errorf("%d stages: error %v, want an input error naming the cap", MaxPipelineStages+1, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := e.Evaluate(ctx, chain(10)); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: error %v, want context.Canceled", err)
 	}
 }

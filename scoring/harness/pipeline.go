@@ -91,31 +91,3 @@ func (p PipelineCase) order() ([]int, error) {
 	}
 	return out, nil
 }
-
-// upstream returns the ids of every stage that stage i depends on,
-// directly or transitively, in pipeline order.
-func (p PipelineCase) upstream(i int) []string {
-	index := map[string]int{}
-	for k, s := range p.Stages {
-		index[s.Stage()] = k
-	}
-	seen := map[int]bool{}
-	var walk func(k int)
-	walk = func(k int) {
-		for _, d := range p.Stages[k].DependsOn {
-			j := index[d]
-			if !seen[j] {
-				seen[j] = true
-				walk(j)
-			}
-		}
-	}
-	walk(i)
-	var out []string
-	for k, s := range p.Stages {
-		if seen[k] {
-			out = append(out, s.Stage())
-		}
-	}
-	return out
-}

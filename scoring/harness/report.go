@@ -24,8 +24,10 @@ type StageReport struct {
 	Operation string           `json:"operation"`
 	DependsOn []string         `json:"depends_on"`
 	Verdict   evalcase.Verdict `json:"verdict"`
-	// UpstreamVerdicts holds the verdict of every stage upstream of this
-	// one, directly or transitively.
+	// UpstreamVerdicts holds the verdict of every stage this one depends
+	// on directly (its depends_on): a chain is named once, stage by
+	// stage, so the report grows linearly with the stages. The failure
+	// context still weighs every stage upstream, transitively.
 	UpstreamVerdicts map[string]evalcase.Verdict `json:"upstream_verdicts"`
 	FailureContext   FailureContext              `json:"failure_context"`
 	// Scores merges the metrics' scores (see MetricResult.Scores).
@@ -400,6 +402,13 @@ func rerunAdvice(st StageReport) string {
 	ups := make([]string, 0, len(st.UpstreamVerdicts))
 	for k, v := range st.UpstreamVerdicts {
 		if v != evalcase.Pass {
+			ups = append(ups, k)
+		}
+	}
+	if len(ups) == 0 {
+		// Every direct dependency passed: the failure or the
+		// undecided verdict is further up, through them.
+		for k := range st.UpstreamVerdicts {
 			ups = append(ups, k)
 		}
 	}

@@ -83,7 +83,12 @@ export function scoresText(m) {
 // rerunAdvice says what to rerun for a stage, in the words of the
 // harness's Markdown report ("Rerun: …").
 export function rerunAdvice(st) {
-  const ups = Object.keys(st.upstream_verdicts || {}).filter((k) => st.upstream_verdicts[k] !== 'pass').sort();
+  let ups = Object.keys(st.upstream_verdicts || {}).filter((k) => st.upstream_verdicts[k] !== 'pass').sort();
+  if (ups.length === 0) {
+    // upstream_verdicts lists the direct dependencies: when they all
+    // passed, the failure or the undecided verdict is further up, through them.
+    ups = Object.keys(st.upstream_verdicts || {}).sort();
+  }
   const upList = ups.join(', ');
   switch (st.failure_context) {
     case 'current_stage':

@@ -47,6 +47,8 @@ test('rerunAdvice follows the failure context', () => {
   assert.equal(rerunAdvice({ failure_context: 'upstream', upstream_verdicts: { b: 'fail', a: 'fail', c: 'pass' } }),
     'this stage passed on the input it received; fix the failing upstream stage(s) a, b and rerun them, then this stage.');
   assert.match(rerunAdvice({ failure_context: 'upstream_or_combined', upstream_verdicts: { x: 'fail' } }), /^rerun this stage with corrected input from x\./);
+  // A failure further up a chain: the direct dependencies passed, and the advice names them.
+  assert.match(rerunAdvice({ failure_context: 'upstream', upstream_verdicts: { b: 'pass', a: 'pass' } }), /upstream stage\(s\) a, b and rerun/);
   assert.match(rerunAdvice({ failure_context: 'indeterminate', verdict: 'uncertain', upstream_verdicts: {} }), /could not be decided/);
   assert.match(rerunAdvice({ failure_context: 'indeterminate', verdict: 'fail', upstream_verdicts: { u: 'uncertain' } }), /upstream verdict \(u\)/);
   assert.equal(rerunAdvice({ failure_context: null, upstream_verdicts: {} }), 'nothing to rerun.');
