@@ -237,3 +237,44 @@ func (f *File) Active(sel Selection) (active, previewed []Row, err error) {
 	}
 	return active, previewed, nil
 }
+
+// WithoutBadRows returns f without the rows that have an error (those
+// Parse rejected and those Check, against s, finds wrong), and those
+// errors in line order, so that a scoring that leaves bad rows out can
+// apply the others (--skip-bad-inputs). ok is false when an error is on no
+// row (a code fence never closed, text that is not UTF-8): no row of the
+// file can then be trusted, and good is nil. A file without errors is
+// returned as it is.
+func (f *File) WithoutBadRows(s *schema.Schema) (good *File, errs inputerr.List, ok bool) {
+	errs = Check(f, s, nil)
+	if len(errs) == 0 {
+		return f, nil, true
+	}
+	rows := map[int]bool{}
+	for _, r := range f.Rows {
+		rows[r.Line] = true
+	}
+	for _, r := range f.rejected {
+		rows[r.Line] = true
+	}
+	bad := map[int]bool{}
+	for _, e := range errs {
+		if !rows[e.Line] {
+			return nil, errs, false
+		}
+		bad[e.Line] = true
+	}
+	g := *f
+	g.Rows, g.errs, g.rejected = nil, nil, nil
+	for _, r := range f.Rows {
+		if !bad[r.Line] {
+			g.Rows = append(g.Rows, r)
+		}
+	}
+	// Leaving rows out removes conflicts, never makes one; checked again
+	// all the same, so that what is returned scores.
+	if again := Check(&g, s, nil); len(again) > 0 {
+		return nil, append(errs, again...), false
+	}
+	return &g, errs, true
+}

@@ -65,7 +65,11 @@ type TabularRequest struct {
 	Gate         *float64 `json:"gate,omitempty"`    // absent: the default 0.7; given, in (0, 1]
 	Preview      string   `json:"preview,omitempty"` // "", "open" or "32,33"
 	SkipBadLines bool     `json:"skip_bad_lines,omitempty"`
-	Format       string   `json:"format,omitempty"` // json (default), csv or md
+	// SkipBadInputs scores what is valid and lists what it left out in
+	// the report's left_out: ground-truth files, rule rows and runs lines
+	// (tabular.Request.SkipBadInputs; --skip-bad-inputs).
+	SkipBadInputs bool   `json:"skip_bad_inputs,omitempty"`
+	Format        string `json:"format,omitempty"` // json (default), csv or md
 	IntervalOptions
 	// Permutations is the randomization rounds of a preview's p-values
 	// (SPEC F.5), 0 to 1000000, default 10000; 0 leaves them null

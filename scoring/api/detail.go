@@ -41,7 +41,7 @@ func (req TabularRequest) tabular() (tabular.Request, error) {
 		return tabular.Request{}, err
 	}
 	treq := tabular.Request{Runs: req.Runs.tabular(), Rules: optFile(req.Rules), Schema: optFile(req.Schema),
-		Preview: req.Preview, SkipBadLines: req.SkipBadLines, Intervals: req.intervals()}
+		Preview: req.Preview, SkipBadLines: req.SkipBadLines, SkipBadInputs: req.SkipBadInputs, Intervals: req.intervals()}
 	if req.Gate != nil {
 		treq.Gate = *req.Gate
 	}

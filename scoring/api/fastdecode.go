@@ -70,10 +70,14 @@ func DecodeTabularRequestFast(data []byte) (req TabularRequest, ok bool) {
 			} else {
 				req.Format = s
 			}
-		case "skip_bad_lines":
+		case "skip_bad_lines", "skip_bad_inputs":
 			switch m.Value {
 			case "true", "false":
-				req.SkipBadLines = m.Value == "true"
+				if m.Key == "skip_bad_lines" {
+					req.SkipBadLines = m.Value == "true"
+				} else {
+					req.SkipBadInputs = m.Value == "true"
+				}
 			default:
 				return TabularRequest{}, false
 			}

@@ -12,7 +12,7 @@ import (
 // TabularSession keeps what a page's tabular calls have in common while
 // the page is open: the parsed inputs of the last files loaded (ground
 // truth, schema, rule file and runs, keyed by their exact names and
-// texts and skip_bad_lines), that rule file's check, the settled scoring
+// texts, skip_bad_lines and skip_bad_inputs), that rule file's check, the settled scoring
 // (tabular.Reuse) and the last report (keyed by the gate and the
 // preview). A preview switched on or off, a drill-down and a download
 // then reuse the drop's work instead of parsing and scoring the files
@@ -86,6 +86,9 @@ func sameFile(a, b *File) bool {
 func (l *loadedInput) holds(req *TabularRequest, withRuns bool) bool {
 	old := &l.req
 	if withRuns && (old.SkipBadLines != req.SkipBadLines || !sameFile(&old.Runs, &req.Runs)) {
+		return false
+	}
+	if old.SkipBadInputs != req.SkipBadInputs {
 		return false
 	}
 	if len(req.GT) != len(old.GT) || !sameFile(req.Rules, old.Rules) || !sameFile(req.Schema, old.Schema) {
@@ -187,7 +190,7 @@ func dropTabular(ctx Cancel, req *TabularRequest) (*Result, error) {
 	var check any // nil: no rule file
 	switch {
 	case req.Rules == nil:
-	case l != nil:
+	case l != nil && l.in.Rules != nil:
 		// The files loaded: check the rule file as CheckRules does, from
 		// them, once.
 		if l.check == nil {

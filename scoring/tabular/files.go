@@ -2,6 +2,7 @@ package tabular
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/docscore/docscore/rules"
 	"github.com/docscore/docscore/scoring/inputerr"
@@ -28,6 +29,13 @@ type Request struct {
 	Preview string
 	// SkipBadLines reports and skips malformed runs lines.
 	SkipBadLines bool
+	// SkipBadInputs scores what is valid and lists the rest in the
+	// report's LeftOut: a ground-truth file that cannot be read (its pages
+	// are left out), a rule row that does not parse or check (the other
+	// rows apply; a rule file with an error on no row is left out whole),
+	// a malformed runs line and a runs line whose page has no ground truth.
+	// The schema and the options must still be right.
+	SkipBadInputs bool
 	// Intervals asks for the cells' confidence intervals (SPEC F.4); the
 	// zero value computes none.
 	Intervals Intervals
@@ -40,11 +48,16 @@ func Load(req Request) (Input, error) {
 		return Input{}, err
 	}
 	var err error
-	if in.Runs, err = ReadRuns(req.Runs.Name, req.Runs.Data, in.Schema, RunsOptions{SkipBadLines: req.SkipBadLines}); err != nil {
+	if in.Runs, err = ReadRuns(req.Runs.Name, req.Runs.Data, in.Schema, RunsOptions{SkipBadLines: req.SkipBadLines || req.SkipBadInputs}); err != nil {
 		return Input{}, err
 	}
 	if err := loadRules(req, &in); err != nil {
 		return Input{}, err
+	}
+	if req.SkipBadInputs {
+		if err := leaveOutRuns(req, &in); err != nil {
+			return Input{}, err
+		}
 	}
 	return in, nil
 }
@@ -66,7 +79,14 @@ func loadGT(req Request, in *Input) error {
 	for _, f := range req.GT {
 		pages, err := ReadGT(f.Name, f.Data, s)
 		if err != nil {
-			return err
+			errs := inputErrors(err)
+			if !req.SkipBadInputs || len(errs) == 0 {
+				return err
+			}
+			for _, e := range errs {
+				in.LeftOut = append(in.LeftOut, leftOut(LeftGTFile, e))
+			}
+			continue
 		}
 		sets = append(sets, pages)
 	}
@@ -82,13 +102,26 @@ func loadGT(req Request, in *Input) error {
 func loadRules(req Request, in *Input) error {
 	var err error
 	if req.Rules != nil {
-		if in.Rules, err = rules.Parse(req.Rules.Name, req.Rules.Data); err != nil {
+		if in.Rules, err = rules.Parse(req.Rules.Name, req.Rules.Data); err != nil && !req.SkipBadInputs {
 			// Report every error of the file at once: Check repeats
 			// Parse's and adds those of the rows that parsed.
 			if errs := rules.Check(in.Rules, in.Schema, nil); len(errs) > 0 {
 				return errs
 			}
 			return err
+		}
+		if req.SkipBadInputs {
+			// The rows with errors are left out, the others apply; a
+			// file with an error on no row is left out whole.
+			good, errs, ok := in.Rules.WithoutBadRows(in.Schema)
+			what := LeftRuleRow
+			if !ok {
+				what = LeftRuleFile
+			}
+			for _, e := range errs {
+				in.LeftOut = append(in.LeftOut, leftOut(what, e))
+			}
+			in.Rules = good
 		}
 	}
 	if in.Preview, err = rules.ParseSelection(req.Preview); err != nil {
@@ -114,4 +147,69 @@ func ScoreRequestContext(ctx Canceler, req Request, lim Limits) (*Report, error)
 		return nil, fmt.Errorf("%w", err)
 	}
 	return rep, nil
+}
+
+// inputErrors returns the input errors err is or holds, or nil when it is
+// another error.
+func inputErrors(err error) []*inputerr.Error {
+	if l, ok := err.(inputerr.List); ok {
+		return l
+	}
+	if e, ok := inputerr.As(err); ok {
+		return []*inputerr.Error{e}
+	}
+	return nil
+}
+
+// leaveOutRuns moves in.Runs' skipped lines to in.LeftOut, and the images
+// whose page has no ground truth with them, in line order. The runs are
+// copied: the images kept are shared.
+func leaveOutRuns(req Request, in *Input) error {
+	pages, err := indexPages(in.Pages)
+	if err != nil {
+		return err
+	}
+	left := leftGTFiles(in.LeftOut)
+	runs := &Runs{File: in.Runs.File, Images: make([]*Image, 0, len(in.Runs.Images))}
+	var out []LeftOut
+	for _, e := range in.Runs.Skipped {
+		out = append(out, leftOut(LeftRunsLine, e))
+	}
+	for _, im := range in.Runs.Images {
+		if pages.find(im.Page) != nil {
+			runs.Images = append(runs.Images, im)
+			continue
+		}
+		out = append(out, noGroundTruth(in.Runs.File, im, pages, left))
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	in.LeftOut = append(in.LeftOut, out...)
+	in.Runs = runs
+	return nil
+}
+
+// leftGTFiles maps the page ids of the names of the ground-truth files
+// left out (gt_page_28.csv → 28) to those names.
+func leftGTFiles(l []LeftOut) map[string]string {
+	m := map[string]string{}
+	for _, x := range l {
+		if x.What == LeftGTFile {
+			m[PageIDFromName(x.File)] = x.File
+		}
+	}
+	return m
+}
+
+// noGroundTruth is the LeftOut of a runs line whose page has no ground
+// truth: it names the ground-truth file left out for that page, if any.
+func noGroundTruth(file string, im *Image, pages *pageIndex, left map[string]string) LeftOut {
+	why := missingPageError(file, im, pages).Msg
+	n, isInt := pageKey(im.Page)
+	for id, f := range left {
+		if m, ok := pageKey(id); id == im.Page || ok && isInt && m == n {
+			why = fmt.Sprintf("page %s has no ground truth: %s was left out", im.Page, f)
+			break
+		}
+	}
+	return LeftOut{File: file, Line: im.Line, What: LeftRunsLine, Why: why}
 }

@@ -275,6 +275,7 @@ func (r *Report) writeMarkdown(w io.Writer, agg *mdSummary, failedRows func(io.W
 			fmt.Fprintf(&b, "- %s\n", mdEscape(wn))
 		}
 	}
+	writeLeftOutMD(&b, r.LeftOut)
 	_, err := w.Write(b.Bytes())
 	return err
 }
@@ -439,3 +440,15 @@ func pageLess(a, b string) bool {
 // abbreviate, columnNames) are //go:noinline: they run once per cell or
 // row of a report, never in the pairing loop, and inlined at each call
 // they made the page's docscore.wasm larger (sitebuild.WasmBuildFlags).
+
+// writeLeftOutMD writes the Markdown's "Left out" section: one item per
+// input a scoring with SkipBadInputs left out; nothing without any.
+func writeLeftOutMD(b *bytes.Buffer, l []LeftOut) {
+	if len(l) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n## Left out (%d)\n\n", len(l))
+	for _, x := range l {
+		fmt.Fprintf(b, "- %s\n", mdEscape(x.String()))
+	}
+}

@@ -79,6 +79,10 @@ func (r *Report) writeJSON(jw *jsonout.Writer, images func(*jsonout.Writer) erro
 	writeRules(jw, &r.Rules)
 	jw.Key("warnings")
 	writeStrings(jw, r.Warnings)
+	if len(r.LeftOut) > 0 {
+		jw.Key("left_out")
+		writeLeftOut(jw, r.LeftOut)
+	}
 	jw.Key("cells")
 	if r.Cells == nil {
 		jw.Null()
@@ -116,6 +120,26 @@ func (r *Report) jsonSize(summary bool) int {
 		}
 	}
 	return n
+}
+
+func writeLeftOut(jw *jsonout.Writer, l []LeftOut) {
+	jw.Open('[')
+	for _, x := range l {
+		jw.Elem()
+		jw.Open('{')
+		jw.Key("file")
+		jw.String(x.File)
+		jw.Key("line")
+		jw.Int(x.Line)
+		jw.Key("column")
+		jw.Int(x.Column)
+		jw.Key("what")
+		jw.String(x.What)
+		jw.Key("why")
+		jw.String(x.Why)
+		jw.Close('}')
+	}
+	jw.Close(']')
 }
 
 func writeRules(jw *jsonout.Writer, rs *RulesSummary) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/docscore/docscore/rules"
+	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/stats"
 )
 
@@ -13,15 +14,51 @@ import (
 // oracle, encoding/json, which WriteJSON is held to byte for byte; encode a
 // report with WriteJSON, JSON or SummaryJSON, not with encoding/json.
 type Report struct {
-	Kind     string        `json:"kind"` // always "tabular"
-	Gate     float64       `json:"gate"`
-	Key      string        `json:"key"`    // the matching column
-	Fields   []string      `json:"fields"` // the scored columns, in order
-	Rules    RulesSummary  `json:"rules"`
-	Warnings []string      `json:"warnings"`
-	Cells    []*Cell       `json:"cells"`
-	Images   []*ImageScore `json:"images"`
-	Preview  *Preview      `json:"preview,omitempty"`
+	Kind     string       `json:"kind"` // always "tabular"
+	Gate     float64      `json:"gate"`
+	Key      string       `json:"key"`    // the matching column
+	Fields   []string     `json:"fields"` // the scored columns, in order
+	Rules    RulesSummary `json:"rules"`
+	Warnings []string     `json:"warnings"`
+	// LeftOut lists what a scoring with SkipBadInputs left out and why:
+	// ground-truth files that cannot be read, rule rows that do not parse,
+	// runs lines that are malformed or have no ground truth. Left out of
+	// the JSON when empty.
+	LeftOut []LeftOut     `json:"left_out,omitempty"`
+	Cells   []*Cell       `json:"cells"`
+	Images  []*ImageScore `json:"images"`
+	Preview *Preview      `json:"preview,omitempty"`
+}
+
+// LeftOut is one input a scoring left out (Request.SkipBadInputs): its
+// file, line and column (0 when not known), what it is ("ground-truth
+// file", "rule file", "rule row", "runs line") and why.
+type LeftOut struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+	What   string `json:"what"`
+	Why    string `json:"why"`
+}
+
+// What a LeftOut is.
+const (
+	LeftGTFile   = "ground-truth file"
+	LeftRuleFile = "rule file"
+	LeftRuleRow  = "rule row"
+	LeftRunsLine = "runs line"
+)
+
+// String is "file:line:column: what left out: why", without the parts
+// not known, as an input error is written.
+func (l LeftOut) String() string {
+	e := inputerr.Error{File: l.File, Line: l.Line, Column: l.Column, Msg: l.What + " left out: " + l.Why}
+	return e.Error()
+}
+
+// leftOut is the LeftOut of an input error.
+func leftOut(what string, e *inputerr.Error) LeftOut {
+	return LeftOut{File: e.File, Line: e.Line, Column: e.Column, What: what, Why: e.Msg}
 }
 
 // RulesSummary says which rule file scored the report.

@@ -29,6 +29,9 @@ type Input struct {
 	// Intervals asks for the cells' confidence intervals; the zero value
 	// computes none.
 	Intervals Intervals
+	// LeftOut is what Load left out of the request's files
+	// (Request.SkipBadInputs); the report lists it.
+	LeftOut []LeftOut
 }
 
 // Score scores every image of in.Runs against the ground truth and pools
@@ -108,7 +111,7 @@ func ScoreReusing(ctx Canceler, in Input, lim Limits, reuse *Reuse) (*Report, er
 		}
 	}
 
-	rep := &Report{Kind: "tabular", Gate: gate, Key: s.Key, Warnings: []string{}}
+	rep := &Report{Kind: "tabular", Gate: gate, Key: s.Key, Warnings: []string{}, LeftOut: in.LeftOut}
 	for _, c := range s.Columns {
 		rep.Fields = append(rep.Fields, c.Name)
 	}

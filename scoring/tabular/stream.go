@@ -149,6 +149,7 @@ type streamConfig struct {
 	format       string
 	gate         float64
 	skip         bool
+	leaveOut     bool // SkipBadInputs: bad lines and lines without ground truth are left out
 	early, late  error
 	settledRows  []rules.Row
 	rep          *Report
@@ -172,7 +173,7 @@ func newStreamConfig(req Request, format string) (*streamConfig, error) {
 	if req.Preview != "" {
 		return nil, fmt.Errorf("tabular: a preview is not streamed")
 	}
-	cfg := &streamConfig{name: req.Runs.Name, format: format, skip: req.SkipBadLines, intervals: req.Intervals,
+	cfg := &streamConfig{name: req.Runs.Name, format: format, skip: req.SkipBadLines || req.SkipBadInputs, leaveOut: req.SkipBadInputs, intervals: req.Intervals,
 		rowsRendered: format == "json" || format == "csv"}
 	if err := loadGT(req, &cfg.in); err != nil {
 		return nil, err
@@ -191,7 +192,7 @@ func newStreamConfig(req Request, format string) (*streamConfig, error) {
 	if early == nil {
 		cfg.pages, early = indexPages(in.Pages)
 	}
-	rep := &Report{Kind: "tabular", Gate: cfg.gate, Key: s.Key, Warnings: []string{}}
+	rep := &Report{Kind: "tabular", Gate: cfg.gate, Key: s.Key, Warnings: []string{}, LeftOut: in.LeftOut}
 	for _, c := range s.Columns {
 		rep.Fields = append(rep.Fields, c.Name)
 	}
@@ -251,7 +252,7 @@ func NewMerger(req Request, out io.Writer, o StreamOptions) (*Merger, error) {
 		return nil, err
 	}
 	st := &streamer{
-		name: cfg.name, in: cfg.in, pages: cfg.pages, format: cfg.format, skip: cfg.skip,
+		name: cfg.name, in: cfg.in, pages: cfg.pages, format: cfg.format, skip: cfg.skip, leaveOut: cfg.leaveOut,
 		pool: newCellPool(cfg.in.Schema), csvHeader: cfg.csvHeader, ciCols: cfg.ciCols,
 		image: o.Image,
 	}
@@ -323,6 +324,9 @@ func (m *Merger) Finish(splice func(io.Writer) error) (*Report, error) {
 	}
 	for _, sk := range st.skipped {
 		rep.Warnings = append(rep.Warnings, "skipped: "+sk.Error())
+	}
+	if len(st.left) > 0 {
+		rep.LeftOut = append(append([]LeftOut(nil), rep.LeftOut...), st.left...)
 	}
 	if st.images == 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: no images to score: expected one JSON object per model reading of a page", cfg.name))
@@ -441,11 +445,14 @@ type streamer struct {
 	pages        *pageIndex // nil after an early error
 	format       string
 	skip         bool
+	leaveOut     bool        // SkipBadInputs: bad lines and lines without ground truth go to left
 	validateOnly atomic.Bool // score no more images: an error is waiting
 
 	// Kept by the goroutine that called Stream.
 	keys      runKeys
 	skipped   []*inputerr.Error
+	left      []LeftOut // the runs lines left out (leaveOut)
+	leftGT    map[string]string
 	missing   error
 	images    int // images taken (ok or failed)
 	pool      *cellPool
@@ -546,7 +553,18 @@ func (st *streamer) take(b *Batch) error {
 			if !st.skip {
 				return err
 			}
-			st.skipped = append(st.skipped, err)
+			if st.leaveOut {
+				st.left = append(st.left, leftOut(LeftRunsLine, err))
+			} else {
+				st.skipped = append(st.skipped, err)
+			}
+			continue
+		}
+		if r.missing && st.leaveOut {
+			if st.leftGT == nil {
+				st.leftGT = leftGTFiles(st.in.LeftOut)
+			}
+			st.left = append(st.left, noGroundTruth(st.name, r.im, st.pages, st.leftGT))
 			continue
 		}
 		if r.missing {

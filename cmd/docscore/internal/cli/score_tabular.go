@@ -32,6 +32,7 @@ func newScoreTabular(env *Env) *cobra.Command {
 		outPath      string
 		failUnder    string
 		skipBadLines bool
+		skipInputs   bool
 		useSample    bool
 		intervals    tabular.Intervals
 		jobs         int
@@ -71,6 +72,13 @@ Formats: json (complete, the contract shared with the browser and the
 Worker), csv (one row per image, then one per cell), md (cells table,
 per-page comparison, preview deltas).
 
+--skip-bad-inputs scores what is valid instead of exiting 2 on the first
+bad input: a ground-truth CSV that cannot be read is left out with its
+pages, a rule row that does not parse or check is left out and the other
+rows apply, and a malformed runs line or one whose page has no ground
+truth is skipped. The report's "left_out" lists each (file, line, column,
+what, why), as the page does; each is also written to standard error.
+
 --fail-under f1=0.9,title=0.8 exits 3 when any cell's F1, precision,
 recall or a field's accuracy falls under its floor.
 
@@ -98,7 +106,7 @@ file into memory.`,
 			}
 			// The gate and the preview are checked by the operation, as in
 			// every host.
-			req := tabular.Request{Gate: gate, Preview: preview, SkipBadLines: skipBadLines, Intervals: intervals}
+			req := tabular.Request{Gate: gate, Preview: preview, SkipBadLines: skipBadLines, SkipBadInputs: skipInputs, Intervals: intervals}
 			gtArgs = append(gtArgs, args...)
 			if err := oneStdin("--runs", runsPath, "--rules", rulesPath, "--schema", schemaPath); err != nil {
 				return err
@@ -148,9 +156,7 @@ file into memory.`,
 				if err != nil {
 					return interrupted(flagError(err))
 				}
-				for _, w := range rep.Warnings {
-					fmt.Fprintln(env.Stderr, "warning: "+w)
-				}
+				warnTabular(env, rep)
 				return checkTabularThresholds(rep, thresholds)
 			}
 			if !useSample {
@@ -171,9 +177,7 @@ file into memory.`,
 			if err := writeOutput(env, "--out", outPath, res.Bytes); err != nil {
 				return err
 			}
-			for _, w := range rep.Warnings {
-				fmt.Fprintln(env.Stderr, "warning: "+w)
-			}
+			warnTabular(env, rep)
 			return checkTabularThresholds(rep, thresholds)
 		},
 	}
@@ -188,12 +192,24 @@ file into memory.`,
 	f.StringVar(&outPath, "out", "", "write the report to this file instead of standard output")
 	f.StringVar(&failUnder, "fail-under", "", "exit 3 when a cell is under a floor, e.g. f1=0.9,title=0.8")
 	f.BoolVar(&skipBadLines, "skip-bad-lines", false, "report and skip malformed runs lines instead of failing")
+	f.BoolVar(&skipInputs, "skip-bad-inputs", false, "score what is valid: leave out unreadable ground-truth files, bad rule rows and bad runs lines, and list them")
 	f.BoolVar(&useSample, "sample", false, "score the bundled synthetic sample")
 	f.IntVar(&jobs, "jobs", runtime.NumCPU(), "images scored at once (default: the number of CPUs)")
 	intervalFlags(f, &intervals.Bootstrap, &intervals.CILevel, &intervals.Seed, "cell")
 	f.IntVar(&intervals.Permutations, "permutations", stats.DefaultPermutations, "with --preview, randomization rounds of the p-values (0: none)")
 	f.Float64Var(&intervals.Alpha, "alpha", stats.DefaultAlpha, "with --preview, significance level of the Holm-adjusted p-values, between 0 and 1")
 	return c
+}
+
+// warnTabular writes a report's warnings and what it left out to
+// standard error.
+func warnTabular(env *Env, rep *tabular.Report) {
+	for _, w := range rep.Warnings {
+		fmt.Fprintln(env.Stderr, "warning: "+w)
+	}
+	for _, l := range rep.LeftOut {
+		fmt.Fprintln(env.Stderr, "warning: "+l.String())
+	}
 }
 
 // readRulesAndSchema reads the --rules and --schema files into req.
@@ -238,7 +254,7 @@ func sampleRequest(req tabular.Request, withRules bool) (tabular.Request, error)
 // command read.
 func tabularRequest(req tabular.Request, format string) *api.TabularRequest {
 	gate := req.Gate
-	out := &api.TabularRequest{Runs: apiFile(req.Runs), Gate: &gate, Preview: req.Preview, SkipBadLines: req.SkipBadLines, Format: format,
+	out := &api.TabularRequest{Runs: apiFile(req.Runs), Gate: &gate, Preview: req.Preview, SkipBadLines: req.SkipBadLines, SkipBadInputs: req.SkipBadInputs, Format: format,
 		IntervalOptions: intervalOptions(req.Intervals.Bootstrap, req.Intervals.CILevel, req.Intervals.Seed),
 		Permutations:    &req.Intervals.Permutations, Alpha: &req.Intervals.Alpha}
 	for _, f := range req.GT {
