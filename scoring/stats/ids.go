@@ -13,3 +13,6 @@ const (
 	SettledPrefix = "settled:"
 	PreviewPrefix = "preview:"
 )
+
+// TextID returns the id of a page-text cell: text/<model>/<phase>.
+func TextID(model, phase string) string { return "text/" + model + "/" + phase }

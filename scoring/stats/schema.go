@@ -194,3 +194,45 @@ func sameLayout(a, b *Schema) bool {
 	}
 	return true
 }
+
+// Text component indices (SPEC G.3, F.1): a page's edits and ground-truth
+// counts summed over its runs, the sums and counts of its rates for the
+// macro means, and its bag-of-words counts.
+const (
+	TxtCharEdits = iota
+	TxtGTChars
+	TxtWordEdits
+	TxtGTWords
+	TxtCERSum
+	TxtCERCount
+	TxtWERSum
+	TxtWERCount
+	TxtBowMatched
+	TxtBowOCR
+	TxtBowGT
+	txtWidth
+)
+
+// TextSchema returns the schema of a page-text cell: the micro cer and
+// wer, their macro means cer_macro and wer_macro, and bag-of-words
+// precision, recall and F1 (SPEC G.3). A page's CER drives the movement
+// lists.
+func TextSchema() *Schema {
+	return &Schema{
+		Family: "text",
+		Unit:   "page",
+		Width:  txtWidth,
+		Components: []string{"char_edits", "gt_chars", "word_edits", "gt_words", "cer_sum", "cer_count",
+			"wer_sum", "wer_count", "bow_matched", "bow_ocr", "bow_gt"},
+		Stats: []Stat{
+			{Name: "cer", Kind: Ratio, Num: TxtCharEdits, Den: TxtGTChars, LowerIsBetter: true},
+			{Name: "wer", Kind: Ratio, Num: TxtWordEdits, Den: TxtGTWords, LowerIsBetter: true},
+			{Name: "cer_macro", Kind: Ratio, Num: TxtCERSum, Den: TxtCERCount, LowerIsBetter: true},
+			{Name: "wer_macro", Kind: Ratio, Num: TxtWERSum, Den: TxtWERCount, LowerIsBetter: true},
+			{Name: "bow_precision", Kind: RatioOrZero, Num: TxtBowMatched, Den: TxtBowOCR},
+			{Name: "bow_recall", Kind: RatioOrZero, Num: TxtBowMatched, Den: TxtBowGT},
+			{Name: "bow_f1", Kind: F1, Num: TxtBowMatched, Den: TxtBowOCR, Ref: TxtBowGT},
+		},
+		Movement: 0,
+	}
+}

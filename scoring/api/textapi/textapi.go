@@ -1,0 +1,264 @@
+// Package textapi is the page-text entry point of scoring/api (SPEC G):
+// the request every host decodes and the function that answers it with
+// the exact bytes of "docscore score text". It is a package of its own so
+// that hosts without the text family do not link it.
+package textapi
+
+import (
+	"bytes"
+	"io"
+	"strings"
+
+	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/pagetext"
+	"github.com/docscore/docscore/scoring/stats"
+)
+
+// TextRequest asks for a page-text scoring (SPEC G): ground-truth files
+// and either OCR files (paired by page id: the file name up to its first
+// dot; one of each is one page whatever their names) or a runs file of
+// {"model", "phase", "run", "page", "text"} lines. Files are plain text,
+// PAGE-XML, ALTO or hOCR, detected from their content.
+type TextRequest struct {
+	GT   []api.File `json:"gt"`
+	OCR  []api.File `json:"ocr,omitempty"`
+	Runs *api.File  `json:"runs,omitempty"`
+	// Model and Phase name the cell OCR files are scored into (default
+	// "ocr" and "default"); a runs file names its own.
+	Model string `json:"model,omitempty"`
+	Phase string `json:"phase,omitempty"`
+	// Level is "region" (default) or "line": the PAGE level text is read
+	// at. Normalize is "sbb" (default, dinglehopper's normalize_sbb) or
+	// "nfc".
+	Level     string `json:"level,omitempty"`
+	Normalize string `json:"normalize,omitempty"`
+	Format    string `json:"format,omitempty"` // json (default), csv or md
+	api.IntervalOptions
+}
+
+// InputFiles lists the ground-truth files, the OCR files, then the runs.
+func (req *TextRequest) InputFiles() []*api.File {
+	files := make([]*api.File, 0, len(req.GT)+len(req.OCR)+1)
+	for i := range req.GT {
+		files = append(files, &req.GT[i])
+	}
+	for i := range req.OCR {
+		files = append(files, &req.OCR[i])
+	}
+	if req.Runs != nil {
+		files = append(files, req.Runs)
+	}
+	return files
+}
+
+// ReportFormat is the format the request asks for.
+func (req *TextRequest) ReportFormat() string { return req.Format }
+
+// Validate checks the level, the normalization and the interval options.
+func (req *TextRequest) Validate() error {
+	if _, ok := pagetext.ParseLevel(req.Level); !ok {
+		return api.Paramf("level", "%q: expected region or line", req.Level)
+	}
+	if _, ok := pagetext.ParseNormalization(req.Normalize); !ok {
+		return api.Paramf("normalize", "%q: expected sbb or nfc", req.Normalize)
+	}
+	return req.IntervalOptions.Validate()
+}
+
+// ScoreTextOperation scores a TextRequest: the report, exactly the bytes
+// of "docscore score text --format F".
+var ScoreTextOperation = api.Define(api.Operation{
+	Name:    "scoreText",
+	Route:   "/v1/score/text",
+	Doc:     `exactly "docscore score text --format F": CER, WER and bag-of-words scores of OCR text against ground truth`,
+	Formats: []string{"json", "csv", "md"},
+	Required: []api.Field{
+		{Name: "gt", Want: "one or more ground-truth pages (plain text, PAGE-XML, ALTO or hOCR)"},
+	},
+	Query: []string{"format", "level", "normalize", "model", "phase", "bootstrap", "ci_level", "seed"},
+}, scoreText)
+
+// Operations lists the text family's operations.
+func Operations() []api.Operation {
+	return []api.Operation{ScoreTextOperation, TextPageOperation}
+}
+
+// WorkLimits bound one request's alignments when the caller bounds its
+// work (the HTTP API and the Worker: api.Bounded): about 2,900 edits a
+// page by the fast method, then a band of at most BandCells cells.
+var WorkLimits = pagetext.AlignLimits{BandCells: 1 << 23, WorkCells: 1 << 28}
+
+func limits(ctx api.Cancel) pagetext.AlignLimits {
+	if _, ok := ctx.(api.Bounded); ok {
+		return WorkLimits
+	}
+	return pagetext.AlignLimits{}
+}
+
+// options are the report options the request asks for.
+func (req *TextRequest) options(ctx api.Cancel) (pagetext.ReportOptions, error) {
+	level, _ := pagetext.ParseLevel(req.Level)
+	norm, _ := pagetext.ParseNormalization(req.Normalize)
+	o := pagetext.ReportOptions{Extract: pagetext.ExtractOptions{Level: level, Normalization: norm}, Limits: limits(ctx)}
+	b, l, s := req.IntervalOptions.Settings()
+	if b == 0 {
+		o.NoIntervals = true
+		return o, nil
+	}
+	iv, err := stats.IntervalOptions(b, l, s)
+	if err != nil {
+		return o, err
+	}
+	o.Intervals = iv
+	return o, nil
+}
+
+func inputs(files []api.File) ([]pagetext.Input, error) {
+	out := make([]pagetext.Input, len(files))
+	for i, f := range files {
+		data, err := f.Bytes()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = pagetext.Input{Name: f.Name, Data: data}
+	}
+	return out, nil
+}
+
+// Report scores the request and returns the typed report; runs, when not
+// nil, is read instead of req.Runs's text (a native host's stream).
+func Report(ctx api.Cancel, req *TextRequest, runs io.Reader) (*pagetext.Report, error) {
+	if err := ScoreTextOperation.Check(ctx, req); err != nil {
+		return nil, err
+	}
+	return report(ctx, req, runs)
+}
+
+func report(ctx api.Cancel, req *TextRequest, runs io.Reader) (*pagetext.Report, error) {
+	if len(req.GT) == 0 {
+		return nil, inputerr.New("", 0, "no ground truth given: expected one or more pages (plain text, PAGE-XML, ALTO or hOCR)")
+	}
+	opts, err := req.options(ctx)
+	if err != nil {
+		return nil, err
+	}
+	gt, err := inputs(req.GT)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case req.Runs != nil && len(req.OCR) > 0:
+		return nil, api.Paramf("runs", "and ocr given: expected OCR files or a runs file, not both")
+	case req.Runs != nil:
+		if runs == nil {
+			data, err := req.Runs.Bytes()
+			if err != nil {
+				return nil, err
+			}
+			runs = bytes.NewReader(data)
+		}
+		return pagetext.ScoreRuns(ctx, gt, req.Runs.Name, runs, opts)
+	case len(req.OCR) == 0:
+		return nil, inputerr.New("", 0, "no OCR given: expected OCR pages (ocr) or a runs file (runs)")
+	}
+	ocr, err := inputs(req.OCR)
+	if err != nil {
+		return nil, err
+	}
+	fo := pagetext.FilesOptions{Model: req.Model, Phase: req.Phase}
+	if fo.Model == "" {
+		fo.Model = "ocr"
+	}
+	if fo.Phase == "" {
+		fo.Phase = "default"
+	}
+	return pagetext.ScoreFiles(ctx, gt, ocr, fo, opts)
+}
+
+// Write writes a report in a format: json (default), csv or md.
+func Write(w io.Writer, rep *pagetext.Report, format string) error {
+	switch format {
+	case "csv":
+		return rep.WriteCSV(w)
+	case "md":
+		return rep.WriteMarkdown(w)
+	}
+	return rep.WriteJSON(w)
+}
+
+func scoreText(ctx api.Cancel, req *TextRequest) (*api.Result, error) {
+	rep, err := report(ctx, req, nil)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := Write(&b, rep, req.Format); err != nil {
+		return nil, err
+	}
+	format := req.Format
+	if format == "" {
+		format = "json"
+	}
+	return &api.Result{Format: format, Bytes: b.Bytes()}, nil
+}
+
+// TextPageRequest asks for one page's aligned texts: its ground truth and
+// its OCR, each a file.
+type TextPageRequest struct {
+	GT        api.File `json:"gt"`
+	OCR       api.File `json:"ocr"`
+	Level     string   `json:"level,omitempty"`
+	Normalize string   `json:"normalize,omitempty"`
+}
+
+// InputFiles lists the two files.
+func (req *TextPageRequest) InputFiles() []*api.File { return []*api.File{&req.GT, &req.OCR} }
+
+// Validate checks the level and the normalization.
+func (req *TextPageRequest) Validate() error {
+	if _, ok := pagetext.ParseLevel(req.Level); !ok {
+		return api.Paramf("level", "%q: expected region or line", req.Level)
+	}
+	if _, ok := pagetext.ParseNormalization(req.Normalize); !ok {
+		return api.Paramf("normalize", "%q: expected sbb or nfc", req.Normalize)
+	}
+	return nil
+}
+
+// TextPageOperation answers one page's alignment (pagetext.PageView):
+// its scores and its two texts aligned cluster by cluster, each step a
+// match, a substitution, a deletion or an insertion.
+var TextPageOperation = api.Define(api.Operation{
+	Name:  "textPage",
+	Route: "/v1/text/page",
+	Doc:   "one page's two texts aligned cluster by cluster, substitutions, insertions and deletions marked, with its scores",
+	Required: []api.Field{
+		{Name: "gt", Want: "the page's ground truth"},
+		{Name: "ocr", Want: "the page's OCR output"},
+	},
+}, textPage)
+
+func textPage(ctx api.Cancel, req *TextPageRequest) (*api.Result, error) {
+	level, _ := pagetext.ParseLevel(req.Level)
+	norm, _ := pagetext.ParseNormalization(req.Normalize)
+	eo := pagetext.ExtractOptions{Level: level, Normalization: norm}
+	var texts [2]string
+	for i, f := range []api.File{req.GT, req.OCR} {
+		data, err := f.Bytes()
+		if err != nil {
+			return nil, err
+		}
+		ex, err := pagetext.Extract(f.Name, data, eo)
+		if err != nil {
+			return nil, err
+		}
+		texts[i] = ex.Text
+	}
+	v, err := pagetext.View(texts[0], texts[1], limits(ctx))
+	if err != nil {
+		return nil, err
+	}
+	v.Page = strings.TrimSpace(pagetext.PageID(req.GT.Name))
+	return &api.Result{Value: v}, nil
+}

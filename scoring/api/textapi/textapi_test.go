@@ -1,0 +1,194 @@
+package textapi
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/inputerr"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+const dh = "../../pagetext/testdata/dinglehopper/"
+
+func file(t *testing.T, path, name string) api.File {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return api.File{Name: name, Text: string(data)}
+}
+
+// twoPages is a folder of two ground-truth pages, one OCR partner each,
+// and a page on each side without a partner.
+func twoPages(t *testing.T) *TextRequest {
+	return &TextRequest{
+		GT: []api.File{
+			file(t, dh+"test-gt.page2018.xml", "gt/hartkopf.gt.xml"),
+			file(t, dh+"lorem-ipsum/lorem-ipsum-scan-bad.gt.page.xml", "gt/lorem.gt.page.xml"),
+			{Name: "gt/lonely.gt.txt", Text: "no OCR for me"},
+		},
+		OCR: []api.File{
+			file(t, dh+"test-fake-ocr.page2018.xml", "ocr/hartkopf.fake.xml"),
+			file(t, dh+"lorem-ipsum/lorem-ipsum-scan-bad.ocr.tesseract.alto.xml", "ocr/lorem.tesseract.alto.xml"),
+			{Name: "ocr/stray.txt", Text: "no GT for me"},
+		},
+	}
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (go test -update to rewrite):\n%s", name, got)
+	}
+}
+
+func TestGoldenReports(t *testing.T) {
+	for _, format := range []string{"json", "csv", "md"} {
+		req := twoPages(t)
+		req.Format = format
+		b := 200
+		req.Bootstrap = &b
+		res, err := ScoreTextOperation.Run(api.NoCancel, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "two-pages."+format, res.Bytes)
+	}
+}
+
+func TestReportHoldsDinglehoppersNumbers(t *testing.T) {
+	zero := 0
+	req := twoPages(t)
+	req.Bootstrap = &zero
+	rep, err := Report(api.NoCancel, req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Pages) != 2 || len(rep.Cells) != 1 {
+		t.Fatalf("%d pages, %d cells", len(rep.Pages), len(rep.Cells))
+	}
+	h, l := rep.Pages[0], rep.Pages[1]
+	if h.Page != "hartkopf" || h.CharEdits != 2 || h.WordEdits != 2 || l.Page != "lorem" || l.CharEdits != 8 || l.GTChars != 591 || l.WordEdits != 7 || l.GTWords != 100 {
+		t.Errorf("rows %+v %+v", h, l)
+	}
+	c := rep.Cells[0]
+	if want := float64(10) / float64(h.GTChars+591); c.CER == nil || *c.CER != want {
+		t.Errorf("micro CER %v, want %v", c.CER, want)
+	}
+	if want := (*h.CER + *l.CER) / 2; c.CERMacro == nil || *c.CERMacro != want {
+		t.Errorf("macro CER %v, want %v", c.CERMacro, want)
+	}
+	if strings.Join(rep.Unpaired.GTOnly, ",") != "lonely" || strings.Join(rep.Unpaired.OCROnly, ",") != "stray" {
+		t.Errorf("unpaired %+v", rep.Unpaired)
+	}
+	found := false
+	for _, x := range c.CharConfusions {
+		if x.GT == "ſ" && x.OCR == "f" && x.Count >= 1 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("char confusions %+v lack ſ → f", c.CharConfusions)
+	}
+	if rep.Cells[0].CI != nil {
+		t.Error("bootstrap 0 still gave intervals")
+	}
+}
+
+func TestRunsFile(t *testing.T) {
+	gt := []api.File{{Name: "p1.gt.txt", Text: "Lorem ipsum dolor"}, {Name: "p2.gt.txt", Text: "sit amet"}, {Name: "p3.gt.txt", Text: ""}}
+	runs := strings.Join([]string{
+		`{"model":"a","phase":"c1","run":1,"page":"p1","text":"Lorem ipsum dolor"}`,
+		`{"model":"a","phase":"c1","run":1,"page":"p2","text":"sit arnet"}`,
+		`{"model":"b","phase":"c1","run":1,"page":"p1","text":"Lorern ipsum"}`,
+		`{"model":"b","phase":"c1","run":2,"page":"p1","text":"Lorem ipsum dolor"}`,
+		`{"model":"b","phase":"c1","run":"x","page":"p3","text":"ghost"}`,
+		`{"model":"b","phase":"c1","run":1,"page":"p9","text":"no page"}`,
+		``,
+	}, "\n")
+	zero := 0
+	req := &TextRequest{GT: gt, Runs: &api.File{Name: "runs.jsonl", Text: runs}, IntervalOptions: api.IntervalOptions{Bootstrap: &zero}}
+	rep, err := Report(api.NoCancel, req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Cells) != 2 || rep.Cells[0].Model != "a" || rep.Cells[1].Model != "b" {
+		t.Fatalf("cells %+v", rep.Cells)
+	}
+	b := rep.Cells[1]
+	// b: p1 twice ("Lorern ipsum": m → rn and " dolor" deleted, 8 edits; then 0), p3 an empty GT, 5 OCR chars.
+	if b.Pages != 2 || b.Rows != 3 || b.CharEdits != 8+0+5 || b.GTChars != 17+17 {
+		t.Errorf("cell b %+v", b)
+	}
+	if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], `page "p3"`) {
+		t.Errorf("warnings %q", rep.Warnings)
+	}
+	if strings.Join(rep.Unpaired.OCROnly, ",") != "p9" || len(rep.Unpaired.GTOnly) != 0 {
+		t.Errorf("unpaired %+v", rep.Unpaired)
+	}
+	if rep.Pages[4].CER != nil {
+		t.Error("empty ground truth gave a CER")
+	}
+}
+
+func TestBadInputs(t *testing.T) {
+	for _, c := range []struct {
+		req  *TextRequest
+		want string
+	}{
+		{&TextRequest{GT: []api.File{{Name: "g.xml", Text: "<PcGts>\n<Page>\n</Pag>"}}, OCR: []api.File{{Name: "o.txt", Text: "x"}}}, "g.xml:3:"},
+		{&TextRequest{GT: []api.File{{Name: "g.txt", Text: "a"}}, Runs: &api.File{Name: "r.jsonl", Text: "{\"model\":\"m\"}\n"}}, `r.jsonl:1: no "phase"`},
+		{&TextRequest{GT: []api.File{{Name: "g.txt", Text: "a"}}, Runs: &api.File{Name: "r.jsonl", Text: "\n[1]\n"}}, `r.jsonl:2: `},
+		{&TextRequest{GT: []api.File{{Name: "a.txt", Text: "a"}, {Name: "a.gt.txt", Text: "b"}}, OCR: []api.File{{Name: "o.txt"}, {Name: "p.txt"}}}, `a.gt.txt: page "a" is also a.txt`},
+		{&TextRequest{GT: []api.File{{Name: "g.txt", Text: "a"}}}, "no OCR given"},
+		{&TextRequest{GT: []api.File{{Name: "g.txt", Text: "\xff"}}, OCR: []api.File{{Name: "o.txt"}}}, "g.txt:1:1: invalid UTF-8"},
+		{&TextRequest{GT: []api.File{{Name: "g.xml", Text: "<html/>"}}, OCR: []api.File{{Name: "o.txt"}}}, "g.xml:1:1: root element <html>"},
+	} {
+		_, err := ScoreTextOperation.Run(api.NoCancel, c.req)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error %v, want one containing %q", err, c.want)
+			continue
+		}
+		if _, ok := inputerr.As(err); !ok {
+			t.Errorf("%v is not an input error", err)
+		}
+	}
+	for _, req := range []*TextRequest{{Level: "word"}, {Normalize: "nfkc"}, {Format: "xml"}} {
+		req.GT = []api.File{{Name: "g.txt"}}
+		req.OCR = []api.File{{Name: "o.txt"}}
+		_, err := ScoreTextOperation.Run(api.NoCancel, req)
+		if _, ok := err.(*api.ParamError); !ok {
+			t.Errorf("%+v: %v, want a ParamError", req, err)
+		}
+	}
+}
+
+func TestTextPage(t *testing.T) {
+	res, err := TextPageOperation.Run(api.NoCancel, &TextPageRequest{GT: api.File{Name: "p.gt.txt", Text: "Dies ist eine Tst!"}, OCR: api.File{Name: "p.ocr.txt", Text: "Dies ist ein Test."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := res.Value
+	got, err := jsonMarshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "page-view.json", got)
+}
