@@ -15,9 +15,10 @@ func main() {
 	os.Exit(run())
 }
 
-// run executes the command line. The first Ctrl-C (SIGINT) or SIGTERM
-// cancels the command's context, so that long work such as a pilot run
-// stops starting new work and finishes cleanly; the second cancels its
+// run executes the command line. The first Ctrl-C (SIGINT), SIGTERM or
+// SIGHUP (the terminal closed) cancels the command's context, so that
+// long work such as a pilot run stops starting new work and finishes
+// cleanly (a file being written is removed, not left half-written); the second cancels its
 // abort context (what is still in flight is cancelled at once); the
 // signals then get their default behaviour back, so a third ends the
 // process.
@@ -27,7 +28,7 @@ func run() int {
 	abort, abortNow := context.WithCancel(context.Background())
 	defer abortNow()
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
 	go func() {
 		<-sigs

@@ -9,7 +9,15 @@
 //     existing file keeps its permission bits; a new one gets 0666 minus the
 //     umask, as a shell redirection would give it. (As with any
 //     replacement by rename, its owner becomes the user who writes, and
-//     other hard links to it keep the old content.)
+//     other hard links to it keep the old content.) The setuid and setgid
+//     bits are kept only when the file's owner (group) is the writer's, so
+//     that the replacement gains no one else's rights; otherwise they are
+//     dropped. A temporary file is locked (flock) while its writer lives:
+//     the temporary files of the same name that a killed run (SIGKILL, a
+//     crash) left are removed by the next write of that name.
+//   - a regular file with no write permission at all (0444): refused with
+//     ErrReadOnly (it matches fs.ErrPermission), as a shell's ">" refuses
+//     it, even for root: a read-only report is one somebody meant to keep.
 //   - a symbolic link: it is followed to the file it points at, which is
 //     replaced as above; the link itself stays a link.
 //   - a dangling symbolic link (one whose target does not exist): refused
@@ -61,6 +69,18 @@ func (e missingFolder) Is(target error) bool { return target == fs.ErrNotExist }
 // link whose target does not exist.
 var ErrDanglingLink = errors.New("is a symbolic link to a file that does not exist; not creating a file through it")
 
+// ErrReadOnly is the error (inside an *fs.PathError) for an existing file
+// that no one may write to (no w bit): it is not replaced. It matches
+// fs.ErrPermission.
+var ErrReadOnly error = readOnly{}
+
+type readOnly struct{}
+
+func (readOnly) Error() string {
+	return "is read-only (no write permission); not replacing it (chmod u+w it first, or write elsewhere)"
+}
+func (readOnly) Is(target error) bool { return target == fs.ErrPermission }
+
 // Options adjust a write. The zero value is the ordinary write.
 type Options struct {
 	// BeforeRename, when set, runs after the temporary file is written
@@ -104,8 +124,9 @@ func (o Options) WriteFile(name string, data []byte) error {
 // renames the temporary file into place or Abort removes it.
 type File struct {
 	o       Options
-	name    string // the path the caller gave, for errors
-	target  string // the file replaced; "" when written through
+	name    string      // the path the caller gave, for errors
+	target  string      // the file replaced; "" when written through
+	special fs.FileMode // setuid/setgid/sticky bits set again at Commit
 	f       *os.File
 	err     error // the first write error
 	aborted bool
@@ -137,11 +158,18 @@ func (o Options) Create(name string) (*File, error) {
 	case !fi.Mode().IsRegular():
 		return o.through(name)
 	}
+	if fi.Mode().Perm()&0o222 == 0 {
+		return nil, &fs.PathError{Op: "write", Path: name, Err: ErrReadOnly}
+	}
 	target, err := filepath.EvalSymlinks(name)
 	if err != nil {
 		return nil, &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
 	}
-	return o.temp(name, target, fi.Mode().Perm(), true)
+	f, err := o.temp(name, target, fi.Mode().Perm(), true)
+	if err == nil {
+		f.special = specialBits(fi)
+	}
+	return f, err
 }
 
 // temp creates the temporary file beside target that Commit renames over
@@ -157,7 +185,13 @@ func (o Options) temp(name, target string, perm fs.FileMode, keep bool) (*File, 
 	} else if !di.IsDir() {
 		return nil, &fs.PathError{Op: "write", Path: name, Err: fmt.Errorf("%s is not a folder: %w", dir, syscall.ENOTDIR)}
 	}
+	unlock := lockDir(dir)
+	removeStale(dir, filepath.Base(target))
 	tmp, err := createTemp(dir, filepath.Base(target), perm)
+	if err == nil {
+		lockTemp(tmp)
+	}
+	unlock()
 	if err != nil {
 		return nil, &fs.PathError{Op: "write", Path: name, Err: unwrap(err)}
 	}
@@ -232,6 +266,14 @@ func (f *File) Commit() error {
 		return nil
 	}
 	tmpName := tmp.Name()
+	if f.special != 0 {
+		// After the last write: a write clears setuid and setgid.
+		if err := tmp.Chmod(f.special | perm(tmp)); err != nil {
+			tmp.Close()
+			os.Remove(tmpName)
+			return &fs.PathError{Op: "write", Path: f.name, Err: unwrap(err)}
+		}
+	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
 		os.Remove(tmpName)
@@ -332,4 +374,12 @@ func unwrap(err error) error {
 		return le.Err
 	}
 	return err
+}
+
+// perm is f's permission bits (0600 when it cannot be read).
+func perm(f *os.File) fs.FileMode {
+	if fi, err := f.Stat(); err == nil {
+		return fi.Mode().Perm()
+	}
+	return 0o600
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/docscore/docscore/cmd/docscore/internal/inputfile"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 
@@ -50,7 +51,14 @@ type Env struct {
 	Abort context.Context
 	// IsTerminal reports whether Stderr is an interactive terminal.
 	IsTerminal bool
+
+	// maxInputMiB is the --max-input-mib flag: the size limit of every
+	// input read whole (0: inputfile.DefaultLimit).
+	maxInputMiB int64
 }
+
+// maxInputMiBLimit is the largest --max-input-mib: 1 TiB.
+const maxInputMiBLimit = 1 << 20
 
 // OSEnv returns the Env of the running process.
 func OSEnv() Env {
@@ -119,6 +127,14 @@ Scores are deterministic: the same input gives the same bytes out.` + "\n" + exi
 	root.SetErr(env.Stderr)
 	root.SetIn(env.Stdin)
 	root.CompletionOptions.DisableDefaultCmd = true
+	root.PersistentFlags().Int64Var(&env.maxInputMiB, "max-input-mib", inputfile.DefaultLimit/inputfile.MiB,
+		"size limit in MiB of each input file read whole (rules, schemas, ground truth, reports, cases)")
+	root.PersistentPreRunE = func(c *cobra.Command, args []string) error {
+		if env.maxInputMiB < 1 || env.maxInputMiB > maxInputMiBLimit {
+			return usageError("--max-input-mib %d: expected 1 to %d", env.maxInputMiB, maxInputMiBLimit)
+		}
+		return nil
+	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &ExitError{Code: ExitInput, Err: fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
 	})

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"sort"
 	"strings"
 	"syscall"
@@ -14,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/atomicfile"
+	"github.com/docscore/docscore/cmd/docscore/internal/inputfile"
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/param"
 	"github.com/docscore/docscore/scoring/stats"
@@ -122,7 +122,8 @@ func outputError(flag, path string, err error) error {
 	}
 	err = fmt.Errorf("%s %s: %w", flag, path, pe.Err)
 	if errors.Is(pe.Err, atomicfile.ErrIsDir) || errors.Is(pe.Err, atomicfile.ErrDanglingLink) ||
-		errors.Is(pe.Err, fs.ErrNotExist) || errors.Is(pe.Err, fs.ErrPermission) || errors.Is(pe.Err, syscall.ENOTDIR) {
+		errors.Is(pe.Err, fs.ErrNotExist) || errors.Is(pe.Err, fs.ErrPermission) || errors.Is(pe.Err, syscall.ENOTDIR) ||
+		errors.Is(pe.Err, syscall.ELOOP) {
 		return &ExitError{Code: ExitInput, Err: err}
 	}
 	return err
@@ -132,24 +133,58 @@ func outputError(flag, path string, err error) error {
 const stdinName = "<stdin>"
 
 // readInput reads the one input a flag names: a file, or standard input
-// for "-". A directory, a missing or an unreadable file is an input error
-// (exit 2) naming the path.
+// for "-", under the --max-input-mib limit and stopped by Ctrl-C. A
+// directory, a missing, an unreadable or a too large file is an input
+// error (exit 2) naming the flag and the path; an interrupted read exits
+// 130.
 func readInput(env *Env, flag, path string) (tabular.File, error) {
 	if path == "-" {
-		b, err := io.ReadAll(env.Stdin)
+		b, err := env.inputs().ReadAll(stdinName, env.Stdin)
 		if err != nil {
-			return tabular.File{}, fmt.Errorf("%s -: reading standard input: %w", flag, err)
+			return tabular.File{}, inputReadError(flag+" -", err)
 		}
 		return tabular.File{Name: stdinName, Data: b}, nil
 	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return tabular.File{}, &ExitError{Code: ExitInput, Err: fmt.Errorf("%s %s: is a directory: expected a file", flag, path)}
-	}
-	b, err := os.ReadFile(path)
+	b, err := env.inputs().ReadFile(path)
 	if err != nil {
-		return tabular.File{}, &ExitError{Code: ExitInput, Err: fmt.Errorf("%s %s: %v", flag, path, unwrapPathErr(err))}
+		return tabular.File{}, inputReadError(flag+" "+path, err)
 	}
 	return tabular.File{Name: path, Data: b}, nil
+}
+
+// readPath reads a file named by a flag or a folder listing (what names
+// it in errors: "--gt", or "" for the path alone), as readInput does.
+func readPath(env *Env, what, path string) ([]byte, error) {
+	b, err := env.inputs().ReadFile(path)
+	if err != nil {
+		return nil, inputReadError(strings.TrimSpace(what+" "+path), err)
+	}
+	return b, nil
+}
+
+// inputs is the reader of the command's inputs: the --max-input-mib
+// limit, and the command's context, which Ctrl-C cancels.
+func (env *Env) inputs() inputfile.Reader {
+	mib := env.maxInputMiB
+	if mib <= 0 {
+		mib = inputfile.DefaultLimit / inputfile.MiB
+	}
+	return inputfile.Reader{Context: env.Context, Limit: mib * inputfile.MiB}
+}
+
+// inputReadError is the error of an input that could not be read; what
+// names it ("--rules r.md"). A read stopped by Ctrl-C exits 130; every
+// other failure is an input error (exit 2), and one past the size limit
+// says how to raise it.
+func inputReadError(what string, err error) error {
+	if errors.Is(err, context.Canceled) {
+		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted while reading %s (%w)", what, err)}
+	}
+	var tl *inputfile.TooLargeError
+	if errors.As(err, &tl) {
+		return &ExitError{Code: ExitInput, Err: fmt.Errorf("%s: %v (raise it with --max-input-mib)", what, tl)}
+	}
+	return &ExitError{Code: ExitInput, Err: fmt.Errorf("%s: %v", what, unwrapPathErr(err))}
 }
 
 // runsName is how errors name the runs file a flag gives.
@@ -164,21 +199,21 @@ func runsName(path string) string {
 // file, or standard input for "-", with its size (0 when unknown) and
 // what closes it. The errors are readInput's.
 func openInput(env *Env, flag, path string) (io.Reader, int64, func(), error) {
+	rd := env.inputs()
 	if path == "-" {
-		return env.Stdin, 0, func() {}, nil
+		r, stop := rd.Stream(env.Stdin)
+		return r, 0, stop, nil
 	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return nil, 0, nil, &ExitError{Code: ExitInput, Err: fmt.Errorf("%s %s: is a directory: expected a file", flag, path)}
-	}
-	f, err := os.Open(path)
+	f, err := rd.Open(path)
 	if err != nil {
-		return nil, 0, nil, &ExitError{Code: ExitInput, Err: fmt.Errorf("%s %s: %v", flag, path, unwrapPathErr(err))}
+		return nil, 0, nil, inputReadError(flag+" "+path, err)
 	}
 	var size int64
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 		size = st.Size()
 	}
-	return f, size, func() { f.Close() }, nil
+	r, stop := rd.Stream(f)
+	return r, size, func() { stop(); f.Close() }, nil
 }
 
 // oneStdin refuses a command line where more than one flag reads standard

@@ -128,6 +128,13 @@ func runCompare(ctx context.Context, env *Env, c *cobra.Command, o compareOption
 	if err := oneStdin(stdin...); err != nil {
 		return err
 	}
+	var inputs []named
+	for i, path := range args {
+		inputs = append(inputs, named{names[i], path})
+	}
+	if err := notOverInputs(env, flagged("--out", o.out), inputs); err != nil {
+		return err
+	}
 	for i, path := range args {
 		f, err := readInput(env, names[i], path)
 		if err != nil {

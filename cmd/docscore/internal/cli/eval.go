@@ -181,9 +181,9 @@ confusion matrix (judge verdict x human verdict).
 				}
 				var people *harness.HumanVerdicts
 				if humanFile != "" {
-					data, err := os.ReadFile(humanFile)
+					data, err := readPath(env, "--human-verdicts", humanFile)
 					if err != nil {
-						return usageError("--human-verdicts: %v", err)
+						return err
 					}
 					if people, err = harness.ReadHumanVerdicts(data, humanFile); err != nil {
 						return err
@@ -198,6 +198,11 @@ confusion matrix (judge verdict x human verdict).
 					JudgeName: judgeName, CheckpointContext: sortedContext(ctxMap),
 					JudgeProbes: judging.JudgeProbes{Samples: judgeSamples, ShuffleReferences: shuffleRefs},
 				}}
+				if err := notOverInputs(env, []named{{"--output", output}, {"--markdown", markdown}},
+					append(append([]named{{"--cases", casesFile}, {"--prediction", prediction}, {"--human-verdicts", humanFile}},
+						flagged("--evidence", evidence...)...), flagged("--ground-truth", groundTruth...)...)); err != nil {
+					return err
+				}
 				if casesFile != "" {
 					if req.Cases, req.Loader, err = readCasesFile(env, casesFile, allowOutside); err != nil {
 						return err
@@ -206,7 +211,7 @@ confusion matrix (judge verdict x human verdict).
 					// The direct form has no cases file to read: its one case
 					// is built from the flags (directCase), and the operation
 					// evaluates that CaseFile.
-					if req.CaseFile, err = directCase(prediction, caseID, operation, rubric, evidence, groundTruth); err != nil {
+					if req.CaseFile, err = directCase(env, prediction, caseID, operation, rubric, evidence, groundTruth); err != nil {
 						return err
 					}
 				}
@@ -363,7 +368,7 @@ func readCasesFile(env *Env, path string, allowOutside bool) (api.File, harness.
 	if path == "-" {
 		dir = "."
 	}
-	return api.File{Name: f.Name, Text: string(f.Data)}, harnessio.DirLoader(dir, allowOutside), nil
+	return api.File{Name: f.Name, Text: string(f.Data)}, harnessio.DirLoader(dir, allowOutside, env.inputs()), nil
 }
 
 // usageList gathers the usage records of the judge's adapter and of its
@@ -375,10 +380,11 @@ func (l usageList) UsageRecords() []judging.UsageRecord { return usageOf(l...) }
 
 // directCase builds a one-case file from --prediction, --evidence and
 // --ground-truth.
-func directCase(prediction, caseID, operation, rubric string, evidence, groundTruth []string) (*harness.CaseFile, error) {
-	data, err := os.ReadFile(prediction)
+func directCase(env *Env, prediction, caseID, operation, rubric string, evidence, groundTruth []string) (*harness.CaseFile, error) {
+	rd := env.inputs()
+	data, err := readPath(env, "--prediction", prediction)
 	if err != nil {
-		return nil, usageError("--prediction: %v", err)
+		return nil, err
 	}
 	pred, err := evalcase.ParseJSONValue(data, prediction)
 	if err != nil {
@@ -390,7 +396,7 @@ func directCase(prediction, caseID, operation, rubric string, evidence, groundTr
 	c := evalcase.EvaluationCase{CaseID: caseID, Operation: operation, Rubric: rubric, Prediction: pred}
 	ids := map[string]string{}
 	add := func(flag, path string, auth evalcase.Authority) error {
-		a, err := harnessio.ArtifactFromPath(path, evalcase.ArtifactOptions{Authority: auth})
+		a, err := harnessio.ReadArtifact(rd, path, evalcase.ArtifactOptions{Authority: auth})
 		if err != nil {
 			if os.IsNotExist(err) {
 				return usageError("--%s: %v", flag, err)

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 
@@ -40,9 +39,13 @@ provider and the reviewers used one and the same category.`,
 				if len(reports) == 0 || len(reviews) == 0 {
 					return usageError("give at least one --report GENERATION.json and one --review REVIEW.json")
 				}
+				if err := notOverInputs(env, []named{{"--output", output}, {"--markdown", markdown}},
+					append(flagged("--report", reports...), flagged("--review", reviews...)...)); err != nil {
+					return err
+				}
 				var reps []harness.NamedReport
 				for _, p := range reports {
-					r, err := readGeneration(p)
+					r, err := readGeneration(env, p)
 					if err != nil {
 						return err
 					}
@@ -50,9 +53,9 @@ provider and the reviewers used one and the same category.`,
 				}
 				var files []harness.NamedFile
 				for _, p := range reviews {
-					data, err := os.ReadFile(p)
+					data, err := readPath(env, "--review", p)
 					if err != nil {
-						return usageError("--review: %v", err)
+						return err
 					}
 					files = append(files, harness.NamedFile{Name: p, Data: data})
 				}

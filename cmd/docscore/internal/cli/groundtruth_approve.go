@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -28,9 +27,12 @@ it came from, and the sources.`,
 				if review == "" {
 					return usageError("give --review REVIEW.json")
 				}
-				data, err := os.ReadFile(review)
+				if err := notOverInputs(env, []named{{"--output", output}, {"--record", record}}, flagged("--review", review)); err != nil {
+					return err
+				}
+				data, err := readPath(env, "--review", review)
 				if err != nil {
-					return usageError("--review: %v", err)
+					return err
 				}
 				ref, err := harness.ApprovedReferenceFromReview(data, review)
 				if err != nil {

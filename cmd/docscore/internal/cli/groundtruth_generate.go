@@ -154,7 +154,7 @@ depends on its answers, and the ceiling can stop it).
 				var refs []evalcase.ReferenceArtifact
 				seen := map[string]string{}
 				for _, p := range sources {
-					a, err := harnessio.ArtifactFromPath(p, evalcase.ArtifactOptions{Authority: evalcase.AuthorityEvidence})
+					a, err := harnessio.ReadArtifact(env.inputs(), p, evalcase.ArtifactOptions{Authority: evalcase.AuthorityEvidence})
 					if err != nil {
 						if os.IsNotExist(err) {
 							return usageError("--source: %v", err)

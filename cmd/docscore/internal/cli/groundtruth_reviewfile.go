@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -14,10 +13,10 @@ import (
 
 // readGeneration reads a generation report written by groundtruth
 // generate.
-func readGeneration(path string) (*judging.GroundTruthReport, error) {
-	data, err := os.ReadFile(path)
+func readGeneration(env *Env, path string) (*judging.GroundTruthReport, error) {
+	data, err := readPath(env, "--report", path)
 	if err != nil {
-		return nil, usageError("--report: %v", err)
+		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -50,7 +49,10 @@ writes the same file directly.)`,
 				if report == "" {
 					return usageError("give --report GENERATION.json")
 				}
-				rep, err := readGeneration(report)
+				if err := notOverInputs(env, flagged("--output", output), flagged("--report", report)); err != nil {
+					return err
+				}
+				rep, err := readGeneration(env, report)
 				if err != nil {
 					return err
 				}

@@ -66,10 +66,13 @@ func runPilotReport(env *Env, path string, o pilotReportOptions) error {
 		popts.Order = receipts.ReadingOrder
 	}
 	opts := pilotreport.Options{Order: popts.Order}
+	if err := notOverInputs(env, flagged("--out", o.out), []named{{"RUN", path}, {"--refs", o.refs}}); err != nil {
+		return err
+	}
 	if o.refs != "" {
-		refs, err := cord.Load(o.refs, popts)
+		refs, err := cord.LoadWith(env.inputs(), o.refs, popts)
 		if err != nil {
-			return err
+			return interrupted(err)
 		}
 		opts.References, opts.ReferencesFrom = refs, o.refs
 	}

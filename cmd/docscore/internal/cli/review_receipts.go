@@ -76,13 +76,16 @@ not_judged with the reason.
 			if adapter == nil {
 				return usageError("--judge auto found no judge: neither %s nor %s is set; set one, or give --judge openai, anthropic or command", envOpenAIKey, envAnthropicKey)
 			}
+			if err := notOverInputs(env, flagged("--out", outPath), []named{{"--refs", refsPath}, {"--run", runPath}}); err != nil {
+				return err
+			}
 			opts := receipts.ParseOptions{}
 			if readingOrder {
 				opts.Order = receipts.ReadingOrder
 			}
-			refs, err := cord.Load(refsPath, opts)
+			refs, err := cord.LoadWith(env.inputs(), refsPath, opts)
 			if err != nil {
-				return err
+				return interrupted(err)
 			}
 			run, err := readRun(env, runPath, pilotrun.ReadOptions{})
 			if err != nil {

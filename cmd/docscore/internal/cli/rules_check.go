@@ -60,7 +60,7 @@ file's sha256 and the rows that parsed when there are errors.`,
 				req.Schema = &api.File{Name: sf.Name, Text: string(sf.Data)}
 			}
 			if len(gtArgs) > 0 {
-				files, err := readGTFiles(gtArgs)
+				files, err := readGTFiles(env, gtArgs)
 				if err != nil {
 					return err
 				}

@@ -112,15 +112,18 @@ func runScoreReceipts(ctx context.Context, env *Env, o scoreReceiptsOptions) err
 			return usageError("--fail-under: unknown metric %q: expected rougeL or numeric", name)
 		}
 	}
+	if err := notOverInputs(env, flagged("--out", o.out), []named{{"--refs", o.refs}, {"--run", o.run}}); err != nil {
+		return err
+	}
 	opts := receipts.ParseOptions{}
 	if o.readingOrder {
 		opts.Order = receipts.ReadingOrder
 	}
 	// The references are read here (folders and parquet files need the
 	// file system); the operation parses the run and scores.
-	refs, err := cord.Load(o.refs, opts)
+	refs, err := cord.LoadWith(env.inputs(), o.refs, opts)
 	if err != nil {
-		return err
+		return interrupted(err)
 	}
 	if err := checkJobs(o.jobs); err != nil {
 		return err

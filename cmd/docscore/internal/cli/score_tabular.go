@@ -111,6 +111,10 @@ file into memory.`,
 			if err := oneStdin("--runs", runsPath, "--rules", rulesPath, "--schema", schemaPath); err != nil {
 				return err
 			}
+			if err := notOverInputs(env, flagged("--out", outPath), append(flagged("--gt", gtArgs...),
+				named{"--runs", runsPath}, named{"--rules", rulesPath}, named{"--schema", schemaPath})); err != nil {
+				return err
+			}
 			if useSample {
 				if len(gtArgs) > 0 || runsPath != "" {
 					return usageError("--sample scores the bundled sample; leave out --gt and --runs")
@@ -122,7 +126,7 @@ file into memory.`,
 				if len(gtArgs) == 0 || runsPath == "" {
 					return usageError("expected --gt and --runs (or --sample); see 'docscore score tabular --help'")
 				}
-				if req.GT, err = readGTFiles(gtArgs); err != nil {
+				if req.GT, err = readGTFiles(env, gtArgs); err != nil {
 					return err
 				}
 			}
@@ -231,10 +235,14 @@ func readRulesAndSchema(env *Env, req *tabular.Request, rulesPath, schemaPath st
 	return nil
 }
 
-// checkJobs refuses a --jobs under 1.
+// maxJobs is the largest --jobs: more workers than this only cost memory
+// (each holds its own buffers) on any machine docscore runs on.
+const maxJobs = 1024
+
+// checkJobs refuses a --jobs under 1 or over maxJobs.
 func checkJobs(jobs int) error {
-	if jobs < 1 {
-		return usageError("--jobs %d: expected 1 or more images scored at once", jobs)
+	if jobs < 1 || jobs > maxJobs {
+		return usageError("--jobs %d: expected 1 to %d workers scoring at once", jobs, maxJobs)
 	}
 	return nil
 }
@@ -276,7 +284,7 @@ func apiFile(f tabular.File) api.File { return api.File{Name: f.Name, Text: stri
 
 // readGTFiles reads ground-truth CSVs from directories (every *.csv in
 // them, sorted) and files.
-func readGTFiles(args []string) ([]tabular.File, error) {
+func readGTFiles(env *Env, args []string) ([]tabular.File, error) {
 	var files []tabular.File
 	for _, a := range args {
 		st, err := os.Stat(a)
@@ -284,7 +292,7 @@ func readGTFiles(args []string) ([]tabular.File, error) {
 			return nil, inputError(a, err)
 		}
 		if !st.IsDir() {
-			f, err := readFile(a)
+			f, err := readFile(env, a)
 			if err != nil {
 				return nil, err
 			}
@@ -300,7 +308,7 @@ func readGTFiles(args []string) ([]tabular.File, error) {
 			if e.IsDir() || !strings.EqualFold(filepath.Ext(e.Name()), ".csv") {
 				continue
 			}
-			f, err := readFile(filepath.Join(a, e.Name()))
+			f, err := readFile(env, filepath.Join(a, e.Name()))
 			if err != nil {
 				return nil, err
 			}
@@ -316,10 +324,10 @@ func readGTFiles(args []string) ([]tabular.File, error) {
 
 // readFile reads a whole input file; a missing or unreadable file is an
 // input error.
-func readFile(p string) (tabular.File, error) {
-	b, err := os.ReadFile(p)
+func readFile(env *Env, p string) (tabular.File, error) {
+	b, err := readPath(env, "", p)
 	if err != nil {
-		return tabular.File{}, inputError(p, err)
+		return tabular.File{}, err
 	}
 	return tabular.File{Name: p, Data: b}, nil
 }

@@ -6,6 +6,7 @@
 package cord
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -21,6 +22,8 @@ import (
 
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/receipts"
+
+	"github.com/docscore/docscore/cmd/docscore/internal/inputfile"
 )
 
 // Load reads the references at path: one file (.json, .jsonl or .parquet)
@@ -29,6 +32,12 @@ import (
 // the sample ids cord-<split>-<NNNN> (see LoadParquet), numbered across
 // the files of one split in name order.
 func Load(path string, opts receipts.ParseOptions) (receipts.References, error) {
+	return LoadWith(inputfile.Reader{}, path, opts)
+}
+
+// LoadWith is Load reading the JSON files with rd: under its size limit,
+// stopped by its context. (Parquet files are read in place, not whole.)
+func LoadWith(rd inputfile.Reader, path string, opts receipts.ParseOptions) (receipts.References, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, inputerr.New(path, 0, "cannot read the references: %v", unwrapPathError(err))
@@ -59,9 +68,12 @@ func Load(path string, opts receipts.ParseOptions) (receipts.References, error) 
 			got, err = loadParquetFile(f, opts, rows)
 		} else {
 			var data []byte
-			data, err = os.ReadFile(f)
+			data, err = rd.ReadFile(f)
 			if err != nil {
-				return nil, inputerr.New(f, 0, "cannot read: %v", unwrapPathError(err))
+				if errors.Is(err, context.Canceled) {
+					return nil, err
+				}
+				return nil, inputerr.New(f, 0, "cannot read: %v%s", unwrapPathError(err), limitHint(err))
 			}
 			got, err = receipts.ParseReferences(f, data, opts)
 		}
@@ -238,4 +250,12 @@ func columnList(s *parquet.Schema) string {
 		names = append(names, strings.Join(c, "."))
 	}
 	return strings.Join(names, ", ")
+}
+
+// limitHint tells how to raise the size limit a read went past.
+func limitHint(err error) string {
+	if errors.Is(err, inputfile.ErrTooLarge) {
+		return " (raise it with --max-input-mib)"
+	}
+	return ""
 }

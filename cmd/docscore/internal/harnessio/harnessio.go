@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/atomicfile"
+	"github.com/docscore/docscore/cmd/docscore/internal/inputfile"
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/harness"
 )
@@ -24,7 +25,13 @@ import (
 // content (text or decoded JSON, or bytes for images, PDFs and other
 // files). The artifact id defaults to the file's base name.
 func ArtifactFromPath(path string, opts evalcase.ArtifactOptions) (evalcase.ReferenceArtifact, error) {
-	data, err := os.ReadFile(path)
+	return ReadArtifact(inputfile.Reader{}, path, opts)
+}
+
+// ReadArtifact is ArtifactFromPath reading the file with rd: under its
+// size limit, stopped by its context.
+func ReadArtifact(rd inputfile.Reader, path string, opts evalcase.ArtifactOptions) (evalcase.ReferenceArtifact, error) {
+	data, err := rd.ReadFile(path)
 	if err != nil {
 		return evalcase.ReferenceArtifact{}, err
 	}
@@ -42,7 +49,11 @@ const AllowOutsideFlag = "--allow-outside-paths"
 // folders) leads out of. A cases file is data, often someone else's, and
 // what it names is read, hashed and may be sent to a judge: without the
 // refusal a case path such as ../../../../etc/passwd would be.
-func DirLoader(dir string, allowOutside bool) harness.Loader {
+//
+// The files are read with rd (its size limit and context), and only
+// regular files are read: a FIFO, a device or a socket named by a case
+// would wait, or never end.
+func DirLoader(dir string, allowOutside bool, rd inputfile.Reader) harness.Loader {
 	return func(p string) ([]byte, error) {
 		full := filepath.FromSlash(p)
 		if !filepath.IsAbs(full) {
@@ -55,7 +66,10 @@ func DirLoader(dir string, allowOutside bool) harness.Loader {
 				return nil, err
 			}
 		}
-		return os.ReadFile(full)
+		if err := inputfile.Regular(full); err != nil {
+			return nil, err
+		}
+		return rd.ReadFile(full)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/docscore/docscore/cmd/docscore/internal/inputfile"
 )
 
 // TestDirLoaderConfined: a cases file reads only files in its folder
@@ -47,7 +49,7 @@ func TestDirLoaderConfined(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
-			got, err := DirLoader(cases, false)(tt.path)
+			got, err := DirLoader(cases, false, inputfile.Reader{})(tt.path)
 			if tt.want != "" {
 				if err != nil || string(got) != tt.want {
 					t.Fatalf("read %q, %v; want %q", got, err, tt.want)
@@ -65,7 +67,7 @@ func TestDirLoaderConfined(t *testing.T) {
 			// The flag allows it (the files that exist).
 			if _, err := os.Stat(filepath.Join(cases, tt.path)); err == nil || filepath.IsAbs(tt.path) {
 				p := tt.path
-				if b, err := DirLoader(cases, true)(p); err != nil || len(b) == 0 {
+				if b, err := DirLoader(cases, true, inputfile.Reader{})(p); err != nil || len(b) == 0 {
 					t.Errorf("with outside paths allowed: %q, %v", b, err)
 				}
 			}
