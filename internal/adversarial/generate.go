@@ -13,7 +13,7 @@ import (
 //     stage i depends on stage i-1 (each with an exact reference, every
 //     third one failing);
 //   - "receipts-plan": a POST /v1/score/receipts body whose run plans N
-//     phases × M samples and holds no records, with one CORD reference;
+//     phases × M samples and holds no records, with one reference;
 //   - "receipts-long-text": a receipts body (or, with Page, a
 //     POST /v1/receipts/page body) whose one reference and one model
 //     output are each a text of N tokens.
@@ -83,12 +83,10 @@ func EvalChain(n int) []byte {
 	return mustJSON(map[string]any{"cases": file{Name: "chain.jsonl", Text: EvalChainCases(n)}})
 }
 
-// cordRef is a small CORD annotation file.
-func cordRef(text string) string {
-	return string(mustJSON(map[string]any{
-		"gt_parse": map[string]any{"total": map[string]any{"total_price": text}},
-		"meta":     map[string]any{"version": "2.0.0", "split": "test", "image_id": 0},
-	}))
+// refsFile is a references file (JSONL of {"sample_id", "reference"})
+// giving sample s0 the reference text.
+func refsFile(text string) file {
+	return file{Name: "refs.jsonl", Text: string(mustJSON(map[string]any{"sample_id": "s0", "reference": text})) + "\n"}
 }
 
 // ReceiptsPlanRun is a run file whose header plans phases × samples and
@@ -116,7 +114,7 @@ func ReceiptsPlanRun(phases, samples int) string {
 // ReceiptsPlan is a POST /v1/score/receipts body of ReceiptsPlanRun.
 func ReceiptsPlan(phases, samples int) []byte {
 	return mustJSON(map[string]any{
-		"refs": []file{{Name: "s0.json", Text: cordRef("1")}},
+		"refs": []file{refsFile("TOTAL 1")},
 		"run":  file{Name: "run.jsonl", Text: ReceiptsPlanRun(phases, samples)},
 	})
 }
@@ -141,7 +139,7 @@ func ReceiptsLongText(n int, page bool) []byte {
 	run := string(mustJSON(map[string]any{"type": "run", "run_id": "long", "planned": map[string]any{"phases": []string{"c1"}, "sample_ids": []string{"s0"}}})) + "\n" +
 		string(mustJSON(map[string]any{"type": "request", "phase": "c1", "sample_id": "s0", "status": "ok", "finish_reason": "stop", "output": text})) + "\n"
 	req := map[string]any{
-		"refs": []file{{Name: "s0.json", Text: cordRef(text)}},
+		"refs": []file{refsFile(text)},
 		"run":  file{Name: "run.jsonl", Text: run},
 	}
 	if page {

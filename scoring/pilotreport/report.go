@@ -48,10 +48,12 @@ type Report struct {
 	// (each once, however often it appears).
 	Planned  int `json:"planned"`
 	Recorded int `json:"recorded"`
-	// Unattempted lists the planned pairs with no record; Duplicated the
-	// pairs recorded more than once.
-	Unattempted []receipts.Pair `json:"unattempted"`
-	Duplicated  []Duplicate     `json:"duplicated"`
+	// UnattemptedCount counts the planned pairs with no record;
+	// Unattempted lists the first receipts.MaxListedPairs of them, in
+	// plan order; Duplicated the pairs recorded more than once.
+	UnattemptedCount int             `json:"unattempted_count"`
+	Unattempted      []receipts.Pair `json:"unattempted"`
+	Duplicated       []Duplicate     `json:"duplicated"`
 	// WarmupsMissing lists the samples without a warmup record.
 	WarmupsMissing []string `json:"warmups_missing"`
 	// Phases holds the performance of each phase (warmup first).
@@ -167,16 +169,14 @@ func completeness(run *pilotrun.Run, rep *Report) {
 		count[k]++
 	}
 	rep.Planned = len(phases) * len(samples)
-	for _, p := range phases {
-		for _, s := range samples {
-			k := receipts.Pair{Phase: p, SampleID: s}
-			if count[k] == 0 {
-				rep.Unattempted = append(rep.Unattempted, k)
-			} else {
-				rep.Recorded++
-			}
+	for _, k := range order {
+		if planned[k.Phase] && seenSample[k.SampleID] {
+			rep.Recorded++
 		}
 	}
+	rep.UnattemptedCount, rep.Unattempted = receipts.MissingPairs(phases, samples, rep.Recorded, func(pi, si int) bool {
+		return count[receipts.Pair{Phase: phases[pi], SampleID: samples[si]}] > 0
+	})
 	for _, k := range order {
 		if count[k] > 1 {
 			rep.Duplicated = append(rep.Duplicated, Duplicate{Phase: k.Phase, SampleID: k.SampleID, Count: count[k]})
@@ -190,7 +190,7 @@ func completeness(run *pilotrun.Run, rep *Report) {
 	if run.Cut != nil {
 		rep.CutLine = run.Cut.Error()
 	}
-	rep.Complete = len(rep.Unattempted) == 0 && len(rep.Duplicated) == 0 && run.Cut == nil
+	rep.Complete = rep.UnattemptedCount == 0 && len(rep.Duplicated) == 0 && run.Cut == nil
 	rep.Incomplete = !rep.Complete
 }
 
@@ -300,11 +300,14 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(&b, "**Complete:** each of the %d planned phase/sample pairs was recorded exactly once. Run end status: %s.\n\n", r.Planned, end)
 	} else {
 		fmt.Fprintf(&b, "**INCOMPLETE:** %d of %d planned phase/sample pairs recorded, %d unattempted, %d recorded more than once. Run end status: %s.\n\n",
-			r.Recorded, r.Planned, len(r.Unattempted), len(r.Duplicated), end)
+			r.Recorded, r.Planned, r.UnattemptedCount, len(r.Duplicated), end)
 		if len(r.Unattempted) > 0 {
 			parts := make([]string, len(r.Unattempted))
 			for i, p := range r.Unattempted {
 				parts[i] = mdText(p.Phase + "/" + p.SampleID)
+			}
+			if more := r.UnattemptedCount - len(r.Unattempted); more > 0 {
+				parts = append(parts, fmt.Sprintf("… and %d more", more))
 			}
 			b.WriteString("Unattempted: " + strings.Join(parts, ", ") + "\n\n")
 		}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -159,5 +160,46 @@ func TestReportErrors(t *testing.T) {
 	_, err = pilotreport.Build(labelledRun(t), pilotreport.Options{Order: receipts.ReadingOrder})
 	if err == nil || !strings.Contains(err.Error(), "sample plain: reading order needs CORD annotations") {
 		t.Errorf("reading order: %v", err)
+	}
+}
+
+// TestUnattemptedPairsAreCounted checks that a plan of 200 phases × 5,000
+// samples with no record is counted, not listed: unattempted_count holds
+// all million pairs, unattempted the first receipts.MaxListedPairs (it
+// listed every one).
+func TestUnattemptedPairsAreCounted(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type": "run", "run_id": "plan", "planned": {"phases": [`)
+	for i := 0; i < 200; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(`"p` + strconv.Itoa(i) + `"`)
+	}
+	b.WriteString(`], "sample_ids": [`)
+	for i := 0; i < 5000; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(`"s` + strconv.Itoa(i) + `"`)
+	}
+	b.WriteString("]}}\n")
+	run, err := pilotrun.Read(strings.NewReader(b.String()), "run.jsonl", pilotrun.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := pilotreport.Build(run, pilotreport.Options{References: receipts.References{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.UnattemptedCount != 1_000_000 || len(rep.Unattempted) != receipts.MaxListedPairs || rep.Complete {
+		t.Fatalf("unattempted_count %d, %d listed, complete %v", rep.UnattemptedCount, len(rep.Unattempted), rep.Complete)
+	}
+	var md bytes.Buffer
+	if err := rep.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "… and 999980 more") || md.Len() > 64<<10 {
+		t.Fatalf("Markdown of %d bytes lacks the count of the rest: %.600s", md.Len(), md.String())
 	}
 }

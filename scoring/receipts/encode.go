@@ -183,7 +183,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(&b, "**Complete:** each of the planned phase/sample pairs (%d) was recorded exactly once.\n\n", r.Planned)
 	} else {
 		fmt.Fprintf(&b, "**INCOMPLETE (scored with --allow-incomplete):** %d planned pairs, %d measured records, %d pages scored; %d missing, %d recorded more than once.\n\n",
-			r.Planned, r.CompletedRecords, r.ScoredRecords, len(r.Missing), len(r.Duplicated))
+			r.Planned, r.CompletedRecords, r.ScoredRecords, r.MissingCount, len(r.Duplicated))
 	}
 
 	b.WriteString("## Phases\n\n")
@@ -226,6 +226,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		b.WriteString("## Completeness\n\n")
 		for _, m := range r.Missing {
 			fmt.Fprintf(&b, "- missing: %s/%s\n", mdText(m.Phase), mdText(m.SampleID))
+		}
+		if more := r.MissingCount - len(r.Missing); more > 0 {
+			fmt.Fprintf(&b, "- missing: … and %d more\n", more)
 		}
 		for _, d := range r.Duplicated {
 			lines := make([]string, len(d.Lines))

@@ -18,12 +18,15 @@ type Report struct {
 	// (warmups left out; duplicates and unplanned pairs counted).
 	CompletedRecords int `json:"completed_records"`
 	// ScoredRecords counts the pages scored: one per distinct pair.
-	ScoredRecords int           `json:"scored_records"`
-	Missing       []Pair        `json:"missing"`
-	Duplicated    []Duplicate   `json:"duplicated"`
-	Unplanned     []Unplanned   `json:"unplanned"`
-	EndStatus     *string       `json:"end_status"` // the last end record's status; null when there is none
-	SkippedLines  []SkippedLine `json:"skipped_lines,omitempty"`
+	ScoredRecords int `json:"scored_records"`
+	// MissingCount counts the planned pairs with no record; Missing lists
+	// the first MaxListedPairs of them, in plan order.
+	MissingCount int           `json:"missing_count"`
+	Missing      []Pair        `json:"missing"`
+	Duplicated   []Duplicate   `json:"duplicated"`
+	Unplanned    []Unplanned   `json:"unplanned"`
+	EndStatus    *string       `json:"end_status"` // the last end record's status; null when there is none
+	SkippedLines []SkippedLine `json:"skipped_lines,omitempty"`
 	// ReferenceOrder is "annotation_order" (SPEC B.1) or "reading_order".
 	ReferenceOrder string  `json:"reference_order"`
 	Phases         []Phase `json:"phases"`

@@ -55,11 +55,14 @@ type Options struct {
 // each recorded exactly once (SPEC B.3 step 7). It is an input error: the
 // command line exits 2.
 type IncompleteError struct {
-	File       string
-	RunID      string
-	Planned    int
-	Missing    []Pair
-	Duplicated []Duplicate
+	File    string
+	RunID   string
+	Planned int
+	// MissingCount counts the planned pairs not recorded; Missing lists
+	// the first of them (at most MaxListedPairs).
+	MissingCount int
+	Missing      []Pair
+	Duplicated   []Duplicate
 	// Allow is the host's way to score the run anyway, named in the
 	// message: "--allow-incomplete" on the command line,
 	// "allow_incomplete: true" in the HTTP API. Score leaves it empty, and
@@ -67,12 +70,13 @@ type IncompleteError struct {
 	Allow string
 }
 
-// Error names every missing and duplicated phase/sample pair.
+// Error counts the missing pairs and names the first of them, and names
+// every duplicated phase/sample pair.
 func (e *IncompleteError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: run %q is incomplete: ", e.File, e.RunID)
 	var parts []string
-	if n := len(e.Missing); n > 0 {
+	if n := max(e.MissingCount, len(e.Missing)); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d of %d planned phase/sample pairs missing", n, e.Planned))
 	}
 	if n := len(e.Duplicated); n > 0 {
@@ -85,6 +89,9 @@ func (e *IncompleteError) Error() string {
 	}
 	for _, m := range e.Missing {
 		fmt.Fprintf(&b, "\n  missing:    %s/%s", m.Phase, m.SampleID)
+	}
+	if more := max(e.MissingCount, len(e.Missing)) - len(e.Missing); more > 0 {
+		fmt.Fprintf(&b, "\n  missing:    … and %d more", more)
 	}
 	for _, d := range e.Duplicated {
 		lines := make([]string, len(d.Lines))
@@ -213,17 +220,23 @@ func ScoreContext(ctx context.Context, refs References, run *pilotrun.Run, opts 
 		}
 	}
 
-	// Completeness.
+	// Completeness: count the planned pairs recorded, list a few missing.
+	var plannedPhases []string
 	for _, p := range phases {
-		if !planned[p] {
-			continue
-		}
-		for _, s := range samples {
-			if _, ok := byPair[Pair{Phase: p, SampleID: s}]; !ok {
-				rep.Missing = append(rep.Missing, Pair{Phase: p, SampleID: s})
-			}
+		if planned[p] {
+			plannedPhases = append(plannedPhases, p)
 		}
 	}
+	recorded := 0
+	for _, key := range order {
+		if planned[key.Phase] && plannedSample[key.SampleID] {
+			recorded++
+		}
+	}
+	rep.MissingCount, rep.Missing = MissingPairs(plannedPhases, samples, recorded, func(pi, si int) bool {
+		_, ok := byPair[Pair{Phase: plannedPhases[pi], SampleID: samples[si]}]
+		return ok
+	})
 	for _, key := range order {
 		recs := byPair[key].records
 		if len(recs) > 1 {
@@ -237,11 +250,11 @@ func ScoreContext(ctx context.Context, refs References, run *pilotrun.Run, opts 
 			rep.Unplanned = append(rep.Unplanned, Unplanned{Phase: key.Phase, SampleID: key.SampleID, Line: recs[0].Line})
 		}
 	}
-	rep.Complete = len(rep.Missing) == 0 && len(rep.Duplicated) == 0
+	rep.Complete = rep.MissingCount == 0 && len(rep.Duplicated) == 0
 	rep.Incomplete = !rep.Complete
 	if !rep.Complete && !opts.AllowIncomplete {
 		return nil, &IncompleteError{File: run.Name, RunID: rep.RunID, Planned: rep.Planned,
-			Missing: rep.Missing, Duplicated: rep.Duplicated}
+			MissingCount: rep.MissingCount, Missing: rep.Missing, Duplicated: rep.Duplicated}
 	}
 
 	// Score each pair's first record.

@@ -229,7 +229,7 @@ type streamer struct {
 	endStatus     *string
 	completed     int
 	pages         int
-	seen          bitset // per planned pair (phase × sample): a bit, set by its first record
+	seen          *bitset // per planned pair (phase × sample): a bit, set by its first record
 	unplanned     map[Pair]int32
 	unplannedList []Unplanned
 	dups          map[Pair]*Duplicate
@@ -306,7 +306,7 @@ func (st *streamer) plan() {
 			st.samples = append(st.samples, s)
 		}
 	}
-	st.seen = newBitset(len(st.phases) * len(st.samples))
+	st.seen = newBitset()
 	st.unplanned, st.dups, st.dupLines = map[Pair]int32{}, map[Pair]*Duplicate{}, map[int]bool{}
 	st.unresolved = map[int]*Duplicate{}
 }
@@ -652,13 +652,9 @@ func (st *streamer) report() (*Report, error) {
 	for _, e := range st.skipped {
 		rep.SkippedLines = append(rep.SkippedLines, SkippedLine{Line: e.Line, Error: e.Msg})
 	}
-	for pi, p := range st.phases[:len(st.planned)] {
-		for si, s := range st.samples {
-			if !st.seen.has(pi*len(st.samples) + si) {
-				rep.Missing = append(rep.Missing, Pair{Phase: p, SampleID: s})
-			}
-		}
-	}
+	rep.MissingCount, rep.Missing = MissingPairs(st.phases[:len(st.planned)], st.samples, st.seen.n, func(pi, si int) bool {
+		return st.seen.has(pi*len(st.samples) + si)
+	})
 	if err := st.resolveDuplicates(); err != nil {
 		return nil, err
 	}
@@ -666,10 +662,10 @@ func (st *streamer) report() (*Report, error) {
 		rep.Duplicated = append(rep.Duplicated, *d)
 	}
 	sortDuplicates(rep.Duplicated)
-	rep.Complete = len(rep.Missing) == 0 && len(rep.Duplicated) == 0
+	rep.Complete = rep.MissingCount == 0 && len(rep.Duplicated) == 0
 	rep.Incomplete = !rep.Complete
 	if !rep.Complete && !st.opts.AllowIncomplete {
-		return nil, &IncompleteError{File: st.name, RunID: rep.RunID, Planned: rep.Planned, Missing: rep.Missing, Duplicated: rep.Duplicated}
+		return nil, &IncompleteError{File: st.name, RunID: rep.RunID, Planned: rep.Planned, MissingCount: rep.MissingCount, Missing: rep.Missing, Duplicated: rep.Duplicated}
 	}
 	structured := false
 	st.enabled = make([]bool, len(st.phases))
@@ -1145,15 +1141,3 @@ func sortDuplicates(d []Duplicate) {
 func sortLowest(l []lowPage) {
 	slices.SortFunc(l, func(a, b lowPage) int { return a.at - b.at })
 }
-
-// bitset is a set of small non-negative integers, a bit each.
-type bitset []uint64
-
-// newBitset holds 0 … n-1, none set.
-func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
-
-// has reports whether i is set.
-func (b bitset) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
-
-// set sets i.
-func (b bitset) set(i int) { b[i/64] |= 1 << (i % 64) }

@@ -71,9 +71,12 @@ export function render(r, { allowIncomplete, onOpen = () => {} }) {
     banner.dataset.state = 'incomplete';
     banner.append(el('p', {}, el('strong', {}, 'INCOMPLETE (scored with “Allow an incomplete run”): '),
       `${rep.planned} planned pairs, ${rep.completed_records} measured records, ${rep.scored_records} pages scored; ` +
-      `${rep.missing.length} missing, ${rep.duplicated.length} recorded more than once.`));
+      `${rep.missing_count} missing, ${rep.duplicated.length} recorded more than once.`));
+    // missing lists the first of the missing pairs; missing_count counts them all.
+    const more = rep.missing_count - rep.missing.length;
     const items = [
       ...rep.missing.map((m) => `missing: ${m.phase}/${m.sample_id}`),
+      ...(more > 0 ? [`missing: … and ${more} more`] : []),
       ...rep.duplicated.map((d) => `recorded ${d.count} times: ${d.phase}/${d.sample_id} (lines ${d.lines.join(', ')}; line ${d.scored_line} scored)`),
       ...rep.unplanned.map((u) => `unplanned (scored): ${u.phase}/${u.sample_id} (line ${u.line})`),
       ...(rep.skipped_lines || []).map((s) => `skipped line ${s.line}: ${s.error}`),

@@ -103,8 +103,8 @@ func runPilotReport(env *Env, path string, o pilotReportOptions) error {
 		return err
 	}
 	if rep.Incomplete {
-		detail := fmt.Sprintf("%d of %d planned pairs recorded, %d unattempted", rep.Recorded, rep.Planned, len(rep.Unattempted))
-		if rep.CutLine != "" && len(rep.Unattempted) == 0 && len(rep.Duplicated) == 0 {
+		detail := fmt.Sprintf("%d of %d planned pairs recorded, %d unattempted", rep.Recorded, rep.Planned, rep.UnattemptedCount)
+		if rep.CutLine != "" && rep.UnattemptedCount == 0 && len(rep.Duplicated) == 0 {
 			detail = "every planned pair recorded, but its last line was cut"
 		}
 		fmt.Fprintf(env.Stderr, "docscore: warning: run %q is incomplete (%s); the report is labelled incomplete\n", rep.RunID, detail)

@@ -154,7 +154,7 @@ func runScoreReceipts(ctx context.Context, env *Env, o scoreReceiptsOptions) err
 	warnSkipped(env, rep.Skipped)
 	if rep.Incomplete {
 		fmt.Fprintf(env.Stderr, "docscore: warning: run %q is incomplete (%d missing, %d duplicated pairs); the report is labelled incomplete\n",
-			rep.RunID, len(rep.Missing), len(rep.Duplicated))
+			rep.RunID, rep.MissingCount, len(rep.Duplicated))
 	}
 	return checkReceiptsThresholds(rep.Report, thresholds)
 }
