@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/docscore/docscore/scoring/api"
@@ -180,6 +181,7 @@ func decodedTabular(file string, r *tabularJSON) (*report, error) {
 		return nil, inputerr.New(file, 0, "\"images\" is empty: compare needs the per-image rows of the full JSON report of docscore score tabular")
 	}
 	v := make([]float64, rep.schema.Width) // each image's contributions
+	lines := map[imageKey]int{}            // the image rows seen, by run line
 	for i := range *r.Images {
 		im := &(*r.Images)[i]
 		if im.Model == nil || im.Phase == nil || im.Page == nil || im.Status == nil {
@@ -227,6 +229,16 @@ func decodedTabular(file string, r *tabularJSON) (*report, error) {
 			}
 			v[stats.TabFields+2*j], v[stats.TabFields+2*j+1] = *fs.Sum, *fs.Scored
 		}
+		if msg := checkTabularImage(rep.fields, v); msg != "" {
+			return nil, inputerr.New(file, 0, "%s%s", where(), msg)
+		}
+		if im.Line > 0 {
+			key := imageKey{*im.Model, *im.Phase, im.Line}
+			if first, dup := lines[key]; dup {
+				return nil, inputerr.New(file, 0, "%sthe same run line as images[%d]: expected each image row once", where(), first)
+			}
+			lines[key] = i
+		}
 		if err := b.Add(*im.Page, v); err != nil {
 			return nil, inputerr.New(file, 0, "%s%s", where(), strings.TrimPrefix(err.Error(), "stats: "))
 		}
@@ -235,6 +247,94 @@ func decodedTabular(file string, r *tabularJSON) (*report, error) {
 		rep.cells[i].stats = builders[key].Build()
 	}
 	return rep, nil
+}
+
+// imageKey names an image row of a tabular report: its cell and its run
+// line.
+type imageKey struct {
+	model, phase string
+	line         int
+}
+
+// maxCount bounds the counts of a report: whole numbers up to 2^53, where
+// float64 still counts exactly, so that no sum over units overflows.
+const maxCount = 1 << 53
+
+// countProblem says what is wrong with a count, "" when nothing is.
+func countProblem(name string, v float64) string {
+	if !(v >= 0 && v <= maxCount) || v != math.Trunc(v) {
+		return fmt.Sprintf("%s is %v: expected a whole number from 0 to 2^53", name, v)
+	}
+	return ""
+}
+
+// checkTabularImage checks an ok image's contributions (v, as readTabular
+// fills them) the way docscore score writes them: counts are whole
+// numbers, matched pairs are no more than the names on either side, and a
+// field's summed score is no more than the fields it scored (each score is
+// in [0, 1]). It says what is wrong, "" when nothing is: a hand-edited
+// report with a sum of 1e308 made the statistics NaN.
+func checkTabularImage(fields []string, v []float64) string {
+	for _, c := range [...]struct {
+		name string
+		at   int
+	}{{"matched", stats.TabMatched}, {"n_model", stats.TabNModel}, {"n_gt", stats.TabNGT}, {"name_cer_edits", stats.TabNameEdits}, {"name_ref_chars", stats.TabNameRefChars}} {
+		if msg := countProblem(c.name, v[c.at]); msg != "" {
+			return msg
+		}
+	}
+	if m := v[stats.TabMatched]; m > v[stats.TabNModel] || m > v[stats.TabNGT] {
+		return fmt.Sprintf("matched is %v: expected no more than n_model (%v) and n_gt (%v)", m, v[stats.TabNModel], v[stats.TabNGT])
+	}
+	for j, name := range fields {
+		sum, scored := v[stats.TabFields+2*j], v[stats.TabFields+2*j+1]
+		if msg := countProblem("fields."+name+".scored", scored); msg != "" {
+			return msg
+		}
+		if !(sum >= 0 && sum <= scored) {
+			return fmt.Sprintf("fields.%s.sum is %v: expected a number from 0 to its scored count (%v)", name, sum, scored)
+		}
+	}
+	return ""
+}
+
+// checkReceiptsPage checks a page's contributions (v, as readReceipts
+// fills them): scores in [0, 1], counts whole numbers, matched numbers and
+// fields no more than those they are matched among. It says what is
+// wrong, "" when nothing is.
+func checkReceiptsPage(v []float64, structured bool) string {
+	if f1 := v[stats.RecF1Sum]; !(f1 >= 0 && f1 <= 1) {
+		return fmt.Sprintf("f1 is %v: expected a number from 0 to 1, or null", f1)
+	}
+	for _, c := range [...]struct {
+		name string
+		at   int
+	}{{"numeric_matched", stats.RecNumericMatched}, {"numeric_ref", stats.RecNumericRef}} {
+		if msg := countProblem(c.name, v[c.at]); msg != "" {
+			return msg
+		}
+	}
+	if m, r := v[stats.RecNumericMatched], v[stats.RecNumericRef]; m > r {
+		return fmt.Sprintf("numeric_matched is %v: expected no more than numeric_ref (%v)", m, r)
+	}
+	if !structured {
+		return ""
+	}
+	if ted := v[stats.RecTEDSum]; !(ted >= 0 && ted <= 1) {
+		return fmt.Sprintf("structured.ted_accuracy is %v: expected a number from 0 to 1, or null", ted)
+	}
+	for _, c := range [...]struct {
+		name string
+		at   int
+	}{{"structured.fields_matched", stats.RecFieldsMatched}, {"structured.fields_pred", stats.RecFieldsPred}, {"structured.fields_ref", stats.RecFieldsRef}} {
+		if msg := countProblem(c.name, v[c.at]); msg != "" {
+			return msg
+		}
+	}
+	if m := v[stats.RecFieldsMatched]; m > v[stats.RecFieldsPred] || m > v[stats.RecFieldsRef] {
+		return fmt.Sprintf("structured.fields_matched is %v: expected no more than fields_pred (%v) and fields_ref (%v)", m, v[stats.RecFieldsPred], v[stats.RecFieldsRef])
+	}
+	return ""
 }
 
 // notePage refuses two spellings of one page number ("7" and "07"): A.6
@@ -331,6 +431,7 @@ func readReceipts(file string, data []byte) (*report, error) {
 	if len(*r.Pages) == 0 && len(rep.cells) > 0 {
 		return nil, inputerr.New(file, 0, "\"pages\" is empty: compare needs the per-page rows of the JSON report of docscore score receipts")
 	}
+	pairs := map[[2]string]int{} // the pages seen, by phase and sample
 	for i, p := range *r.Pages {
 		where := fmt.Sprintf("pages[%d]: ", i)
 		if p.Phase == nil || p.SampleID == nil {
@@ -370,6 +471,14 @@ func readReceipts(file string, data []byte) (*report, error) {
 			}
 			v[stats.RecFieldsMatched], v[stats.RecFieldsPred], v[stats.RecFieldsRef] = *s.FieldsMatched, *s.FieldsPred, *s.FieldsRef
 		}
+		if msg := checkReceiptsPage(v, structured && p.Structured != nil); msg != "" {
+			return nil, inputerr.New(file, 0, "%s%s", where, msg)
+		}
+		key := [2]string{*p.Phase, *p.SampleID}
+		if first, dup := pairs[key]; dup {
+			return nil, inputerr.New(file, 0, "%sthe same phase and sample as pages[%d]: expected each pair once", where, first)
+		}
+		pairs[key] = i
 		if err := b.Add(*p.SampleID, v); err != nil {
 			return nil, inputerr.New(file, 0, "%s%s", where, strings.TrimPrefix(err.Error(), "stats: "))
 		}
