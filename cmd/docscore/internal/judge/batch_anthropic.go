@@ -90,7 +90,7 @@ func (a *AnthropicAdapter) BatchResults(ctx context.Context, h BatchHandle, _ Ba
 	prices := a.cfg.batchPrices()
 	out, _, err := call(ctx, "anthropic", "anthropic/"+a.cfg.Model, a.cfg.Policy, nil, true, nil, func(ctx context.Context) (map[string]BatchResult, error) {
 		out := map[string]BatchResult{}
-		stream := a.batches.ResultsStreaming(ctx, h.ID, anthropic.MessageBatchResultsParams{})
+		stream := a.batches.ResultsStreaming(withBatchFile(ctx), h.ID, anthropic.MessageBatchResultsParams{})
 		defer stream.Close()
 		for stream.Next() {
 			r := stream.Current()

@@ -151,7 +151,7 @@ func (a *OpenAIAdapter) BatchResults(ctx context.Context, h BatchHandle, st Batc
 			continue
 		}
 		data, _, err := call(ctx, "openai", "openai/"+a.cfg.Model, a.cfg.Policy, nil, true, nil, func(ctx context.Context) ([]byte, error) {
-			resp, err := a.files.Content(ctx, fileID)
+			resp, err := a.files.Content(withBatchFile(ctx), fileID)
 			if err != nil {
 				return nil, a.httpError(err)
 			}

@@ -114,20 +114,29 @@ func (c *CommandAdapter) Call(ctx context.Context, req judging.ModelRequest) (ju
 	}
 	label := c.name + "/" + c.model
 	resp, attempts, err := call(ctx, c.name, label, c.policy, c.lim, false, nil, func(ctx context.Context) (judging.ModelResponse, error) {
+		// A command that prints more than MaxAnswerBytes is stopped there:
+		// its output is cut off with its context.
+		ctx, stop := context.WithCancel(ctx)
+		defer stop()
 		cmd := exec.CommandContext(ctx, c.argv[0], c.argv[1:]...)
 		cmd.Dir = c.dir
 		cmd.Env = commandEnv()
 		cmd.Stdin = bytes.NewReader(stdin)
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
+		out := &cappedWriter{max: MaxAnswerBytes, over: stop}
+		errb := &cappedWriter{max: 64 << 10, over: func() {}} // the tail is kept for messages
+		cmd.Stdout, cmd.Stderr = out, tailWriter{errb}
 		cmd.WaitDelay = 5 * time.Second
-		if err := cmd.Run(); err != nil {
+		err := cmd.Run()
+		if out.hit {
+			return judging.ModelResponse{}, fmt.Errorf("command %s: printed more than %d MiB on standard output (expected one JSON answer): %w", c.argv[0], MaxAnswerBytes>>20, ErrAnswerTooLarge)
+		}
+		if err != nil {
 			if ctx.Err() != nil {
 				return judging.ModelResponse{}, fmt.Errorf("command %s: %w", c.argv[0], ctx.Err())
 			}
-			return judging.ModelResponse{}, fmt.Errorf("command %s: %v%s", c.argv[0], err, stderrTail(errb.Bytes()))
+			return judging.ModelResponse{}, fmt.Errorf("command %s: %v%s", c.argv[0], err, stderrTail(errb.buf))
 		}
-		return judging.ModelResponse{Text: out.String(), Model: c.model}, nil
+		return judging.ModelResponse{Text: string(out.buf), Model: c.model}, nil
 	})
 	if err != nil {
 		return judging.ModelResponse{}, err
@@ -147,6 +156,23 @@ func commandEnv() []string {
 		env = append(env, kv)
 	}
 	return env
+}
+
+// tailWriter keeps the last bytes written to its cappedWriter: past the
+// cap it drops the oldest half, so standard error never fails the
+// command nor grows past the cap.
+type tailWriter struct{ w *cappedWriter }
+
+func (t tailWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	if len(p) > t.w.max/2 {
+		p = p[len(p)-t.w.max/2:]
+	}
+	if len(t.w.buf)+len(p) > t.w.max {
+		t.w.buf = append(t.w.buf[:0], t.w.buf[len(t.w.buf)-t.w.max/2:]...)
+	}
+	t.w.buf = append(t.w.buf, p...)
+	return n, nil
 }
 
 func stderrTail(b []byte) string {

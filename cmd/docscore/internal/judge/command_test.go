@@ -50,6 +50,13 @@ func helper(mode string) int {
 	case "slow":
 		time.Sleep(2 * time.Second)
 		fmt.Print(passAnswer)
+	case "flood": // as "yes" does: prints until it is stopped
+		line := []byte(strings.Repeat("y\n", 32<<10))
+		for {
+			if _, err := os.Stdout.Write(line); err != nil {
+				return 1
+			}
+		}
 	}
 	return 0
 }
@@ -70,6 +77,9 @@ func TestCommandAdapter(t *testing.T) {
 		{"pass", 0, evalcase.Pass, ""},
 		{"fail", 0, "", "exit status 3: model server unreachable"},
 		{"slow", 100 * time.Millisecond, "", "deadline"},
+		// Output without end is cut off at MaxAnswerBytes: it read 2 GB
+		// in 12 s, bounded only by the call's 2-minute deadline.
+		{"flood", 0, "", "printed more than 16 MiB on standard output"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.mode, func(t *testing.T) {

@@ -115,11 +115,13 @@ func BatchPricesOf(p judging.Prices) *judging.Prices {
 	return &p
 }
 
+// httpClient is the client of the provider's requests: HTTPClient or a
+// new one, every response body capped (MaxAnswerBytes).
 func (c Config) httpClient() *http.Client {
 	if c.HTTPClient != nil {
-		return c.HTTPClient
+		return cappedClient(c.HTTPClient)
 	}
-	return &http.Client{}
+	return cappedClient(&http.Client{})
 }
 
 // HTTPError is a provider's non-2xx answer.
