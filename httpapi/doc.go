@@ -15,6 +15,8 @@
 //	POST /v1/tabular/detail    the drill-down of one image: its pairs, field values and differences
 //	POST /v1/score/receipts    exactly "docscore score receipts --format F"
 //	POST /v1/receipts/page     the drill-down of one receipt page: prediction against reference, LCS and missing numbers marked
+//	POST /v1/score/tables      exactly "docscore score tables --format F"
+//	POST /v1/tables/detail     one table's ground truth and prediction as grids, differing cells marked
 //	POST /v1/eval              the report of "docscore eval --judge none"
 //	POST /v1/eval/markdown     the Markdown of a harness report
 //	POST /v1/compare           exactly "docscore compare --format F"

@@ -35,6 +35,7 @@ type GriTSOptions struct {
 type gridCell struct {
 	rows, cols [2]int // [first, last+1)
 	text       string
+	header     bool // a th, or under a th or thead (is_column_header)
 }
 
 // grid is a table laid out on its grid: per position, the text and the
@@ -54,8 +55,8 @@ func cells(root *Node, maxSpan int) []gridCell {
 	var out []gridCell
 	occupied := map[int]map[int]bool{}
 	row := -1
-	var walk func(n *Node)
-	walk = func(n *Node) {
+	var walk func(n *Node, inHeader bool)
+	walk = func(n *Node, inHeader bool) {
 		if n.Tag == "tr" {
 			row++
 		}
@@ -78,15 +79,16 @@ func cells(root *Node, maxSpan int) []gridCell {
 					occupied[r][c] = true
 				}
 			}
-			out = append(out, gridCell{rows: [2]int{row, row + rs}, cols: [2]int{col, col + cs}, text: itertext(n)})
+			out = append(out, gridCell{rows: [2]int{row, row + rs}, cols: [2]int{col, col + cs}, text: itertext(n),
+				header: n.Tag == "th" || inHeader})
 		}
 		for _, c := range n.Children {
 			if c.Tag != "" {
-				walk(c)
+				walk(c, inHeader || n.Tag == "th" || n.Tag == "thead")
 			}
 		}
 	}
-	walk(root)
+	walk(root, false)
 	return out
 }
 

@@ -105,8 +105,11 @@ func renderCSV(r *stats.Report) ([]byte, error) {
 // units names the report's unit, in the plural unless n is 1.
 func units(r *stats.Report, n int) string {
 	noun := "page"
-	if r.Family == "receipts" {
+	switch r.Family {
+	case "receipts":
 		noun = "sample"
+	case "tables":
+		noun = "table"
 	}
 	if n == 1 {
 		return noun
@@ -117,8 +120,11 @@ func units(r *stats.Report, n int) string {
 // movementStat is the statistic whose per-unit value the movement lists
 // follow.
 func movementStat(r *stats.Report) string {
-	if r.Family == "receipts" {
+	switch r.Family {
+	case "receipts":
 		return "rouge_l_f1_mean"
+	case "tables":
+		return "teds"
 	}
 	return "f1"
 }

@@ -81,6 +81,8 @@ func readReport(f api.File) (*report, error) {
 		return readTabular(f.Name, data)
 	case "receipts":
 		return readReceipts(f.Name, data)
+	case "tables":
+		return readTables(f.Name, data)
 	case "comparison":
 		return nil, inputerr.New(f.Name, 0, "is a comparison report: expected the JSON report of docscore score tabular or score receipts")
 	}

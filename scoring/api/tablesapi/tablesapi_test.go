@@ -1,0 +1,154 @@
+package tablesapi
+
+import (
+	"encoding/json"
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/docscore/docscore/sample"
+	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/api/compareapi"
+)
+
+func sampleFile(t *testing.T, name string) api.File {
+	t.Helper()
+	b, err := fs.ReadFile(sample.Tables, "tables/"+name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return api.File{Name: name, Text: string(b)}
+}
+
+type report struct {
+	Kind  string `json:"kind"`
+	Cells []struct {
+		Model, Phase    string
+		Tables, Missing int
+		TEDS            *float64 `json:"teds"`
+		GriTSCon        *float64 `json:"grits_con"`
+		CI              json.RawMessage
+	}
+	Tables []struct {
+		Model, Table, Status string
+		TEDS                 *float64 `json:"teds"`
+	}
+}
+
+func score(t *testing.T, req TablesRequest) report {
+	t.Helper()
+	b, err := ScoreTables(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r report
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestFilesAndRunsAgree scores the sample as two file pairs and as one
+// runs file: the same tables, the same scores; the worst table first.
+func TestFilesAndRunsAgree(t *testing.T) {
+	gt := sampleFile(t, "gt.html")
+	a := score(t, TablesRequest{GT: []api.File{gt}, Pred: []api.File{sampleFile(t, "model-a.html")}, Model: "model-a", Phase: "c1"})
+	runs := score(t, TablesRequest{GT: []api.File{gt}, Runs: sampleFile(t, "runs.jsonl")})
+	if a.Kind != "tables" || len(a.Cells) != 1 || a.Cells[0].Tables != 3 || len(a.Tables) != 3 {
+		t.Fatalf("files: %+v", a)
+	}
+	if len(runs.Cells) != 2 || runs.Cells[0].Model != "model-a" || *runs.Cells[0].TEDS != *a.Cells[0].TEDS {
+		t.Fatalf("runs: %+v, files TEDS %v", runs.Cells, *a.Cells[0].TEDS)
+	}
+	for i := 1; i < len(a.Tables); i++ {
+		if *a.Tables[i].TEDS < *a.Tables[i-1].TEDS {
+			t.Errorf("tables not worst first: %v then %v", *a.Tables[i-1].TEDS, *a.Tables[i].TEDS)
+		}
+	}
+	// PubTabNet's own scores of its sample predictions (demo.ipynb).
+	want := map[string]float64{"#1": 0.9298260149130074, "#2": 0.8070175438596492, "#3": 0.9978213507625272}
+	for _, r := range a.Tables {
+		if *r.TEDS != want[r.Table] {
+			t.Errorf("table %s: TEDS %v, PubTabNet %v", r.Table, *r.TEDS, want[r.Table])
+		}
+	}
+}
+
+func TestMissingPredictionScoresZero(t *testing.T) {
+	r := score(t, TablesRequest{GT: []api.File{sampleFile(t, "gt.html")},
+		Pred: []api.File{{Name: "p.md", Text: "| a |\n|---|\n| 1 |\n"}}})
+	if r.Cells[0].Missing != 2 {
+		t.Fatalf("missing = %d, want 2", r.Cells[0].Missing)
+	}
+	for _, row := range r.Tables {
+		if row.Status == "missing" && *row.TEDS != 0 {
+			t.Errorf("missing table %s: TEDS %v", row.Table, *row.TEDS)
+		}
+	}
+}
+
+func TestBadRunsLine(t *testing.T) {
+	_, err := ScoreTables(TablesRequest{GT: []api.File{sampleFile(t, "gt.html")},
+		Runs: api.File{Name: "runs.jsonl", Text: `{"model":"m","table":"#1","html":"<table></table>"}` + "\n" + `{"model":"m","table":"#2"}` + "\n"}})
+	if err == nil || !strings.HasPrefix(err.Error(), "runs.jsonl:2: ") {
+		t.Errorf("err = %v, want runs.jsonl:2: …", err)
+	}
+}
+
+// TestCompareTwoModels compares two models' reports: paired differences
+// with the table as the unit.
+func TestCompareTwoModels(t *testing.T) {
+	gt := sampleFile(t, "gt.html")
+	seed, boot := uint64(7), 200
+	iv := api.IntervalOptions{Seed: &seed, Bootstrap: &boot}
+	base, err := ScoreTables(TablesRequest{GT: []api.File{gt}, Pred: []api.File{sampleFile(t, "model-a.html")}, IntervalOptions: iv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nw, err := ScoreTables(TablesRequest{GT: []api.File{gt}, Pred: []api.File{sampleFile(t, "model-b.html")}, IntervalOptions: iv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &compareapi.CompareRequest{Base: api.File{Name: "a.json", Text: string(base)}, New: api.File{Name: "b.json", Text: string(nw)}, Format: "json"}
+	res, err := compareapi.CompareOperation.Run(api.NoCancel, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(res.Bytes)
+	for _, want := range []string{`"teds"`, `"grits_con"`, `"tables"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("comparison lacks %s:\n%s", want, out)
+		}
+	}
+}
+
+func TestDetail(t *testing.T) {
+	res, err := DetailOperation.Run(api.NoCancel, &DetailRequest{GT: sampleFile(t, "gt.html"), Pred: sampleFile(t, "model-b.html"), Table: "#2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(res.Value)
+	var d struct {
+		GT, Pred struct {
+			Cells []struct {
+				Colspan int
+				Differs bool
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &d); err != nil {
+		t.Fatal(err)
+	}
+	merged, differ := false, 0
+	for _, c := range d.Pred.Cells {
+		merged = merged || c.Colspan == 2 && c.Differs
+	}
+	for _, c := range d.GT.Cells {
+		if c.Differs {
+			differ++
+		}
+	}
+	if !merged || differ != 2 {
+		t.Errorf("detail: merged cell marked %v, %d ground-truth cells differ (want 2)\n%s", merged, differ, b)
+	}
+}
