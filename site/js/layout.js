@@ -172,3 +172,45 @@ export function changeGroups(preview) {
   }
   return groups;
 }
+
+// leftOutGroups groups what a scoring left out (the report's left_out,
+// SPEC: --skip-bad-inputs) for the page's banner, and the dropped files
+// that could not be read at all (files: [{name, error}], such as a text
+// file that is not UTF-8), which come first. Entries of one file, kind
+// and reason in a row become one group: {file, what, why, lines (1-based,
+// in order; [] when the file as a whole), column (of the first line, 0
+// when not known)}. A runs line left out because its page has no ground
+// truth names the unreadable file of that page (gt_page_29.csv) when one
+// was dropped: the problem is that file's, not a missing one.
+export function leftOutGroups(leftOut, files = []) {
+  const groups = [];
+  const pageFile = new Map(); // page id → unreadable file of that page
+  for (const f of files) {
+    groups.push({ file: f.name, what: 'file', why: f.error, lines: f.line ? [f.line] : [], column: f.column || 0 });
+    const m = /(?:^|\/)gt_page_(.+)\.csv$/i.exec(f.name);
+    if (m) pageFile.set(m[1].replace(/^0+(?=\d)/, ''), f.name);
+  }
+  for (const x of leftOut || []) {
+    let why = x.why;
+    const page = /^page (\S+) has no ground-truth file/.exec(why);
+    if (page && pageFile.has(page[1].replace(/^0+(?=\d)/, ''))) {
+      why = `page ${page[1]} has no ground truth: ${pageFile.get(page[1].replace(/^0+(?=\d)/, ''))} cannot be read`;
+    }
+    const last = groups[groups.length - 1];
+    if (last && last.file === x.file && last.what === x.what && last.why === why && x.line > 0 && last.lines.length > 0) {
+      last.lines.push(x.line);
+      continue;
+    }
+    groups.push({ file: x.file, what: x.what, why, lines: x.line > 0 ? [x.line] : [], column: x.column || 0 });
+  }
+  return groups;
+}
+
+// linesText writes a group's lines: "line 5", "lines 2, 6, 9" or
+// "lines 2, 6, 9 … (12 lines)" past max.
+export function linesText(lines, max = 8) {
+  if (lines.length === 0) return '';
+  if (lines.length === 1) return 'line ' + lines[0];
+  const shown = lines.slice(0, max).join(', ');
+  return 'lines ' + shown + (lines.length > max ? ` … (${lines.length} lines)` : '');
+}

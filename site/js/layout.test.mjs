@@ -106,3 +106,23 @@ test('changeGroups lists each previewed row, then all together, worded as the Ma
   assert.equal(changeValues(preview.changes[1], 'name'), 'CER 0.2500 → 0.0000');
   assert.equal(changeValues(preview.changes[2], 'name'), 'none → Ana (0.9000)');
 });
+
+test('leftOutGroups puts unreadable files first and groups the runs lines of one reason', async () => {
+  const { leftOutGroups, linesText } = await import('./layout.js');
+  const missing = 'page 29 has no ground-truth file (expected gt_page_29.csv or a row with page 29; pages given: 27, 28)';
+  const g = leftOutGroups([
+    { file: 'EQUIVALENCES.md', line: 31, column: 0, what: 'rule row', why: 'unknown status "maybe"' },
+    { file: 'runs.jsonl', line: 3, column: 0, what: 'runs line', why: missing },
+    { file: 'runs.jsonl', line: 5, column: 2, what: 'runs line', why: 'invalid JSON' },
+    { file: 'runs.jsonl', line: 6, column: 0, what: 'runs line', why: missing },
+    { file: 'runs.jsonl', line: 9, column: 0, what: 'runs line', why: missing },
+  ], [{ name: 'gt/gt_page_29.csv', error: 'not UTF-8: re-save as UTF-8', line: 3, column: 5 }]);
+  assert.deepEqual(g.map((x) => [x.file, x.lines]), [
+    ['gt/gt_page_29.csv', [3]], ['EQUIVALENCES.md', [31]], ['runs.jsonl', [3]], ['runs.jsonl', [5]], ['runs.jsonl', [6, 9]]]);
+  assert.equal(g[2].why, 'page 29 has no ground truth: gt/gt_page_29.csv cannot be read');
+  assert.equal(g[3].column, 2);
+  assert.equal(leftOutGroups(undefined).length, 0);
+  assert.equal(linesText([5]), 'line 5');
+  assert.equal(linesText([2, 6, 9]), 'lines 2, 6, 9');
+  assert.equal(linesText([1, 2, 3], 2), 'lines 1, 2 … (3 lines)');
+});

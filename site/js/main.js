@@ -7,7 +7,7 @@ import { ROLES } from './roles.js';
 import { fmt4, fmtOpt4, fmtDelta, fmtBytes, runText, ciText, ciLookup, sigText, changeValues } from './format.js';
 import { el, clear, sortableTable, plainTable, VirtualTable } from './view.js';
 import { barChart } from './chart.js';
-import { parseGate, runSpread, FOLD_FILES, filesSummary, FIELDS_AS_ROWS, skippedLines, splitMessages, changeGroups } from './layout.js';
+import { parseGate, runSpread, FOLD_FILES, filesSummary, FIELDS_AS_ROWS, skippedLines, splitMessages, changeGroups, leftOutGroups, linesText } from './layout.js';
 import { Drill, renderImage, renderPageAcross, renderReceiptPage } from './drilldown.js';
 import { progressText } from './stream.js';
 
@@ -27,11 +27,21 @@ const state = {
   compareCount: 0, // comparisons answered (data-count on #compare, for tests)
   compareHad: {}, // the sources offered last time
   skipBadLines: false, // score the good lines of a runs file, list the bad ones
+  skipBadInputs: true, // score what is valid, list what was left out (--skip-bad-inputs)
   fieldsAsRows: null, // the cells' fields as rows: null until the user chooses
   filesShown: 0, // files in the list when it was last folded or unfolded
 };
 
+// uncaught counts the rejections no one handled, in the page or its
+// workers (data-uncaught on <body>): there should be none.
+function uncaught(message) {
+  document.body.dataset.uncaught = String(Number(document.body.dataset.uncaught || 0) + 1);
+  document.body.dataset.uncaughtLast = message;
+}
+addEventListener('unhandledrejection', (e) => uncaught(String((e.reason && e.reason.message) || e.reason)));
+
 const client = new WorkerClient((msg) => {
+  if (msg.type === 'uncaught') uncaught(msg.message);
   if (msg.type === 'progress') onProgress(msg);
   // The core has warmed up (worker.js): tests wait for it.
   if (msg.type === 'warm') document.body.dataset.warm = msg.error ? 'failed: ' + msg.error : 'true';
@@ -39,9 +49,28 @@ const client = new WorkerClient((msg) => {
   if (msg.type === 'kept') {
     document.body.dataset.kept = msg.error ? 'failed: ' + msg.error : String(msg.files);
     $('kept').hidden = !!msg.error || msg.files === 0;
+    if (!msg.error) keptText(msg.left || []);
   }
 });
 let images = null; // the VirtualTable of images
+
+// notKeptText names the files a kept drop does not hold: "runs.jsonl
+// (48.0 MB)", or "".
+function notKeptText(left) {
+  return left.map((f) => `${f.name} (${fmtBytes(f.size)})`).join(', ');
+}
+
+// keptText says what the kept drop holds and what it does not: a file of
+// 8 MiB or more is not kept (persist.js), and a reload does not bring it
+// back.
+function keptText(left, restored = false) {
+  const names = notKeptText(left);
+  const base = restored ? 'This drop was restored from this browser (IndexedDB, never uploaded).'
+    : 'The last drop is kept in this browser (IndexedDB, never uploaded) and comes back on a reload.';
+  $('kept-text').textContent = base + (names ? ` Not kept: ${names}: files of 8 MiB or more are not kept, so ` +
+    (restored ? `drop ${left.length === 1 ? 'it' : 'them'} again to score ${left.length === 1 ? 'it' : 'them'}.` : `a reload does not bring ${left.length === 1 ? 'it' : 'them'} back.`) : '');
+  $('kept').dataset.notKept = left.map((f) => f.name).join('\n');
+}
 
 // ---- work queue: one call at a time, newest scoring wins -----------------
 
@@ -95,7 +124,22 @@ function showError(text, detail) {
   box.hidden = false;
 }
 
+// busy is the status line's text while the worker works, set once a
+// phase (not at every progress message: the status is read aloud).
+let busyPhase = '';
+let statusBefore = ''; // the status the work replaced, put back after it
+function busy(msg) {
+  const key = msg.phase + '\u0000' + (msg.name || '');
+  if (key === busyPhase) return;
+  if (busyPhase === '') statusBefore = $('status').textContent;
+  busyPhase = key;
+  const name = msg.name || 'the files';
+  status(msg.phase === 'read' ? 'Reading the files…' : msg.phase === 'report' ? `Writing the ${name}…`
+    : msg.phase === 'compare' ? 'Comparing…' : `Scoring ${name}…` + (msg.phase === 'stream' ? ' (Cancel stops it)' : ''));
+}
+
 function onProgress(msg) {
+  busy(msg);
   const box = $('progress');
   const bar = $('progress-bar');
   box.hidden = false;
@@ -123,6 +167,8 @@ function onProgress(msg) {
 }
 
 function hideProgress() {
+  if (busyPhase !== '') status(statusBefore);
+  busyPhase = '';
   $('progress').hidden = true;
   $('progress-cancel').hidden = true;
 }
@@ -262,7 +308,7 @@ function gateValue() {
 // settings are what a kept drop restores (persist.js).
 function settings() {
   return {
-    gate: $('gate').value, preview: [...state.preview], skipBadLines: state.skipBadLines,
+    gate: $('gate').value, preview: [...state.preview], skipBadInputs: state.skipBadInputs,
     allowIncomplete: state.allowIncomplete, metric: state.metric,
   };
 }
@@ -296,7 +342,7 @@ async function scoreFiles() {
   }
   const res = await client.call('score', {
     preview: previewSpec(), gate: gate.gate, allowIncomplete: state.allowIncomplete,
-    skipBadLines: state.skipBadLines, settings: settings(),
+    skipBadLines: state.skipBadLines, skipBadInputs: state.skipBadInputs, settings: settings(),
   });
   performance.mark('docscore:scored');
   hideProgress();
@@ -331,7 +377,9 @@ async function scoreFiles() {
     alerts[alerts.length - 1][1] = e.file ? 'Fix the file and drop it again (it replaces the old one), change its role, or remove it.' : '';
   };
   if (res.problem) fileProblem(res.problem);
-  if (res.error) coreError(res.error);
+  // Cancel is the user's choice, not an error: the status says it.
+  const cancelled = res.error && res.error.code === 'cancelled' ? res.error.message : '';
+  if (res.error && !cancelled) coreError(res.error);
   if (res.badLines) {
     // every malformed line of the runs file, not just the first
     const b = res.badLines;
@@ -339,7 +387,7 @@ async function scoreFiles() {
     for (const x of bad.slice(1)) note(x.file, `line ${x.line}: ${x.message}`);
     alerts.push([`${b.file} has ${bad.length} malformed line${bad.length === 1 ? '' : 's'}: ` +
       bad.map((x) => 'line ' + x.line).join(', ') + '.',
-    `Fix them, or switch on "Skip bad lines" to score the other ${b.images} image${b.images === 1 ? '' : 's'} and list the skipped lines.`]);
+    `Fix them, or switch on "Score what is valid" to score the other ${b.images} image${b.images === 1 ? '' : 's'} and list the skipped lines.`]);
   }
   renderSchemaAdvice(res.schemaAdvice || null);
   for (const fam of [res.receipts, res.harness]) {
@@ -403,10 +451,78 @@ async function scoreFiles() {
     for (const x of skipped) note(x.file, `line ${x.line} skipped: ${x.message}`);
     renderFiles(problems);
   }
+  const left = renderLeftOut(res, note);
+  if (left) {
+    done.push(left);
+    renderFiles(problems);
+  }
+  if (cancelled) done.push(cancelled.replace(/\.$/, ''));
   if (alerts.length && done.length === 0) done.push('Not scored: see the error below');
   status(done.length ? done.join('. ') + '.' : directFormHint(res) || 'Nothing to score: give each file its role.');
   renderOverview(res);
   performance.mark('docscore:results');
+}
+
+// renderLeftOut shows the banner of what the scoring left out (the
+// report's left_out, and the tabular files that cannot be read at all),
+// each with its file:line and an Open button that shows the lines
+// around it; note(file, text) notes each beside its file. It returns the
+// status line's part, or "" when nothing was left out.
+function renderLeftOut(res, note) {
+  const box = $('left-out');
+  const list = $('left-out-list');
+  clear(list);
+  const groups = leftOutGroups(res.view ? res.view.leftOut : [], res.unreadable || []);
+  box.hidden = groups.length === 0;
+  box.dataset.count = String(groups.length);
+  if (groups.length === 0) return '';
+  let inputs = 0;
+  for (const g of groups) {
+    inputs += Math.max(1, g.lines.length);
+    const where = g.file + (g.lines.length ? ':' + g.lines[0] + (g.column ? ':' + g.column : '') : '');
+    const what = g.what === 'file' ? 'cannot be read' : g.what + (g.lines.length > 1 ? 's' : '') + ' left out';
+    const excerpt = el('div', { class: 'excerpt', hidden: true });
+    const open = el('button', {
+      type: 'button', class: 'secondary open', 'aria-expanded': 'false', dataset: { file: g.file, line: String(g.lines[0] || 1) },
+      onclick: () => enqueue(() => toggleExcerpt(open, excerpt, g)),
+    }, 'Open');
+    list.append(el('li', { dataset: { file: g.file, line: String(g.lines[0] || 0) } },
+      el('code', { class: 'where', title: where }, where), ' ', el('strong', {}, what),
+      g.lines.length > 1 ? ` (${linesText(g.lines)})` : '', ': ', g.why, ' ', open, excerpt));
+    if (g.what !== 'file') note(g.file, `${linesText(g.lines) || 'the file'}: ${g.what} left out: ${g.why}`);
+  }
+  $('left-out-summary').textContent = `Scored what is valid: ${inputs} input${inputs === 1 ? '' : 's'} left out. ` +
+    'Fix them and drop the files again, or switch off "Score what is valid" to see every error at once.';
+  return `Left out ${inputs} input${inputs === 1 ? '' : 's'}: see the list at the top`;
+}
+
+// toggleExcerpt shows or hides the lines around a left-out item, the
+// item's line marked.
+async function toggleExcerpt(button, box, g) {
+  if (!box.hidden) {
+    box.hidden = true;
+    button.setAttribute('aria-expanded', 'false');
+    button.textContent = 'Open';
+    return;
+  }
+  const ex = await client.call('excerpt', { name: g.file, line: g.lines[0] || 1 });
+  clear(box);
+  if (!ex) {
+    box.append(el('p', {}, `${g.file} is not held whole in this page (a large runs file): open it in an editor at line ${g.lines[0]}.`));
+  } else {
+    const pre = el('pre', { tabindex: '0', 'aria-label': `${g.file} around line ${ex.line}` });
+    for (const l of ex.lines) {
+      const mark = g.lines.includes(l.no);
+      pre.append(el('span', { class: mark ? 'line bad' : 'line', dataset: { line: String(l.no) } },
+        el('span', { class: 'no', 'aria-hidden': 'true' }, String(l.no).padStart(5) + ' '), l.text + '\n'));
+    }
+    box.append(pre);
+  }
+  box.hidden = false;
+  button.setAttribute('aria-expanded', 'true');
+  button.textContent = 'Close';
+  const bad = box.querySelector('.line.bad');
+  if (bad) bad.scrollIntoView({ block: 'nearest' });
 }
 
 // renderSchemaAdvice shows, for a CSV whose header is not the bundled
@@ -1294,8 +1410,8 @@ function wire() {
     $('gate-error').hidden = !g.error;
     $('gate-error').textContent = g.error || '';
   });
-  $('skip-bad-lines').addEventListener('change', (e) => {
-    state.skipBadLines = e.target.checked;
+  $('skip-bad-inputs').addEventListener('change', (e) => {
+    state.skipBadInputs = e.target.checked;
     rescore();
   });
   $('fields-as-rows').addEventListener('change', (e) => {
@@ -1375,7 +1491,7 @@ enqueue(async () => {
     const s = kept.settings;
     $('gate').value = s.gate || '0.7';
     state.preview = new Set(s.preview);
-    state.skipBadLines = $('skip-bad-lines').checked = s.skipBadLines;
+    state.skipBadInputs = $('skip-bad-inputs').checked = s.skipBadInputs;
     state.allowIncomplete = $('allow-incomplete').checked = s.allowIncomplete;
     state.metric = s.metric;
     state.files = kept.files;
@@ -1384,7 +1500,10 @@ enqueue(async () => {
     // The OPEN rows previewed are known once the rule file is read.
     if (state.preview.size && previewSpec()) await scoreNow();
     $('kept').hidden = false;
-    status(`Restored the last drop from this browser (kept ${new Date(kept.savedAt).toLocaleString()}): ` + $('status').textContent);
+    keptText(kept.left, true);
+    const lost = notKeptText(kept.left);
+    status(`Restored the last drop from this browser (kept ${new Date(kept.savedAt).toLocaleString()})` +
+      (lost ? `; not kept, files of 8 MiB or more: ${lost}: drop ${kept.left.length === 1 ? 'it' : 'them'} again` : '') + ': ' + $('status').textContent);
   } else {
     status('Ready: drop files, choose them, or load the sample.');
   }

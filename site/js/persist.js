@@ -13,6 +13,30 @@ const DB_NAME = 'docscore';
 const STORE = 'kept';
 const VERSION = 1; // the kept record's layout
 
+// KEEP_MAX is the size from which a dropped file is not kept: the
+// browser's storage is not a place for large runs files (a file scored as
+// a stream, 32 MiB and up by default, is never kept). The page names the
+// files not kept, before a reload and after it.
+export const KEEP_MAX = 8 << 20;
+
+// splitKept splits dropped files into those kept and those not ({name,
+// size}: of KEEP_MAX bytes or more, or streamed).
+export function splitKept(files) {
+  const kept = [];
+  const left = [];
+  for (const f of files) {
+    if (f.streamed || f.size >= KEEP_MAX) left.push({ name: f.name, size: f.size });
+    else kept.push(f);
+  }
+  return { kept, left };
+}
+
+// unpackLeft checks a kept list of the files not kept.
+export function unpackLeft(v) {
+  if (!Array.isArray(v)) return [];
+  return v.filter((f) => f && typeof f.name === 'string' && Number.isFinite(f.size)).map((f) => ({ name: f.name, size: f.size }));
+}
+
 // packFiles keeps what restores a dropped file: its name, size, role (and
 // whether it was detected), note, and content.
 export function packFiles(files) {
@@ -39,7 +63,9 @@ export function unpackFiles(list, roles) {
 
 // SETTINGS are the page's settings a kept drop restores, with their
 // defaults.
-export const SETTINGS = { gate: '', preview: [], skipBadLines: false, allowIncomplete: false, metric: 'f1' };
+// skipBadInputs (score what is valid, list what was left out) is on by
+// default.
+export const SETTINGS = { gate: '', preview: [], skipBadInputs: true, allowIncomplete: false, metric: 'f1' };
 
 // unpackSettings checks kept settings, each falling back to its default.
 export function unpackSettings(v) {
@@ -47,7 +73,7 @@ export function unpackSettings(v) {
   if (!v || typeof v !== 'object') return s;
   if (typeof v.gate === 'string') s.gate = v.gate;
   if (Array.isArray(v.preview)) s.preview = v.preview.filter((x) => Number.isInteger(x) && x > 0);
-  if (typeof v.skipBadLines === 'boolean') s.skipBadLines = v.skipBadLines;
+  if (typeof v.skipBadInputs === 'boolean') s.skipBadInputs = v.skipBadInputs;
   if (typeof v.allowIncomplete === 'boolean') s.allowIncomplete = v.allowIncomplete;
   if (typeof v.metric === 'string') s.metric = v.metric;
   return s;
@@ -80,22 +106,24 @@ async function store(mode, fn) {
 }
 
 // keep stores a drop: its files when given (they change less often than
-// the settings), and the settings.
-export async function keep({ files, settings }) {
+// the settings), with the names and sizes of those not kept (left), and
+// the settings.
+export async function keep({ files, left = [], settings }) {
   await store('readwrite', (s) => {
-    if (files) s.put({ version: VERSION, files: packFiles(files), savedAt: Date.now() }, 'files');
+    if (files) s.put({ version: VERSION, files: packFiles(files), left, savedAt: Date.now() }, 'files');
     return s.put({ version: VERSION, settings, savedAt: Date.now() }, 'settings');
   });
 }
 
-// kept returns the kept drop, {files, settings, savedAt}, or null.
+// kept returns the kept drop, {files, left, settings, savedAt}, or null;
+// left are the files dropped but not kept ({name, size}).
 export async function kept(roles) {
   const [files, settings] = await Promise.all([
     store('readonly', (s) => s.get('files')), store('readonly', (s) => s.get('settings'))]);
   if (!files || files.version !== VERSION) return null;
   const list = unpackFiles(files.files, roles);
   if (list.length === 0) return null;
-  return { files: list, settings: unpackSettings(settings && settings.settings), savedAt: files.savedAt };
+  return { files: list, left: unpackLeft(files.left), settings: unpackSettings(settings && settings.settings), savedAt: files.savedAt };
 }
 
 // forget deletes the kept drop.

@@ -26,6 +26,18 @@ test('what is not a kept file is left out', () => {
 
 test('settings fall back to their defaults', () => {
   assert.deepEqual(unpackSettings(undefined), SETTINGS);
-  assert.deepEqual(unpackSettings({ gate: '0.8', preview: [51, 'x', -1, 52], skipBadLines: true, metric: 'recall', allowIncomplete: 'yes' }),
-    { gate: '0.8', preview: [51, 52], skipBadLines: true, allowIncomplete: false, metric: 'recall' });
+  assert.deepEqual(unpackSettings({ gate: '0.8', preview: [51, 'x', -1, 52], skipBadInputs: false, metric: 'recall', allowIncomplete: 'yes' }),
+    { gate: '0.8', preview: [51, 52], skipBadInputs: false, allowIncomplete: false, metric: 'recall' });
+  // Scoring what is valid is the default.
+  assert.equal(unpackSettings({ skipBadLines: false }).skipBadInputs, true);
+});
+
+test('files of 8 MiB or more, and streamed ones, are not kept, and named', async () => {
+  const { splitKept, unpackLeft, KEEP_MAX } = await import('./persist.js');
+  const { kept, left } = splitKept([{ name: 'a.csv', size: 10 }, { name: 'runs.jsonl', size: 48e6 },
+    { name: 'edge.txt', size: KEEP_MAX }, { name: 'small.jsonl', size: 5, streamed: true }, { name: 'b', size: KEEP_MAX - 1 }]);
+  assert.deepEqual(kept.map((f) => f.name), ['a.csv', 'b']);
+  assert.deepEqual(left, [{ name: 'runs.jsonl', size: 48e6 }, { name: 'edge.txt', size: KEEP_MAX }, { name: 'small.jsonl', size: 5 }]);
+  assert.deepEqual(unpackLeft([{ name: 'x', size: 3 }, { name: 1, size: 2 }, null]), [{ name: 'x', size: 3 }]);
+  assert.deepEqual(unpackLeft(undefined), []);
 });

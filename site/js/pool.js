@@ -48,10 +48,16 @@ export class Pool {
   send(entry, msg, transfer = []) {
     const id = this.nextId++;
     entry.load++;
-    return new Promise((resolve, reject) => {
+    const p = new Promise((resolve, reject) => {
       entry.pending.set(id, { resolve, reject });
       entry.w.postMessage({ id, ...msg }, transfer);
     });
+    // A part's answer may be rejected (Cancel) before the merger awaits
+    // it, or after the merger stopped at an earlier one: marked handled,
+    // so that Cancel leaves no uncaught rejection; whoever awaits it
+    // still gets the error.
+    p.catch(() => {});
+    return p;
   }
 
   // start readies every worker for a scoring of request.

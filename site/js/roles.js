@@ -258,3 +258,59 @@ export function resolveCasePath(casesName, p, names) {
   const same = names.filter((n) => baseName(n) === base);
   return same.length === 1 ? same[0] : null;
 }
+
+// TEXT_EXT are the extensions of the text files docscore reads: a file
+// of one of them that is not UTF-8 is that file's problem (re-save it),
+// not a binary file.
+const TEXT_EXT = new Set(['csv', 'jsonl', 'ndjson', 'json', 'md', 'markdown', 'txt']);
+
+// isTextName reports whether a file's name says it is text docscore reads.
+export function isTextName(name) {
+  return TEXT_EXT.has(extension(name));
+}
+
+// firstBadByte returns the 1-based line and column (in characters) of
+// the first byte of bytes that is not UTF-8, or null when all of it is.
+export function firstBadByte(bytes) {
+  const dec = new TextDecoder('utf-8', { fatal: true });
+  let lo = 0;
+  let hi = bytes.length;
+  try {
+    dec.decode(bytes);
+    return null;
+  } catch {
+    // the longest prefix that decodes ends before the bad byte
+  }
+  // Binary search on the prefix that decodes; a prefix may end inside a
+  // good multi-byte character, so the answer is checked byte by byte.
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, mid), { stream: true });
+      lo = mid;
+    } catch {
+      hi = mid;
+    }
+  }
+  let bad = lo; // bytes[0:lo] decode as a stream (maybe ending mid-character)
+  const text = new TextDecoder('utf-8').decode(bytes.subarray(0, bad));
+  let line = 1;
+  let col = 1;
+  for (const ch of text) {
+    if (ch === '\n') {
+      line++;
+      col = 1;
+    } else if (ch !== '\ufffd') {
+      col++;
+    }
+  }
+  return { line, column: col };
+}
+
+// notUTF8 is the problem of a text file that is not UTF-8, named on that
+// file: what to do and where the first bad byte is.
+export function notUTF8(bytes) {
+  const at = firstBadByte(bytes);
+  const where = at ? ` (line ${at.line}, column ${at.column}: the first byte that is not UTF-8)` : '';
+  return 'not UTF-8: re-save as UTF-8' + where;
+}

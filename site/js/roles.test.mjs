@@ -85,3 +85,16 @@ test('a path/value truth CSV is a file a cases file names, not ground truth', ()
   const r = detectRole('examples/harness/direct/truth.csv', 'path,expected\n$.heading,Safety inspection\n');
   assert.equal(r.role, 'case-file');
 });
+
+test('notUTF8 names the first byte that is not UTF-8 by line and column', async () => {
+  const { firstBadByte, notUTF8, isTextName } = await import('./roles.js');
+  const enc = new TextEncoder();
+  const good = enc.encode('name,x\nAnzola,é\nMois');
+  assert.equal(firstBadByte(good), null);
+  const bad = new Uint8Array([...good, 0xe8, ...enc.encode(' Cases\n')]); // Latin-1 è
+  assert.deepEqual(firstBadByte(bad), { line: 3, column: 5 });
+  assert.equal(notUTF8(bad), 'not UTF-8: re-save as UTF-8 (line 3, column 5: the first byte that is not UTF-8)');
+  assert.deepEqual(firstBadByte(new Uint8Array([0xff, 0x41])), { line: 1, column: 1 });
+  assert.deepEqual(firstBadByte(new Uint8Array([0x61, 0x62, 0xe2, 0x82])), { line: 1, column: 3 });
+  assert.ok(isTextName('gt/gt_page_29.CSV') && isTextName('runs.jsonl') && !isTextName('scan.png'));
+});

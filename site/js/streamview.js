@@ -98,7 +98,7 @@ export class ViewBuilder {
       return p ? prf(p.matched, p.nModel, p.nGT)[2] : null;
     }));
     return {
-      gate: rep.gate, key: rep.key, fields: rep.fields, rules: rep.rules, warnings: rep.warnings,
+      gate: rep.gate, key: rep.key, fields: rep.fields, rules: rep.rules, warnings: rep.warnings, leftOut: rep.left_out || [],
       cells: rep.cells, preview: rep.preview || null,
       pages: { ids: okPages, f1: perPage },
       images, runIds: this.runIds, pageIds: this.pageIds, failed: this.failed,

@@ -13,14 +13,14 @@
 // comparison is asked for.
 
 import { instantiate, callRaw } from './wasmload.js';
-import { detectRole, FAMILIES, ROLES, casePaths, resolveCasePath } from './roles.js';
+import { detectRole, FAMILIES, ROLES, casePaths, resolveCasePath, isTextName, firstBadByte, notUTF8 } from './roles.js';
 import { runText } from './format.js';
 import { buildView, ViewBuilder, transferOf } from './streamview.js';
 import { LineSplitter, sections } from './stream.js';
 import { Pool, poolSize } from './pool.js';
 import { splitTexts } from './parts.js';
 import { warmUpCalls } from './warmup.js';
-import { keep, kept, forget } from './persist.js';
+import { keep, kept, forget, splitKept } from './persist.js';
 import { reportFileName } from './layout.js';
 
 // MODULES are the WebAssembly files and the global name each Go program
@@ -106,6 +106,12 @@ async function callBytes(method, request, bytes) {
 
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
+// A rejection no one handled is a bug: the page counts them
+// (data-uncaught on <body>), so that tests see them.
+self.addEventListener('unhandledrejection', (e) => {
+  self.postMessage({ type: 'uncaught', message: String((e.reason && e.reason.message) || e.reason) });
+});
+
 // rawText returns a raw answer's report as text.
 function rawText(env) {
   return utf8.decode(env.raw);
@@ -130,6 +136,9 @@ const TEXT_ONLY = 'not UTF-8 text (docscore reads UTF-8 files)';
 // only be a file a cases file names.
 function fileError(f) {
   if (f.error) return f.error;
+  // A text file that is not UTF-8 says so on itself, in any role it is
+  // read in (a cases file may name it as bytes).
+  if (f.notUTF8 && f.role !== 'ignore' && f.role !== 'case-file') return f.notUTF8.message;
   return f.bytes && f.role !== 'ignore' && f.role !== 'case-file' ? TEXT_ONLY : '';
 }
 
@@ -273,9 +282,16 @@ const ops = {
         return { name, file, text: await readText(file, count) };
       } catch (err) {
         if (err instanceof TypeError) {
-          // Not UTF-8: keep the bytes, for a cases file that names it.
+          // Not UTF-8: keep the bytes, for a cases file that names it. A
+          // text file (by its name) keeps the role its name and content
+          // give it, and says on itself that it is not UTF-8.
           const bytes = new Uint8Array(await file.arrayBuffer());
           count(file.size - got);
+          if (isTextName(name)) {
+            const at = firstBadByte(bytes) || { line: 0, column: 0 };
+            const lossy = new TextDecoder('utf-8').decode(bytes.subarray(0, HEAD_BYTES));
+            return { name, file, bytes, notUTF8: { message: notUTF8(bytes), ...at }, detected: detectRole(name, lossy) };
+          }
           return { name, file, bytes };
         }
         return { name, file, error: String(err.message || err) };
@@ -286,13 +302,13 @@ const ops = {
     const scored = files.find((f) => f.role === 'runs' && !fileError(f));
     // The files are read at once (the browser serves the reads side by
     // side) and added in the order given.
-    for (const { name, file, text = '', bytes = null, error = '', streamed = false, detected: head = null } of await Promise.all(items.map(readOne))) {
+    for (const { name, file, text = '', bytes = null, error = '', streamed = false, detected: head = null, notUTF8: bad = null } of await Promise.all(items.map(readOne))) {
       let detected = error ? { role: 'ignore', note: '' }
-        : bytes ? { role: 'ignore', note: 'a binary file: used when a cases file names it' } : head || detectRole(name, text);
+        : bad ? head : bytes ? { role: 'ignore', note: 'a binary file: used when a cases file names it' } : head || detectRole(name, text);
       if (detected.role === 'runs' && scored && scored.name !== name && !files.some((f) => f.role === 'runs-compare')) {
         detected = { role: 'runs-compare', note: `a second runs file: scored like ${scored.name} and compared with it under Compare` };
       }
-      addFile({ name, size: file.size, text, bytes, error, role: detected.role, note: detected.note, auto: true, detected, ...(streamed ? { streamed, file } : {}) });
+      addFile({ name, size: file.size, text, bytes, error, role: detected.role, note: detected.note, auto: true, detected, ...(streamed ? { streamed, file } : {}), ...(bad ? { notUTF8: bad } : {}) });
     }
     linkCaseFiles();
     progress({ phase: 'read', done: total, total, name: '' }, true);
@@ -382,7 +398,24 @@ const ops = {
     for (const f of k.files) addFile(f);
     linkCaseFiles();
     keptVersion = filesVersion;
-    return { files: listFiles(), settings: k.settings, savedAt: k.savedAt };
+    notKept = k.left;
+    return { files: listFiles(), left: k.left, settings: k.settings, savedAt: k.savedAt };
+  },
+
+  // excerpt returns the lines of a dropped file around line (1-based):
+  // {name, line, lines: [{no, text}]}, or null for a file not read whole
+  // (a streamed runs file). A file that is not UTF-8 is shown decoded
+  // with U+FFFD for its bad bytes.
+  async excerpt({ name, line, around = 3 }) {
+    const f = files.find((x) => x.name === name);
+    if (!f || f.streamed) return null;
+    const text = f.bytes ? new TextDecoder('utf-8').decode(f.bytes) : f.text;
+    const all = text.split('\n');
+    const from = Math.max(1, line - around);
+    const to = Math.min(all.length, Math.max(line, 1) + around);
+    const lines = [];
+    for (let no = from; no <= to; no++) lines.push({ no, text: all[no - 1].replace(/\r$/, '').slice(0, 2000) });
+    return { name, line, lines };
   },
 
   // forget deletes the kept drop.
@@ -516,10 +549,12 @@ function hasFamily(family) {
 // skipBadLines reports and skips malformed runs lines (tabular and
 // receipts), as the command line's --skip-bad-lines. settings are the
 // page's, kept with the files (persist.js) once the scoring is done.
-async function score({ preview = '', gate = 0, allowIncomplete = false, skipBadLines = false, settings = null }) {
-  const receipts = await scoreReceipts(allowIncomplete, skipBadLines);
+// skipBadInputs scores what is valid of the tabular files and lists what
+// was left out, as --skip-bad-inputs (and skips bad receipt run lines).
+async function score({ preview = '', gate = 0, allowIncomplete = false, skipBadLines = false, skipBadInputs = false, settings = null }) {
+  const receipts = await scoreReceipts(allowIncomplete, skipBadLines || skipBadInputs);
   const harness = await scoreHarness();
-  const tab = await scoreTabular(preview, gate, skipBadLines);
+  const tab = await scoreTabular(preview, gate, skipBadLines, skipBadInputs);
   const out = { ...tab.value, files: listFiles(), receipts, harness };
   if (settings) keepDrop(settings);
   return tab.transfer ? { value: out, transfer: tab.transfer } : out;
@@ -529,6 +564,7 @@ async function score({ preview = '', gate = 0, allowIncomplete = false, skipBadL
 // write after the other, and tells the page when it is done ({type:
 // "kept"}); without files, the kept drop is deleted.
 let keeping = Promise.resolve();
+let notKept = []; // the files of the last drop kept that were not kept
 function keepDrop(settings) {
   keeping = keeping.then(async () => {
     try {
@@ -538,19 +574,28 @@ function keepDrop(settings) {
       } else {
         const changed = keptVersion !== filesVersion;
         const version = filesVersion;
-        // A streamed runs file (a gigabyte) is not kept.
-        await keep({ files: changed ? files.filter((f) => !f.streamed) : null, settings });
+        // A streamed runs file (a gigabyte) is not kept, nor is a file
+        // of 8 MiB or more: the page names them (persist.js).
+        // A drop restored holds no file not kept: those of the drop kept
+        // are named until the files change.
+        const { kept: small, left } = splitKept(files);
+        if (changed) notKept = left;
+        await keep({ files: changed ? small : null, left: notKept, settings });
         keptVersion = version;
       }
-      self.postMessage({ type: 'kept', files: files.length });
+      self.postMessage({ type: 'kept', files: files.length, left: notKept });
     } catch (err) {
       self.postMessage({ type: 'kept', error: String((err && err.message) || err) });
     }
   });
 }
 
-async function scoreTabular(preview, gate, skipBadLines = false) {
+async function scoreTabular(preview, gate, skipBadLines = false, skipBadInputs = false) {
   const out = { present: hasFamily('tabular'), missing: [], problem: null, error: null, rules: null, view: null };
+  // The tabular files that cannot be read at all (not UTF-8): left out
+  // of the request, listed first in the page's banner.
+  out.unreadable = skipBadInputs ? files.filter((f) => FAMILIES.tabular.has(f.role) && fileError(f))
+    .map((f) => ({ name: f.name, error: fileError(f), line: f.notUTF8 ? f.notUTF8.line : 0, column: f.notUTF8 ? f.notUTF8.column : 0 })) : [];
   const gt = byRole('gt').sort(byName);
   const runs = byRole('runs');
   const rules = byRole('rules');
@@ -585,6 +630,7 @@ async function scoreTabular(preview, gate, skipBadLines = false) {
   if (gate) request.gate = gate;
   if (preview) request.preview = preview;
   if (skipBadLines) request.skip_bad_lines = true;
+  if (skipBadInputs) request.skip_bad_inputs = true;
   if (runs[0].streamed) return streamTabular(out, request, runs[0], preview);
   progress({ phase: 'score', done: 0, total: 0, name: runs[0].name }, true);
   const t0 = performance.now();

@@ -163,10 +163,11 @@ func TestNarrowLayout390(t *testing.T) {
 	screenshot(t, ctx, "#cells-h", "site-narrow.png")
 }
 
-// TestSkipBadLines drops a runs file with two malformed lines: every one
-// is listed at once; with "skip bad lines" on the other lines are scored,
-// as docscore score tabular --skip-bad-lines scores them, and the status
-// names the lines skipped.
+// TestSkipBadLines drops a runs file with two malformed lines: by
+// default ("Score what is valid") the other lines are scored, as docscore
+// score tabular --skip-bad-inputs scores them, and the banner at the top
+// names the lines left out; with the switch off every bad line is listed
+// at once and nothing is scored.
 func TestSkipBadLines(t *testing.T) {
 	dir := t.TempDir()
 	paths := sampleFiles(t, dir)
@@ -181,6 +182,19 @@ func TestSkipBadLines(t *testing.T) {
 	os.WriteFile(runsPath, []byte(strings.Join(lines, "")), 0o644)
 	ctx, _ := newTab(t, 2*time.Minute)
 	act(t, ctx, drop(paths...))
+	banner := evalString(t, ctx, `document.getElementById('left-out').textContent`)
+	if !strings.Contains(banner, "runs.jsonl:5:") || !strings.Contains(banner, "runs.jsonl:9:") || evalBool(t, ctx, `document.getElementById('results').hidden`) {
+		t.Fatalf("banner %q: want lines 5 and 9 left out, the rest scored", banner)
+	}
+	status := evalString(t, ctx, `document.getElementById('status').textContent`)
+	if !strings.Contains(status, "Left out 2 inputs") {
+		t.Fatalf("status %q", status)
+	}
+	want := cliRun(t, dir, "score", "tabular", "--gt", "gt_page_27.csv", "gt_page_28.csv", "gt_page_29.csv", "--runs", "runs.jsonl", "--rules", "EQUIVALENCES.md", "--skip-bad-inputs", "--format", "json")
+	if got := download(t, ctx, "json"); !bytes.Equal(got, want) {
+		t.Errorf("downloaded JSON differs from docscore score tabular --skip-bad-inputs")
+	}
+	act(t, ctx, chromedp.Click(chromedp.ID("skip-bad-inputs")))
 	alert := evalString(t, ctx, `document.getElementById('error').textContent`)
 	if !strings.Contains(alert, "runs.jsonl has 2 malformed lines: line 5, line 9") {
 		t.Fatalf("alert %q: want both bad lines", alert)
@@ -188,15 +202,6 @@ func TestSkipBadLines(t *testing.T) {
 	notes := evalString(t, ctx, `[...document.querySelectorAll('#files tr[data-file="runs.jsonl"] .file-error')].map(e => e.textContent).join(' | ')`)
 	if !strings.Contains(notes, "line 5") || !strings.Contains(notes, "line 9") {
 		t.Fatalf("notes beside the runs file %q", notes)
-	}
-	act(t, ctx, chromedp.Click(chromedp.ID("skip-bad-lines")))
-	status := evalString(t, ctx, `document.getElementById('status').textContent`)
-	if !strings.Contains(status, "Skipped 2 bad lines of runs.jsonl: line 5, line 9") || evalBool(t, ctx, `document.getElementById('results').hidden`) {
-		t.Fatalf("status %q", status)
-	}
-	want := cliRun(t, dir, "score", "tabular", "--gt", "gt_page_27.csv", "gt_page_28.csv", "gt_page_29.csv", "--runs", "runs.jsonl", "--rules", "EQUIVALENCES.md", "--skip-bad-lines", "--format", "json")
-	if got := download(t, ctx, "json"); !bytes.Equal(got, want) {
-		t.Errorf("downloaded JSON differs from docscore score tabular --skip-bad-lines")
 	}
 }
 

@@ -186,9 +186,10 @@ func TestStreamedCancelThenDrop(t *testing.T) {
 	}
 	waitScored(t, ctx, g)
 	var alert string
-	evalJSON(t, ctx, `JSON.stringify(document.getElementById('error').textContent)`, &alert)
+	// Cancel is said in the status, not shown as an error.
+	evalJSON(t, ctx, `JSON.stringify(document.getElementById('status').textContent)`, &alert)
 	if !strings.Contains(alert, "Scoring cancelled") {
-		t.Fatalf("after Cancel the alert says %q", alert)
+		t.Fatalf("after Cancel the status says %q", alert)
 	}
 	act(t, ctx, chromedp.Click(chromedp.ID("clear")))
 	act(t, ctx, drop(samplePaths...))
@@ -212,8 +213,8 @@ var badLineImage = envInt("DOCSCORE_BAD_LINE_IMAGE", 600)
 
 // TestStreamedBadLine: a malformed line in a streamed runs file is
 // reported with its line number, as the command line reports it; with
-// "Skip bad lines" the page goes on past it, and its report is the
-// command line's with --skip-bad-lines.
+// "Score what is valid" the page goes on past it, and its report is the
+// command line's with --skip-bad-inputs.
 func TestStreamedBadLine(t *testing.T) {
 	dir := t.TempDir()
 	paths, req := genCorpus(t, dir, badLineImage+500, []int{badLineImage})
@@ -222,18 +223,19 @@ func TestStreamedBadLine(t *testing.T) {
 		t.Fatal("the corpus has no bad line")
 	}
 	ctx := streamTab(t, 10*time.Minute, 2)
+	act(t, ctx, chromedp.Click(chromedp.ID("skip-bad-inputs"))) // on by default: off
 	act(t, ctx, drop(paths...))
 	var alert string
 	evalJSON(t, ctx, `JSON.stringify(document.getElementById('error').textContent)`, &alert)
 	if !strings.Contains(alert, wantErr.Error()) {
 		t.Fatalf("the alert %q does not report %q", alert, wantErr)
 	}
-	act(t, ctx, chromedp.Click(chromedp.ID("skip-bad-lines")))
+	act(t, ctx, chromedp.Click(chromedp.ID("skip-bad-inputs")))
 	var gt []string
 	for _, p := range paths[:len(paths)-1] {
 		gt = append(gt, filepath.Base(p))
 	}
-	args := append(append([]string{"score", "tabular", "--gt"}, gt...), "--runs", "runs.jsonl", "--skip-bad-lines", "--format", "json")
+	args := append(append([]string{"score", "tabular", "--gt"}, gt...), "--runs", "runs.jsonl", "--skip-bad-inputs", "--format", "json")
 	got := download(t, ctx, "json")
 	if want := cliRun(t, dir, args...); !bytes.Equal(got, want) {
 		t.Errorf("with Skip bad lines the report (%d bytes) differs from the command line's (%d bytes)", len(got), len(want))
