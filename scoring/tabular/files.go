@@ -76,6 +76,7 @@ func loadGT(req Request, in *Input) error {
 		return inputerr.New("", 0, "no ground-truth CSV given (expected gt_page_NN.csv files)")
 	}
 	var sets [][]*GTPage
+	var first error // the first ground-truth file's error
 	for _, f := range req.GT {
 		pages, err := ReadGT(f.Name, f.Data, s)
 		if err != nil {
@@ -83,12 +84,21 @@ func loadGT(req Request, in *Input) error {
 			if !req.SkipBadInputs || len(errs) == 0 {
 				return err
 			}
+			if first == nil {
+				first = err
+			}
 			for _, e := range errs {
 				in.LeftOut = append(in.LeftOut, leftOut(LeftGTFile, e))
 			}
 			continue
 		}
 		sets = append(sets, pages)
+	}
+	if len(sets) == 0 && first != nil {
+		// Not one ground-truth file could be read: nothing is valid to
+		// score against (a table of other columns wants a schema).
+		in.LeftOut = nil
+		return first
 	}
 	pages, err := MergePages(sets...)
 	if err != nil {

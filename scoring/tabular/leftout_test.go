@@ -199,3 +199,22 @@ func TestSkipBadInputsRuleFile(t *testing.T) {
 		t.Errorf("rules %+v, F1 %v; want no rule file, F1 %v", rep.Rules, rep.Cells[0].F1, want.Cells[0].F1)
 	}
 }
+
+// TestSkipBadInputsNoGroundTruth: when not one ground-truth file can be
+// read there is nothing valid to score against: the first file's error,
+// as without SkipBadInputs.
+func TestSkipBadInputsNoGroundTruth(t *testing.T) {
+	req, err := sample.TabularRequest(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range req.GT {
+		req.GT[i].Data = []byte("item,quantity\nA-12,3\n")
+	}
+	_, want := tabular.ScoreRequest(req)
+	req.SkipBadInputs = true
+	_, got := tabular.ScoreRequest(req)
+	if want == nil || got == nil || got.Error() != want.Error() {
+		t.Fatalf("error %v, want %v", got, want)
+	}
+}
