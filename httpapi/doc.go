@@ -50,7 +50,10 @@
 //	422 input                   a file the scorer rejects: file and line name it
 //	422 too_much_work           a tabular scoring that would compare more than
 //	                            Options.MaxPairs name pairs (default 2,000,000):
-//	                            a job for the command line, which has no cap
+//	                            a job for the command line, which has no cap;
+//	                            a receipts scoring whose ROUGE-L would compare
+//	                            more than DefaultMaxLCSCells token pairs, a page
+//	                            drill-down over DefaultMaxPageTokens tokens
 //	503 timeout                 the request's work ran past Options.Deadline
 //	                            (default 30 s)
 //

@@ -16,13 +16,16 @@ import (
 	"github.com/docscore/docscore/scoring/api/evalapi"
 	"github.com/docscore/docscore/scoring/api/receiptsapi"
 	"github.com/docscore/docscore/scoring/api/tablesapi"
+	"github.com/docscore/docscore/scoring/receipts"
 	"github.com/docscore/docscore/scoring/tabular"
 )
 
 // DefaultMaxBodyBytes is the largest request body accepted when
 // Options.MaxBodyBytes is zero: 2 MiB, about eight times the bundled
-// sample. Scoring holds some twenty times the body in memory, and a
-// Worker has 128 MB; larger jobs are for the command line.
+// sample. A request holds some 20 (tabular) to 80 (a harness evaluation,
+// whose report is ten times its cases) times its body in memory, and a
+// Worker has 128 MB (docs/worker.md); larger jobs are for the command
+// line.
 const DefaultMaxBodyBytes = 2 << 20
 
 // DefaultMaxPairs is the work cap of a tabular scoring when
@@ -269,6 +272,11 @@ func classify(err error) *httpError {
 	if errors.As(err, &work) {
 		return errorf(http.StatusUnprocessableEntity, "too_much_work",
 			"%v: a job this big belongs to the command line (docscore score tabular), which has no limit", err)
+	}
+	var rwork *receipts.WorkLimitError
+	if errors.As(err, &rwork) {
+		return errorf(http.StatusUnprocessableEntity, "too_much_work",
+			"%v: a job this big belongs to the command line (docscore score receipts), which has no limit", err)
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, tabular.ErrDeadline) {
 		return errorf(http.StatusServiceUnavailable, "timeout",

@@ -21,6 +21,26 @@ type bounded struct {
 
 func (b bounded) WorkLimits() tabular.Limits { return b.limits }
 
+// ReceiptsLimits bound a receipts request's ROUGE-L work
+// (receiptsapi.Bounded): DefaultMaxLCSCells token pairs per scoring,
+// DefaultMaxPageTokens tokens per page drill-down.
+func (b bounded) ReceiptsLimits() receiptsapi.Limits {
+	return receiptsapi.Limits{MaxLCSCells: DefaultMaxLCSCells, MaxPageTokens: DefaultMaxPageTokens}
+}
+
+// DefaultMaxLCSCells caps the token pairs (prediction tokens × reference
+// tokens, summed over the pages) one receipts scoring's ROUGE-L compares:
+// 2^32, some 0.2 s of CPU, thousands of times the bundled sample's 3
+// million. One page of 940,000 tokens against as many took 13 s of CPU;
+// it is now a 422 too_much_work.
+const DefaultMaxLCSCells = 1 << 32
+
+// DefaultMaxPageTokens caps the tokens of one page's drill-down
+// (POST /v1/receipts/page), prediction and reference together: its answer
+// has a segment per token, so it stays within a few megabytes (a page of
+// 940,000 tokens answered 102 MB).
+const DefaultMaxPageTokens = 1 << 16
+
 // The static site is Options.Fallback natively, and the Worker's static
 // assets (worker/wrangler.toml) on Cloudflare.
 

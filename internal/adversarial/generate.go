@@ -119,16 +119,17 @@ func ReceiptsPlan(phases, samples int) []byte {
 	})
 }
 
-// LongText is a text of n tokens ("w0 w1 …", words cycling over 1,000).
+// LongText is a text of n one-letter tokens ("a b c … z a b …"): two
+// bytes a token, the most tokens a body can hold.
 func LongText(n int) string {
-	var b strings.Builder
+	b := make([]byte, 0, 2*n)
 	for i := 0; i < n; i++ {
 		if i > 0 {
-			b.WriteByte(' ')
+			b = append(b, ' ')
 		}
-		fmt.Fprintf(&b, "w%d", i%1000)
+		b = append(b, byte('a'+i%26))
 	}
-	return b.String()
+	return string(b)
 }
 
 // ReceiptsLongText is a receipts body whose one reference and whose one

@@ -1,6 +1,7 @@
 package receipts
 
 import (
+	"fmt"
 	"math/bits"
 	"strings"
 
@@ -49,6 +50,15 @@ const maxAlignWords = 1 << 21
 // page's; an unknown pair or a sample without a reference is an input
 // error.
 func Detail(refs References, run *pilotrun.Run, phase, sampleID string) (*PageDetail, error) {
+	return DetailLimited(nil, 0, refs, run, phase, sampleID)
+}
+
+// DetailLimited is Detail with a bound on the page's tokens, prediction
+// and reference together (none when maxTokens is 0): a page over it is a
+// *WorkLimitError, found before any LCS is computed, and the drill-down's
+// segments (one per token) stay within it. Once ctx is done (nil never
+// is) the LCS stops early and the error is ctx's.
+func DetailLimited(ctx Canceler, maxTokens int, refs References, run *pilotrun.Run, phase, sampleID string) (*PageDetail, error) {
 	var rec *pilotrun.Record
 	count := 0
 	for i := range run.Requests {
@@ -75,7 +85,19 @@ func Detail(refs References, run *pilotrun.Run, phase, sampleID string) (*PageDe
 		return nil, inputerr.New(run.Name, rec.Line, "no reference for sample_id %q: expected it among the %d references given", sampleID, len(refs))
 	}
 	refToks := Tokenize(ref.Text)
-	page := scorePage(rec, refToks)
+	if maxTokens > 0 {
+		n := len(refToks)
+		if rec.Stopped() {
+			n += len(Tokenize(Clean(rec.OutputString())))
+		}
+		if n > maxTokens {
+			return nil, &WorkLimitError{MaxTokens: maxTokens, Page: phase + "/" + sampleID, Tokens: n}
+		}
+	}
+	page, _ := scorePage(ctx, nil, rec, refToks) // no budget: it never fails
+	if ctx != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("receipts: drill-down stopped: %w", ctx.Err())
+	}
 	if count > 1 {
 		page.Flags = append(page.Flags, FlagDuplicated)
 	}

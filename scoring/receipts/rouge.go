@@ -17,9 +17,13 @@ type Rouge struct {
 // non-empty reference scores 0 on all three. An empty reference leaves
 // recall and F1 undefined (nil); precision is then 0 for a non-empty
 // prediction and nil for an empty one.
-func RougeL(pred, ref []string) Rouge {
+func RougeL(pred, ref []string) Rouge { return rougeL(nil, pred, ref) }
+
+// rougeL is RougeL whose LCS stops early once ctx is done (nil never is).
+func rougeL(ctx Canceler, pred, ref []string) Rouge {
 	r := Rouge{PredTokens: len(pred), RefTokens: len(ref)}
-	r.LCS = LCS(pred, ref)
+	p, rr, alphabet := tokenIDs(pred, ref)
+	r.LCS = lcsBits(ctx, p, rr, alphabet)
 	switch {
 	case len(ref) == 0 && len(pred) == 0:
 		// nothing is defined

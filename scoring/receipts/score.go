@@ -47,6 +47,11 @@ type Options struct {
 	// CILevel is the intervals' level, in (0, 1); 0 means
 	// stats.DefaultLevel.
 	CILevel float64
+	// MaxLCSCells caps the token pairs (prediction tokens × reference
+	// tokens, summed over the pages) that the ROUGE-L of one scoring
+	// compares; over it the scoring fails with a *WorkLimitError. Zero
+	// means no cap (the command line's); the HTTP API sets one.
+	MaxLCSCells int64
 	// Seed is xored into each phase's random stream (--seed).
 	Seed uint64
 }
@@ -260,6 +265,7 @@ func ScoreContext(ctx context.Context, refs References, run *pilotrun.Run, opts 
 	// Score each pair's first record.
 	refTokens := map[string][]Token{}
 	scored := make([]*pilotrun.Record, 0, len(order))
+	budget := &cellBudget{max: opts.MaxLCSCells}
 	for _, key := range order {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("receipts: scoring stopped: %w", err)
@@ -272,7 +278,13 @@ func ScoreContext(ctx context.Context, refs References, run *pilotrun.Run, opts 
 			rt = Tokenize(ref.Text)
 			refTokens[key.SampleID] = rt
 		}
-		page := scorePage(rec, rt)
+		page, err := scorePage(ctx, budget, rec, rt)
+		if err != nil {
+			return nil, err
+		}
+		if err := ctx.Err(); err != nil { // the LCS may have stopped early
+			return nil, fmt.Errorf("receipts: scoring stopped: %w", err)
+		}
 		if len(recs) > 1 {
 			page.Flags = append(page.Flags, FlagDuplicated)
 		}
@@ -296,8 +308,10 @@ func ScoreContext(ctx context.Context, refs References, run *pilotrun.Run, opts 
 	return rep, nil
 }
 
-// scorePage scores one record against its reference tokens.
-func scorePage(rec *pilotrun.Record, refToks []Token) Page {
+// scorePage scores one record against its reference tokens, its LCS
+// counted against budget. Once ctx is done the LCS stops early and the
+// page's numbers mean nothing: the caller checks ctx after.
+func scorePage(ctx Canceler, budget *cellBudget, rec *pilotrun.Record, refToks []Token) (Page, error) {
 	page := Page{
 		Phase:        rec.Phase,
 		SampleID:     rec.SampleID,
@@ -327,13 +341,16 @@ func scorePage(rec *pilotrun.Record, refToks []Token) Page {
 	} else if !page.EmptyOutput && len(pred) == 0 {
 		page.Flags = append(page.Flags, FlagEmptyAfterCleaning)
 	}
-	r := RougeL(Words(pred), Words(refToks))
+	if err := budget.take(rec.Phase+"/"+rec.SampleID, len(pred), len(refToks)); err != nil {
+		return Page{}, err
+	}
+	r := rougeL(ctx, Words(pred), Words(refToks))
 	page.PredTokens, page.RefTokens, page.LCS = r.PredTokens, r.RefTokens, r.LCS
 	page.Precision, page.Recall, page.F1 = r.Precision, r.Recall, r.F1
 	n := NumericRecall(pred, refToks)
 	page.NumericRef, page.NumericMatched, page.NumericRecall = n.Ref, n.Matched, n.Recall
 	page.MissingNumbers = n.Missing
-	return page
+	return page, nil
 }
 
 // aggregate pools the pages of one phase.

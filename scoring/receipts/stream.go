@@ -117,7 +117,7 @@ func Stream(ctx Canceler, refs References, name string, run io.Reader, out io.Wr
 	default:
 		return nil, nil, fmt.Errorf("receipts: format %q: expected json, csv or md", format)
 	}
-	st := &streamer{name: name, format: format, opts: opts, skip: o.SkipBadLines, jobs: max(o.Jobs, 1), refs: refs,
+	st := &streamer{ctx: ctx, budget: &cellBudget{max: opts.MaxLCSCells}, name: name, format: format, opts: opts, skip: o.SkipBadLines, jobs: max(o.Jobs, 1), refs: refs,
 		index: make(map[string]int32, len(refs)), refState: make([]refState, len(refs))}
 
 	// The header, alone: every later line is parsed against it.
@@ -204,6 +204,8 @@ func Stream(ctx Canceler, refs References, name string, run io.Reader, out io.Wr
 
 // streamer is a streamed scoring's state.
 type streamer struct {
+	ctx          Canceler    // the LCS of a long page looks at it too
+	budget       *cellBudget // the token pairs compared, against MaxLCSCells
 	name         string
 	format       string
 	opts         Options
@@ -335,6 +337,7 @@ type lineResult struct {
 	structE error  // the page's structured error
 	hasGT   bool   // its reference has a gt_parse
 	row     rowMarks
+	work    error // over Options.MaxLCSCells: stops the scoring, never skipped
 }
 
 // rowMarks place a page row in batchOut.rows: rows[start:end], its flags
@@ -416,7 +419,11 @@ func (st *streamer) worker() func(*linepipe.Batch[*batchOut]) {
 			if st.validateOnly.Load() {
 				return
 			}
-			page := scorePage(rec, st.tokens(ri))
+			page, werr := scorePage(st.ctx, st.budget, rec, st.tokens(ri))
+			if werr != nil {
+				r.work = werr
+				return
+			}
 			_, pp := st.planned[rec.Phase]
 			_, ps := st.plannedSample[rec.SampleID]
 			if !pp || !ps {
@@ -466,6 +473,9 @@ func (st *streamer) take(bt *linepipe.Batch[*batchOut]) error {
 	for i := range b.results {
 		r := &b.results[i]
 		st.lines++
+		if r.work != nil {
+			return r.work
+		}
 		if r.err != nil {
 			if !st.skip {
 				return r.err

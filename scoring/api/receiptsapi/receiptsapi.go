@@ -120,11 +120,37 @@ func receiptPage(ctx api.Cancel, req *ReceiptPageRequest) (*api.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := receipts.Detail(refs, run, req.Phase, req.SampleID)
+	d, err := receipts.DetailLimited(ctx, limitsOf(ctx).MaxPageTokens, refs, run, req.Phase, req.SampleID)
 	if err != nil {
 		return nil, err
 	}
 	return &api.Result{Value: d}, nil
+}
+
+// Limits bound one receipts request's work; a zero field is no bound.
+type Limits struct {
+	// MaxLCSCells is a scoring's receipts.Options.MaxLCSCells: the token
+	// pairs its ROUGE-L may compare.
+	MaxLCSCells int64
+	// MaxPageTokens bounds the tokens of a page's drill-down, prediction
+	// and reference together (receipts.DetailLimited).
+	MaxPageTokens int
+}
+
+// Bounded is a Cancel that bounds the work of a receipts request: the
+// HTTP API's requests are. Over a bound the request fails with a
+// *receipts.WorkLimitError.
+type Bounded interface {
+	api.Cancel
+	ReceiptsLimits() Limits
+}
+
+// limitsOf are the limits ctx sets, none unless it is Bounded.
+func limitsOf(ctx api.Cancel) Limits {
+	if b, ok := ctx.(Bounded); ok {
+		return b.ReceiptsLimits()
+	}
+	return Limits{}
 }
 
 // parseRefs parses reference files, in order.
@@ -184,9 +210,10 @@ func (req *ReceiptsRequest) references() (receipts.References, receipts.ParseOpt
 	return append(refs, req.References...), opts, nil
 }
 
-// options are the scoring's options the request asks for.
-func (req *ReceiptsRequest) options(order receipts.Order) receipts.Options {
-	ropts := receipts.Options{AllowIncomplete: req.AllowIncomplete, Order: order}
+// options are the scoring's options the request asks for, with the work
+// bound ctx sets (Bounded).
+func (req *ReceiptsRequest) options(ctx api.Cancel, order receipts.Order) receipts.Options {
+	ropts := receipts.Options{AllowIncomplete: req.AllowIncomplete, Order: order, MaxLCSCells: limitsOf(ctx).MaxLCSCells}
 	ropts.Bootstrap, ropts.CILevel, ropts.Seed = req.IntervalOptions.Settings()
 	return ropts
 }
@@ -206,7 +233,7 @@ func StreamReceipts(ctx api.Cancel, req *ReceiptsRequest, run io.Reader, out io.
 		return nil, err
 	}
 	o.Format, o.SkipBadLines = req.Format, req.SkipBadLines
-	rep, skipped, err := receipts.Stream(ctx, refs, req.Run.Name, run, out, req.options(opts.Order), o)
+	rep, skipped, err := receipts.Stream(ctx, refs, req.Run.Name, run, out, req.options(ctx, opts.Order), o)
 	if err != nil {
 		if inc, ok := err.(*receipts.IncompleteError); ok {
 			return nil, newIncomplete(inc, skipped)
@@ -231,7 +258,7 @@ func scoreReceiptsReport(ctx api.Cancel, req *ReceiptsRequest) (*api.Result, *Re
 	if !ok {
 		cctx = context.Background()
 	}
-	rep, err := receipts.ScoreContext(cctx, refs, run, req.options(opts.Order))
+	rep, err := receipts.ScoreContext(cctx, refs, run, req.options(ctx, opts.Order))
 	if err != nil {
 		if inc, ok := err.(*receipts.IncompleteError); ok {
 			return nil, nil, newIncomplete(inc, run.Skipped)
