@@ -101,6 +101,13 @@ func FileStem(name string) string {
 // an object or as a JSON string (as the Hugging Face parquet files do).
 // The sample id is a top-level "sample_id" string, or else the file stem.
 func ParseCORD(name string, data []byte, opts ParseOptions) (Reference, error) {
+	// The rules of every input file: a UTF-8 byte order mark is skipped,
+	// a byte that is not UTF-8 is an error at its line and column (a BOM
+	// was an error, a \xff byte accepted).
+	data = ingest.StripBOM(data)
+	if err := ingest.CheckUTF8(name, data); err != nil {
+		return Reference{}, err
+	}
 	if ref, ok := parseCORDFast(name, data, opts); ok {
 		return ref, nil
 	}

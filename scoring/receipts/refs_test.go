@@ -55,6 +55,20 @@ func TestParseCORDForms(t *testing.T) {
 	}
 }
 
+// TestParseCORDSkipsBOM checks that a CORD file starting with a UTF-8
+// byte order mark reads as the file without it (it was an input error).
+func TestParseCORDSkipsBOM(t *testing.T) {
+	data := `{"valid_line": [{"words": [{"text": "TOTAL"}, {"text": "12"}]}]}`
+	want, err := receipts.ParseCORD("refs/a.json", []byte(data), receipts.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := receipts.ParseCORD("refs/a.json", []byte("\ufeff"+data), receipts.ParseOptions{})
+	if err != nil || got.Text != want.Text || got.SampleID != want.SampleID {
+		t.Fatalf("with a BOM: %+v, %v; want %+v", got, err, want)
+	}
+}
+
 func TestParseCORDErrors(t *testing.T) {
 	tests := []struct {
 		name, data string
@@ -75,6 +89,9 @@ func TestParseCORDErrors(t *testing.T) {
 		{"ground_truth type", `{"ground_truth": 7}`, receipts.ParseOptions{}, 1, 18, "ground_truth: expected the CORD ground truth"},
 		{"bad ground_truth string", "{\n\"ground_truth\": \"{\\\"valid_line\\\": [\"}", receipts.ParseOptions{}, 2, 0, "ground_truth JSON string (line 1, column 16 of the string): invalid JSON"},
 		{"error inside ground_truth string", "{\n\"ground_truth\": \"{\\\"valid_line\\\": 3}\"}", receipts.ParseOptions{}, 2, 0, "ground_truth JSON string (line 1, column 16 of the string): valid_line: expected an array of lines"},
+		// The UTF-8 rules of every input: a byte that is not UTF-8 is an
+		// error at its line and column (it was accepted).
+		{"not UTF-8", "{\"valid_line\": [{\"words\": [\n {\"text\": \"caf\xff\"}]}]}", receipts.ParseOptions{}, 2, 15, "expected UTF-8 text"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
