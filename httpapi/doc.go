@@ -20,6 +20,7 @@
 //	POST /v1/eval              the report of "docscore eval --judge none"
 //	POST /v1/eval/markdown     the Markdown of a harness report
 //	POST /v1/compare           exactly "docscore compare --format F"
+//	POST /v1/plan              exactly "docscore plan --format F"
 //
 // A JSON request carries files as {"name", "text"} objects, the request
 // types of [github.com/docscore/docscore/scoring/api], or as {"name",

@@ -20,7 +20,9 @@ reports; every statistic is computed here.
 Run from the repository root:  python3 scripts/stats_vectors.py
 """
 import json
+import math
 import os
+import statistics
 import subprocess
 import sys
 
@@ -145,6 +147,42 @@ def unit_score(case, u):
     return u["f1"]
 
 
+def components(case, u, path):
+    """The parts of a unit's contribution that the statistic reads (F.7:
+    a unit whose parts differ between A and B can move the difference)."""
+    if case["family"] == "tabular":
+        s = u["sums"]
+        if path.startswith("fields."):
+            return tuple(u["fields"][path[7:]])
+        return {"precision": (s["matched"], s["n_model"]), "recall": (s["matched"], s["n_gt"]),
+                "f1": (s["matched"], s["n_model"], s["n_gt"]),
+                "name_cer": (s["name_cer_edits"], s["name_ref_chars"])}[path]
+    f1 = (u["f1"], 1) if u["f1"] is not None else (0.0, 0)
+    ted = (u.get("ted_accuracy"), 1) if u.get("ted_accuracy") is not None else (0.0, 0)
+    return {"rouge_l_f1_mean": f1, "numeric_recall": (u["numeric_matched"], u["numeric_ref"]),
+            "structured.ted_accuracy_mean": ted,
+            "structured.field_f1": (u.get("fields_matched", 0), u.get("fields_pred", 0), u.get("fields_ref", 0))}[path]
+
+
+def z_sum(alpha):
+    nd = statistics.NormalDist()
+    return nd.inv_cdf(1 - alpha / 2) + nd.inv_cdf(0.8)
+
+
+def min_p(n):
+    return 1.0 if n <= 1 else 2.0 ** (1 - n)
+
+
+def units_needed(sd, effect, alpha, k):
+    if not effect or sd is None:
+        return None
+    need = math.ceil((z_sum(alpha) * sd / effect) ** 2)
+    floor = 1
+    while max(k, 1) * min_p(floor) > alpha:
+        floor += 1
+    return max(need, 2, floor)
+
+
 def lower_is_better(path):
     return path == "name_cer"
 
@@ -208,6 +246,8 @@ def cell_ci(case, cell, o):
                 vals.append(x)
     ci = {"level": o["level"], "replicates": o["replicates"], "seed": o["seed"],
           "unit": "page" if case["family"] == "tabular" else "sample", "units": n}
+    if n < 10:
+        ci["few_units"] = True
     ci.update(nest([(p, interval(vals, n, o["replicates"], o["level"])) for p, vals in kept]))
     ci["kept"] = nest([(p, len(vals)) for p, vals in kept])
     return ci
@@ -268,10 +308,23 @@ def compare(case, ca, cb, o):
         pv = None
         if o["permutations"] > 0 and d is not None:
             pv = (perm_count[p] + 1) / (perm_kept[p] + 1)
-        stats.append((p, {"a": a, "b": b, "delta": d,
-                          "ci": interval(boot[p], n, o["replicates"], o["level"]) if o["replicates"] > 0 else None,
-                          "p": pv, "p_holm": None, "significant": False, "better": None,
-                          "kept": {"bootstrap": len(boot[p]), "permutations": perm_kept[p]}}))
+        differ = sum(1 for x, y in zip(A, B) if components(case, x, p) != components(case, y, p))
+        diffs = []
+        for x, y in zip(A, B):
+            va, vb = dict(stats_of(case, [x]))[p], dict(stats_of(case, [y]))[p]
+            if va is not None and vb is not None:
+                diffs.append(vb - va)
+        sd = statistics.stdev(diffs) if len(diffs) >= 2 else None
+        mde = z_sum(o["alpha"]) * sd / math.sqrt(len(diffs)) if sd is not None else None
+        st = {"a": a, "b": b, "delta": d,
+              "ci": interval(boot[p], n, o["replicates"], o["level"]) if o["replicates"] > 0 else None,
+              "p": pv, "p_holm": None, "significant": False, "better": None,
+              "min_p": min_p(differ), "can_be_significant": False, "mde": mde}
+        if o.get("effect"):
+            st["units_needed"] = None
+        st["kept"] = {"bootstrap": len(boot[p]), "permutations": perm_kept[p]}
+        st["_sd"] = sd
+        stats.append((p, st))
 
     rose, fell, same = [], [], 0
     for u, x, y in zip(paired, A, B):
@@ -284,11 +337,14 @@ def compare(case, ca, cb, o):
             fell.append((-(va - vb), u.encode("utf-8"), u))
         else:
             same += 1
-    return {"a": side(case, ca), "b": side(case, cb), "units_paired": n,
+    out = {"a": side(case, ca), "b": side(case, cb), "units_paired": n}
+    if o["replicates"] > 0 and n < 10:
+        out["few_units"] = True
+    return dict(out, **{
             "units_only_a": only_a, "units_only_b": only_b,
             "stats": stats,  # nested after Holm
             "movement": {"rose": [t[2] for t in sorted(rose)], "fell": [t[2] for t in sorted(fell)],
-                         "same": same}}
+                         "same": same}})
 
 
 def side(case, cell):
@@ -315,6 +371,17 @@ def report(case, o):
     comps = [compare(case, case["cells"][i], case["cells"][j], o) for i, j in case["comparisons"]]
     if comps:
         for si in range(len(comps[0]["stats"])):
+            k = sum(1 for c in comps if c["stats"][si][1]["delta"] is not None)
+            for c in comps:
+                st = c["stats"][si][1]
+                st["can_be_significant"] = st["delta"] is not None and st["min_p"] * k <= o["alpha"]
+                if o.get("effect"):
+                    un = units_needed(st["_sd"], o["effect"], o["alpha"], k)
+                    if un is None:
+                        del st["units_needed"]
+                    else:
+                        st["units_needed"] = un
+                del st["_sd"]
             have = [c["stats"][si][1] for c in comps if c["stats"][si][1]["p"] is not None]
             for st, adj in zip(have, holm([st["p"] for st in have])):
                 st["p_holm"] = adj
@@ -326,9 +393,13 @@ def report(case, o):
                     st["better"] = "b" if up else "a"
     for c in comps:
         c["stats"] = nest(c["stats"])
-    return {"kind": "comparison", "family": case["family"], "level": o["level"],
-            "replicates": o["replicates"], "permutations": o["permutations"], "seed": o["seed"],
-            "alpha": o["alpha"], "comparisons": comps}
+    out = {"kind": "comparison", "family": case["family"], "level": o["level"],
+           "replicates": o["replicates"], "permutations": o["permutations"], "seed": o["seed"],
+           "alpha": o["alpha"]}
+    if o.get("effect"):
+        out["effect"] = o["effect"]
+    out["comparisons"] = comps
+    return out
 
 
 # ----------------------------------------------------------------- cases
@@ -348,9 +419,12 @@ def tcell(model, phase, images, prefix=""):
     return {"model": model, "phase": phase, "id": prefix + "tabular/" + model + "/" + phase, "images": images}
 
 
-def opts(replicates=400, permutations=500, seed=0, level=0.95, alpha=0.05):
-    return {"replicates": replicates, "permutations": permutations, "seed": seed, "level": level,
-            "alpha": alpha}
+def opts(replicates=400, permutations=500, seed=0, level=0.95, alpha=0.05, effect=0):
+    o = {"replicates": replicates, "permutations": permutations, "seed": seed, "level": level,
+         "alpha": alpha}
+    if effect:
+        o["effect"] = effect
+    return o
 
 
 def page_images(page, base, runs=2, shift=0):
@@ -373,7 +447,7 @@ def cases():
         c_imgs += page_images(p, 9 + 2 * i, runs=1)
     yield {
         "name": "within: three cells, unicode page ids, Holm over three comparisons",
-        "family": "tabular", "fields": F, "options": opts(seed=7),
+        "family": "tabular", "fields": F, "options": opts(seed=7, effect=0.01),
         "cells": [tcell("m1", "G", a_imgs), tcell("m2", "G", b_imgs), tcell("m1", "N", c_imgs)],
         "comparisons": [[0, 1], [0, 2], [1, 2]],
     }
@@ -431,7 +505,7 @@ def cases():
     good_b = [img("s%02d" % i, 9, 10, 10, 2, 30, {"title": (5.0, 6)}) for i in range(12)]
     yield {
         "name": "significant improvement, name CER lower is better",
-        "family": "tabular", "fields": ["title"], "options": opts(replicates=300, permutations=2000),
+        "family": "tabular", "fields": ["title"], "options": opts(replicates=300, permutations=2000, effect=0.05),
         "cells": [tcell("old", "G", good_a), tcell("new", "G", good_b), tcell("old", "G", good_a, "again:")],
         "comparisons": [[0, 1], [1, 0], [0, 2]],
     }
@@ -453,7 +527,7 @@ def cases():
           rpage("cord-5", 0.4, 1, 3, 0.3, 1, 2, 2)]
     yield {
         "name": "receipts: null page F1 in no movement list, structured metrics",
-        "family": "receipts", "structured": True, "options": opts(seed=5),
+        "family": "receipts", "structured": True, "options": opts(seed=5, effect=0.1),
         "cells": [{"phase": "c1", "id": "receipts/c1", "pages": c1},
                   {"phase": "c4", "id": "receipts/c4", "pages": c4}],
         "comparisons": [[0, 1], [0, 0]],
@@ -505,11 +579,29 @@ def preview_cases():
             im["fields"]["title"]["sum"] += 1.0
             im["fields"]["title"]["scored"] += 1
     yield preview_case("preview: a rule that changes one page", F, settled, changed, opts(seed=4))
+    # STATS_VECTORS_REUSE=1 takes the sample's per-image counts from the
+    # vectors file already written instead of running the command line
+    # (they change only when the scorer does; every statistic is still
+    # computed here).
+    old = {}
+    if os.environ.get("STATS_VECTORS_REUSE"):
+        with open(vectors_path(), encoding="utf-8") as f:
+            old = {c["name"]: c for c in json.load(f)["cases"]}
     for sel in ["open", "52"]:
+        name = "preview: the sample, --preview " + sel
+        if name in old:
+            yield preview_case(name, old[name]["fields"], old[name]["cells"][:len(old[name]["cells"]) // 2],
+                               old[name]["cells"][len(old[name]["cells"]) // 2:], opts(replicates=2000, permutations=10000))
+            continue
         fields, a = sample_cells("", "settled:")
         _, b = sample_cells(sel, "preview:")
         yield preview_case("preview: the sample, --preview " + sel, fields, a, b,
                            opts(replicates=2000, permutations=10000))
+
+
+def vectors_path():
+    here = os.path.dirname(os.path.abspath(__file__))
+    return os.path.join(here, "..", "scoring", "stats", "testdata", "vectors.json")
 
 
 def main():
@@ -518,8 +610,7 @@ def main():
         o = case["options"]
         expected = {"cells": [cell_ci(case, c, o) for c in case["cells"]], "report": report(case, o)}
         out.append(dict(case, expected=expected))
-    here = os.path.dirname(os.path.abspath(__file__))
-    path = os.path.join(here, "..", "scoring", "stats", "testdata", "vectors.json")
+    path = vectors_path()
     with open(path, "w", encoding="utf-8") as f:
         json.dump({"generator": "scripts/stats_vectors.py", "cases": out}, f, ensure_ascii=False, indent=1)
         f.write("\n")

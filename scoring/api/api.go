@@ -78,6 +78,9 @@ type TabularRequest struct {
 	// Alpha is the significance level of a preview's Holm-adjusted
 	// p-values, strictly between 0 and 1, default 0.05 (--alpha).
 	Alpha *float64 `json:"alpha,omitempty"`
+	// Effect is the difference a preview's units_needed is computed for
+	// (SPEC F.7, --effect); left out or 0, units_needed is left out.
+	Effect *float64 `json:"effect,omitempty"`
 }
 
 // InputFiles lists the request's files: the GT CSVs, the runs file, then the
@@ -124,6 +127,11 @@ func (req *TabularRequest) Validate() error {
 			return &ParamError{Param: "alpha", Msg: strings.TrimPrefix(err.Error(), "alpha ")}
 		}
 	}
+	if req.Effect != nil {
+		if err := param.Float("effect", *req.Effect, stats.EffectRange); err != nil {
+			return &ParamError{Param: "effect", Msg: strings.TrimPrefix(err.Error(), "effect ")}
+		}
+	}
 	return nil
 }
 
@@ -137,6 +145,9 @@ func (req *TabularRequest) intervals() tabular.Intervals {
 	}
 	if req.Alpha != nil {
 		iv.Alpha = *req.Alpha
+	}
+	if req.Effect != nil {
+		iv.Effect = *req.Effect
 	}
 	return iv
 }

@@ -37,6 +37,11 @@ type Operation struct {
 	// Query lists the request's option fields that may also come as HTTP
 	// query parameters.
 	Query []string
+	// Provenance adds the "provenance" member of SPEC F.8 to the
+	// operation's JSON reports in every host (Stamp, ProvenanceOf): set it
+	// on an operation whose every host writes the report through Run or
+	// calls Stamp on its typed path.
+	Provenance bool
 	// New returns a new, empty request of the operation's type.
 	New func() Request
 	// call answers a request New made, once Run has checked it.
@@ -124,7 +129,11 @@ func Define[P interface {
 		if !ok {
 			return nil, fmt.Errorf("%s: request of type %T, want %T", o.Name, req, p)
 		}
-		return call(ctx, p)
+		res, err := call(ctx, p)
+		if err == nil {
+			err = o.Stamp(req, res)
+		}
+		return res, err
 	}
 	return o
 }

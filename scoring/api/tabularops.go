@@ -14,7 +14,7 @@ var (
 			{"gt", "one or more ground-truth CSV files"},
 			{"runs", "the runs JSONL file"},
 		},
-		Query: []string{"gate", "preview", "format", "skip_bad_lines", "skip_bad_inputs", "bootstrap", "ci_level", "seed", "permutations", "alpha"},
+		Query: []string{"gate", "preview", "format", "skip_bad_lines", "skip_bad_inputs", "bootstrap", "ci_level", "seed", "permutations", "alpha", "effect"},
 	}, scoreTabular)
 
 	// DropTabularOperation is the page's call after a drop: the rule

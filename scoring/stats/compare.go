@@ -43,7 +43,26 @@ type StatComparison struct {
 	PHolm       *float64 `json:"p_holm"`
 	Significant bool     `json:"significant"`
 	Better      *string  `json:"better"` // "a", "b" or null
-	Kept        Kept     `json:"kept"`
+	// MinP is the floor of the sign-flip test's p-value, 2^(1−n) for the
+	// UnitsDiffer paired units whose contributions to the statistic
+	// differ (SPEC F.7).
+	MinP        float64 `json:"min_p"`
+	UnitsDiffer int     `json:"-"`
+	// CanBeSignificant, set by NewReport, is MinP times the number of
+	// comparisons in the statistic's Holm family ≤ α, the delta defined.
+	CanBeSignificant bool `json:"can_be_significant"`
+	// MDE is the minimum detectable effect at 80 % power for α and the
+	// paired units where the statistic is defined on both sides, from
+	// their differences' standard deviation; nil (null) under two units.
+	MDE *float64 `json:"mde"`
+	// UnitsNeeded, set by NewReport when the options name an effect, is
+	// the paired units needed to detect it (UnitsNeeded); nil is null.
+	UnitsNeeded *int `json:"units_needed,omitempty"`
+	Kept        Kept `json:"kept"`
+	// sd is the per-unit differences' standard deviation, defined
+	// (spread) from two units, for NewReport's units_needed.
+	sd     float64
+	spread bool
 }
 
 // Path is the statistic's name with its group: "f1", "fields.title".
@@ -66,6 +85,10 @@ type Comparison struct {
 	UnitsPaired int      `json:"units_paired"`
 	UnitsOnlyA  []string `json:"units_only_a"`
 	UnitsOnlyB  []string `json:"units_only_b"`
+	// FewUnits marks a comparison whose intervals come from fewer than
+	// FewUnits paired units (SPEC F.7); written only when true, and only
+	// with intervals.
+	FewUnits bool `json:"few_units,omitempty"`
 	// Stats are in the cells' order; MarshalJSON writes them under
 	// "stats", grouped ones inside their group's object.
 	Stats    []StatComparison `json:"-"`
@@ -160,7 +183,15 @@ func compare(a, b *Cell, o Options, enumerate bool) (*Comparison, error) {
 			d[i], dOK[i] = vb-va, true
 			sc.Delta = ptr(d[i])
 		}
+		var m int
+		sc.sd, m, sc.UnitsDiffer = pairedSpread(&st[i], ca, cb, n, w)
+		sc.spread = m >= 2
+		sc.MinP = MinP(sc.UnitsDiffer)
+		if mde, ok := mdeOf(sc.sd, m, o.Alpha); ok {
+			sc.MDE = ptr(mde)
+		}
 	}
+	cmpn.FewUnits = o.Replicates > 0 && n < FewUnits
 
 	// Interval of d: B replicates of n paired draws.
 	if o.Replicates > 0 {

@@ -32,7 +32,7 @@ func ExampleInterval() {
 	out, _ := json.Marshal(ci)
 	fmt.Println(string(out))
 	// Output:
-	// {"level":0.95,"replicates":1000,"seed":0,"unit":"page","units":4,"precision":[0.75,1],"recall":[0.8611111111111112,1],"f1":[0.8181818181818182,0.975609756097561],"name_cer":[0.014,0.05625],"fields":{"title":[0.6666666666666666,0.9354838709677419]},"kept":{"precision":1000,"recall":1000,"f1":1000,"name_cer":998,"fields":{"title":998}}}
+	// {"level":0.95,"replicates":1000,"seed":0,"unit":"page","units":4,"few_units":true,"precision":[0.75,1],"recall":[0.8611111111111112,1],"f1":[0.8181818181818182,0.975609756097561],"name_cer":[0.014,0.05625],"fields":{"title":[0.6666666666666666,0.9354838709677419]},"kept":{"precision":1000,"recall":1000,"f1":1000,"name_cer":998,"fields":{"title":998}}}
 }
 
 func ExampleCompare() {

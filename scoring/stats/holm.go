@@ -31,14 +31,17 @@ func HolmAdjust(p []float64) []float64 {
 // family's cells under one set of options, its p-values Holm-adjusted per
 // statistic across the comparisons.
 type Report struct {
-	Kind         string        `json:"kind"` // always "comparison"
-	Family       string        `json:"family"`
-	Level        float64       `json:"level"`
-	Replicates   int           `json:"replicates"`
-	Permutations int           `json:"permutations"`
-	Seed         uint64        `json:"seed"`
-	Alpha        float64       `json:"alpha"`
-	Comparisons  []*Comparison `json:"comparisons"`
+	Kind         string  `json:"kind"` // always "comparison"
+	Family       string  `json:"family"`
+	Level        float64 `json:"level"`
+	Replicates   int     `json:"replicates"`
+	Permutations int     `json:"permutations"`
+	Seed         uint64  `json:"seed"`
+	Alpha        float64 `json:"alpha"`
+	// Effect is the difference units_needed is computed for (--effect);
+	// 0 leaves both out.
+	Effect      float64       `json:"effect,omitempty"`
+	Comparisons []*Comparison `json:"comparisons"`
 }
 
 // NewReport gathers comparisons made by Compare under o into a report and
@@ -51,7 +54,7 @@ func NewReport(family string, o Options, cs []*Comparison) (*Report, error) {
 		cs = []*Comparison{}
 	}
 	r := &Report{Kind: "comparison", Family: family, Level: o.Level, Replicates: o.Replicates,
-		Permutations: o.Permutations, Seed: o.Seed, Alpha: o.Alpha, Comparisons: cs}
+		Permutations: o.Permutations, Seed: o.Seed, Alpha: o.Alpha, Effect: o.Effect, Comparisons: cs}
 	if len(cs) == 0 {
 		return r, nil
 	}
@@ -62,6 +65,20 @@ func NewReport(family string, o Options, cs []*Comparison) (*Report, error) {
 		}
 	}
 	for i := range cs[0].Stats {
+		k := 0
+		for _, c := range cs {
+			if c.Stats[i].Delta != nil {
+				k++
+			}
+		}
+		for _, c := range cs {
+			sc := &c.Stats[i]
+			sc.CanBeSignificant = sc.Delta != nil && sc.MinP*float64(k) <= o.Alpha
+			sc.UnitsNeeded = nil
+			if n := UnitsNeeded(sc.sd, o.Effect, o.Alpha, k); n > 0 && sc.spread {
+				sc.UnitsNeeded = ptr(n)
+			}
+		}
 		var ps []float64
 		var at []*StatComparison
 		for _, c := range cs {

@@ -28,6 +28,8 @@ var (
 	RoundsRange = param.Range{Lo: 0, Hi: MaxDraws, Want: "a whole number of randomization rounds from 0 to 1000000"}
 	// AlphaRange is (0, 1): --alpha.
 	AlphaRange = param.Range{Lo: 0, Hi: 1, LoOpen: true, HiOpen: true, Want: "a significance level strictly between 0 and 1"}
+	// EffectRange is 0 to MaxEffect: --effect (0: none).
+	EffectRange = param.Range{Lo: 0, Hi: MaxEffect, Want: "a difference from 0 to 1000000 (0: none), such as 0.01"}
 )
 
 // CheckReplicates checks a replicate count given as the option called
@@ -114,7 +116,17 @@ func (ci *CI) Footnote() string {
 		return ""
 	}
 	return "In brackets: " + strconv.FormatFloat(100*ci.Level, 'g', -1, 64) + "% bootstrap percentile intervals, " +
-		strconv.Itoa(ci.Replicates) + " replicates over " + ci.Unit + "s, seed " + strconv.FormatUint(ci.Seed, 10) + ".\n"
+		strconv.Itoa(ci.Replicates) + " replicates over " + ci.Unit + "s, seed " + strconv.FormatUint(ci.Seed, 10) + "." + ci.fewNote() + "\n"
+}
+
+// fewNote is the warning SPEC F.7 asks for under intervals from fewer
+// than FewUnits units, after a space; "" otherwise.
+func (ci *CI) fewNote() string {
+	if !ci.FewUnits {
+		return ""
+	}
+	return " From " + strconv.Itoa(ci.Units) + " " + ci.Unit + "s, fewer than " + strconv.Itoa(FewUnits) +
+		": a percentile interval is unreliable there (it can exclude zero while a test cannot reject)."
 }
 
 // Text is the paired interval and Holm-adjusted p of the named statistic

@@ -15,6 +15,9 @@ type CI struct {
 	Seed       uint64  `json:"seed"`
 	Unit       string  `json:"unit"`  // "page" or "sample"
 	Units      int     `json:"units"` // a count
+	// FewUnits marks intervals from fewer than FewUnits units (SPEC
+	// F.7): written only when true.
+	FewUnits bool `json:"few_units,omitempty"`
 	// Stats holds the intervals in the cell's order; MarshalJSON writes
 	// each under its name (grouped ones inside their group's object),
 	// then their kept counts under "kept" in the same shape.
@@ -65,7 +68,7 @@ func interval(c *Cell, o Options, enumerate bool) (*CI, error) {
 	n, w := len(c.units), c.Schema.Width
 	sum := make([]float64, w)
 	ci := &CI{Level: o.Level, Replicates: o.Replicates, Seed: o.Seed, Unit: c.Schema.Unit, Units: n,
-		Stats: make([]StatInterval, len(st))}
+		FewUnits: n < FewUnits, Stats: make([]StatInterval, len(st))}
 	if size := sequences(n, o.Replicates); enumerate && size > 0 {
 		found := make([][]weighted, len(st))
 		eachSequence(g, n, w, o.Replicates, size, [][]float64{c.comp}, [][]float64{sum}, func(times int) {

@@ -80,6 +80,9 @@ func (ci *CI) MarshalJSON() ([]byte, error) {
 		{"level", ci.Level}, {"replicates", ci.Replicates}, {"seed", ci.Seed},
 		{"unit", ci.Unit}, {"units", ci.Units},
 	}
+	if ci.FewUnits {
+		members = append(members, member{"few_units", true})
+	}
 	members = append(members, grouped(len(ci.Stats), name, group, func(i int) any { return ci.Stats[i].Interval })...)
 	members = append(members, member{"kept", grouped(len(ci.Stats), name, group, func(i int) any { return ci.Stats[i].Kept })})
 	var b bytes.Buffer

@@ -51,6 +51,9 @@ func TestReportJSONShape(t *testing.T) {
   "p_holm": `+p+`,
   "significant": false,
   "better": null,
+  "min_p": 1,
+  "can_be_significant": false,
+  "mde": null,
   "kept": {
     "bootstrap": 4,
     "permutations": 4
@@ -79,6 +82,7 @@ func TestReportJSONShape(t *testing.T) {
         "id": "new:tabular/m/G"
       },
       "units_paired": 1,
+      "few_units": true,
       "units_only_a": [
         "1"
       ],

@@ -21,6 +21,9 @@ type Options struct {
 	// Alpha is the significance threshold on Holm-adjusted p-values, in
 	// (0, 1) (--alpha).
 	Alpha float64
+	// Effect is the difference a comparison's units_needed is computed
+	// for (--effect, SPEC F.7); 0 names none.
+	Effect float64
 }
 
 // DefaultOptions returns SPEC F's defaults: level 0.95, 2000 replicates,
@@ -33,6 +36,10 @@ func DefaultOptions() Options {
 // ask for unbounded work.
 const MaxDraws = 1_000_000
 
+// MaxEffect bounds --effect: a difference of statistics that are ratios
+// (and of name CER, which can pass 1) is below it.
+const MaxEffect = 1e6
+
 // Validate returns an error naming the first setting out of its range.
 func (o Options) Validate() error {
 	switch {
@@ -44,6 +51,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("stats: %d permutations, expected 0 to %d", o.Permutations, MaxDraws)
 	case !(o.Alpha > 0 && o.Alpha < 1) || math.IsNaN(o.Alpha):
 		return fmt.Errorf("stats: alpha %v, expected a number strictly between 0 and 1", o.Alpha)
+	case !(o.Effect >= 0 && o.Effect <= MaxEffect):
+		return fmt.Errorf("stats: effect %v, expected a difference from 0 to %v (0: none)", o.Effect, MaxEffect)
 	}
 	return nil
 }

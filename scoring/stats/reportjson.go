@@ -36,6 +36,10 @@ func (r *Report) WriteJSON(jw *jsonout.Writer) {
 	jw.Uint(r.Seed)
 	jw.Key("alpha")
 	jw.Float(r.Alpha)
+	if r.Effect > 0 {
+		jw.Key("effect")
+		jw.Float(r.Effect)
+	}
 	jw.Key("comparisons")
 	jw.Open('[')
 	for _, c := range r.Comparisons {
@@ -62,6 +66,10 @@ func (c *Comparison) writeJSON(jw *jsonout.Writer) {
 	writeSide(jw, &c.B)
 	jw.Key("units_paired")
 	jw.Int(c.UnitsPaired)
+	if c.FewUnits {
+		jw.Key("few_units")
+		jw.Bool(true)
+	}
 	jw.Key("units_only_a")
 	writeIDs(jw, c.UnitsOnlyA)
 	jw.Key("units_only_b")
@@ -151,6 +159,16 @@ func writeStat(jw *jsonout.Writer, s *StatComparison) {
 	jw.Bool(s.Significant)
 	jw.Key("better")
 	jw.OptString(s.Better)
+	jw.Key("min_p")
+	jw.Float(s.MinP)
+	jw.Key("can_be_significant")
+	jw.Bool(s.CanBeSignificant)
+	jw.Key("mde")
+	jw.OptFloat(s.MDE)
+	if s.UnitsNeeded != nil {
+		jw.Key("units_needed")
+		jw.Int(*s.UnitsNeeded)
+	}
 	jw.Key("kept")
 	jw.Open('{')
 	jw.Key("bootstrap")

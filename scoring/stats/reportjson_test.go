@@ -19,11 +19,14 @@ func (o oracleComparison) MarshalJSON() ([]byte, error) {
 		func(i int) string { return c.Stats[i].Group },
 		func(i int) any { return oracleStat(c.Stats[i]) })
 	var b bytes.Buffer
-	err := writeObject(&b, []member{
-		{"a", c.A}, {"b", c.B}, {"units_paired", c.UnitsPaired},
-		{"units_only_a", nonNil(c.UnitsOnlyA)}, {"units_only_b", nonNil(c.UnitsOnlyB)},
-		{"stats", stats}, {"movement", c.Movement},
-	})
+	members := []member{{"a", c.A}, {"b", c.B}, {"units_paired", c.UnitsPaired}}
+	if c.FewUnits {
+		members = append(members, member{"few_units", true})
+	}
+	err := writeObject(&b, append(members,
+		member{"units_only_a", nonNil(c.UnitsOnlyA)}, member{"units_only_b", nonNil(c.UnitsOnlyB)},
+		member{"stats", stats}, member{"movement", c.Movement},
+	))
 	return b.Bytes(), err
 }
 
@@ -38,6 +41,7 @@ type oracleReport struct {
 	Permutations int                `json:"permutations"`
 	Seed         uint64             `json:"seed"`
 	Alpha        float64            `json:"alpha"`
+	Effect       float64            `json:"effect,omitempty"`
 	Comparisons  []oracleComparison `json:"comparisons"`
 }
 
@@ -58,7 +62,7 @@ func TestReportJSONIsEncodingJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			o := oracleReport{r.Kind, r.Family, r.Level, r.Replicates, r.Permutations, r.Seed, r.Alpha, nil}
+			o := oracleReport{r.Kind, r.Family, r.Level, r.Replicates, r.Permutations, r.Seed, r.Alpha, r.Effect, nil}
 			for _, c := range r.Comparisons {
 				o.Comparisons = append(o.Comparisons, oracleComparison{c})
 			}

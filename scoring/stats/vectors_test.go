@@ -24,7 +24,7 @@ type vectorCase struct {
 	Options struct {
 		Replicates, Permutations int
 		Seed                     uint64
-		Level, Alpha             float64
+		Level, Alpha, Effect     float64
 	}
 	Cells []struct {
 		Model, Phase, ID string
@@ -154,7 +154,7 @@ func TestVectors(t *testing.T) {
 
 func (v *vectorCase) options() Options {
 	return Options{Level: v.Options.Level, Replicates: v.Options.Replicates,
-		Permutations: v.Options.Permutations, Seed: v.Options.Seed, Alpha: v.Options.Alpha}
+		Permutations: v.Options.Permutations, Seed: v.Options.Seed, Alpha: v.Options.Alpha, Effect: v.Options.Effect}
 }
 
 // report is the case's comparison report.

@@ -394,6 +394,51 @@ func writePreviewSignificance(b *bytes.Buffer, p *Preview) {
 		}
 		b.WriteString("\n")
 	}
+	writeSampleLimits(b, cmp)
+}
+
+// writeSampleLimits writes what the preview's sample can tell (SPEC
+// F.7): the note on intervals from few pages, each cell's minimum
+// detectable F1 change, and which statistics cannot be significant.
+func writeSampleLimits(b *bytes.Buffer, cmp *stats.Report) {
+	few := false
+	for _, c := range cmp.Comparisons {
+		few = few || c.FewUnits
+	}
+	if few {
+		b.WriteString("\n" + stats.FewUnitsNote("page") + "\n")
+	}
+	b.WriteString("\nSmallest F1 change the test detects 80% of the time at α (mde)")
+	if cmp.Effect > 0 {
+		b.WriteString(", and the paired pages a change of " + strconv.FormatFloat(cmp.Effect, 'g', -1, 64) + " needs")
+	}
+	b.WriteString(":\n\n")
+	for _, c := range cmp.Comparisons {
+		s, ok := c.Get("f1")
+		if !ok {
+			continue
+		}
+		line := "- " + previewTitle(c) + ": mde " + fmtOpt4(s.MDE)
+		if s.UnitsNeeded != nil {
+			line += ", " + pages(*s.UnitsNeeded) + " needed (" + strconv.Itoa(c.UnitsPaired) + " now)"
+		}
+		b.WriteString(line + "\n")
+	}
+	if lim := cmp.Limits("page", previewTitle); len(lim) > 0 {
+		b.WriteString("\nWhat cannot be significant, however large the change (p has a floor of 2^(1−n), n the pages that differ):\n\n")
+		for _, l := range lim {
+			b.WriteString("- " + l + "\n")
+		}
+	}
+}
+
+// previewTitle names a preview's comparison by its cell: model / phase.
+func previewTitle(c *stats.Comparison) string {
+	model := ""
+	if c.A.Model != nil {
+		model = *c.A.Model
+	}
+	return model + " / " + c.A.Phase
 }
 
 // pages is "1 page" or "n pages".

@@ -26,12 +26,20 @@ type Intervals struct {
 	// Alpha is the significance level of a preview's Holm-adjusted
 	// p-values, in (0, 1); 0 means stats.DefaultAlpha.
 	Alpha float64
+	// Effect is the difference a preview's units_needed is computed for
+	// (--effect, SPEC F.7); 0 leaves units_needed out.
+	Effect float64
 }
 
 // options checks the settings (as --bootstrap, --ci-level, --permutations
 // and --alpha) and returns them as package stats takes them.
 func (iv Intervals) options() (stats.Options, error) {
-	return stats.ComparisonOptions(iv.Bootstrap, iv.Permutations, iv.CILevel, iv.Alpha, iv.Seed)
+	o, err := stats.ComparisonOptions(iv.Bootstrap, iv.Permutations, iv.CILevel, iv.Alpha, iv.Seed)
+	o.Effect = iv.Effect
+	if err == nil {
+		err = o.Validate()
+	}
+	return o, err
 }
 
 // withIntervals adds the cells' intervals to a finished report.

@@ -500,6 +500,9 @@ func ciJSON(ci *stats.CI) []byte {
 	b = jsonout.AppendString(b, ci.Unit)
 	b = append(b, `,"units":`...)
 	b = strconv.AppendInt(b, int64(ci.Units), 10)
+	if ci.FewUnits {
+		b = append(b, `,"few_units":true`...)
+	}
 	b = appendCIStats(b, ci.Stats, false)
 	b = append(b, `,"kept":{`...)
 	b = appendCIStats(b, ci.Stats, true)

@@ -41,11 +41,16 @@ function comparison(rep, c, i, [nameA, nameB], drill, handlers) {
   const list = (ids) => (ids.length ? ids.join(', ') : 'none');
   sec.append(el('p', { class: 'units' },
     `Paired: ${c.units_paired} ${unitNoun(rep.family, c.units_paired)}. Only in ${nameA}: ${list(c.units_only_a)}. Only in ${nameB}: ${list(c.units_only_b)}.`));
+  if (c.few_units) {
+    sec.append(el('p', { class: 'hint few-units' },
+      `Fewer than 10 paired ${unitNoun(rep.family, 2)}: a percentile interval is unreliable here (it can exclude zero while the test cannot reject).`));
+  }
 
   const table = el('table', { class: 'data compare-stats' });
   table.append(el('caption', { class: 'sr' }, `${title}: each statistic`));
-  const head = ['statistic', nameA, nameB, 'delta', 'interval', 'p', 'Holm p', 'significant', 'better'];
-  table.append(el('thead', {}, el('tr', {}, head.map((h, k) => el('th', { scope: 'col', class: k > 0 && k < 7 ? 'num' : null }, h)))));
+  const head = ['statistic', nameA, nameB, 'delta', 'interval', 'p', 'Holm p', 'min p', 'mde', 'significant', 'better'];
+  table.append(el('thead', {}, el('tr', {}, head.map((h, k) => el('th', { scope: 'col', class: k > 0 && k < 9 ? 'num' : null }, h)))));
+  const cannot = [];
   const tb = el('tbody');
   for (const { path, s } of statList(c.stats)) {
     const delta = el('td', { class: 'num' }, s.delta === null ? '–' : signed4(s.delta));
@@ -62,12 +67,19 @@ function comparison(rep, c, i, [nameA, nameB], drill, handlers) {
       el('td', { class: 'num' }, intervalText(s.ci) || '–'),
       el('td', { class: 'num' }, opt4(s.p)),
       el('td', { class: 'num' }, opt4(s.p_holm)),
-      el('td', {}, s.p === null ? '–' : s.significant ? 'yes' : 'no', s.p === null ? null : el('span', { class: 'sr' }, ` (${verdict(s, nameB)})`)),
+      el('td', { class: 'num' }, s.min_p === undefined ? '–' : String(Number(s.min_p.toPrecision(4)))),
+      el('td', { class: 'num' }, opt4(s.mde)),
+      el('td', {}, s.p === null ? '–' : s.significant ? 'yes' : s.can_be_significant === false ? 'cannot be' : 'no', s.p === null ? null : el('span', { class: 'sr' }, ` (${verdict(s, nameB)})`)),
       el('td', {}, better));
     tb.append(tr);
+    if (s.can_be_significant === false && s.delta !== null) cannot.push(path);
   }
   table.append(tb);
   sec.append(el('div', { class: 'scroll' }, table));
+  if (cannot.length) {
+    sec.append(el('p', { class: 'hint cannot' },
+      `Cannot be significant however large the difference (SPEC F.7: p has a floor of 2^(1−n), n the paired ${unitNoun(rep.family, 2)} that differ, and Holm multiplies it by the comparisons): ${cannot.join(', ')}. See docscore plan for the ${unitNoun(rep.family, 2)} needed.`));
+  }
 
   const m = c.movement;
   sec.append(el('p', { class: 'movement' }, movementText(rep.family, m) + '.'));

@@ -48,7 +48,7 @@ func ExampleDispatcher_Answer() {
 	fmt.Printf("%d bytes, raw %v: %.71s…\n", len(a.Raw), a.IsRaw, a.Raw)
 	// Output:
 	// {"error":null,"result":null,"raw":true}
-	// 2795 bytes, raw true: {
+	// 2822 bytes, raw true: {
 	//   "rules": null,
 	//   "error": null,
 	//   "summary": {

@@ -36,7 +36,10 @@ type CompareRequest struct {
 	Alpha        *float64 `json:"alpha,omitempty"`        // default 0.05, in (0, 1)
 	CILevel      *float64 `json:"ci_level,omitempty"`     // default 0.95, in (0, 1)
 	Seed         *uint64  `json:"seed,omitempty"`         // default 0
-	Format       string   `json:"format,omitempty"`       // json (default), csv, md or junit
+	// Effect is the difference each statistic's units_needed is computed
+	// for (SPEC F.7); left out or 0, units_needed is left out.
+	Effect *float64 `json:"effect,omitempty"`
+	Format string   `json:"format,omitempty"` // json (default), csv, md or junit
 }
 
 // InputFiles lists the base report, then the new one unless Within.
@@ -69,6 +72,11 @@ func (req *CompareRequest) Validate() error {
 		}
 		if err := param.Float(c.name, *c.v, levelRange); err != nil {
 			return &api.ParamError{Param: c.name, Msg: strings.TrimPrefix(err.Error(), c.name+" ")}
+		}
+	}
+	if req.Effect != nil {
+		if err := param.Float("effect", *req.Effect, stats.EffectRange); err != nil {
+			return &api.ParamError{Param: "effect", Msg: strings.TrimPrefix(err.Error(), "effect ")}
 		}
 	}
 	for _, c := range []struct {
@@ -113,6 +121,9 @@ func (req *CompareRequest) Options() stats.Options {
 	if req.Seed != nil {
 		o.Seed = *req.Seed
 	}
+	if req.Effect != nil {
+		o.Effect = *req.Effect
+	}
 	return o
 }
 
@@ -126,11 +137,12 @@ var CompareOperation = api.Define(api.Operation{
 	Required: []api.Field{
 		{Name: "base", Want: "the baseline report: the JSON of docscore score tabular or score receipts"},
 	},
-	Query: []string{"format", "within", "preview", "pairs", "permutations", "bootstrap", "alpha", "ci_level", "seed"},
+	Query:      []string{"format", "within", "preview", "pairs", "permutations", "bootstrap", "alpha", "ci_level", "seed", "effect"},
+	Provenance: true,
 }, compare)
 
-// Operations lists the comparison operations.
-func Operations() []api.Operation { return []api.Operation{CompareOperation} }
+// Operations lists the comparison operations: compare and plan.
+func Operations() []api.Operation { return []api.Operation{CompareOperation, PlanOperation} }
 
 func compare(ctx api.Cancel, req *CompareRequest) (*api.Result, error) {
 	res, _, err := compareReport(ctx, req)
@@ -145,7 +157,18 @@ func CompareReport(ctx api.Cancel, req *CompareRequest) (*api.Result, *Report, e
 	if err := CompareOperation.Check(ctx, req); err != nil {
 		return nil, nil, err
 	}
-	return compareReport(ctx, req)
+	res, rep, err := compareReport(ctx, req)
+	if err == nil {
+		err = CompareOperation.Stamp(req, res)
+	}
+	return res, rep, err
+}
+
+// Draws are the comparison's seed, replicates and permutations (SPEC
+// F.8).
+func (req *CompareRequest) Draws() (uint64, int, int) {
+	o := req.Options()
+	return o.Seed, o.Replicates, o.Permutations
 }
 
 func compareReport(ctx api.Cancel, req *CompareRequest) (*api.Result, *Report, error) {

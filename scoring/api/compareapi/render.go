@@ -73,6 +73,7 @@ func better(s *stats.StatComparison) string {
 
 var csvHeader = []string{"family", "a_model", "a_phase", "a_id", "b_model", "b_phase", "b_id", "statistic",
 	"a", "b", "delta", "ci_lo", "ci_hi", "p", "p_holm", "significant", "better",
+	"min_p", "can_be_significant", "mde", "units_needed", "few_units",
 	"units_paired", "units_only_a", "units_only_b", "rose", "fell", "same"}
 
 func renderCSV(r *stats.Report) ([]byte, error) {
@@ -94,12 +95,21 @@ func renderCSV(r *stats.Report) ([]byte, error) {
 			}
 			_ = w.Write([]string{r.Family, opt(c.A.Model), c.A.Phase, c.A.ID, opt(c.B.Model), c.B.Phase, c.B.ID, s.Path(),
 				num(s.A), num(s.B), num(s.Delta), lo, hi, num(s.P), num(s.PHolm), strconv.FormatBool(s.Significant), better(s),
+				num(&s.MinP), strconv.FormatBool(s.CanBeSignificant), num(s.MDE), optInt(s.UnitsNeeded), strconv.FormatBool(c.FewUnits),
 				strconv.Itoa(c.UnitsPaired), strconv.Itoa(len(c.UnitsOnlyA)), strconv.Itoa(len(c.UnitsOnlyB)),
 				strconv.Itoa(len(c.Movement.Rose)), strconv.Itoa(len(c.Movement.Fell)), strconv.Itoa(c.Movement.Same)})
 		}
 	}
 	w.Flush()
 	return buf.Bytes(), w.Error()
+}
+
+// optInt writes a count, empty for null.
+func optInt(n *int) string {
+	if n == nil {
+		return ""
+	}
+	return strconv.Itoa(*n)
 }
 
 // units names the report's unit, in the plural unless n is 1.
@@ -151,8 +161,17 @@ func renderMarkdown(r *stats.Report, names [2]string) []byte {
 	fmt.Fprintf(&b, "%d comparison%s; %g%% intervals from %d bootstrap replicates; p from %d randomization rounds, Holm-adjusted per statistic; significant at α = %g; seed %d.\n\n",
 		len(r.Comparisons), plural, 100*r.Level, r.Replicates, r.Permutations, r.Alpha, r.Seed)
 	colA, colB := names[0], names[1]
-	fmt.Fprintf(&b, "| cell | statistic | %s | %s | delta [lo, hi] | p (Holm) | significant | movement |\n", colA, colB)
-	b.WriteString("|---|---|---:|---:|---|---|---|---|\n")
+	if r.Effect > 0 {
+		fmt.Fprintf(&b, "mde: the smallest difference the test detects 80%% of the time at α on these %s; units for ±%g: the paired %s a difference of %g needs.\n\n",
+			units(r, 2), r.Effect, units(r, 2), r.Effect)
+		fmt.Fprintf(&b, "| cell | statistic | %s | %s | delta [lo, hi] | p (Holm) | significant | mde | units for ±%g | movement |\n", colA, colB, r.Effect)
+		b.WriteString("|---|---|---:|---:|---|---|---|---:|---:|---|\n")
+	} else {
+		fmt.Fprintf(&b, "mde: the smallest difference the test detects 80%% of the time at α on these %s.\n\n", units(r, 2))
+		fmt.Fprintf(&b, "| cell | statistic | %s | %s | delta [lo, hi] | p (Holm) | significant | mde | movement |\n", colA, colB)
+		b.WriteString("|---|---|---:|---:|---|---|---|---:|---|\n")
+	}
+	few := false
 	move := movementStat(r)
 	for _, c := range r.Comparisons {
 		for i := range c.Stats {
@@ -162,6 +181,10 @@ func renderMarkdown(r *stats.Report, names [2]string) []byte {
 				delta = signed(*s.Delta)
 				if s.CI != nil {
 					delta += fmt.Sprintf(" [%s, %s]", signed(s.CI[0]), signed(s.CI[1]))
+					if c.FewUnits {
+						delta += " †"
+						few = true
+					}
 				}
 			}
 			p := "–"
@@ -169,6 +192,9 @@ func renderMarkdown(r *stats.Report, names [2]string) []byte {
 				p = fmt.Sprintf("%s (%s)", f4(s.P), f4(s.PHolm))
 			}
 			sig := "no"
+			if !s.CanBeSignificant && s.Delta != nil {
+				sig = "cannot be"
+			}
 			if s.Significant {
 				sig = "yes, " + colB + " better"
 				if better(s) == "a" {
@@ -179,8 +205,25 @@ func renderMarkdown(r *stats.Report, names [2]string) []byte {
 			if s.Path() == move {
 				mv = fmt.Sprintf("rose on %d %s, fell on %d", len(c.Movement.Rose), units(r, len(c.Movement.Rose)), len(c.Movement.Fell))
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n",
-				mdCell(title(c)), mdCell(s.Path()), f4(s.A), f4(s.B), delta, p, sig, mv)
+			extra := f4(s.MDE)
+			if r.Effect > 0 {
+				extra += " | " + optInt(s.UnitsNeeded)
+				if s.UnitsNeeded == nil {
+					extra += "–"
+				}
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+				mdCell(title(c)), mdCell(s.Path()), f4(s.A), f4(s.B), delta, p, sig, extra, mv)
+		}
+	}
+	if few {
+		b.WriteString("\n" + stats.FewUnitsNote(units(r, 1)) + "\n")
+	}
+	if lim := r.Limits(units(r, 1), title); len(lim) > 0 {
+		b.WriteString("\nWhat cannot be significant, however large the difference (the randomization test's p has a floor of 2^(1−n), n the paired " +
+			units(r, 2) + " that differ):\n\n")
+		for _, l := range lim {
+			b.WriteString("- " + l + "\n")
 		}
 	}
 	return b.Bytes()
@@ -230,6 +273,13 @@ func statLine(s *stats.StatComparison) string {
 	}
 	if s.P != nil {
 		line += fmt.Sprintf(", p %s, p_holm %s", f4(s.P), f4(s.PHolm))
+	}
+	line += ", min_p " + strconv.FormatFloat(s.MinP, 'g', 4, 64) + ", mde " + f4(s.MDE)
+	if s.UnitsNeeded != nil {
+		line += ", units_needed " + strconv.Itoa(*s.UnitsNeeded)
+	}
+	if !s.CanBeSignificant && s.Delta != nil {
+		line += ", cannot be significant"
 	}
 	return line
 }

@@ -17,6 +17,7 @@ type compareOptions struct {
 	permutations     int
 	bootstrap        int
 	ciLevel, alpha   float64
+	effect           float64
 	seed             uint64
 	format, out      string
 	failOnRegression bool
@@ -89,6 +90,7 @@ significantly worse on the B side.`,
 		f.Float64Var(&o.ciLevel, "ci-level", d.Level, "confidence level of the intervals, strictly between 0 and 1")
 		f.Float64Var(&o.alpha, "alpha", d.Alpha, "significance threshold on Holm-adjusted p-values, strictly between 0 and 1")
 		f.Uint64Var(&o.seed, "seed", d.Seed, "seed of the random streams")
+		f.Float64Var(&o.effect, "effect", 0, "the difference each statistic's units_needed is computed for, e.g. 0.01 (SPEC F.7)")
 		f.StringVar(&o.format, "format", "json", "output format: json, csv, md or junit")
 		f.StringVar(&o.out, "out", "", "write the report to this file instead of standard output")
 		f.BoolVar(&o.failOnRegression, "fail-on-regression", false, "exit 3 when any statistic is significantly worse on the B (new) side")
@@ -113,6 +115,9 @@ func runCompare(ctx context.Context, env *Env, c *cobra.Command, o compareOption
 	}
 	if flags.Changed("seed") {
 		req.Seed = &o.seed
+	}
+	if flags.Changed("effect") {
+		req.Effect = &o.effect
 	}
 	names := []string{"BASE.json", "NEW.json"}
 	switch {

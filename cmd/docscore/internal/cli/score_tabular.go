@@ -202,6 +202,7 @@ file into memory.`,
 	intervalFlags(f, &intervals.Bootstrap, &intervals.CILevel, &intervals.Seed, "cell")
 	f.IntVar(&intervals.Permutations, "permutations", stats.DefaultPermutations, "with --preview, randomization rounds of the p-values (0: none)")
 	f.Float64Var(&intervals.Alpha, "alpha", stats.DefaultAlpha, "with --preview, significance level of the Holm-adjusted p-values, between 0 and 1")
+	f.Float64Var(&intervals.Effect, "effect", 0, "with --preview, the difference each statistic's units_needed is computed for, e.g. 0.01")
 	return c
 }
 
@@ -265,6 +266,9 @@ func tabularRequest(req tabular.Request, format string) *api.TabularRequest {
 	out := &api.TabularRequest{Runs: apiFile(req.Runs), Gate: &gate, Preview: req.Preview, SkipBadLines: req.SkipBadLines, SkipBadInputs: req.SkipBadInputs, Format: format,
 		IntervalOptions: intervalOptions(req.Intervals.Bootstrap, req.Intervals.CILevel, req.Intervals.Seed),
 		Permutations:    &req.Intervals.Permutations, Alpha: &req.Intervals.Alpha}
+	if req.Intervals.Effect != 0 {
+		out.Effect = &req.Intervals.Effect
+	}
 	for _, f := range req.GT {
 		out.GT = append(out.GT, apiFile(f))
 	}

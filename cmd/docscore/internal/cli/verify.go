@@ -1,0 +1,196 @@
+package cli
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/docscore/docscore/httpapi"
+	"github.com/docscore/docscore/sample"
+	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/provenance"
+)
+
+func init() {
+	register("", func(env *Env) *cobra.Command {
+		var inputs string
+		c := &cobra.Command{
+			Use:   "verify REPORT.json [--inputs DIR]",
+			Short: "Re-run a report from its provenance and check every number is reproduced byte for byte",
+			Long: `Verify a JSON report as SPEC section F.8 defines (see docs/provenance.md).
+
+A report's "provenance" names the operation that wrote it, every input's
+name, byte count and sha256, and the options that change numbers. verify
+finds each input under --inputs DIR, else beside the report, else (for a
+file of the embedded sample, named sample/…) in the sample bundled with
+docscore; checks its size and sha256; re-runs the operation and compares
+the bytes with the report's.
+
+Exit 0 when every byte is reproduced; 1 when a number differs (the first
+few are named); 2 when an input is missing or its hash differs, or the
+report has no provenance.`,
+			Example: `  docscore verify compare.json
+  docscore verify report.json --inputs data/`,
+			Args: func(c *cobra.Command, args []string) error {
+				if len(args) != 1 {
+					return usageError("verify takes one report, REPORT.json (got %d arguments)", len(args))
+				}
+				return nil
+			},
+			RunE: func(c *cobra.Command, args []string) error {
+				return runVerify(env, args[0], inputs)
+			},
+		}
+		c.Flags().StringVar(&inputs, "inputs", "", "the folder holding the report's inputs (default: the report's own folder)")
+		return c
+	})
+}
+
+func runVerify(env *Env, path, inputsDir string) error {
+	f, err := readInput(env, "REPORT.json", path)
+	if err != nil {
+		return err
+	}
+	p, err := provenance.Read(path, f.Data)
+	if err != nil {
+		return &ExitError{Code: ExitInput, Err: err}
+	}
+	o, ok := api.Find(p.Operation, httpapi.Operations())
+	if !ok || !o.Provenance {
+		return &ExitError{Code: ExitInput, Err: fmt.Errorf("%s: its provenance names the operation %q, which this docscore cannot re-run", path, p.Operation)}
+	}
+	dirs := []string{}
+	if inputsDir != "" {
+		dirs = append(dirs, inputsDir)
+	}
+	if path != "-" {
+		dirs = append(dirs, filepath.Dir(path))
+	}
+	files := make([]api.File, len(p.Inputs))
+	for i, in := range p.Inputs {
+		data, where, err := findInput(dirs, in)
+		if err != nil {
+			return &ExitError{Code: ExitInput, Err: fmt.Errorf("%s: %v", path, err)}
+		}
+		files[i] = api.File{Name: in.Name, Text: string(data)}
+		fmt.Fprintf(env.Stderr, "docscore: %s %s: %s (sha256 %s…)\n", in.Role, in.Name, where, in.SHA256[:12])
+	}
+	req, err := o.Rebuild(p, files)
+	if err != nil {
+		return &ExitError{Code: ExitInput, Err: fmt.Errorf("%s: %v", path, err)}
+	}
+	res, err := o.Run(env.Context, req)
+	if err != nil {
+		return flagError(err)
+	}
+	if bytes.Equal(res.Bytes, f.Data) {
+		fmt.Fprintf(env.Stdout, "%s: reproduced byte for byte (%s, %d inputs, %d bytes)\n", path, p.Operation, len(p.Inputs), len(f.Data))
+		return nil
+	}
+	diffs := jsonDiffs(f.Data, res.Bytes, 5)
+	if len(diffs) == 0 {
+		diffs = []string{"the bytes differ, every value agrees (spacing or order)"}
+	}
+	return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%s: not reproduced; re-running %s gives other numbers:\n  %s", path, p.Operation, strings.Join(diffs, "\n  "))}
+}
+
+// findInput reads the input from the first folder holding a file of its
+// name with its size and hash, else from the embedded sample.
+func findInput(dirs []string, in provenance.Input) ([]byte, string, error) {
+	var mismatch string
+	check := func(data []byte, where string) bool {
+		sum := sha256.Sum256(data)
+		if int64(len(data)) == in.Bytes && hex.EncodeToString(sum[:]) == in.SHA256 {
+			return true
+		}
+		mismatch = fmt.Sprintf("%s has %d bytes, sha256 %s; the report's input had %d bytes, sha256 %s",
+			where, len(data), hex.EncodeToString(sum[:]), in.Bytes, in.SHA256)
+		return false
+	}
+	for _, d := range dirs {
+		p := filepath.Join(d, filepath.FromSlash(in.Name))
+		if data, err := os.ReadFile(p); err == nil && check(data, p) {
+			return data, p, nil
+		}
+	}
+	if rest, ok := strings.CutPrefix(in.Name, provenance.SamplePrefix); ok {
+		for _, fsys := range []fs.FS{sample.Tabular, sample.Receipts} {
+			if data, err := fs.ReadFile(fsys, rest); err == nil && check(data, "the embedded sample's "+rest) {
+				return data, "the embedded sample", nil
+			}
+		}
+	}
+	if mismatch != "" {
+		return nil, "", fmt.Errorf("input %s (%s): %s", in.Name, in.Role, mismatch)
+	}
+	return nil, "", fmt.Errorf("input %s (%s) not found in %s: give its folder with --inputs", in.Name, in.Role, strings.Join(dirs, ", "))
+}
+
+// jsonDiffs names up to limit values that differ between two JSON
+// documents: "comparisons[0].stats.f1.delta: report 0.1, re-run 0.2".
+func jsonDiffs(a, b []byte, limit int) []string {
+	var va, vb any
+	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+		return []string{"the report is not JSON the re-run can be compared with"}
+	}
+	var out []string
+	var walk func(at string, x, y any)
+	walk = func(at string, x, y any) {
+		if len(out) >= limit {
+			return
+		}
+		switch xv := x.(type) {
+		case map[string]any:
+			yv, ok := y.(map[string]any)
+			if !ok {
+				break
+			}
+			keys := make([]string, 0, len(xv))
+			for k := range xv {
+				keys = append(keys, k)
+			}
+			for k := range yv {
+				if _, ok := xv[k]; !ok {
+					keys = append(keys, k)
+				}
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				walk(strings.TrimPrefix(at+"."+k, "."), xv[k], yv[k])
+			}
+			return
+		case []any:
+			yv, ok := y.([]any)
+			if !ok || len(yv) != len(xv) {
+				break
+			}
+			for i := range xv {
+				walk(fmt.Sprintf("%s[%d]", at, i), xv[i], yv[i])
+			}
+			return
+		}
+		xs, _ := json.Marshal(x)
+		ys, _ := json.Marshal(y)
+		if !bytes.Equal(xs, ys) {
+			out = append(out, fmt.Sprintf("%s: report %s, re-run %s", at, clip(xs), clip(ys)))
+		}
+	}
+	walk("", va, vb)
+	return out
+}
+
+func clip(b []byte) string {
+	if len(b) > 60 {
+		return string(b[:57]) + "…"
+	}
+	return string(b)
+}
