@@ -18,6 +18,7 @@ import './wasm_exec.js';
 const FAMILIES = {
   tabular: { file: 'docscore.wasm', global: 'docscore' },
   receipts: { file: 'receipts.wasm', global: 'docscoreReceipts' },
+  tables: { file: 'tables.wasm', global: 'docscoreTables' },
   harness: { file: 'harness.wasm', global: 'docscoreHarness' },
   compare: { file: 'compare.wasm', global: 'docscoreCompare' },
 };
@@ -240,6 +241,19 @@ export function scoreReceipts(input, options) {
     r.fields.refs = r.files('refs', input.refs);
     r.fields.run = r.file('run', input.run);
     return call('receipts', 'scoreReceipts', r, options);
+  });
+}
+
+/** scoreTables is "docscore score tables": gt, and pred or runs. */
+export function scoreTables(input, options) {
+  return run(() => {
+    need(input, 'gt, pred or runs');
+    const r = new Request();
+    r.options(options);
+    r.fields.gt = r.files('gt', input.gt);
+    if (input.pred) r.fields.pred = r.files('pred', input.pred);
+    if (input.runs) r.fields.runs = r.file('runs', input.runs);
+    return call('tables', 'scoreTables', r, options);
   });
 }
 

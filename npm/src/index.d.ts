@@ -62,6 +62,25 @@ export interface ReceiptsOptions extends IntervalOptions {
   skipBadLines?: boolean;
 }
 
+export interface TablesInput {
+  /** Ground-truth table files (.html, .md, .csv); several are paired by id (the name up to the first dot). */
+  gt: InputFile[];
+  /** Predicted table files, paired with gt by id. */
+  pred?: InputFile[];
+  /** Or a runs JSONL of {model, phase, run, table, html | markdown | csv}. */
+  runs?: InputFile;
+}
+
+export interface TablesOptions extends IntervalOptions {
+  /** The cell's model and phase when pred is given. */
+  model?: string;
+  phase?: string;
+  /** Read th as a td cell in TEDS (docling-eval's reading). */
+  thAsTd?: boolean;
+  /** Pair pred with gt by id even when one file of each is given. */
+  byId?: boolean;
+}
+
 export interface EvaluateInput {
   /** The cases file (JSON or JSONL). */
   cases: InputFile;
@@ -115,6 +134,11 @@ export interface ReceiptsReport extends Report {
   kind: 'receipts';
 }
 
+/** A tables report (docscore score tables --format json). */
+export interface TablesReport extends Report {
+  kind: 'tables';
+}
+
 /** A comparison report (docscore compare --format json). */
 export interface ComparisonReport extends Report {
   kind: 'comparison';
@@ -154,6 +178,10 @@ export function checkRules(input: RulesInput, options: { raw: true }): Promise<U
 export function scoreReceipts(input: ReceiptsInput, options?: ReceiptsOptions & Answer<'json'> & { raw?: false }): Promise<ReceiptsReport>;
 export function scoreReceipts(input: ReceiptsInput, options: ReceiptsOptions & Answer<'csv' | 'md'> & { format: 'csv' | 'md'; raw?: false }): Promise<string>;
 export function scoreReceipts(input: ReceiptsInput, options: ReceiptsOptions & Answer<Tabular> & { raw: true }): Promise<Uint8Array>;
+/** docscore score tables: TEDS, TEDS-S, GriTS-Top and GriTS-Con. */
+export function scoreTables(input: TablesInput, options?: TablesOptions & Answer<'json'> & { raw?: false }): Promise<TablesReport>;
+export function scoreTables(input: TablesInput, options: TablesOptions & Answer<'csv' | 'md'> & { format: 'csv' | 'md'; raw?: false }): Promise<string>;
+export function scoreTables(input: TablesInput, options: TablesOptions & Answer<Tabular> & { raw: true }): Promise<Uint8Array>;
 
 export function evaluate(input: EvaluateInput, options?: Answer<'json'> & { raw?: false }): Promise<HarnessReport>;
 export function evaluate(input: EvaluateInput, options: Answer<'md'> & { format: 'md'; raw?: false }): Promise<string>;

@@ -5,6 +5,7 @@
 
 import docscore from './docscore.wasm';
 import receipts from './receipts.wasm';
+import tables from './tables.wasm';
 import harness from './harness.wasm';
 import compare from './compare.wasm';
 
@@ -13,6 +14,7 @@ const url = (path) => new URL(path, import.meta.url);
 export default {
   'docscore.wasm': url(docscore),
   'receipts.wasm': url(receipts),
+  'tables.wasm': url(tables),
   'harness.wasm': url(harness),
   'compare.wasm': url(compare),
 };

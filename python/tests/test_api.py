@@ -93,3 +93,11 @@ def test_python_dash_m_runs_the_cli():
 
 def test_version_is_a_string():
     assert isinstance(docscore.__version__, str) and docscore.__version__
+
+
+def test_score_tables(root, reference):
+    t = root / "sample" / "tables"
+    want = json.loads(reference("score", "tables", "--gt", str(t / "gt.html"), "--runs", str(t / "runs.jsonl"), "--bootstrap", "200"))
+    got = docscore.score_tables(gt=t / "gt.html", runs=t / "runs.jsonl", bootstrap=200)
+    assert got == want
+    assert [c["model"] for c in got["cells"]] == ["model-a", "model-b"]

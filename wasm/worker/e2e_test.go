@@ -31,6 +31,7 @@ import (
 	"github.com/docscore/docscore/scoring/api/compareapi"
 	"github.com/docscore/docscore/scoring/api/evalapi"
 	"github.com/docscore/docscore/scoring/api/receiptsapi"
+	"github.com/docscore/docscore/scoring/api/tablesapi"
 )
 
 // TestWorkerEndToEnd builds the Worker (make worker), runs it in the real
@@ -141,6 +142,35 @@ func TestWorkerEndToEnd(t *testing.T) {
 		body, _ = json.Marshal(evalapi.EvalRequest{Cases: core.File{Name: "cases.json", Text: cases}})
 		if status, _, got := wd.post(t, "/v1/eval", "application/json", body); status != 422 || !bytes.Contains(got, []byte("expression metrics are not in this build")) {
 			t.Fatalf("eval with an expression: status %d: %.400s", status, got)
+		}
+	})
+
+	t.Run("tables routes", func(t *testing.T) {
+		read := func(name string) core.File {
+			b, err := os.ReadFile(filepath.Join(root, "sample", "tables", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return core.File{Name: name, Text: string(b)}
+		}
+		body, _ := json.Marshal(tablesapi.TablesRequest{GT: []core.File{read("gt.html")}, Runs: read("runs.jsonl")})
+		want, _ := os.ReadFile(filepath.Join(root, "scoring", "api", "tablesapi", "testdata", "sample_runs.json"))
+		if status, _, got := wd.post(t, "/v1/score/tables", "application/json", body); status != 200 || !bytes.Equal(got, want) {
+			t.Fatalf("tables: status %d; differs from the CLI's report of the sample:\n%.400s", status, got)
+		}
+		body, _ = json.Marshal(tablesapi.DetailRequest{GT: read("gt.html"), Pred: read("model-b.html"), Table: "#2"})
+		status, _, got := wd.post(t, "/v1/tables/detail", "application/json", body)
+		rec := httptest.NewRecorder()
+		nreq := httptest.NewRequest("POST", "/v1/tables/detail", bytes.NewReader(body))
+		nreq.Header.Set("Content-Type", "application/json")
+		native.ServeHTTP(rec, nreq)
+		if status != 200 || !bytes.Equal(got, rec.Body.Bytes()) {
+			t.Fatalf("tables detail: status %d, differs from the native handler's:\n%.400s", status, got)
+		}
+		// The Worker build leaves gomarkdown out, and says so.
+		body, _ = json.Marshal(tablesapi.TablesRequest{GT: []core.File{{Name: "gt.md", Text: "| a |\n|---|\n| 1 |\n"}}, Pred: []core.File{read("model-a.html")}})
+		if status, _, got := wd.post(t, "/v1/score/tables", "application/json", body); status != 422 || !bytes.Contains(got, []byte("Markdown tables are not read by this build")) {
+			t.Fatalf("tables from Markdown: status %d: %.400s", status, got)
 		}
 	})
 

@@ -24,6 +24,7 @@ from ._run import (
     evaluate,
     run,
     score_receipts,
+    score_tables,
     score_tabular,
 )
 from ._version import __version__
@@ -37,6 +38,7 @@ __all__ = [
     "evaluate",
     "run",
     "score_receipts",
+    "score_tables",
     "score_tabular",
     "__version__",
 ]

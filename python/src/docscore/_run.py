@@ -171,6 +171,38 @@ def score_receipts(
     return _report(a + list(args))
 
 
+def score_tables(
+    *,
+    gt: PathLike,
+    pred: Optional[PathLike] = None,
+    runs: Optional[PathLike] = None,
+    model: Optional[str] = None,
+    phase: Optional[str] = None,
+    th_as_td: bool = False,
+    bootstrap: Optional[int] = None,
+    ci_level: Optional[float] = None,
+    seed: Optional[int] = None,
+    jobs: Optional[int] = None,
+    args: Sequence[str] = (),
+) -> Dict[str, Any]:
+    """``docscore score tables``: ground-truth tables (a file or a folder)
+    and either predicted tables paired by id (``pred``) or a runs JSONL
+    (``runs``). Returns the report: TEDS, TEDS-S, GriTS-Top and GriTS-Con."""
+    a = ["score", "tables", "--format", "json"] + _paths("--gt", gt)
+    if pred is not None:
+        a += _paths("--pred", pred)
+    if runs is not None:
+        a += _paths("--runs", runs)
+    if model is not None:
+        a += ["--model", model]
+    if phase is not None:
+        a += ["--phase", phase]
+    if jobs is not None:
+        a += ["--jobs", str(jobs)]
+    a += _opt("--th-as-td", th_as_td) + _intervals(bootstrap, ci_level, seed)
+    return _report(a + list(args))
+
+
 def compare(
     base: PathLike,
     new: Optional[PathLike] = None,

@@ -1,8 +1,10 @@
 package tablesapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"io/fs"
+	"os"
 	"strings"
 	"testing"
 
@@ -150,5 +152,23 @@ func TestDetail(t *testing.T) {
 	}
 	if !merged || differ != 2 {
 		t.Errorf("detail: merged cell marked %v, %d ground-truth cells differ (want 2)\n%s", merged, differ, b)
+	}
+}
+
+// TestSampleGolden holds the report of the sample's runs file (the
+// request the Worker's end-to-end test sends) to testdata/sample_runs.json,
+// which "docscore score tables --gt sample/tables/gt.html --runs
+// sample/tables/runs.jsonl" wrote.
+func TestSampleGolden(t *testing.T) {
+	want, err := os.ReadFile("testdata/sample_runs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ScoreTables(TablesRequest{GT: []api.File{sampleFile(t, "gt.html")}, Runs: sampleFile(t, "runs.jsonl")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("report differs from testdata/sample_runs.json:\n%.600s", got)
 	}
 }

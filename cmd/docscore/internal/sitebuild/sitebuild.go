@@ -65,6 +65,7 @@ type WasmFile struct {
 var Wasm = []WasmFile{
 	{"docscore.wasm", WasmPackage},
 	{"receipts.wasm", "./wasm/site/receipts"},
+	{"tables.wasm", "./wasm/site/tables"},
 	{"harness.wasm", "./wasm/site/harness"},
 	{"compare.wasm", "./wasm/site/compare"},
 }
