@@ -22,7 +22,8 @@ import (
 //
 //	args:    the arguments, split on spaces, run in a fresh folder
 //	setup:   a sh command run there first (repeatable); $SAMPLE is the
-//	         repository's sample/ folder, $EXAMPLES its examples/
+//	         repository's sample/ folder, $EXAMPLES its examples/,
+//	         $DOCSCORE the command, $ADVERSARIAL the cases' folder
 //	stdin:   a file (in the folder, or /dev/zero) for standard input;
 //	         "open" keeps a pipe open that never ends
 //	signal:  NAME SECONDS: send the signal that long after the start
@@ -102,7 +103,8 @@ func TestAdversarial(t *testing.T) {
 	if b := os.Getenv("DOCSCORE_BIN"); b != "" {
 		bin = b
 	}
-	env = append(env, "SAMPLE="+filepath.Join(root, "sample"), "EXAMPLES="+filepath.Join(root, "examples"))
+	env = append(env, "SAMPLE="+filepath.Join(root, "sample"), "EXAMPLES="+filepath.Join(root, "examples"), "DOCSCORE="+bin,
+		"ADVERSARIAL="+filepath.Join(root, "cmd", "docscore", "testdata", "adversarial"))
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".case")
 		t.Run(name, func(t *testing.T) {

@@ -155,7 +155,7 @@ func (s *TabularSession) scoreReport(ctx Cancel, req *TabularRequest) (l *loaded
 		l = &loadedInput{req: keep(req), in: in}
 		s.loaded, s.report, s.reuse = l, nil, tabular.Reuse{}
 	}
-	if s.report != nil && s.gate == in.Gate && s.preview == req.Preview && s.intervals == in.Intervals {
+	if s.report != nil && s.gate == in.Gate && s.preview == req.Preview && s.intervals.SameSettings(in.Intervals) {
 		return l, s.report, nil
 	}
 	if rep, err = tabular.ScoreReusing(ctx, in, workLimits(ctx), &s.reuse); err != nil {

@@ -14,6 +14,7 @@ func addIntervals(rep *Report, opts Options) error {
 	if err != nil {
 		return err
 	}
+	o.Stop = opts.Stop
 	structured := false
 	for i := range rep.Phases {
 		structured = structured || rep.Phases[i].Structured != nil

@@ -54,6 +54,10 @@ type Options struct {
 	MaxLCSCells int64
 	// Seed is xored into each phase's random stream (--seed).
 	Seed uint64
+	// Stop, when set, is asked between bootstrap replicates
+	// (stats.Options.Stop); the scorings set it to their context's Err
+	// when it is nil.
+	Stop func() error
 }
 
 // IncompleteError refuses the summary of a run whose planned pairs are not
@@ -301,6 +305,9 @@ func ScoreContext(ctx context.Context, refs References, run *pilotrun.Run, opts 
 	}
 	if err := scoreStructured(rep, run.Name, scored, index, opts.Structured); err != nil {
 		return nil, err
+	}
+	if opts.Stop == nil {
+		opts.Stop = ctx.Err
 	}
 	if err := addIntervals(rep, opts); err != nil {
 		return nil, err

@@ -109,6 +109,9 @@ func Stream(ctx Canceler, refs References, name string, run io.Reader, out io.Wr
 	if ctx == nil {
 		ctx = never{}
 	}
+	if opts.Stop == nil {
+		opts.Stop = ctx.Err
+	}
 	format := o.Format
 	switch format {
 	case "":
@@ -844,6 +847,7 @@ func (st *streamer) intervals(rep *Report, structured bool) error {
 	if err != nil {
 		return err
 	}
+	o.Stop = st.opts.Stop
 	schema := stats.ReceiptsSchema(structured)
 	for start := 0; start < len(st.accs); {
 		end, n := start, 0

@@ -202,7 +202,11 @@ func compare(a, b *Cell, o Options, enumerate bool) (*Comparison, error) {
 				sc.Kept.Bootstrap, sc.CI = weightedInterval(f, n, o.Replicates, o.Level)
 			}
 		} else {
-			for i, v := range p.bootstrap(g, o.Replicates) {
+			values, err := p.bootstrap(g, o.Replicates, &o)
+			if err != nil {
+				return nil, err
+			}
+			for i, v := range values {
 				cmpn.Stats[i].Kept.Bootstrap = len(v)
 				cmpn.Stats[i].CI = percentileInterval(v, n, o.Replicates, o.Level)
 			}
@@ -216,7 +220,9 @@ func compare(a, b *Cell, o Options, enumerate bool) (*Comparison, error) {
 		if enumerate && n <= maxPatternUnits && 1<<n <= o.Permutations {
 			p.permuteEnumerated(g, o.Permutations, d, kept, count)
 		} else {
-			p.permute(g, o.Permutations, d, kept, count)
+			if err := p.permute(g, o.Permutations, d, kept, count, &o); err != nil {
+				return nil, err
+			}
 		}
 		for i := range st {
 			cmpn.Stats[i].Kept.Permutations = kept[i]
@@ -243,12 +249,15 @@ type paired struct {
 // bootstrap draws the replicates of the interval of d from g, each
 // summed on its own, and returns each statistic's defined differences in
 // replicate order.
-func (p *paired) bootstrap(g *SplitMix64, replicates int) [][]float64 {
+func (p *paired) bootstrap(g *SplitMix64, replicates int, o *Options) ([][]float64, error) {
 	values := make([][]float64, len(p.st))
 	for i := range values {
 		values[i] = make([]float64, 0, replicates)
 	}
-	for range replicates {
+	for r := range replicates {
+		if err := o.stopped(r); err != nil {
+			return nil, err
+		}
 		drawSum2(g, p.ca, p.cb, p.n, p.w, p.sa, p.sb)
 		for i := range p.st {
 			if dv, ok := diff(&p.st[i], p.sa, p.sb); ok {
@@ -256,17 +265,21 @@ func (p *paired) bootstrap(g *SplitMix64, replicates int) [][]float64 {
 			}
 		}
 	}
-	return values
+	return values, nil
 }
 
 // permute plays the randomization rounds from g, each summed on its own:
 // kept[i] counts the rounds on which statistic i's difference is defined,
 // count[i] those among them at least as far from 0 as d[i].
-func (p *paired) permute(g *SplitMix64, rounds int, d []float64, kept, count []int) {
-	for range rounds {
+func (p *paired) permute(g *SplitMix64, rounds int, d []float64, kept, count []int, o *Options) error {
+	for r := range rounds {
+		if err := o.stopped(r); err != nil {
+			return err
+		}
 		swapSum(g, p.ca, p.cb, p.n, p.w, p.sa, p.sb)
 		p.tally(d, kept, count, 1)
 	}
+	return nil
 }
 
 // tally adds weight rounds of the differences on p's sums to kept and

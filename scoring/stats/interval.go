@@ -70,6 +70,11 @@ func interval(c *Cell, o Options, enumerate bool) (*CI, error) {
 	ci := &CI{Level: o.Level, Replicates: o.Replicates, Seed: o.Seed, Unit: c.Schema.Unit, Units: n,
 		FewUnits: n < FewUnits, Stats: make([]StatInterval, len(st))}
 	if size := sequences(n, o.Replicates); enumerate && size > 0 {
+		// Few units: at most a few million draws counted, then each
+		// distinct sequence summed once (a fraction of a second).
+		if err := o.stopped(0); err != nil {
+			return nil, err
+		}
 		found := make([][]weighted, len(st))
 		eachSequence(g, n, w, o.Replicates, size, [][]float64{c.comp}, [][]float64{sum}, func(times int) {
 			for i := range st {
@@ -89,6 +94,9 @@ func interval(c *Cell, o Options, enumerate bool) (*CI, error) {
 		values[i] = make([]float64, 0, o.Replicates)
 	}
 	for r := 0; r < o.Replicates; r++ {
+		if err := o.stopped(r); err != nil {
+			return nil, err
+		}
 		drawSum(g, c.comp, n, w, sum)
 		for i := range st {
 			if v, ok := st[i].value(sum); ok {

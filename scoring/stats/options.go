@@ -24,6 +24,25 @@ type Options struct {
 	// Effect is the difference a comparison's units_needed is computed
 	// for (--effect, SPEC F.7); 0 names none.
 	Effect float64
+	// Stop, when set, is asked between bootstrap replicates and
+	// randomization rounds (every stopEvery of them): an error it returns
+	// ends the work with that error. A host passes its context's Err, so
+	// that a million replicates stop at Ctrl-C or when a client leaves.
+	// It changes no result.
+	Stop func() error
+}
+
+// stopEvery is how many replicates or rounds run between two questions
+// to Options.Stop.
+const stopEvery = 64
+
+// stopped asks o.Stop, when set, once every stopEvery calls (i counts
+// them from 0).
+func (o *Options) stopped(i int) error {
+	if o.Stop == nil || i%stopEvery != 0 {
+		return nil
+	}
+	return o.Stop()
 }
 
 // DefaultOptions returns SPEC F's defaults: level 0.95, 2000 replicates,

@@ -44,6 +44,9 @@ type Pair struct {
 // first failed comparison in pairs' order. stop, when not nil, is asked
 // before each comparison; an error from it ends the work.
 func CompareAll(family string, pairs []Pair, o Options, stop func() error) (*Report, error) {
+	if o.Stop == nil {
+		o.Stop = stop // asked inside each comparison too
+	}
 	cs := make([]*Comparison, len(pairs))
 	err := workpool.Run(len(pairs), runtime.GOMAXPROCS(0), func(k int) error {
 		if stop != nil {

@@ -17,6 +17,10 @@ type Intervals struct {
 	// CILevel is the intervals' confidence level, in (0, 1); 0 means
 	// stats.DefaultLevel.
 	CILevel float64
+	// Stop, when set, is asked between bootstrap replicates and
+	// randomization rounds (stats.Options.Stop); the scorings set it to
+	// their context's Err when it is nil.
+	Stop func() error
 	// Seed is xored into each cell's random stream (--seed).
 	Seed uint64
 	// Permutations is the number of randomization rounds of a preview's
@@ -36,10 +40,26 @@ type Intervals struct {
 func (iv Intervals) options() (stats.Options, error) {
 	o, err := stats.ComparisonOptions(iv.Bootstrap, iv.Permutations, iv.CILevel, iv.Alpha, iv.Seed)
 	o.Effect = iv.Effect
+	o.Stop = iv.Stop
 	if err == nil {
 		err = o.Validate()
 	}
 	return o, err
+}
+
+// SameSettings reports whether iv and o ask for the same intervals:
+// every setting but Stop is equal.
+func (iv Intervals) SameSettings(o Intervals) bool {
+	return iv.Bootstrap == o.Bootstrap && iv.CILevel == o.CILevel && iv.Seed == o.Seed &&
+		iv.Permutations == o.Permutations && iv.Alpha == o.Alpha && iv.Effect == o.Effect
+}
+
+// stoppedBy returns iv with Stop set to ctx's Err when it has none.
+func (iv Intervals) stoppedBy(ctx Canceler) Intervals {
+	if iv.Stop == nil && ctx != nil {
+		iv.Stop = ctx.Err
+	}
+	return iv
 }
 
 // withIntervals adds the cells' intervals to a finished report.

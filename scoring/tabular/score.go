@@ -144,6 +144,7 @@ func ScoreReusing(ctx Canceler, in Input, lim Limits, reuse *Reuse) (*Report, er
 	}
 
 	work := newBudget(ctx, lim)
+	in.Intervals = in.Intervals.stoppedBy(work.ctx)
 	key := reuseKey{schema: in.Schema, runs: in.Runs, rules: in.Rules, pages: in.Pages, gate: gate}
 	var images []*ImageScore
 	var cells []*Cell

@@ -101,6 +101,7 @@ func Stream(ctx Canceler, req Request, runs io.Reader, out io.Writer, o StreamOp
 	if ctx == nil {
 		ctx = never{}
 	}
+	req.Intervals = req.Intervals.stoppedBy(ctx)
 	if f := o.Format; f != "" && f != "json" && f != "csv" && f != "md" {
 		return nil, fmt.Errorf("tabular: format %q: expected json, csv or md", f)
 	}

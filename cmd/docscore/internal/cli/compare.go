@@ -149,7 +149,7 @@ func runCompare(ctx context.Context, env *Env, c *cobra.Command, o compareOption
 	}
 	res, rep, err := compareapi.CompareReport(ctx, req)
 	if err != nil {
-		return flagError(err)
+		return interrupted(flagError(err))
 	}
 	if err := writeOutput(env, "--out", o.out, res.Bytes); err != nil {
 		return err

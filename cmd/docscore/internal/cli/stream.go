@@ -56,12 +56,15 @@ func streamReport(env *Env, runs io.Reader, size int64, outPath, unit string, sc
 	spoolDir := os.TempDir()
 	err := score(counted, bw, streamParts{
 		progress: prog.update,
-		spool:    func() (tabular.Spool, error) { return newFileSpool(spoolDir) },
+		spool:    func() (tabular.Spool, error) { return newFileSpool(env.Context, spoolDir) },
 	})
 	prog.done(err == nil)
 	if err == nil {
 		if err = bw.Flush(); err == nil {
-			err = out.commit()
+			// The last moment Ctrl-C keeps the previous file.
+			if err = env.Context.Err(); err == nil {
+				err = out.commit()
+			}
 		}
 	}
 	if err != nil {
@@ -142,11 +145,14 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // fileSpool is a tabular.Spool (receipts.Spool: the same interface) in a temporary file, removed once read
 // (or at the latest when the process ends its command).
 type fileSpool struct {
-	f  *os.File
-	bw *bufio.Writer
+	ctx context.Context
+	f   *os.File
+	bw  *bufio.Writer
 }
 
-func newFileSpool(dir string) (*fileSpool, error) {
+// newFileSpool creates the spool; ctx stops the copy of its contents
+// into the report (Ctrl-C during the last phase of a large report).
+func newFileSpool(ctx context.Context, dir string) (*fileSpool, error) {
 	f, err := os.CreateTemp(dir, "docscore-spool-*")
 	if err != nil {
 		return nil, fmt.Errorf("a temporary file for the report's rows: %w", err)
@@ -154,7 +160,7 @@ func newFileSpool(dir string) (*fileSpool, error) {
 	// Removed at once: the open file stays readable, and nothing is left
 	// behind however the process ends.
 	os.Remove(f.Name())
-	return &fileSpool{f: f, bw: bufio.NewWriterSize(f, 1<<20)}, nil
+	return &fileSpool{ctx: ctx, f: f, bw: bufio.NewWriterSize(f, 1<<20)}, nil
 }
 
 func (s *fileSpool) Write(p []byte) (int, error) { return s.bw.Write(p) }
@@ -166,13 +172,21 @@ func (s *fileSpool) Contents() (io.Reader, error) {
 	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	return &closingReader{s.f}, nil
+	return &closingReader{s.ctx, s.f}, nil
 }
 
-// closingReader closes its file at the end.
-type closingReader struct{ f *os.File }
+// closingReader closes its file at the end, and stops (with the
+// context's error) when its context ends.
+type closingReader struct {
+	ctx context.Context
+	f   *os.File
+}
 
 func (c *closingReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		c.f.Close()
+		return 0, err
+	}
 	n, err := c.f.Read(p)
 	if err == io.EOF {
 		c.f.Close()
