@@ -63,11 +63,14 @@ function draw(title, items, format, axis, width) {
     const barH = narrow ? 16 : rowH - 10;
     const mid = barY + barH / 2;
     const g = svg('g', { class: 'bar-row' });
+    // A long label is cut to its room, with the whole of it on hover.
+    const room = Math.max(8, Math.floor((narrow ? width * 0.7 : labelW - 8) / 7));
+    const text = it.label.length > room ? it.label.slice(0, room - 1) + '…' : it.label;
     if (narrow) {
-      g.append(svg('text', { x: 0, y: y + 15, class: 'label' }, it.label));
+      g.append(svg('text', { x: 0, y: y + 15, class: 'label' }, svg('title', {}, it.label), text));
       g.append(svg('text', { x: width - 2, y: y + 15, 'text-anchor': 'end', class: 'value' }, format(it)));
     } else {
-      g.append(svg('text', { x: labelW - 8, y: mid + 4, 'text-anchor': 'end', class: 'label' }, it.label));
+      g.append(svg('text', { x: labelW - 8, y: mid + 4, 'text-anchor': 'end', class: 'label' }, svg('title', {}, it.label), text));
     }
     const v = it.value === null ? axis.lo : it.value;
     g.append(svg('rect', { x: x0, y: barY, width: Math.max(0, x(v) - x0), height: barH, rx: 2, class: 'bar' }));

@@ -8,6 +8,7 @@
 
 import { el, clear, plainTable, diffPair } from './view.js';
 import { fmt4, grouped, runText } from './format.js';
+import { FIELDS_AS_ROWS } from './layout.js';
 
 // KEYS is the line the page shows under each drill-down's buttons.
 export const KEYS = 'Keys: j or Alt+↓ next, k or Alt+↑ previous, Esc closes.';
@@ -114,6 +115,10 @@ export class Drill {
       this.heading.focus({ preventScroll: true });
     }
     this.box.scrollIntoView({ block: 'start' });
+    // An item opened on a part of it (a preview change's pair) shows
+    // that part.
+    const focused = this.box.querySelector('.focused-pair');
+    if (focused) focused.scrollIntoView({ block: 'center' });
   }
 
   // step moves to the previous (-1) or next (1) item, focus staying on
@@ -147,7 +152,12 @@ export class Drill {
 // detail d of the core (tabular.ImageDetail), compared for a line of the
 // compared runs file. onlyMismatches hides the pairs and fields that
 // match; the checkbox that switches it is built here.
-export function renderImage({ box, heading, summary, body }, d, { compared = false, only, onOnly }) {
+//
+// focus, when given ({gtLine, field, text}: a change of the preview),
+// opens the image on that pair: shown even among "only mismatches",
+// marked, its field's row marked, the change (before → after) in its
+// caption, scrolled into view.
+export function renderImage({ box, heading, summary, body }, d, { compared = false, only, onOnly, focus = null }) {
   box.dataset.line = String(d.line);
   box.dataset.compared = compared ? 'true' : 'false';
   box.dataset.status = d.status;
@@ -176,6 +186,17 @@ export function renderImage({ box, heading, summary, body }, d, { compared = fal
   const pairs = el('div', { class: 'pairs' });
   for (const p of d.pairs) pairs.append(pairTable(d, p));
   body.append(pairs);
+  // One header for the pairs: the first pair shown carries it; the
+  // others keep theirs for screen readers only.
+  const shown = [...pairs.children].filter((t) => !(only && t.classList.contains('all-exact') && !(focus && t.dataset.gtLine === String(focus.gtLine))));
+  for (const t of pairs.children) t.tHead.classList.toggle('sr', t !== shown[0]);
+  const target = focus ? pairs.querySelector(`table.pair[data-gt-line="${focus.gtLine}"]`) : null;
+  if (target) {
+    target.classList.add('focused-pair');
+    const row = target.querySelector(focus.field === d.key ? 'tr.name-row' : `tr[data-field="${focus.field}"]`);
+    if (row) row.classList.add('changed-field');
+    target.caption.append(el('span', { class: 'change-note' }, ` — the preview changed ${focus.field}: ${focus.text}`));
+  }
 
   const rowsTable = (title, rows, withLine) => {
     body.append(el('h4', {}, `${title} (${rows.length})`));
@@ -184,9 +205,18 @@ export function renderImage({ box, heading, summary, body }, d, { compared = fal
       return;
     }
     const t = el('table', { class: 'data ' + (withLine ? 'misses' : 'extras') });
-    plainTable(t, [withLine ? 'GT line' : 'record', d.key, ...d.columns.map((c) => c.name)],
-      rows.map((r) => [String(withLine ? r.line : r.index + 1), r.key, ...r.values]), title);
-    rows.forEach((r, i) => { t.tBodies[0].rows[i].dataset.key = r.key; });
+    const at = (r) => (withLine ? 'GT line ' + r.line : 'record ' + (r.index + 1));
+    if (d.columns.length > FIELDS_AS_ROWS) {
+      // Many fields: one row per field, one column per row missed, not
+      // one row thousands of pixels wide.
+      t.classList.add('fields-as-rows');
+      plainTable(t, ['field', ...rows.map(at)],
+        [[d.key, ...rows.map((r) => r.key)], ...d.columns.map((c, k) => [c.name, ...rows.map((r) => r.values[k])])], title);
+    } else {
+      plainTable(t, [withLine ? 'GT line' : 'record', d.key, ...d.columns.map((c) => c.name)],
+        rows.map((r) => [String(withLine ? r.line : r.index + 1), r.key, ...r.values]), title);
+      rows.forEach((r, i) => { t.tBodies[0].rows[i].dataset.key = r.key; });
+    }
     body.append(el('div', { class: 'scroll' }, t));
   };
   rowsTable('Misses: ground-truth rows no record was paired with', d.misses, true);
@@ -198,7 +228,7 @@ function pairTable(d, p) {
   const [gtName, modelName] = diffPair(p.name.diff);
   const table = el('table', {
     class: 'data pair' + (mismatch(p) ? ' mismatch' : ' all-exact'),
-    dataset: { gt: p.name.gt, model: p.name.model, similarity: String(p.similarity) },
+    dataset: { gt: p.name.gt, model: p.name.model, similarity: String(p.similarity), gtLine: String(p.gt_line) },
   });
   table.append(el('caption', {},
     el('span', { class: 'pair-gt' }, p.name.gt), ' ≈ ', el('span', { class: 'pair-model' }, p.name.model),

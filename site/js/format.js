@@ -81,6 +81,12 @@ export function sigText(cmp, i, path) {
   if (s.ci) out = ' [' + signed(s.ci[0]) + ', ' + signed(s.ci[1]) + ']';
   else if (cmp.replicates > 0) out = ' [–]';
   if (s.p_holm !== null) out += ', p=' + fmt4(s.p_holm) + (s.significant ? '*' : '');
+  // How much the sample can tell (SPEC F.7), when the report says: the
+  // core's figures, nothing computed here.
+  if (s.can_be_significant === false && typeof s.min_p === 'number') {
+    out += `; cannot be significant with this many units (p ≥ ${fmt4(s.min_p)})`;
+  }
+  if (cmp.comparisons[i].few_units) out += '; few units: the interval is unreliable';
   return out;
 }
 

@@ -744,7 +744,16 @@ function renderCells() {
     { key: 'failed', label: 'failed', className: 'num', value: (r) => r.c.images_failed, cell: (r) => String(r.c.images_failed) },
     ...metrics.filter((m) => !(asRows && m.field)).map(num),
   ];
-  sortableTable($('cells'), columns, rows, state.cellSort, 'Cells: model, phase and scores' + (v.preview ? ', settled → preview (delta)' : ''));
+  sortableTable($('cells'), columns, rows, state.cellSort, 'Cells: model, phase and scores' + (v.preview ? ', settled → preview (delta)' : ''),
+    (sorted) => {
+      // The chart follows the table's order; the phase column stays in
+      // view beside the model's when the table scrolls.
+      const order = sorted.map((r) => r.i).join();
+      const changed = state.cellOrder !== undefined && state.cellOrder.join() !== order;
+      state.cellOrder = sorted.map((r) => r.i);
+      stickPhase($('cells'));
+      if (changed) renderChart();
+    });
   renderFieldRows(asRows ? metrics.filter((m) => m.field) : null);
   // the metric menu of the chart: the scores, then the fields
   const menu = $('metric');
@@ -770,12 +779,27 @@ function renderFieldRows(fieldMetrics) {
   plainTable($('fields-table'), header, rows, 'Fields as rows: accuracy per field and cell');
 }
 
+// stickPhase keeps a table's second column (phase) in view beside its
+// first (model) when it scrolls sideways: its left offset is the first
+// column's width.
+function stickPhase(table) {
+  const first = table.querySelector('thead th:first-child');
+  if (!first) return;
+  const w = first.getBoundingClientRect().width;
+  if (w === 0) return; // not laid out (hidden): the next drawing does it
+  for (const cell of table.querySelectorAll('tr > :nth-child(2)')) {
+    cell.classList.add('sticky2');
+    cell.style.left = w + 'px';
+  }
+}
+
 function renderChart() {
   const v = state.view;
   if (!v) return;
   const spread = runSpread(v.images, v.cells.length);
   const metric = metricList(v).find((m) => m.key === state.metric) || metricList(v)[0];
-  const items = v.cells.map((c, i) => {
+  const order = state.cellOrder && state.cellOrder.length === v.cells.length ? state.cellOrder : v.cells.map((_, i) => i);
+  const items = order.map((i) => [v.cells[i], i]).map(([c, i]) => {
     const d = deltaOf(metric, i);
     // the error bar: the cell's interval of the metric (SPEC F.4), as
     // the cells table shows it
@@ -868,17 +892,20 @@ function renderPreview() {
   rows.append(el('ul', {}, v.preview.rows.map((x) => el('li', {},
     `line ${x.line} (${x.kind}): ${rowString(x)}`))));
   const table = $('preview-table');
-  plainTable(table, ['model', 'phase', 'F1', 'name CER', ...v.fields],
+  // The columns keep the report's order (the Markdown's); the first that
+  // moved is scrolled into view below.
+  const fields = v.fields;
+  plainTable(table, ['model', 'phase', 'F1', 'name CER', ...fields],
     v.preview.cells.map((c, i) => {
       const sig = (path) => sigText(v.preview.comparison, i, path);
       return [c.model, c.phase, fmtDelta(c.f1, sig('f1')), fmtDelta(c.name_cer, sig('name_cer')),
-        ...v.fields.map((f) => fmtDelta(c.fields[f], sig('fields.' + f)))];
+        ...fields.map((f) => fmtDelta(c.fields[f], sig('fields.' + f)))];
     }),
     'Preview deltas per cell');
   // highlight what moved
   v.preview.cells.forEach((c, i) => {
     const tr = table.tBodies[0].rows[i];
-    const ds = [c.f1, c.name_cer, ...v.fields.map((f) => c.fields[f])];
+    const ds = [c.f1, c.name_cer, ...fields.map((f) => c.fields[f])];
     ds.forEach((d, k) => {
       if (d.delta !== null && d.delta !== 0) {
         const better = k === 1 ? d.delta < 0 : d.delta > 0;
@@ -886,6 +913,7 @@ function renderPreview() {
       }
     });
   });
+  scrollToMoved(table);
   renderChanges(v);
   // A report scored with a preview may carry its paired comparison,
   // settled against preview (report.preview.comparison, SPEC F.6): each
@@ -893,9 +921,23 @@ function renderPreview() {
   // are marked, and each row lists the pages that rose or fell.
   if (v.preview.comparison) {
     import('./comparison.js').then((m) => {
-      if (state.view === v) previewSignificance(m, v, table);
+      if (state.view === v) previewSignificance(m, v, table, fields);
     }).catch(showFatal);
   }
+}
+
+// scrollToMoved scrolls a table's box sideways so that its leftmost
+// column with a moved cell is in view beside the sticky first column
+// (a wide preview table whose only moved column is far right).
+function scrollToMoved(table) {
+  const box = table.closest('.scroll');
+  const moved = [...table.querySelectorAll('td.moved')];
+  if (!box || moved.length === 0) return;
+  const left = Math.min(...moved.map((td) => td.offsetLeft));
+  const pinned = table.querySelector('tbody th');
+  const start = Math.max(0, left - (pinned ? pinned.offsetWidth : 0) - 16);
+  table.dataset.firstMoved = String(moved.find((td) => td.offsetLeft === left).cellIndex);
+  if (left + 16 > box.scrollLeft + box.clientWidth || left < box.scrollLeft + (pinned ? pinned.offsetWidth : 0)) box.scrollLeft = start;
 }
 
 // MAX_CHANGES is the most changes a group lists on the page; the
@@ -923,7 +965,11 @@ function renderChanges(v) {
         dataset: { line: c.line, gtLine: c.gt_line, field: c.field },
         onclick: (e) => {
           const from = e.currentTarget;
-          imageDrill.open(items, lines.indexOf(c.line), (item) => {
+          // The image opens on this change's pair, marked, before → after.
+          const at = lines.indexOf(c.line);
+          for (const it of items) delete it.focus;
+          items[at].focus = { gtLine: c.gt_line, field: c.field === 'pairing' ? v.key : c.field, text: changeValues(c, v.key) };
+          imageDrill.open(items, at, (item) => {
             const b = det.querySelector(`button[data-line="${item.line}"]`);
             (b || from).focus();
           });
@@ -947,11 +993,11 @@ function worse(c, key) {
 }
 
 // previewSignificance adds the preview's comparison to the preview table
-// (comparison.js reads it).
-function previewSignificance(m, v, table) {
+// (comparison.js reads it); fields are the table's, in its order.
+function previewSignificance(m, v, table, fields) {
   const stats = m.previewStats(v.preview.comparison);
   v.preview.cells.forEach((c, i) => {
-    const row = m.previewRow(stats.get(m.cellKey(c.model, c.phase)), v.fields);
+    const row = m.previewRow(stats.get(m.cellKey(c.model, c.phase)), fields);
     if (!row) return;
     const tr = table.tBodies[0].rows[i];
     // The interval and Holm p are in the cell's text already (sigText, as
@@ -1058,14 +1104,14 @@ function renderFailed() {
 const imageDrill = new Drill({
   box: $('detail'), heading: $('detail-h'), nav: $('detail-nav'), noun: 'image',
   show: (item) => enqueue(async () => {
-    const d = await client.call('detail', item);
+    const d = await client.call('detail', { line: item.line, compared: item.compared });
     const parts = { box: $('detail'), heading: $('detail-h'), summary: $('detail-summary'), body: $('detail-body') };
     const only = (on) => {
       state.onlyMismatches = on;
-      renderImage(parts, d, { compared: item.compared, only: on, onOnly: only });
+      renderImage(parts, d, { compared: item.compared, only: on, onOnly: only, focus: item.focus });
       $('detail-only').focus();
     };
-    renderImage(parts, d, { compared: item.compared, only: state.onlyMismatches, onOnly: only });
+    renderImage(parts, d, { compared: item.compared, only: state.onlyMismatches, onOnly: only, focus: item.focus });
   }),
   // the image's row in the images table is marked while it is shown
   onMove: (item) => images.setCurrent(item.compared ? -1 : state.view.images.line.indexOf(item.line)),
@@ -1430,7 +1476,11 @@ function wire() {
   });
   $('schema-add').addEventListener('click', () => {
     const a = state.schemaAdvice;
-    if (a) addItems([{ file: new File([a.text], a.name, { type: 'application/json' }), path: a.name }]);
+    if (!a) return;
+    addItems([{ file: new File([a.text], a.name, { type: 'application/json' }), path: a.name }]);
+    // The advice goes away with the button: focus goes to the results
+    // (or the status), not to the page's start.
+    rescore().then(() => ($('results').hidden ? $('status') : $('results')).focus());
   });
   $('schema-copy').addEventListener('click', () => {
     const a = state.schemaAdvice;
@@ -1445,7 +1495,12 @@ function wire() {
   let resizing = 0;
   addEventListener('resize', () => {
     clearTimeout(resizing);
-    resizing = setTimeout(() => { if (state.view) renderChart(); }, 150);
+    resizing = setTimeout(() => {
+      if (state.view) {
+        renderChart();
+        stickPhase($('cells'));
+      }
+    }, 150);
   });
   for (const r of document.querySelectorAll('input[name="compare-source"]')) {
     r.addEventListener('change', () => {
@@ -1472,6 +1527,9 @@ wire();
 // Cancel stops a streamed scoring at once: it goes past the queue of
 // calls, which waits for that scoring.
 $('progress-cancel').addEventListener('click', () => {
+  // The button goes away with the progress: focus goes to the status,
+  // which says the scoring was cancelled, not to the page's start.
+  $('status').focus();
   client.call('cancel').catch(showFatal);
 });
 enqueue(async () => {

@@ -46,7 +46,10 @@ export function clear(node) {
 // sort by any column (click or Enter on its header button). A column is
 // {key, label, title?, value(row) → sortable value, cell(row) → node|string,
 // className?}. state {key, dir} survives re-renders.
-export function sortableTable(table, columns, rows, state, caption) {
+//
+// onSort, when given, is called with the rows in the order shown, after
+// each drawing (a chart that follows the table's order).
+export function sortableTable(table, columns, rows, state, caption, onSort) {
   clear(table);
   if (caption) table.append(el('caption', { class: 'sr' }, caption));
   const sorted = rows.slice();
@@ -69,7 +72,7 @@ export function sortableTable(table, columns, rows, state, caption) {
       onclick: () => {
         state.dir = state.key === c.key ? -state.dir : c.firstDir || 1;
         state.key = c.key;
-        sortableTable(table, columns, rows, state, caption);
+        sortableTable(table, columns, rows, state, caption, onSort);
         table.querySelector(`th[data-key="${c.key}"] button`).focus();
       },
     }, c.label);
@@ -90,6 +93,7 @@ export function sortableTable(table, columns, rows, state, caption) {
     body.append(tr);
   }
   table.append(el('thead', {}, head), body);
+  if (onSort) onSort(sorted);
 }
 
 // plainTable fills a <table> with a header row and rows of strings/nodes.

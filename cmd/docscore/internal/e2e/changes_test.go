@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -91,6 +92,23 @@ func TestPreviewChangesEqualTheCLI(t *testing.T) {
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`!document.getElementById('detail').hidden && document.getElementById('detail').dataset.line === %q`, want[2][0]),
 		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(10*time.Second))); err != nil {
 		t.Fatalf("the change did not open image %s: %v", want[2][0], err)
+	}
+	// It opens on the change's pair: marked, in view, the field's row
+	// marked, before → after in its caption.
+	var pair struct {
+		GTLine, Note, Field string
+		InView              bool
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`!!document.querySelector('#detail table.pair.focused-pair')`,
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("the image did not open on the change's pair: %v", err)
+	}
+	evalJSON(t, ctx, `(() => { const p = document.querySelector('#detail table.pair.focused-pair'); const r = p.getBoundingClientRect();
+		const f = p.querySelector('tr.changed-field th');
+		return JSON.stringify({gtLine: p.dataset.gtLine, note: p.querySelector('.change-note').textContent, field: f ? f.textContent : '',
+			inView: r.top < innerHeight && r.bottom > 0}); })()`, &pair)
+	if pair.GTLine != want[2][1] || !pair.InView || !strings.Contains(pair.Note, "→") || pair.Field == "" {
+		t.Fatalf("the pair opened: %+v, want GT line %s in view, its field %s marked, before → after", pair, want[2][1], want[2][2])
 	}
 	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.ID("detail-h")), chromedp.KeyEvent(kb.Escape)); err != nil {
 		t.Fatal(err)
