@@ -81,13 +81,28 @@ export function sigText(cmp, i, path) {
   if (s.ci) out = ' [' + signed(s.ci[0]) + ', ' + signed(s.ci[1]) + ']';
   else if (cmp.replicates > 0) out = ' [–]';
   if (s.p_holm !== null) out += ', p=' + fmt4(s.p_holm) + (s.significant ? '*' : '');
-  // How much the sample can tell (SPEC F.7), when the report says: the
-  // core's figures, nothing computed here.
-  if (s.can_be_significant === false && typeof s.min_p === 'number') {
-    out += `; cannot be significant with this many units (p ≥ ${fmt4(s.min_p)})`;
-  }
-  if (cmp.comparisons[i].few_units) out += '; few units: the interval is unreliable';
   return out;
+}
+
+// limitText says how much the sample can tell of statistic path of
+// comparison i (SPEC F.7), when the report says it: "cannot be
+// significant with so few units (p ≥ 0.2500)" for can_be_significant
+// false, "few units: the interval is unreliable" for few_units; "" when
+// neither (or for a report without those fields). The core's figures:
+// nothing is computed here.
+export function limitText(cmp, i, path) {
+  if (!cmp || i >= cmp.comparisons.length) return '';
+  const dot = path.indexOf('.');
+  const stats = cmp.comparisons[i].stats;
+  const holder = dot < 0 ? stats : stats[path.slice(0, dot)];
+  const s = holder ? holder[dot < 0 ? path : path.slice(dot + 1)] : undefined;
+  if (!s) return '';
+  const out = [];
+  if (s.can_be_significant === false && typeof s.min_p === 'number') {
+    out.push(`cannot be significant with so few units (p ≥ ${fmt4(s.min_p)})`);
+  }
+  if (cmp.comparisons[i].few_units && s.ci) out.push('few units: the interval is unreliable');
+  return out.join('; ');
 }
 
 // prf computes precision, recall and F1 in SPEC A.6's order of operations

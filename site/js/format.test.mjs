@@ -78,10 +78,13 @@ test('grouped writes thousands as toLocaleString("en") does', () => {
 });
 
 test('sigText says when a comparison cannot be significant (SPEC F.7 fields)', async () => {
-  const { sigText } = await import('./format.js');
+  const { sigText, limitText } = await import('./format.js');
   const cmp = { replicates: 2000, comparisons: [{ few_units: true, stats: { f1: { ci: [0.01, 0.03], p_holm: 0.25, significant: false, min_p: 0.25, can_be_significant: false } } },
     { stats: { f1: { ci: [0.01, 0.03], p_holm: 0.01, significant: true } } }] };
-  assert.equal(sigText(cmp, 0, 'f1'), ' [+0.0100, +0.0300], p=0.2500; cannot be significant with this many units (p ≥ 0.2500); few units: the interval is unreliable');
-  // a report without the fields reads as before
-  assert.equal(sigText(cmp, 1, 'f1'), ' [+0.0100, +0.0300], p=0.0100*');
+  // The delta's text is the Markdown's; the limits are said beside it.
+  assert.equal(sigText(cmp, 0, 'f1'), ' [+0.0100, +0.0300], p=0.2500');
+  assert.equal(limitText(cmp, 0, 'f1'), 'cannot be significant with so few units (p ≥ 0.2500); few units: the interval is unreliable');
+  // a report without the fields says nothing more
+  assert.equal(limitText(cmp, 1, 'f1'), '');
+  assert.equal(limitText(cmp, 0, 'fields.title'), '');
 });

@@ -4,7 +4,7 @@
 
 import { WorkerClient } from './client.js';
 import { ROLES } from './roles.js';
-import { fmt4, fmtOpt4, fmtDelta, fmtBytes, runText, ciText, ciLookup, sigText, changeValues } from './format.js';
+import { fmt4, fmtOpt4, fmtDelta, fmtBytes, runText, ciText, ciLookup, sigText, limitText, changeValues } from './format.js';
 import { el, clear, sortableTable, plainTable, VirtualTable } from './view.js';
 import { barChart } from './chart.js';
 import { parseGate, runSpread, FOLD_FILES, filesSummary, FIELDS_AS_ROWS, skippedLines, splitMessages, changeGroups, leftOutGroups, linesText } from './layout.js';
@@ -911,6 +911,16 @@ function renderPreview() {
         const better = k === 1 ? d.delta < 0 : d.delta > 0;
         tr.cells[k + 2].classList.add('moved', better ? 'better' : 'worse');
       }
+    });
+  });
+  // Beside a p-value, what the sample can tell (SPEC F.7), when the
+  // report says it.
+  const paths = ['f1', 'name_cer', ...fields.map((f) => 'fields.' + f)];
+  v.preview.cells.forEach((c, i) => {
+    const tr = table.tBodies[0].rows[i];
+    paths.forEach((path, k) => {
+      const note = limitText(v.preview.comparison, i, path);
+      if (note) tr.cells[k + 2].append(el('span', { class: 'preview-stat limit' }, ' — ' + note));
     });
   });
   scrollToMoved(table);

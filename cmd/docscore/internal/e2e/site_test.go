@@ -153,6 +153,12 @@ func TestPreviewDeltasEqualTheCLI(t *testing.T) {
 	}
 	act(t, ctx, chromedp.Click(`#rules-table input[data-line="51"]`))
 	check("51")
+	// Three pages cannot make a delta significant: the report says so
+	// (SPEC F.7: can_be_significant false, min_p 0.25 or 0.5) and the
+	// page says it beside the p-value.
+	if limit := evalString(t, ctx, `[...document.querySelectorAll('#preview-table .preview-stat.limit')].map(e => e.textContent).join(' | ')`); !strings.Contains(limit, "cannot be significant with so few units (p ≥ 0.") {
+		t.Errorf("preview 51: no word on what 3 pages can tell beside the p-values: %q", limit)
+	}
 	act(t, ctx, chromedp.Click(chromedp.ID("rules-all")))
 	check("open")
 	screenshot(t, ctx, "#preview", "site-preview.png")
