@@ -143,7 +143,7 @@ func newServer(h http.Handler, readTimeout time.Duration) *http.Server {
 func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler) error {
 	srv := newServer(h, serveReadTimeout)
 	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
+	go func() { done <- srv.Serve(jsonErrorListener{ln}) }()
 	select {
 	case err := <-done:
 		return err
