@@ -111,3 +111,33 @@ func Load(dir string) ([]Case, error) {
 	}
 	return cases, nil
 }
+
+// Check checks an answer against the case: its status, its error code
+// (for a case that names one), the part of its message (of its body, for
+// a case without a code) and its size. It says what is wrong, nil when
+// nothing is.
+func (c Case) Check(status int, body []byte) error {
+	if len(body) > c.Limit() {
+		return fmt.Errorf("answer of %d bytes, over the case's %d", len(body), c.Limit())
+	}
+	if status != c.Status {
+		return fmt.Errorf("status %d, want %d: %.600s", status, c.Status, body)
+	}
+	text := string(body)
+	if c.Code != "" {
+		var e struct {
+			Error struct {
+				Code    string `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal(body, &e); err != nil || e.Error.Code != c.Code {
+			return fmt.Errorf("error code %q, want %q (%v): %.600s", e.Error.Code, c.Code, err, body)
+		}
+		text = e.Error.Message
+	}
+	if !strings.Contains(text, c.Message) {
+		return fmt.Errorf("answer lacks %q: %.600s", c.Message, body)
+	}
+	return nil
+}

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/docscore/docscore/httpapi"
+	"github.com/docscore/docscore/internal/adversarial"
 	"github.com/docscore/docscore/sample"
 	core "github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/api/compareapi"
@@ -268,6 +269,28 @@ func TestWorkerEndToEnd(t *testing.T) {
 		if status != 413 || json.Unmarshal(got, &e) != nil || e.Error.Code != "too_large" ||
 			!strings.Contains(e.Error.Message, "large jobs belong to the command line") {
 			t.Fatalf("status %d: %s", status, got)
+		}
+	})
+
+	t.Run("adversarial corpus", func(t *testing.T) {
+		// The hostile requests of httpapi/testdata/adversarial (issue
+		// 28), answered in workerd as the native handler answers them:
+		// the same status and error code, a bounded answer.
+		cases, err := adversarial.Load(filepath.Join(root, "httpapi", "testdata", "adversarial"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			t.Run(c.Name, func(t *testing.T) {
+				method, ct, body, err := c.Request()
+				if err != nil {
+					t.Fatal(err)
+				}
+				status, _, got := wd.do(t, method, c.Target, ct, body)
+				if err := c.Check(status, got); err != nil {
+					t.Fatalf("%s (issue %s): %v\nwrangler output:\n%s", c.Doc, c.Issue, err, wd.log.String())
+				}
+			})
 		}
 	})
 
