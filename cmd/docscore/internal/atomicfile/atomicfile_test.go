@@ -320,3 +320,57 @@ func TestOutputDash(t *testing.T) {
 		}
 	}
 }
+
+// TestStaleTempRemovedLiveKept: a temporary file no writer holds (what
+// a SIGKILL'ed run left) is removed by the next write of the same name;
+// a live writer's is not, and that writer still commits.
+func TestStaleTempRemovedLiveKept(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "out.json")
+	stale := filepath.Join(dir, ".out.json.tmp-000000000000")
+	other := filepath.Join(dir, ".other.json.tmp-000000000000")
+	for _, p := range []string{stale, other} {
+		if err := os.WriteFile(p, []byte("half"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	live, err := Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("stale temporary file: %v; want it removed", err)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("another name's temporary file: %v; want it kept", err)
+	}
+	second, err := Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Abort()
+	if _, err := live.Write([]byte("live")); err != nil {
+		t.Fatal(err)
+	}
+	if err := live.Commit(); err != nil {
+		t.Fatalf("the live writer's commit: %v (its temporary file was taken for stale)", err)
+	}
+	if b, _ := os.ReadFile(name); string(b) != "live" {
+		t.Fatalf("got %q", b)
+	}
+}
+
+// TestReadOnlyRefused: a file with no write bit is not replaced.
+func TestReadOnlyRefused(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "keep.json")
+	if err := os.WriteFile(name, []byte("keep"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	err := WriteFile(name, []byte("new"))
+	if !errors.Is(err, ErrReadOnly) || !errors.Is(err, fs.ErrPermission) {
+		t.Fatalf("got %v; want ErrReadOnly", err)
+	}
+	if b, _ := os.ReadFile(name); string(b) != "keep" {
+		t.Fatalf("replaced: %q", b)
+	}
+}

@@ -33,7 +33,7 @@ Exit codes:
   1  anything else (I/O failure, interrupted work, internal error)
   2  input error: the message names the file, line and what was expected
   3  a --fail-under threshold (or --fail-on verdict) was not met
-  130  a scoring stopped by Ctrl-C (no report written)
+  130  stopped by Ctrl-C, SIGTERM or SIGHUP (no report written; a previous one kept)
 `
 
 // Env is what a command may touch of the process: its streams, its
