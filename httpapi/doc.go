@@ -17,6 +17,8 @@
 //	POST /v1/receipts/page     the drill-down of one receipt page: prediction against reference, LCS and missing numbers marked
 //	POST /v1/score/tables      exactly "docscore score tables --format F"
 //	POST /v1/tables/detail     one table's ground truth and prediction as grids, differing cells marked
+//	POST /v1/score/text        exactly "docscore score text --format F": CER, WER, bag of words, confusions
+//	POST /v1/text/page         one page's two texts aligned, substitutions, insertions and deletions marked
 //	POST /v1/eval              the report of "docscore eval --judge none"
 //	POST /v1/eval/markdown     the Markdown of a harness report
 //	POST /v1/compare           exactly "docscore compare --format F"

@@ -135,7 +135,7 @@ var CompareOperation = api.Define(api.Operation{
 	Doc:     `exactly "docscore compare --format F"`,
 	Formats: []string{"json", "csv", "md", "junit"},
 	Required: []api.Field{
-		{Name: "base", Want: "the baseline report: the JSON of docscore score tabular or score receipts"},
+		{Name: "base", Want: "the baseline report: the JSON of docscore score tabular, receipts, tables or text"},
 	},
 	Query:      []string{"format", "within", "preview", "pairs", "permutations", "bootstrap", "alpha", "ci_level", "seed", "effect"},
 	Provenance: true,

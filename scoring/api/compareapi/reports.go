@@ -83,10 +83,12 @@ func readReport(f api.File) (*report, error) {
 		return readReceipts(f.Name, data)
 	case "tables":
 		return readTables(f.Name, data)
+	case "text":
+		return readText(f.Name, data)
 	case "comparison":
 		return nil, inputerr.New(f.Name, 0, "is a comparison report: expected the JSON report of docscore score tabular or score receipts")
 	}
-	return nil, inputerr.New(f.Name, 0, "kind %q: expected the JSON report of docscore score tabular (\"tabular\") or score receipts (\"receipts\")", kind)
+	return nil, inputerr.New(f.Name, 0, "kind %q: expected the JSON report of docscore score tabular (\"tabular\"), score receipts (\"receipts\"), score tables (\"tables\") or score text (\"text\")", kind)
 }
 
 // jsonError names the file and the line of a JSON syntax or type error.
@@ -482,6 +484,108 @@ func readReceipts(file string, data []byte) (*report, error) {
 		}
 		pairs[key] = i
 		if err := b.Add(*p.SampleID, v); err != nil {
+			return nil, inputerr.New(file, 0, "%s%s", where, strings.TrimPrefix(err.Error(), "stats: "))
+		}
+	}
+	for i, id := range order {
+		rep.cells[i].stats = builders[id].Build()
+	}
+	return rep, nil
+}
+
+type textJSON struct {
+	Cells *[]struct {
+		Model *string `json:"model"`
+		Phase *string `json:"phase"`
+	} `json:"cells"`
+	Pages *[]textPage `json:"pages"`
+}
+
+type textPage struct {
+	Model      *string         `json:"model"`
+	Phase      *string         `json:"phase"`
+	Page       *string         `json:"page"`
+	CER        json.RawMessage `json:"cer"`
+	WER        json.RawMessage `json:"wer"`
+	CharEdits  *float64        `json:"char_edits"`
+	GTChars    *float64        `json:"gt_chars"`
+	WordEdits  *float64        `json:"word_edits"`
+	GTWords    *float64        `json:"gt_words"`
+	OCRWords   *float64        `json:"ocr_words"`
+	BowMatched *float64        `json:"bow_matched"`
+}
+
+// readText rebuilds a page-text report's cells from its page rows: one
+// unit per page, summing its runs (SPEC G.3, F.1).
+func readText(file string, data []byte) (*report, error) {
+	var r textJSON
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, jsonError(file, data, err)
+	}
+	switch {
+	case r.Cells == nil:
+		return nil, missing(file, "", "cells", "the report's cells")
+	case r.Pages == nil:
+		return nil, missing(file, "", "pages", "the per-page rows")
+	}
+	rep := &report{file: file, family: "text", schema: stats.TextSchema()}
+	builders := map[string]*stats.Builder{}
+	var order []string
+	for i, c := range *r.Cells {
+		if c.Model == nil || c.Phase == nil {
+			return nil, inputerr.New(file, 0, "cells[%d]: expected its \"model\" and \"phase\"", i)
+		}
+		id := stats.TextID(*c.Model, *c.Phase)
+		if builders[id] != nil {
+			return nil, inputerr.New(file, 0, "cells[%d]: model %q phase %q given twice", i, *c.Model, *c.Phase)
+		}
+		builders[id] = stats.NewBuilder(id, rep.schema)
+		order = append(order, id)
+		model := *c.Model
+		rep.cells = append(rep.cells, &cell{model: &model, phase: *c.Phase})
+	}
+	v := make([]float64, rep.schema.Width)
+	for i, p := range *r.Pages {
+		if p.Model == nil || p.Phase == nil || p.Page == nil {
+			return nil, inputerr.New(file, 0, "pages[%d]: expected its \"model\", \"phase\" and \"page\"", i)
+		}
+		where := fmt.Sprintf("pages[%d] (model %q, phase %q, page %q): ", i, *p.Model, *p.Phase, *p.Page)
+		b := builders[stats.TextID(*p.Model, *p.Phase)]
+		if b == nil {
+			return nil, inputerr.New(file, 0, "%sno such cell in \"cells\"", where)
+		}
+		clear(v)
+		for _, m := range [...]struct {
+			name string
+			v    *float64
+			at   int
+		}{
+			{"char_edits", p.CharEdits, stats.TxtCharEdits}, {"gt_chars", p.GTChars, stats.TxtGTChars},
+			{"word_edits", p.WordEdits, stats.TxtWordEdits}, {"gt_words", p.GTWords, stats.TxtGTWords},
+			{"bow_matched", p.BowMatched, stats.TxtBowMatched}, {"ocr_words", p.OCRWords, stats.TxtBowOCR},
+			{"gt_words", p.GTWords, stats.TxtBowGT},
+		} {
+			if m.v == nil {
+				return nil, missing(file, where, m.name, "the per-page counts")
+			}
+			v[m.at] = *m.v
+		}
+		for _, r := range [...]struct {
+			name     string
+			raw      json.RawMessage
+			sum, cnt int
+		}{{"cer", p.CER, stats.TxtCERSum, stats.TxtCERCount}, {"wer", p.WER, stats.TxtWERSum, stats.TxtWERCount}} {
+			x, null, present, err := optNumber(r.raw)
+			switch {
+			case err != nil:
+				return nil, inputerr.New(file, 0, "%s%s: expected a number or null", where, r.name)
+			case !present:
+				return nil, missing(file, where, r.name, "each page's "+r.name)
+			case !null:
+				v[r.sum], v[r.cnt] = x, 1
+			}
+		}
+		if err := b.Add(*p.Page, v); err != nil {
 			return nil, inputerr.New(file, 0, "%s%s", where, strings.TrimPrefix(err.Error(), "stats: "))
 		}
 	}

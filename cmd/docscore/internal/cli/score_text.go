@@ -1,0 +1,165 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/api/textapi"
+)
+
+type scoreTextOptions struct {
+	gt, ocr, runs    string
+	model, phase     string
+	level, normalize string
+	format, out      string
+	bootstrap        int
+	ciLevel          float64
+	seed             uint64
+}
+
+func init() {
+	register("score", func(env *Env) *cobra.Command {
+		var o scoreTextOptions
+		c := &cobra.Command{
+			Use:   "text --gt FILE|DIR (--ocr FILE|DIR | --runs RUNS.jsonl)",
+			Short: "Score OCR text against ground truth: CER, WER, bag of words, confusions (dinglehopper's definitions)",
+			Long: `Score the text an OCR engine read against its ground truth (SPEC section G),
+as OCR-D's dinglehopper defines it: characters are grapheme clusters, words
+UAX #29 words, CER and WER Levenshtein distances over them.
+
+Inputs are plain text (UTF-8), PAGE-XML, ALTO or hOCR, detected from the
+content. --gt and --ocr each take a file (one page) or a folder, where a
+page's id is its file name up to the first dot (0001.gt.txt pairs with
+0001.tesseract.xml); pages without a partner are listed in the report and
+on standard error. Or --runs gives a JSONL file of {"model", "phase", "run",
+"page", "text"} records, read as a stream, so that many models and phases
+are scored in one report.
+
+Each model and phase is a cell: its micro CER and WER (Σ edits ÷ Σ
+ground-truth units) with the macro mean of the pages' rates beside them,
+bag-of-words precision, recall and F1, bootstrap intervals with the page as
+the unit, and its 50 most frequent character and word confusions.
+"docscore compare" compares two such reports page by page.
+
+A page whose ground truth is empty has no CER or WER (null, with a warning)
+unless its OCR is empty too; its edits still count in its cell.`,
+			Example: `  docscore score text --gt gt/ --ocr tesseract/ --format md
+  docscore score text --gt page.gt.xml --ocr page.alto.xml
+  docscore score text --gt gt/ --runs runs.jsonl --out text-report.json`,
+			Args: cobra.NoArgs,
+			RunE: func(c *cobra.Command, args []string) error {
+				return runScoreText(env.Context, env, o)
+			},
+		}
+		f := c.Flags()
+		f.StringVar(&o.gt, "gt", "", "ground truth: a page file or a folder of them (required)")
+		f.StringVar(&o.ocr, "ocr", "", "OCR output: a page file or a folder of them")
+		f.StringVar(&o.runs, "runs", "", `a JSONL file of {"model", "phase", "run", "page", "text"} records, or - for standard input`)
+		f.StringVar(&o.model, "model", "ocr", "the model name of --ocr's cell")
+		f.StringVar(&o.phase, "phase", "default", "the phase name of --ocr's cell")
+		f.StringVar(&o.level, "level", "region", "the PAGE level text is read at: region or line")
+		f.StringVar(&o.normalize, "normalize", "sbb", "normalization: sbb (dinglehopper's, the default) or nfc")
+		f.StringVar(&o.format, "format", "json", "output format: json, csv or md")
+		f.StringVar(&o.out, "out", "", "write the report to this file instead of standard output")
+		intervalFlags(f, &o.bootstrap, &o.ciLevel, &o.seed, "cell")
+		_ = c.MarkFlagRequired("gt")
+		return c
+	})
+}
+
+func runScoreText(ctx context.Context, env *Env, o scoreTextOptions) error {
+	op := textapi.ScoreTextOperation
+	if err := flagError(op.CheckFormat(o.format)); err != nil {
+		return err
+	}
+	switch {
+	case o.ocr == "" && o.runs == "":
+		return usageError("expected --ocr (a page file or folder) or --runs (a JSONL file)")
+	case o.ocr != "" && o.runs != "":
+		return usageError("--ocr and --runs both given: expected one of them")
+	}
+	gt, err := readPages(env, "--gt", o.gt)
+	if err != nil {
+		return err
+	}
+	req := &textapi.TextRequest{GT: gt, Model: o.model, Phase: o.phase, Level: o.level, Normalize: o.normalize,
+		Format: o.format, IntervalOptions: intervalOptions(o.bootstrap, o.ciLevel, o.seed)}
+	var runs io.Reader
+	if o.runs != "" {
+		r, _, closeRuns, err := openInput(env, "--runs", o.runs)
+		if err != nil {
+			return err
+		}
+		defer closeRuns()
+		req.Runs, runs = &api.File{Name: runsName(o.runs)}, r
+	} else if req.OCR, err = readPages(env, "--ocr", o.ocr); err != nil {
+		return err
+	}
+	rep, err := textapi.Report(ctx, req, runs)
+	if err != nil {
+		return interrupted(flagError(err))
+	}
+	for _, id := range rep.Unpaired.GTOnly {
+		fmt.Fprintf(env.Stderr, "docscore: warning: ground-truth page %q has no OCR\n", id)
+	}
+	for _, id := range rep.Unpaired.OCROnly {
+		fmt.Fprintf(env.Stderr, "docscore: warning: OCR page %q has no ground truth\n", id)
+	}
+	for _, w := range rep.Warnings {
+		fmt.Fprintf(env.Stderr, "docscore: warning: %s\n", w)
+	}
+	var b bytes.Buffer
+	if err := textapi.Write(&b, rep, o.format); err != nil {
+		return err
+	}
+	return writeOutput(env, "--out", o.out, b.Bytes())
+}
+
+// readPages reads the pages a flag names: a file, standard input ("-"),
+// or every regular file of a folder whose name does not start with a dot,
+// in name order.
+func readPages(env *Env, flag, path string) ([]api.File, error) {
+	st, err := os.Stat(path)
+	if path == "-" || err != nil || !st.IsDir() {
+		f, err := readInput(env, flag, path)
+		if err != nil {
+			return nil, err
+		}
+		return []api.File{{Name: f.Name, Text: string(f.Data)}}, nil
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return nil, &ExitError{Code: ExitInput, Err: fmt.Errorf("%s %s: %v", flag, path, unwrapPathErr(err))}
+	}
+	var names []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if info, err := os.Stat(filepath.Join(path, e.Name())); err == nil && info.Mode().IsRegular() {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		return nil, &ExitError{Code: ExitInput, Err: fmt.Errorf("%s %s: no page files in the folder", flag, path)}
+	}
+	files := make([]api.File, 0, len(names))
+	for _, n := range names {
+		f, err := readInput(env, flag, filepath.Join(path, n))
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, api.File{Name: f.Name, Text: string(f.Data)})
+	}
+	return files, nil
+}

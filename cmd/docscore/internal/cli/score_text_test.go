@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// dinglehopper's test data, as scoring/pagetext keeps it.
+const textData = "../../../../scoring/pagetext/testdata/dinglehopper"
+
+// textFolders lays out a ground-truth folder and two engines' folders:
+// "fake" is dinglehopper's fake OCR (2 changes) and Tesseract's ALTO of the
+// bad scan; "clean" reads the first page perfectly and the bad scan as
+// Tesseract does.
+func textFolders(t *testing.T) (gt, fake, clean string) {
+	dir := t.TempDir()
+	gt, fake, clean = filepath.Join(dir, "gt"), filepath.Join(dir, "fake"), filepath.Join(dir, "clean")
+	for _, f := range []struct{ from, to string }{
+		{"test-gt.page2018.xml", "gt/hartkopf.gt.xml"},
+		{"lorem-ipsum/lorem-ipsum-scan-bad.gt.page.xml", "gt/lorem.gt.xml"},
+		{"lorem-ipsum/lorem-ipsum-scan.gt.page.xml", "gt/clean.gt.xml"},
+		{"test-fake-ocr.page2018.xml", "fake/hartkopf.ocr.xml"},
+		{"lorem-ipsum/lorem-ipsum-scan-bad.ocr.tesseract.alto.xml", "fake/lorem.alto.xml"},
+		{"lorem-ipsum/lorem-ipsum-scan.ocr.tesseract.alto.xml", "fake/clean.alto.xml"},
+		{"test-gt.page2018.xml", "clean/hartkopf.ocr.xml"},
+		{"lorem-ipsum/lorem-ipsum-scan-bad.ocr.tesseract.alto.xml", "clean/lorem.alto.xml"},
+		{"lorem-ipsum/lorem-ipsum-scan.ocr.tesseract.alto.xml", "clean/clean.alto.xml"},
+	} {
+		data, err := os.ReadFile(filepath.Join(textData, f.from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		to := filepath.Join(dir, f.to)
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return gt, fake, clean
+}
+
+func TestScoreTextFolders(t *testing.T) {
+	gt, fake, _ := textFolders(t)
+	code, stdout, stderr := runEnv(t, "", nil, "score", "text", "--gt", gt, "--ocr", fake, "--bootstrap", "0")
+	if code != ExitOK || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var rep struct {
+		Kind  string `json:"kind"`
+		Pages []struct {
+			Page      string `json:"page"`
+			CharEdits int    `json:"char_edits"`
+			WordEdits int    `json:"word_edits"`
+		} `json:"pages"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	got := ""
+	for _, p := range rep.Pages {
+		got += p.Page + ":" + strconv.Itoa(p.CharEdits) + "/" + strconv.Itoa(p.WordEdits) + " "
+	}
+	// dinglehopper's asserted distances: 0 and 0, 2 and 2, 8 and 7.
+	if rep.Kind != "text" || got != "clean:0/0 hartkopf:2/2 lorem:8/7 " {
+		t.Errorf("kind %q, pages %s", rep.Kind, got)
+	}
+	// One file each: a page whatever the names.
+	code, stdout, _ = runEnv(t, "", nil, "score", "text", "--gt", filepath.Join(gt, "lorem.gt.xml"), "--ocr", filepath.Join(fake, "lorem.alto.xml"), "--format", "csv")
+	if code != ExitOK || !strings.Contains(stdout, "ocr,default,,lorem,") || !strings.Contains(stdout, ",8,591,") {
+		t.Errorf("exit %d, csv:\n%s", code, stdout)
+	}
+}
+
+func TestScoreTextUnpairedAndErrors(t *testing.T) {
+	gt, fake, _ := textFolders(t)
+	if err := os.Remove(filepath.Join(fake, "clean.alto.xml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(fake, "extra.txt"), []byte("stray"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runEnv(t, "", nil, "score", "text", "--gt", gt, "--ocr", fake, "--format", "md", "--bootstrap", "0")
+	if code != ExitOK || !strings.Contains(stderr, `ground-truth page "clean" has no OCR`) || !strings.Contains(stderr, `OCR page "extra" has no ground truth`) ||
+		!strings.Contains(stdout, "ground truth without OCR: `clean`") {
+		t.Errorf("exit %d, stderr %q, markdown:\n%s", code, stderr, stdout)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.xml")
+	if err := os.WriteFile(bad, []byte("<PcGts>\n  <Page>\n</PcGts>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runEnv(t, "", nil, "score", "text", "--gt", bad, "--ocr", bad)
+	if code != ExitInput || !strings.Contains(stderr, bad+":3:") {
+		t.Errorf("bad XML: exit %d, stderr %q", code, stderr)
+	}
+	for _, args := range [][]string{{"--gt", gt}, {"--gt", gt, "--ocr", fake, "--runs", "r.jsonl"}, {"--gt", gt, "--ocr", fake, "--level", "word"}} {
+		code, _, stderr = runEnv(t, "", nil, append([]string{"score", "text"}, args...)...)
+		if code != ExitInput || stderr == "" {
+			t.Errorf("%q: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+}
+
+func TestScoreTextRunsFromStdin(t *testing.T) {
+	gt, _, _ := textFolders(t)
+	runs := `{"model":"m","phase":"c1","run":1,"page":"clean","text":"Lorem ipsum"}` + "\n"
+	code, stdout, stderr := runEnv(t, runs, nil, "score", "text", "--gt", gt, "--runs", "-", "--bootstrap", "0")
+	if code != ExitOK || !strings.Contains(stdout, `"model": "m"`) || !strings.Contains(stderr, `ground-truth page "hartkopf" has no OCR`) {
+		t.Errorf("exit %d, stderr %q\n%s", code, stderr, stdout)
+	}
+}
+
+// TestCompareTwoEngines: "docscore compare" of two engines' text reports
+// gives the paired difference of each statistic with its interval.
+func TestCompareTwoEngines(t *testing.T) {
+	gt, fake, clean := textFolders(t)
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "fake.json"), filepath.Join(dir, "clean.json")
+	for _, c := range [][2]string{{fake, a}, {clean, b}} {
+		if code, _, stderr := runEnv(t, "", nil, "score", "text", "--gt", gt, "--ocr", c[0], "--out", c[1]); code != ExitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+	}
+	code, stdout, stderr := runEnv(t, "", nil, "compare", a, b, "--bootstrap", "500", "--permutations", "500")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Kind        string `json:"kind"`
+		Family      string `json:"family"`
+		Comparisons []struct {
+			UnitsPaired int `json:"units_paired"`
+			Stats       map[string]struct {
+				A, B, Delta *float64
+				CI          *[2]float64 `json:"ci"`
+			} `json:"stats"`
+		} `json:"comparisons"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Family != "text" || len(rep.Comparisons) != 1 || rep.Comparisons[0].UnitsPaired != 3 {
+		t.Fatalf("comparison %s", stdout)
+	}
+	cer := rep.Comparisons[0].Stats["cer"]
+	// clean reads hartkopf perfectly: 2 edits fewer of the same characters.
+	if cer.Delta == nil || *cer.Delta >= 0 || cer.CI == nil || cer.CI[0] > *cer.Delta || cer.CI[1] < *cer.Delta {
+		t.Errorf("cer comparison %+v", cer)
+	}
+}
