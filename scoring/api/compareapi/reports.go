@@ -505,6 +505,7 @@ type textPage struct {
 	Model      *string         `json:"model"`
 	Phase      *string         `json:"phase"`
 	Page       *string         `json:"page"`
+	Run        json.RawMessage `json:"run"`
 	CER        json.RawMessage `json:"cer"`
 	WER        json.RawMessage `json:"wer"`
 	CharEdits  *float64        `json:"char_edits"`
@@ -545,6 +546,7 @@ func readText(file string, data []byte) (*report, error) {
 		rep.cells = append(rep.cells, &cell{model: &model, phase: *c.Phase})
 	}
 	v := make([]float64, rep.schema.Width)
+	rows := map[string]int{} // model, phase, run and page of the rows seen
 	for i, p := range *r.Pages {
 		if p.Model == nil || p.Phase == nil || p.Page == nil {
 			return nil, inputerr.New(file, 0, "pages[%d]: expected its \"model\", \"phase\" and \"page\"", i)
@@ -581,10 +583,20 @@ func readText(file string, data []byte) (*report, error) {
 				return nil, inputerr.New(file, 0, "%s%s: expected a number or null", where, r.name)
 			case !present:
 				return nil, missing(file, where, r.name, "each page's "+r.name)
+			case !null && !(x >= 0 && x <= maxCount):
+				return nil, inputerr.New(file, 0, "%s%s is %v: expected a rate from 0 to 2^53 or null", where, r.name, x)
 			case !null:
 				v[r.sum], v[r.cnt] = x, 1
 			}
 		}
+		if msg := checkTextPage(v); msg != "" {
+			return nil, inputerr.New(file, 0, "%s%s", where, msg)
+		}
+		key := *p.Model + "\x00" + *p.Phase + "\x00" + string(p.Run) + "\x00" + *p.Page
+		if first, dup := rows[key]; dup {
+			return nil, inputerr.New(file, 0, "%sthe same run and page as pages[%d]: expected each page row once", where, first)
+		}
+		rows[key] = i
 		if err := b.Add(*p.Page, v); err != nil {
 			return nil, inputerr.New(file, 0, "%s%s", where, strings.TrimPrefix(err.Error(), "stats: "))
 		}
@@ -593,4 +605,24 @@ func readText(file string, data []byte) (*report, error) {
 		rep.cells[i].stats = builders[id].Build()
 	}
 	return rep, nil
+}
+
+// checkTextPage checks a text page row's contributions against what
+// docscore score text writes: whole counts from 0 to 2^53, matched words
+// no more than either side's words. It says what is wrong, "" when
+// nothing is.
+func checkTextPage(v []float64) string {
+	for _, c := range [...]struct {
+		name string
+		at   int
+	}{{"char_edits", stats.TxtCharEdits}, {"gt_chars", stats.TxtGTChars}, {"word_edits", stats.TxtWordEdits},
+		{"gt_words", stats.TxtGTWords}, {"bow_matched", stats.TxtBowMatched}, {"ocr_words", stats.TxtBowOCR}} {
+		if msg := countProblem(c.name, v[c.at]); msg != "" {
+			return msg
+		}
+	}
+	if m := v[stats.TxtBowMatched]; m > v[stats.TxtBowOCR] || m > v[stats.TxtBowGT] {
+		return fmt.Sprintf("bow_matched is %v: expected no more than gt_words (%v) and ocr_words (%v)", m, v[stats.TxtBowGT], v[stats.TxtBowOCR])
+	}
+	return ""
 }
