@@ -68,10 +68,16 @@ func Align(a, b []int32, symbols int, lim AlignLimits) (int, []Op, error) {
 	if lim.BandCells <= 0 {
 		lim.BandCells = defaultBandCells
 	}
-	if d, ops, ok := alignFronts(a, b, lim.FrontCells); ok {
+	d, ops, ok := alignFronts(a, b, lim.FrontCells)
+	if ok {
 		return d, ops, nil
 	}
-	d := Distance(a, b, symbols)
+	// d edits were not enough: refuse before the distance's own work when
+	// even a band for d + 1 edits is over the limits.
+	if _, _, w := band(len(a), len(b), d+1); overLimits(len(a), w, lim.BandCells, lim.WorkCells) {
+		return 0, nil, &WorkLimitError{GT: len(a), OCR: len(b), Edits: d + 1}
+	}
+	d = Distance(a, b, symbols)
 	ops, err := alignBand(a, b, d, lim.BandCells, lim.WorkCells)
 	return d, ops, err
 }
@@ -88,7 +94,8 @@ func alignFronts(a, b []int32, maxCells int) (int, []Op, bool) {
 	lo := func(e int) int { return max(-e, -n) }
 	hi := func(e int) int { return min(e, m) }
 	// One slice a front: appending to one long slice moved most of
-	// the memory again each time it grew.
+	// the memory again each time it grew. Out of cells, the result is
+	// the last front's edits (a lower bound of the distance less one).
 	var fronts [][]int32
 	total := 0
 	slide := func(i, k int) int {
@@ -107,7 +114,7 @@ func alignFronts(a, b []int32, maxCells int) (int, []Op, bool) {
 	for e := 0; ; e++ {
 		l, h := lo(e), hi(e)
 		if total += h - l + 1; total > maxCells {
-			return 0, nil, false
+			return e - 1, nil, false
 		}
 		front := make([]int32, h-l+1)
 		fronts = append(fronts, front)
@@ -171,16 +178,10 @@ func reverse(ops []Op) {
 // back's choices are those of the full programme.
 func alignBand(a, b []int32, d, maxCells int, maxWork int64) ([]Op, error) {
 	n, m := len(a), len(b)
-	diff := m - n
-	s := (d - abs(diff)) / 2
-	kLo, kHi := min(0, diff)-s, max(0, diff)+s
-	w := kHi - kLo + 1
-	K := 1
-	for K*K < n {
-		K++
-	}
+	kLo, _, w := band(n, m, d)
+	K := checkpointEvery(n)
 	nCheck := n/K + 1
-	if (nCheck+K+1)*w > maxCells || maxWork > 0 && 2*int64(n+1)*int64(w) > maxWork {
+	if overLimits(n, w, maxCells, maxWork) {
 		return nil, &WorkLimitError{GT: n, OCR: m, Edits: d}
 	}
 	const inf = int32(1 << 30)
@@ -263,6 +264,31 @@ func alignBand(a, b []int32, d, maxCells int, maxWork int64) ([]Op, error) {
 	}
 	reverse(ops)
 	return ops, nil
+}
+
+// band is the diagonals k = j − i an optimal path of d edits can use
+// between texts of n and m units, and their count.
+func band(n, m, d int) (kLo, kHi, w int) {
+	diff := m - n
+	s := (d - abs(diff)) / 2
+	kLo, kHi = min(0, diff)-s, max(0, diff)+s
+	return kLo, kHi, kHi - kLo + 1
+}
+
+// checkpointEvery is the rows between checkpoints: ⌈√n⌉.
+func checkpointEvery(n int) int {
+	K := 1
+	for K*K < n {
+		K++
+	}
+	return K
+}
+
+// overLimits reports whether a band of width w over n rows needs more
+// cells than maxCells or computes more than maxWork (0: no bound).
+func overLimits(n, w, maxCells int, maxWork int64) bool {
+	K := checkpointEvery(n)
+	return (n/K+1+K+1)*w > maxCells || maxWork > 0 && 2*int64(n+1)*int64(w) > maxWork
 }
 
 func abs(x int) int {

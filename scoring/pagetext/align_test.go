@@ -1,6 +1,7 @@
 package pagetext
 
 import (
+	"errors"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -117,5 +118,17 @@ func TestDistanceLong(t *testing.T) {
 		if got := Distance(a, b, 4); got != want {
 			t.Fatalf("len %d/%d: %d, want %d", len(a), len(b), got, want)
 		}
+	}
+}
+
+// TestWorkLimit: two long texts far apart are refused before the work,
+// with the lengths and a lower bound of the distance.
+func TestWorkLimit(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	a, b := randSeq(r, 200_000, 30), randSeq(r, 200_000, 30)
+	_, _, err := Align(a, b, 30, AlignLimits{BandCells: 1 << 23, WorkCells: 1 << 28})
+	var wl *WorkLimitError
+	if !errors.As(err, &wl) || wl.GT != 200_000 || wl.Edits < 2000 || wl.ErrorCode() != "too_much_work" {
+		t.Fatalf("err %v", err)
 	}
 }
