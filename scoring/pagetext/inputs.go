@@ -23,12 +23,16 @@ type Input struct {
 // ("0001.gt.txt" is page "0001"), so that 0001.gt.txt pairs with
 // 0001.tesseract.xml (SPEC G.1).
 func PageID(name string) string {
-	base := path.Base(strings.ReplaceAll(name, `\`, "/"))
+	base := baseName(name)
 	if i := strings.IndexByte(base, '.'); i > 0 {
 		return base[:i]
 	}
 	return base
 }
+
+// baseName is a file's name without its folders, as reports give it, so
+// that a report does not depend on where its files lay.
+func baseName(name string) string { return path.Base(strings.ReplaceAll(name, `\`, "/")) }
 
 // Cancel is what the scorer reads of its caller's context: Err turns
 // non-nil once the caller has gone away.
@@ -96,7 +100,7 @@ func (s *Scorer) addFiles(ctx Cancel, id string, gt, ocr Input, fo FilesOptions)
 	if err != nil {
 		return err
 	}
-	return s.Add(Row{Model: fo.Model, Phase: fo.Phase, Page: id, GTFile: gt.Name, OCRFile: ocr.Name}, g.Text, o.Text)
+	return s.Add(Row{Model: fo.Model, Phase: fo.Phase, Page: id, GTFile: baseName(gt.Name), OCRFile: baseName(ocr.Name)}, g.Text, o.Text)
 }
 
 func byID(files []Input) (map[string]Input, error) {
@@ -142,7 +146,7 @@ func ScoreRuns(ctx Cancel, gt []Input, runsName string, runs io.Reader, opts Rep
 		if err != nil {
 			return nil, err
 		}
-		texts[id], files[id] = ex.Text, f.Name
+		texts[id], files[id] = ex.Text, baseName(f.Name)
 	}
 	s := NewScorer(opts)
 	seen := map[string]int{}

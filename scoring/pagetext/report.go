@@ -79,8 +79,8 @@ type Row struct {
 	Phase string          `json:"phase"`
 	Run   json.RawMessage `json:"run"`
 	Page  string          `json:"page"`
-	// GTFile and OCRFile name the files read; Line is the runs file's
-	// line (0 for files).
+	// GTFile and OCRFile name the files read (base names); Line is the
+	// runs file's line (0 for files).
 	GTFile       string   `json:"gt_file"`
 	OCRFile      string   `json:"ocr_file,omitempty"`
 	Line         int      `json:"line,omitempty"`

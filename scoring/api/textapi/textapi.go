@@ -76,8 +76,16 @@ var ScoreTextOperation = api.Define(api.Operation{
 	Required: []api.Field{
 		{Name: "gt", Want: "one or more ground-truth pages (plain text, PAGE-XML, ALTO or hOCR)"},
 	},
-	Query: []string{"format", "level", "normalize", "model", "phase", "bootstrap", "ci_level", "seed"},
+	Query:      []string{"format", "level", "normalize", "model", "phase", "bootstrap", "ci_level", "seed"},
+	Provenance: true,
 }, scoreText)
+
+// Draws are the intervals' seed and replicates as they take effect, for
+// the report's provenance (SPEC F.8).
+func (req *TextRequest) Draws() (seed uint64, replicates, permutations int) {
+	replicates, _, seed = req.IntervalOptions.Settings()
+	return seed, replicates, 0
+}
 
 // Operations lists the text family's operations.
 func Operations() []api.Operation {

@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/api/textapi"
+	"github.com/docscore/docscore/scoring/provenance"
 )
 
 type scoreTextOptions struct {
@@ -91,16 +94,35 @@ func runScoreText(ctx context.Context, env *Env, o scoreTextOptions) error {
 	if err != nil {
 		return err
 	}
-	req := &textapi.TextRequest{GT: gt, Model: o.model, Phase: o.phase, Level: o.level, Normalize: o.normalize,
+	// Options at their defaults are left out, as a request to the API
+	// leaves them out, so that the provenance is the same bytes.
+	orDefault := func(v, def string) string {
+		if v == def {
+			return ""
+		}
+		return v
+	}
+	req := &textapi.TextRequest{GT: gt, Level: orDefault(o.level, "region"), Normalize: orDefault(o.normalize, "sbb"),
 		Format: o.format, IntervalOptions: intervalOptions(o.bootstrap, o.ciLevel, o.seed)}
+	if o.runs == "" {
+		req.Model, req.Phase = orDefault(o.model, "ocr"), orDefault(o.phase, "default")
+	}
 	var runs io.Reader
+	hash := sha256.New()
+	var runBytes int64
 	if o.runs != "" {
 		r, _, closeRuns, err := openInput(env, "--runs", o.runs)
 		if err != nil {
 			return err
 		}
 		defer closeRuns()
-		req.Runs, runs = &api.File{Name: runsName(o.runs)}, r
+		// The runs stream through the scorer; their hash and size for
+		// the provenance are taken on the way.
+		runs = io.TeeReader(r, writerFunc(func(p []byte) (int, error) {
+			runBytes += int64(len(p))
+			return hash.Write(p)
+		}))
+		req.Runs = &api.File{Name: runsName(o.runs)}
 	} else if req.OCR, err = readPages(env, "--ocr", o.ocr); err != nil {
 		return err
 	}
@@ -121,8 +143,32 @@ func runScoreText(ctx context.Context, env *Env, o scoreTextOptions) error {
 	if err := textapi.Write(&b, rep, o.format); err != nil {
 		return err
 	}
-	return writeOutput(env, "--out", o.out, b.Bytes())
+	out := b.Bytes()
+	if o.format == "json" {
+		// The operation's provenance (SPEC F.8), as Run stamps it for
+		// the other hosts; a streamed runs file is described by what
+		// went through the scorer.
+		runsFile := req.Runs
+		req.Runs = nil
+		p, err := op.ProvenanceOf(req)
+		if err != nil {
+			return err
+		}
+		if runsFile != nil {
+			p.Inputs = append(p.Inputs, provenance.Input{Role: "runs", Name: provenance.Name(runsFile.Name),
+				Bytes: runBytes, SHA256: hex.EncodeToString(hash.Sum(nil))})
+		}
+		if out, err = provenance.Append(out, p); err != nil {
+			return err
+		}
+	}
+	return writeOutput(env, "--out", o.out, out)
 }
+
+// writerFunc is a function as an io.Writer.
+type writerFunc func(p []byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 // readPages reads the pages a flag names: a file, standard input ("-"),
 // or every regular file of a folder whose name does not start with a dot,

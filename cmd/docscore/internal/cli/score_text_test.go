@@ -153,3 +153,33 @@ func TestCompareTwoEngines(t *testing.T) {
 		t.Errorf("cer comparison %+v", cer)
 	}
 }
+
+// TestScoreTextVerifies: a text report carries its provenance (SPEC F.8)
+// and "docscore verify" reproduces it byte for byte from its inputs,
+// from files and from a streamed runs file.
+func TestScoreTextVerifies(t *testing.T) {
+	gt, fake, _ := textFolders(t)
+	all := t.TempDir()
+	for _, dir := range []string{gt, fake} {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			data, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err := os.WriteFile(filepath.Join(all, e.Name()), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	runs := filepath.Join(all, "runs.jsonl")
+	if err := os.WriteFile(runs, []byte(`{"model":"m","phase":"c1","run":1,"page":"lorem","text":"Lorem ipsum"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, args := range [][]string{{"--ocr", fake}, {"--runs", runs}} {
+		out := filepath.Join(all, "report"+strconv.Itoa(i)+".json")
+		if code, _, stderr := runEnv(t, "", nil, append([]string{"score", "text", "--gt", gt, "--bootstrap", "300", "--out", out}, args...)...); code != ExitOK {
+			t.Fatalf("%q: exit %d: %s", args, code, stderr)
+		}
+		if code, _, stderr := runEnv(t, "", nil, "verify", out); code != ExitOK {
+			t.Errorf("%q: verify exit %d: %s", args, code, stderr)
+		}
+	}
+}
