@@ -154,7 +154,10 @@ func TestWorkerEndToEnd(t *testing.T) {
 			}
 			return core.File{Name: name, Text: string(b)}
 		}
-		body, _ := json.Marshal(tablesapi.TablesRequest{GT: []core.File{read("gt.html")}, Runs: read("runs.jsonl")})
+		// The command line's request: its interval defaults, each given.
+		boot, level, seed := 2000, 0.95, uint64(0)
+		body, _ := json.Marshal(tablesapi.TablesRequest{GT: []core.File{read("gt.html")}, Runs: read("runs.jsonl"),
+			IntervalOptions: core.IntervalOptions{Bootstrap: &boot, CILevel: &level, Seed: &seed}})
 		want, _ := os.ReadFile(filepath.Join(root, "scoring", "api", "tablesapi", "testdata", "sample_runs.json"))
 		if status, _, got := wd.post(t, "/v1/score/tables", "application/json", body); status != 200 || !bytes.Equal(got, want) {
 			t.Fatalf("tables: status %d; differs from the CLI's report of the sample:\n%.400s", status, got)

@@ -81,8 +81,16 @@ var ScoreTablesOperation = api.Define(api.Operation{
 	Required: []api.Field{
 		{Name: "gt", Want: "one or more ground-truth table files (.html, .md or .csv)"},
 	},
-	Query: []string{"format", "th_as_td", "model", "phase", "bootstrap", "ci_level", "seed"},
+	Query:      []string{"format", "th_as_td", "model", "phase", "bootstrap", "ci_level", "seed"},
+	Provenance: true,
 }, scoreTables)
+
+// Draws are the seed and bootstrap replicates the scoring uses, defaults
+// included, for the report's provenance (SPEC F.8); no permutations.
+func (req *TablesRequest) Draws() (uint64, int, int) {
+	reps, _, seed := req.IntervalOptions.Settings()
+	return seed, reps, 0
+}
 
 // DetailRequest asks for one table's drill-down: the two files holding
 // it and its key in them ("#1" for the first table of a single file).
@@ -195,7 +203,11 @@ func ScoreTablesReport(ctx api.Cancel, req *TablesRequest) (*api.Result, *tables
 	if err := ScoreTablesOperation.Check(ctx, req); err != nil {
 		return nil, nil, err
 	}
-	return scoreTablesReport(ctx, req)
+	res, rep, err := scoreTablesReport(ctx, req)
+	if err == nil {
+		err = ScoreTablesOperation.Stamp(req, res)
+	}
+	return res, rep, err
 }
 
 func scoreTables(ctx api.Cancel, req *TablesRequest) (*api.Result, error) {

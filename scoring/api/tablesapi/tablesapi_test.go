@@ -155,16 +155,23 @@ func TestDetail(t *testing.T) {
 	}
 }
 
+// cliIntervals are the interval options the command line sends when none
+// is given: its defaults, each set, as the report's provenance records.
+func cliIntervals() api.IntervalOptions {
+	boot, level, seed := 2000, 0.95, uint64(0)
+	return api.IntervalOptions{Bootstrap: &boot, CILevel: &level, Seed: &seed}
+}
+
 // TestSampleGolden holds the report of the sample's runs file (the
 // request the Worker's end-to-end test sends) to testdata/sample_runs.json,
-// which "docscore score tables --gt sample/tables/gt.html --runs
-// sample/tables/runs.jsonl" wrote.
+// which "docscore score tables --gt gt.html --runs runs.jsonl" wrote in
+// sample/tables, provenance included.
 func TestSampleGolden(t *testing.T) {
 	want, err := os.ReadFile("testdata/sample_runs.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ScoreTables(TablesRequest{GT: []api.File{sampleFile(t, "gt.html")}, Runs: sampleFile(t, "runs.jsonl")})
+	got, err := ScoreTables(TablesRequest{GT: []api.File{sampleFile(t, "gt.html")}, Runs: sampleFile(t, "runs.jsonl"), IntervalOptions: cliIntervals()})
 	if err != nil {
 		t.Fatal(err)
 	}
