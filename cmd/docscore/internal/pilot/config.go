@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -141,7 +140,7 @@ func article(s string) string {
 // prompt.file, out, gpu.server_log) are taken relative to the file's
 // directory.
 func LoadConfig(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return nil, inputerr.New(path, 0, "cannot read the configuration: %v", unwrapPathError(err))
 	}
@@ -297,7 +296,7 @@ func Prepare(cfg *Config, getenv func(string) string, version string) (*Options,
 	var prompt *string
 	switch {
 	case cfg.Prompt.File != "":
-		data, err := os.ReadFile(cfg.Prompt.File)
+		data, err := readFile(cfg.Prompt.File)
 		if err != nil {
 			return nil, inputerr.New(cfg.Prompt.File, 0, "cannot read the prompt: %v", unwrapPathError(err))
 		}

@@ -164,7 +164,7 @@ func loadDir(dir string, opts DatasetOptions) (*Dataset, error) {
 // <stem>.reference.txt (a plain-text reference).
 func labelFromSidecar(s *Sample, dir, image string) error {
 	base := filepath.Join(dir, stem(image))
-	data, err := os.ReadFile(base + ".json")
+	data, err := readFile(base + ".json")
 	switch {
 	case err == nil:
 		ref, perr := receipts.ParseCORD(base+".json", data, receipts.ParseOptions{})
@@ -181,7 +181,7 @@ func labelFromSidecar(s *Sample, dir, image string) error {
 	case !errors.Is(err, os.ErrNotExist):
 		return inputerr.New(base+".json", 0, "cannot read: %v", unwrapPathError(err))
 	}
-	text, err := os.ReadFile(base + ".reference.txt")
+	text, err := readFile(base + ".reference.txt")
 	switch {
 	case err == nil:
 		ref := string(text)
@@ -195,7 +195,7 @@ func labelFromSidecar(s *Sample, dir, image string) error {
 // readImageFile reads and hashes one image file; name is how the run
 // header names it.
 func readImageFile(path, name string) (Sample, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return Sample{}, inputerr.New(path, 0, "cannot read the image: %v", unwrapPathError(err))
 	}
@@ -359,7 +359,7 @@ func ParseManifest(name string, data []byte) ([]ManifestEntry, error) {
 
 // loadManifest reads a JSONL manifest and its selected images.
 func loadManifest(path string, opts DatasetOptions) (*Dataset, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return nil, inputerr.New(path, 0, "cannot read: %v", unwrapPathError(err))
 	}

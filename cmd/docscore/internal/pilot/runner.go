@@ -500,7 +500,7 @@ func (r *runner) image(s *Sample) ([]byte, error) {
 	if s.Data != nil {
 		return s.Data, nil
 	}
-	data, err := os.ReadFile(s.Path)
+	data, err := readFile(s.Path)
 	if err != nil {
 		return nil, fmt.Errorf("image of %s: %v", s.SampleID, err)
 	}
