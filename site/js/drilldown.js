@@ -79,24 +79,38 @@ export class Drill {
     this.items = [];
     this.pos = -1;
     this.back = null;
+    this.closes = 0; // how many times it was closed
     this.prev = el('button', { type: 'button', class: 'drill-prev', onclick: () => this.step(-1) }, `← Previous ${noun}`);
     this.next = el('button', { type: 'button', class: 'drill-next', onclick: () => this.step(1) }, `Next ${noun} →`);
     this.where = el('span', { class: 'drill-where', 'aria-live': 'polite' });
     const close = el('button', { type: 'button', class: 'drill-close secondary', onclick: () => this.close() }, 'Close');
     clear(nav).append(this.prev, this.next, close, this.where, el('span', { class: 'drill-keys hint' }, KEYS));
-    box.addEventListener('keydown', (e) => {
-      const a = keyAction(e);
-      if (!a) return;
-      e.preventDefault();
-      if (a === 'close') this.close();
-      else this.step(a === 'next' ? 1 : -1);
+    box.addEventListener('keydown', (e) => this.key(e));
+    // Keys pressed faster than the items render can find the focus on
+    // <body> (the body re-rendered under it): the drill last opened, still
+    // shown, takes them, and its heading the focus.
+    document.addEventListener('keydown', (e) => {
+      if (Drill.active !== this || this.box.hidden || e.defaultPrevented) return;
+      if (document.activeElement && document.activeElement !== document.body) return;
+      if (!keyAction(e)) return;
+      this.heading.focus({ preventScroll: true });
+      this.key(e);
     });
+  }
+
+  key(e) {
+    const a = keyAction(e);
+    if (!a) return;
+    e.preventDefault();
+    if (a === 'close') this.close();
+    else this.step(a === 'next' ? 1 : -1);
   }
 
   get item() { return this.items[this.pos]; }
 
   // open shows items[pos] with the heading in view and focused.
   async open(items, pos, back) {
+    Drill.active = this;
     this.items = items;
     this.back = back || null;
     await this.go(pos, true);
@@ -108,7 +122,11 @@ export class Drill {
     this.prev.disabled = stepTo(n, pos, -1) < 0;
     this.next.disabled = stepTo(n, pos, 1) < 0;
     this.where.textContent = n > 1 ? `${pos + 1} of ${n}` : '';
+    const closes = this.closes;
     await this.show(this.items[pos]);
+    // Closed while it rendered (Esc after quick steps): it stays closed.
+    if (this.closes !== closes) return;
+    this.shown = pos;
     this.box.hidden = false;
     this.onMove(this.items[pos]);
     if (reveal || !this.box.contains(document.activeElement)) {
@@ -134,9 +152,21 @@ export class Drill {
   close() {
     if (this.box.hidden) return;
     this.box.hidden = true;
-    const item = this.item;
+    this.closes = (this.closes || 0) + 1;
+    if (Drill.active === this) Drill.active = null;
+    // The item last shown (and marked), not one still rendering.
+    const item = this.items[this.shown] || this.item;
+    this.pos = this.shown;
     this.onClose(item);
-    if (this.back) this.back(item);
+    if (this.back) {
+      const back = this.back;
+      back(item);
+      // Work still in flight (quick steps) may redraw under the focus:
+      // once it is done, the focus goes back again if it was lost.
+      const again = () => { if (this.box.hidden && document.activeElement === document.body) back(item); };
+      setTimeout(again, 0);
+      setTimeout(again, 300);
+    }
   }
 
   // hide closes without moving focus (a new scoring).

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // breakFile rewrites line n (1-based) of the file at p with f's answer.
@@ -206,5 +207,34 @@ func TestReloadNamesNotKept(t *testing.T) {
 	after := evalString(t, ctx, `document.getElementById('kept-text').textContent`)
 	if !strings.Contains(status, "not kept") || !strings.Contains(status, "scans-notes.txt") || !strings.Contains(after, "scans-notes.txt") {
 		t.Fatalf("after the reload: status %q, kept %q: want scans-notes.txt named", status, after)
+	}
+}
+
+// TestQuickKeysKeepFocus: sixteen j pressed without waiting step through
+// the images, and Esc then still closes the drill-down, the focus back on
+// the row of the image last shown.
+func TestQuickKeysKeepFocus(t *testing.T) {
+	ctx, _ := newTab(t, 2*time.Minute)
+	act(t, ctx, chromedp.Click(chromedp.ID("load-sample")))
+	if err := chromedp.Do(ctx, chromedp.Focus(`#images tr[data-pos="0"]`), chromedp.KeyEvent(kb.Enter),
+		chromedp.WaitVisible(chromedp.ID("detail"))); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 16; i++ {
+		if err := chromedp.Do(ctx, chromedp.KeyEvent("j")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelector('#detail-nav .drill-where').textContent.startsWith('17 of')`,
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+		t.Fatalf("16 j did not reach the 17th image: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById('detail').hidden && !!document.activeElement.closest('#images tr[data-pos]')`,
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("Esc after 16 quick j: drill-down open %v, focus on %q", !evalBool(t, ctx, `document.getElementById('detail').hidden`),
+			evalString(t, ctx, `document.activeElement.tagName + '#' + document.activeElement.id`))
 	}
 }
