@@ -101,3 +101,12 @@ def test_score_tables(root, reference):
     got = docscore.score_tables(gt=t / "gt.html", runs=t / "runs.jsonl", bootstrap=200)
     assert got == want
     assert [c["model"] for c in got["cells"]] == ["model-a", "model-b"]
+
+
+def test_score_text(root, reference):
+    d = root / "scoring" / "pagetext" / "testdata" / "dinglehopper" / "lorem-ipsum"
+    gt, ocr = d / "lorem-ipsum-scan-bad.gt.page.xml", d / "lorem-ipsum-scan-bad.ocr.tesseract.alto.xml"
+    want = json.loads(reference("score", "text", "--gt", str(gt), "--ocr", str(ocr), "--bootstrap", "100"))
+    got = docscore.score_text(gt=gt, ocr=ocr, bootstrap=100)
+    assert got == want
+    assert got["pages"][0]["char_edits"] == 8 and got["pages"][0]["gt_chars"] == 591

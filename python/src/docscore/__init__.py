@@ -26,6 +26,7 @@ from ._run import (
     score_receipts,
     score_tables,
     score_tabular,
+    score_text,
 )
 from ._version import __version__
 
@@ -40,5 +41,6 @@ __all__ = [
     "score_receipts",
     "score_tables",
     "score_tabular",
+    "score_text",
     "__version__",
 ]

@@ -203,6 +203,36 @@ def score_tables(
     return _report(a + list(args))
 
 
+def score_text(
+    *,
+    gt: PathLike,
+    ocr: Optional[PathLike] = None,
+    runs: Optional[PathLike] = None,
+    model: Optional[str] = None,
+    phase: Optional[str] = None,
+    level: Optional[str] = None,
+    normalize: Optional[str] = None,
+    bootstrap: Optional[int] = None,
+    ci_level: Optional[float] = None,
+    seed: Optional[int] = None,
+    args: Sequence[str] = (),
+) -> Dict[str, Any]:
+    """``docscore score text``: ground-truth pages (a file or a folder of
+    plain text, PAGE-XML, ALTO or hOCR) and either OCR pages paired by id
+    (``ocr``) or a runs JSONL (``runs``). Returns the report: CER, WER
+    (micro and macro), bag-of-words scores and confusions per cell."""
+    a = ["score", "text", "--format", "json"] + _paths("--gt", gt)
+    if ocr is not None:
+        a += _paths("--ocr", ocr)
+    if runs is not None:
+        a += _paths("--runs", runs)
+    for flag, value in (("--model", model), ("--phase", phase), ("--level", level), ("--normalize", normalize)):
+        if value is not None:
+            a += [flag, value]
+    a += _intervals(bootstrap, ci_level, seed)
+    return _report(a + list(args))
+
+
 def compare(
     base: PathLike,
     new: Optional[PathLike] = None,
