@@ -238,3 +238,30 @@ func TestQuickKeysKeepFocus(t *testing.T) {
 			evalString(t, ctx, `document.activeElement.tagName + '#' + document.activeElement.id`))
 	}
 }
+
+// TestChartFollowsTableAndOneHeader: the chart's bars follow the cells
+// table's sort, the phase column stays beside the model's, and an
+// image's pairs show one header, not one each.
+func TestChartFollowsTableAndOneHeader(t *testing.T) {
+	ctx, _ := newTab(t, 2*time.Minute)
+	act(t, ctx, chromedp.Click(chromedp.ID("load-sample")))
+	if err := chromedp.Do(ctx, chromedp.Click(`#cells th[data-key="f1"] button`)); err != nil {
+		t.Fatal(err)
+	}
+	var got struct{ Table, Chart []string }
+	evalJSON(t, ctx, `JSON.stringify({table: [...document.querySelectorAll('#cells tbody tr')].map(tr => tr.cells[0].textContent + ' / ' + tr.cells[1].textContent),
+		chart: [...document.querySelectorAll('#chart svg.wide .bar-row text.label title')].map(t => t.textContent)})`, &got)
+	if len(got.Table) == 0 || strings.Join(got.Table, "|") != strings.Join(got.Chart, "|") {
+		t.Fatalf("sorted by F1: table %q, chart %q", got.Table, got.Chart)
+	}
+	if !evalBool(t, ctx, `(() => { const td = document.querySelector('#cells tbody tr td.sticky2'); return !!td && getComputedStyle(td).position === 'sticky' && parseFloat(td.style.left) > 0; })()`) {
+		t.Error("the phase column is not sticky beside the model's")
+	}
+	if err := chromedp.Do(ctx, chromedp.Focus(`#images tr[data-pos="0"]`), chromedp.KeyEvent(kb.Enter),
+		chromedp.WaitVisible(chromedp.ID("detail"))); err != nil {
+		t.Fatal(err)
+	}
+	if n := evalString(t, ctx, `String([...document.querySelectorAll('#detail table.pair')].filter(t => t.offsetParent !== null && t.tHead.offsetHeight > 2).length)`); n != "1" {
+		t.Errorf("%s pair tables show a header, want 1", n)
+	}
+}
