@@ -40,8 +40,9 @@ test: deps vet lint-workflows test-go test-wasm test-site-js test-e2e test-pytho
 deps: ## install what the tests need, when it is missing (idempotent)
 	@scripts/deps.sh
 
-vet: ## go vet and gofmt
+vet: ## go vet, gofmt, and no tracked file over 5 MB (outside testdata/) or binary
 	$(GO) vet ./...
+	$(GO) run ./scripts/checktracked
 	$(GO) vet -tags e2e $(E2E_PKGS) $(NPM_PKG)
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -42,6 +42,9 @@ for target in $TARGETS; do
   work=$(mktemp -d)
   cp -R python/. "$work/"
   rm -rf "$work/src/docscore/bin" "$work/dist" "$work/tests/__pycache__"
+  # The licence, where hatchling's default license-files find it: the
+  # wheel's .dist-info/licenses/LICENSE (python/tests/test_licence.py).
+  cp LICENSE "$work/"
   mkdir -p "$work/src/docscore/bin"
   CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch "$GO" build -trimpath -ldflags="-s -w" -o "$work/src/docscore/bin/$exe" ./cmd/docscore
   chmod 755 "$work/src/docscore/bin/$exe"

@@ -3,7 +3,8 @@
 // the WebAssembly files of the page's families compiled with the page's
 // flags (sitebuild.WasmBuildFlags) plus compare.wasm, and Go's
 // wasm_exec.js from the Go that compiled them, all in the package's dist/
-// folder, packed by "npm pack" into a tarball.
+// folder, with the repository's LICENSE, packed by "npm pack" into a
+// tarball.
 //
 // It stages the package in a temporary folder, so that the source tree
 // gets no build output: npm/ holds only what is committed.
@@ -68,27 +69,10 @@ func Pack(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(stage)
-	dist := filepath.Join(stage, "dist")
-	if err := os.Mkdir(dist, 0o755); err != nil {
+	if err := stageSources(opts.Root, stage); err != nil {
 		return nil, err
 	}
-	src := filepath.Join(opts.Root, "npm")
-	for _, name := range []string{"package.json", "README.md"} {
-		if err := copyFile(filepath.Join(src, name), filepath.Join(stage, name)); err != nil {
-			return nil, err
-		}
-	}
-	sources, err := os.ReadDir(filepath.Join(src, "src"))
-	if err != nil {
-		return nil, fmt.Errorf("npmpkg: the package's sources: %v", err)
-	}
-	for _, e := range sources {
-		if !e.IsDir() && (strings.HasSuffix(e.Name(), ".js") || strings.HasSuffix(e.Name(), ".d.ts")) {
-			if err := copyFile(filepath.Join(src, "src", e.Name()), filepath.Join(dist, e.Name())); err != nil {
-				return nil, err
-			}
-		}
-	}
+	dist := filepath.Join(stage, "dist")
 	files, err := sitebuild.BuildWasm(ctx, goCmd, opts.Root, Wasm, opts.Log)
 	if err != nil {
 		return nil, err
@@ -109,6 +93,38 @@ func Pack(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	return npmPack(ctx, stage, out, opts.Log)
+}
+
+// stageSources copies into stage what the package carries besides the
+// built files: package.json and README.md from npm/, the repository's
+// LICENSE, and npm/src's JavaScript and type declarations into dist/.
+func stageSources(root, stage string) error {
+	dist := filepath.Join(stage, "dist")
+	if err := os.Mkdir(dist, 0o755); err != nil {
+		return err
+	}
+	src := filepath.Join(root, "npm")
+	for from, to := range map[string]string{
+		filepath.Join(src, "package.json"): "package.json",
+		filepath.Join(src, "README.md"):    "README.md",
+		filepath.Join(root, "LICENSE"):     "LICENSE",
+	} {
+		if err := copyFile(from, filepath.Join(stage, to)); err != nil {
+			return err
+		}
+	}
+	sources, err := os.ReadDir(filepath.Join(src, "src"))
+	if err != nil {
+		return fmt.Errorf("npmpkg: the package's sources: %v", err)
+	}
+	for _, e := range sources {
+		if !e.IsDir() && (strings.HasSuffix(e.Name(), ".js") || strings.HasSuffix(e.Name(), ".d.ts")) {
+			if err := copyFile(filepath.Join(src, "src", e.Name()), filepath.Join(dist, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // npmPack runs "npm pack" in dir and reads what it packed from its JSON.
