@@ -9,7 +9,7 @@
 // command line.
 //
 //	GET  /healthz              {"status": "ok"}
-//	GET  /v1/version           docscore and Go versions, API version, routes
+//	GET  /v1/version           docscore version, commit and date, Go and API versions, routes
 //	POST /v1/score/tabular     exactly "docscore score tabular --format F"
 //	POST /v1/rules/check       the parsed rows, errors and warnings of a rule file
 //	POST /v1/tabular/detail    the drill-down of one image: its pairs, field values and differences

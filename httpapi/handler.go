@@ -46,6 +46,9 @@ type Options struct {
 	// Version is the docscore version GET /v1/version reports ("dev" when
 	// empty).
 	Version string
+	// Commit and Date are the commit the server was built from and its
+	// date (RFC 3339), which GET /v1/version reports; "" when unknown.
+	Commit, Date string
 	// MaxBodyBytes caps a request body; a larger one is answered 413.
 	// Zero means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
@@ -210,13 +213,15 @@ func serveHealth(h *handler, r *http.Request) (*reply, error) {
 // VersionInfo is the body of GET /v1/version.
 type VersionInfo struct {
 	Docscore string   `json:"docscore"`
+	Commit   string   `json:"commit"` // "" when unknown
+	Date     string   `json:"date"`   // the commit's date, RFC 3339; "" when unknown
 	Go       string   `json:"go"`
 	API      string   `json:"api"`
 	Routes   []string `json:"routes"`
 }
 
 func serveVersion(h *handler, r *http.Request) (*reply, error) {
-	return jsonReply(VersionInfo{Docscore: h.opts.Version, Go: runtime.Version(), API: "v1", Routes: h.names})
+	return jsonReply(VersionInfo{Docscore: h.opts.Version, Commit: h.opts.Commit, Date: h.opts.Date, Go: runtime.Version(), API: "v1", Routes: h.names})
 }
 
 // jsonReply encodes v the way every host does.

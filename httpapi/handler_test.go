@@ -266,7 +266,7 @@ func TestRulesCheck(t *testing.T) {
 }
 
 func TestHealthAndVersion(t *testing.T) {
-	h := New(Options{Version: "1.2.3"})
+	h := New(Options{Version: "1.2.3", Commit: "3f9a61c2d4e5f60718293a4b5c6d7e8f90a1b2c3", Date: "2026-05-01T10:00:00Z"})
 	w := do(h, "GET", "/healthz", "", nil)
 	if w.Code != 200 || w.Body.String() != "{\n  \"status\": \"ok\"\n}\n" {
 		t.Fatalf("healthz: %d %q", w.Code, w.Body)
@@ -276,11 +276,13 @@ func TestHealthAndVersion(t *testing.T) {
 	if err := json.Unmarshal(w.Body.Bytes(), &v); w.Code != 200 || err != nil {
 		t.Fatalf("version: %d %v", w.Code, err)
 	}
-	if v.Docscore != "1.2.3" || v.Go != runtime.Version() || v.API != "v1" || len(v.Routes) != len(routes) {
+	if v.Docscore != "1.2.3" || v.Commit != "3f9a61c2d4e5f60718293a4b5c6d7e8f90a1b2c3" || v.Date != "2026-05-01T10:00:00Z" || v.Go != runtime.Version() || v.API != "v1" || len(v.Routes) != len(routes) {
 		t.Fatalf("version: %+v", v)
 	}
 	w = do(New(Options{}), "GET", "/v1/version", "", nil)
-	if !strings.Contains(w.Body.String(), `"docscore": "dev"`) {
+	if !strings.Contains(w.Body.String(), `"docscore": "dev",
+  "commit": "",
+  "date": "",`) {
 		t.Fatalf("default version: %s", w.Body)
 	}
 }

@@ -15,9 +15,11 @@ import (
 	"github.com/syumai/workers"
 
 	"github.com/docscore/docscore/httpapi"
+	"github.com/docscore/docscore/internal/buildinfo"
 )
 
-// version is set at build time: -ldflags '-X main.version=…'.
+// version is set at build time: -ldflags '-X main.version=…'. The commit
+// and its date come from what Go records of the checkout it builds in.
 var version = "dev"
 
 func main() {
@@ -25,7 +27,8 @@ func main() {
 	// bodies, 2,000,000 name pairs per tabular scoring (422
 	// too_much_work), 30 s per request. The Workers clock stands still
 	// while the CPU works, so the pair cap is the bound that holds here.
-	workers.ServeNonBlock(httpapi.New(httpapi.Options{Version: version}))
+	build := buildinfo.Current(version, "", "")
+	workers.ServeNonBlock(httpapi.New(httpapi.Options{Version: build.Version, Commit: build.Commit, Date: build.Date}))
 	workers.Ready()
 	select {}
 }

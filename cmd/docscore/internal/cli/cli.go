@@ -135,6 +135,9 @@ Scores are deterministic: the same input gives the same bytes out.` + "\n" + exi
 		}
 		return nil
 	}
+	// --version (and -v) print the line "docscore version" prints.
+	root.Version = currentBuild().String()
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &ExitError{Code: ExitInput, Err: fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
 	})

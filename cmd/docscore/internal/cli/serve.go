@@ -32,7 +32,8 @@ type serveOptions struct {
 // site, the site at every other path: one server gives the page and the
 // API, as one Worker deploy does.
 func newServeMux(opts serveOptions) *http.ServeMux {
-	apiOpts := httpapi.Options{Version: currentBuild().Version}
+	build := currentBuild()
+	apiOpts := httpapi.Options{Version: build.Version, Commit: build.Commit, Date: build.Date}
 	if opts.site != nil {
 		apiOpts.Fallback = webui.Handler(opts.site)
 	}

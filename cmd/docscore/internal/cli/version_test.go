@@ -1,49 +1,31 @@
 package cli
 
 import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"runtime/debug"
-	"strings"
 	"testing"
+
+	"github.com/docscore/docscore/httpapi"
 )
 
-// TestVersionStamps checks what "docscore version" prints for each way a
-// binary is built: a release build's -ldflags stamps, "go install
-// …@version" (the module version and Go's VCS stamps), and a plain build.
-func TestVersionStamps(t *testing.T) {
-	vcs := []debug.BuildSetting{{Key: "vcs.revision", Value: "3f9a61c2d4e5f60718293a4b5c6d7e8f90a1b2c3"}, {Key: "vcs.time", Value: "2026-05-01T10:00:00Z"}}
-	cases := []struct {
-		name                  string
-		version, commit, date string
-		bi                    *debug.BuildInfo
-		want                  string
-	}{
-		{"release build", "1.2.0", "abcdef0123456789", "2026-06-01T00:00:00Z",
-			&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}, Settings: vcs},
-			"docscore 1.2.0 (commit abcdef012345, built 2026-06-01T00:00:00Z, go1.26.8)"},
-		{"go install @version", "dev", "", "",
-			&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.2.0"}},
-			"docscore v1.2.0 (commit unknown, built unknown, go1.26.8)"},
-		{"go build in a checkout", "dev", "", "",
-			&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}, Settings: vcs},
-			"docscore dev (commit 3f9a61c2d4e5, built 2026-05-01T10:00:00Z, go1.26.8)"},
-		{"no build information", "dev", "", "", nil,
-			"docscore dev (commit unknown, built unknown, unknown)"},
+// TestVersionCommand checks that "docscore version", "docscore --version"
+// and "docscore -v" print one line: version, commit, build date and Go
+// (buildinfo's tests cover each way a binary is built).
+func TestVersionCommand(t *testing.T) {
+	want := currentBuild().String() + "\n"
+	if !regexp.MustCompile(`^docscore \S+ \(commit \S+, built \S+, go1\.\S+\)\n$`).MatchString(want) {
+		t.Fatalf("the version line %q", want)
 	}
-	for _, c := range cases {
-		if got := versionInfo(c.version, c.commit, c.date, c.bi).String(); got != c.want {
-			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+	for _, args := range [][]string{{"version"}, {"--version"}, {"-v"}} {
+		code, stdout, stderr := run(t, args...)
+		if code != 0 || stdout != want || stderr != "" {
+			t.Errorf("docscore %v: exit %d, %q %q; want %q", args, code, stdout, stderr, want)
 		}
-	}
-	code, stdout, stderr := run(t, "version")
-	if code != 0 || !regexp.MustCompile(`^docscore \S+ \(commit \S+, built \S+, go1\.\S+\)\n$`).MatchString(stdout) {
-		t.Fatalf("docscore version: exit %d, %q %q", code, stdout, stderr)
-	}
-	if !strings.HasPrefix(stdout, "docscore "+currentBuild().Version+" ") {
-		t.Errorf("docscore version: %q, want the version %q", stdout, currentBuild().Version)
 	}
 }
 
@@ -56,7 +38,7 @@ func TestReleaseStampsTheseVariables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkg := reflect.TypeFor[buildInfo]().PkgPath()
+	pkg := reflect.TypeFor[Env]().PkgPath()
 	stamps := regexp.MustCompile(`-X ([^\s=]+)\.(\w+)=\{\{ \.(\w+) \}\}`).FindAllStringSubmatch(string(cfg), -1)
 	want := map[string]string{"Version": "Version", "Commit": "Commit", "Date": "CommitDate"}
 	got := map[string]string{}
@@ -68,5 +50,25 @@ func TestReleaseStampsTheseVariables(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf(".goreleaser.yaml stamps %v, want %v", got, want)
+	}
+}
+
+// TestServeReportsTheBuild: GET /v1/version of "docscore serve" carries the
+// version, commit and date "docscore version" prints.
+func TestServeReportsTheBuild(t *testing.T) {
+	srv := httptest.NewServer(newServeMux(serveOptions{}))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/v1/version")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var v httpapi.VersionInfo
+	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	b := currentBuild()
+	if v.Docscore != b.Version || v.Commit != b.Commit || v.Date != b.Date {
+		t.Fatalf("/v1/version %+v, want %+v", v, b)
 	}
 }
