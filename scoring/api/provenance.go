@@ -8,6 +8,22 @@ import (
 	"github.com/docscore/docscore/scoring/provenance"
 )
 
+// Canonical is a request that lists its options that change numbers
+// itself, as they take effect (defaults included), so that two hosts
+// that spell a default or leave it out record the same provenance.
+type Canonical interface {
+	ProvenanceOptions() []provenance.Option
+}
+
+// Option is one canonical option: name and value, marshalled as JSON.
+func Option(name string, v any) provenance.Option {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		raw = []byte("null")
+	}
+	return provenance.Option{Name: name, Value: raw}
+}
+
 // Drawn is a request whose operation draws random numbers: the seed,
 // replicates and permutations that took effect, defaults included, for
 // its report's provenance (SPEC F.8).
@@ -25,6 +41,9 @@ func (o Operation) ProvenanceOf(req Request) (*provenance.Provenance, error) {
 	p := &provenance.Provenance{Version: provenance.Version, Spec: provenance.Spec, Operation: o.Name}
 	if err := walkRequest(reflect.ValueOf(req).Elem(), p); err != nil {
 		return nil, err
+	}
+	if c, ok := req.(Canonical); ok {
+		p.Options = c.ProvenanceOptions()
 	}
 	for _, in := range p.Inputs {
 		if in.Role == "rules" {
@@ -130,6 +149,23 @@ func (o Operation) Rebuild(p *provenance.Provenance, files []File) (Request, err
 	b.WriteByte('}')
 	if err := json.Unmarshal([]byte(b.String()), req); err != nil {
 		return nil, inputErrorf("provenance options: %v", err)
+	}
+	// The draws, under the names every request gives them.
+	draws := map[string]any{}
+	if p.Seed != nil {
+		draws["seed"] = *p.Seed
+	}
+	if p.Replicates != nil {
+		draws["bootstrap"] = *p.Replicates
+	}
+	if p.Permutations != nil {
+		draws["permutations"] = *p.Permutations
+	}
+	if len(draws) > 0 {
+		raw, _ := json.Marshal(draws)
+		if err := json.Unmarshal(raw, req); err != nil {
+			return nil, inputErrorf("provenance draws: %v", err)
+		}
 	}
 	for i, in := range p.Inputs {
 		fv, ok := fieldByJSON(reflect.ValueOf(req).Elem(), in.Role)

@@ -29,6 +29,50 @@ export function render(res, handlers) {
   rep.comparisons.forEach((c, i) => {
     body.append(comparison(rep, c, i, within ? ['A', 'B'] : ['base', 'new'], res.drill[i], handlers));
   });
+  renderPlan(res.plan);
+}
+
+// renderPlan shows the plan of a comparison within one report (SPEC
+// F.7, the bytes of docscore plan): for each cell pair and statistic the
+// paired units, those that differ, the p-value floor, whether it can be
+// significant, the MDE and, with an effect, the units needed and how
+// many more.
+function renderPlan(plan) {
+  const box = $('compare-plan');
+  if (!box) return;
+  box.hidden = !plan;
+  if (!plan) return;
+  const unit = unitNoun(plan.family, 2);
+  $('compare-plan-summary').textContent = `At α = ${plan.alpha} and ${100 * plan.power}% power` +
+    (plan.effect ? `, for a difference of ${plan.effect}` : '') +
+    `. A test on n differing ${unit} cannot give p below 2^(1−n).`;
+  const table = el('table', { class: 'data plan' });
+  table.append(el('caption', { class: 'sr' }, 'Minimum detectable effect and pages needed, per cell pair and statistic'));
+  const head = ['cells', 'statistic', unit, 'differ', 'min p', 'can be significant', 'mde'];
+  if (plan.effect) head.push('needed', 'more');
+  table.append(el('thead', {}, el('tr', {}, head.map((h, k) => el('th', { scope: 'col', class: k > 1 && k !== 5 ? 'num' : null }, h)))));
+  const tb = el('tbody');
+  for (const p of plan.plans) {
+    for (const { path, s } of statList(p.stats)) {
+      if (typeof s.min_p !== 'number') continue; // a group statList does not open
+      const row = [
+        el('th', { scope: 'row' }, `${sideLabel(p.a)} → ${sideLabel(p.b)}`),
+        el('td', {}, path),
+        el('td', { class: 'num' }, String(p.units_paired)),
+        el('td', { class: 'num' }, String(s.units_differ)),
+        el('td', { class: 'num' }, String(Number(s.min_p.toPrecision(4)))),
+        el('td', {}, s.can_be_significant ? 'yes' : 'no'),
+        el('td', { class: 'num' }, opt4(s.mde)),
+      ];
+      if (plan.effect) {
+        row.push(el('td', { class: 'num' }, s.units_needed === null ? '–' : String(s.units_needed)));
+        row.push(el('td', { class: 'num' }, s.units_more === null ? '–' : String(s.units_more)));
+      }
+      tb.append(el('tr', { dataset: { stat: path } }, row));
+    }
+  }
+  table.append(tb);
+  clear($('compare-plan-body')).append(table);
 }
 
 function comparison(rep, c, i, [nameA, nameB], drill, handlers) {

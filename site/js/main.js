@@ -1309,6 +1309,7 @@ function compareOptions() {
     alpha: read('compare-alpha', 'α', false),
     ci_level: read('compare-level', 'interval level', false),
     seed: read('compare-seed', 'seed', true),
+    effect: $('compare-effect').value.trim() === '' ? null : read('compare-effect', 'effect', false),
   };
 }
 

@@ -1005,7 +1005,9 @@ async function compare({ source, family = 'tabular', pairs = '', options = {} })
     if (env.error) return { error: env.error };
     const other = rawText(env);
     const a = last.request.runs.name;
-    request = { base: { name: a + ' (its report)', text }, new: { name: runs.name + ' (its report)', text: other } };
+    // Named as the command line would save them (runs.json), so that the
+    // reports' provenance (SPEC F.8) is what docscore compare writes.
+    request = { base: { name: fileStem(a) + '.json', text }, new: { name: fileStem(runs.name) + '.json', text: other } };
     name = [a, runs.name];
     drillOf.a = { runs: 'scored', text };
     drillOf.b = { runs: 'compared', text: other };
@@ -1019,7 +1021,7 @@ async function compare({ source, family = 'tabular', pairs = '', options = {} })
   } else {
     throw new Error('unknown comparison ' + source);
   }
-  for (const k of ['permutations', 'bootstrap', 'alpha', 'ci_level', 'seed']) {
+  for (const k of ['permutations', 'bootstrap', 'alpha', 'ci_level', 'seed', 'effect']) {
     if (options[k] !== undefined && options[k] !== null) request[k] = options[k];
   }
   progress({ phase: 'compare', done: 0, total: 0, name: 'comparison' }, true);
@@ -1030,7 +1032,16 @@ async function compare({ source, family = 'tabular', pairs = '', options = {} })
   const json = env.raw;
   const report = JSON.parse(rawText(env));
   lastCompare = { request, json, name };
-  return { report, name, file: comparisonFileName(name[0], name[1], 'json'), stems: name.map(fileStem), drill: drillPages(report, drillOf), ms };
+  // Beside a comparison within one report, its plan (SPEC F.7): every
+  // cell pair's floor, MDE and pages needed for the effect asked.
+  let plan = null;
+  if (request.within) {
+    const preq = { report: request.base, format: 'json' };
+    for (const k of ['pairs', 'alpha', 'effect']) if (request[k] !== undefined && request[k] !== null) preq[k] = request[k];
+    const penv = await call('plan', preq, 'compare');
+    if (!penv.error) plan = JSON.parse(rawText(penv));
+  }
+  return { report, plan, name, file: comparisonFileName(name[0], name[1], 'json'), stems: name.map(fileStem), drill: drillPages(report, drillOf), ms };
 }
 
 // drillPages lists, for each comparison of a tabular report and each side

@@ -12,6 +12,7 @@ import (
 
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/param"
+	"github.com/docscore/docscore/scoring/provenance"
 	"github.com/docscore/docscore/scoring/stats"
 )
 
@@ -162,6 +163,15 @@ func CompareReport(ctx api.Cancel, req *CompareRequest) (*api.Result, *Report, e
 		err = CompareOperation.Stamp(req, res)
 	}
 	return res, rep, err
+}
+
+// ProvenanceOptions are the comparison's options that change numbers,
+// as they take effect: which comparisons (within, preview, pairs), the
+// interval level, α and the effect (SPEC F.8).
+func (req *CompareRequest) ProvenanceOptions() []provenance.Option {
+	o := req.Options()
+	return []provenance.Option{api.Option("within", req.Within), api.Option("preview", req.Preview), api.Option("pairs", req.Pairs),
+		api.Option("ci_level", o.Level), api.Option("alpha", o.Alpha), api.Option("effect", o.Effect)}
 }
 
 // Draws are the comparison's seed, replicates and permutations (SPEC

@@ -8,6 +8,7 @@ import (
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/internal/jsonout"
 	"github.com/docscore/docscore/scoring/param"
+	"github.com/docscore/docscore/scoring/provenance"
 	"github.com/docscore/docscore/scoring/stats"
 )
 
@@ -46,6 +47,19 @@ func (req *PlanRequest) Validate() error {
 		}
 	}
 	return nil
+}
+
+// ProvenanceOptions are the plan's options as they take effect (SPEC
+// F.8): the pairs, α and the effect.
+func (req *PlanRequest) ProvenanceOptions() []provenance.Option {
+	alpha, effect := stats.DefaultAlpha, 0.0
+	if req.Alpha != nil {
+		alpha = *req.Alpha
+	}
+	if req.Effect != nil {
+		effect = *req.Effect
+	}
+	return []provenance.Option{api.Option("pairs", req.Pairs), api.Option("alpha", alpha), api.Option("effect", effect)}
 }
 
 // PlanOperation answers a PlanRequest: exactly the bytes of "docscore

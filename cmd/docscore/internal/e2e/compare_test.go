@@ -94,7 +94,9 @@ type comparisonJSON struct {
 func TestCompareTwoCellsEqualsTheCLI(t *testing.T) {
 	dir := t.TempDir()
 	report := cliRun(t, "", "score", "tabular", "--sample", "--format", "json")
-	if err := os.WriteFile(filepath.Join(dir, "report.json"), report, 0o644); err != nil {
+	// Named as the page names the report it compares within: the
+	// comparison's provenance (SPEC F.8) records the name.
+	if err := os.WriteFile(filepath.Join(dir, "docscore-tabular.json"), report, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx, reqs := newTab(t, 3*time.Minute)
@@ -136,11 +138,11 @@ func TestCompareTwoCellsEqualsTheCLI(t *testing.T) {
 	if state != "done" {
 		t.Fatalf("comparison state %q: %s", state, compareError(t, ctx))
 	}
-	checkCompareDownloads(t, ctx, dir, "--within", "report.json", "--pairs", pairs)
+	checkCompareDownloads(t, ctx, dir, "--within", "docscore-tabular.json", "--pairs", pairs)
 
 	// The table shown is the Markdown report's: A, B, and delta with its
 	// interval, statistic by statistic.
-	md := mdTable(t, cliRun(t, dir, "compare", "--within", "report.json", "--pairs", pairs, "--format", "md"), "# Comparison")
+	md := mdTable(t, cliRun(t, dir, "compare", "--within", "docscore-tabular.json", "--pairs", pairs, "--format", "md"), "# Comparison")
 	shown := tableRows(t, ctx, "#compare-body table.compare-stats")
 	if len(shown) != len(md)-1 {
 		t.Fatalf("%d statistics shown, the report has %d", len(shown), len(md)-1)
@@ -151,7 +153,10 @@ func TestCompareTwoCellsEqualsTheCLI(t *testing.T) {
 		if row[4] != "–" {
 			delta += " " + row[4]
 		}
-		if !strings.HasPrefix(row[0], m[1]) || row[1] != m[2] || row[2] != m[3] || delta != m[4] || row[5]+" ("+row[6]+")" != m[5] {
+		// The report marks an interval from under 10 pages † (SPEC F.7);
+		// the page says so above the table.
+		if !strings.HasPrefix(row[0], m[1]) || row[1] != m[2] || row[2] != m[3] || delta != strings.TrimSuffix(m[4], " †") || row[5]+" ("+row[6]+")" != m[5] ||
+			row[8] != m[7] || !strings.HasPrefix(row[9], m[6]) {
 			t.Errorf("statistic %d shown %q, report %q", i, row, m)
 		}
 	}
@@ -159,7 +164,7 @@ func TestCompareTwoCellsEqualsTheCLI(t *testing.T) {
 	// The pages that rose or fell, each opening its drill-down: the
 	// first image of B's cell on that page.
 	var cmp comparisonJSON
-	if err := json.Unmarshal(cliRun(t, dir, "compare", "--within", "report.json", "--pairs", pairs), &cmp); err != nil {
+	if err := json.Unmarshal(cliRun(t, dir, "compare", "--within", "docscore-tabular.json", "--pairs", pairs), &cmp); err != nil {
 		t.Fatal(err)
 	}
 	mv := cmp.Comparisons[0].Movement
@@ -183,8 +188,8 @@ func TestCompareTwoCellsEqualsTheCLI(t *testing.T) {
 	if state != "done" {
 		t.Fatalf("compare all: state %q: %s", state, compareError(t, ctx))
 	}
-	if got, want := download(t, ctx, "compare-json"), cliRun(t, dir, "compare", "--within", "report.json"); !bytes.Equal(got, want) {
-		t.Errorf("compare all: the download differs from docscore compare --within report.json")
+	if got, want := download(t, ctx, "compare-json"), cliRun(t, dir, "compare", "--within", "docscore-tabular.json"); !bytes.Equal(got, want) {
+		t.Errorf("compare all: the download differs from docscore compare --within docscore-tabular.json")
 	}
 	screenshot(t, ctx, "#compare", "site-compare.png")
 
@@ -208,7 +213,7 @@ func TestCompareReceiptPhasesEqualsTheCLI(t *testing.T) {
 	dir := t.TempDir()
 	paths := receiptsDir(t, dir)
 	report := cliRun(t, dir, "score", "receipts", "--refs", "refs", "--run", "run.jsonl", "--format", "json")
-	if err := os.WriteFile(filepath.Join(dir, "receipts.json"), report, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "docscore-receipts.json"), report, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx, _ := newTab(t, 3*time.Minute)
@@ -220,7 +225,7 @@ func TestCompareReceiptPhasesEqualsTheCLI(t *testing.T) {
 	if state != "done" {
 		t.Fatalf("comparison state %q: %s", state, compareError(t, ctx))
 	}
-	checkCompareDownloads(t, ctx, dir, "--within", "receipts.json", "--pairs", "c1:c4")
+	checkCompareDownloads(t, ctx, dir, "--within", "docscore-receipts.json", "--pairs", "c1:c4")
 	// A sample that moved opens its row of the pages table.
 	if err := chromedp.Do(ctx, chromedp.Click(`#compare-body details.movement-pages summary`), chromedp.Click(`#compare-body button.page-link`)); err != nil {
 		t.Fatal(err)
@@ -328,12 +333,13 @@ func TestCompareSecondRunsFileEqualsTheCLI(t *testing.T) {
 		t.Fatalf("comparison state %q: %s", state, compareError(t, ctx))
 	}
 	score := []string{"score", "tabular", "--gt", "gt_page_27.csv", "gt_page_28.csv", "gt_page_29.csv", "--rules", "EQUIVALENCES.md", "--format", "json", "--runs"}
-	for _, r := range []struct{ runs, out string }{{"runs.jsonl", "a.json"}, {"runs_compare.jsonl", "b.json"}} {
+	// Named as the page names the two reports it compares (SPEC F.8).
+	for _, r := range []struct{ runs, out string }{{"runs.jsonl", "runs.json"}, {"runs_compare.jsonl", "runs_compare.json"}} {
 		if err := os.WriteFile(filepath.Join(dir, r.out), cliRun(t, dir, append(score, r.runs)...), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	checkCompareDownloads(t, ctx, dir, "a.json", "b.json")
+	checkCompareDownloads(t, ctx, dir, "runs.json", "runs_compare.json")
 	// A B image of a page that moved: from the compared runs file.
 	sel := `#compare-body .page-list button.image-link[data-side="b"]`
 	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('#compare-body details').forEach(d => d.open = true)`),
