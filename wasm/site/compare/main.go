@@ -2,8 +2,9 @@
 
 // Command compare is the comparison of score reports of the static site
 // (compare.wasm, SPEC F.5, F.6), loaded by the Web Worker only when a
-// comparison is asked for: the page's core (docscore.wasm) is at its size
-// budget and does not link it. It exposes
+// comparison is asked for, so that a visit that compares nothing does not
+// download it (folded into docscore.wasm it would cost about 78 KB gzip,
+// docs/performance.md). It exposes
 //
 //	globalThis.docscoreCompare.call(method, requestJSON[, texts]) → Promise<answer> (an envelope, or {envelope, raw} for a report: internal/host)
 //
