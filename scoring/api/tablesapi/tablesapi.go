@@ -94,11 +94,15 @@ func (req *TablesRequest) Draws() (uint64, int, int) {
 
 // DetailRequest asks for one table's drill-down: the two files holding
 // it and its key in them ("#1" for the first table of a single file).
+// PredTable is its key in the prediction when that differs: a runs
+// line's table, given as a file of its own, is "#1" there (the page's
+// tables view sends it so).
 type DetailRequest struct {
-	GT     api.File `json:"gt"`
-	Pred   api.File `json:"pred"`
-	Table  string   `json:"table,omitempty"` // default "#1"
-	THAsTD bool     `json:"th_as_td,omitempty"`
+	GT        api.File `json:"gt"`
+	Pred      api.File `json:"pred"`
+	Table     string   `json:"table,omitempty"`      // default "#1"
+	PredTable string   `json:"pred_table,omitempty"` // default Table
+	THAsTD    bool     `json:"th_as_td,omitempty"`
 }
 
 // InputFiles lists the ground truth, then the prediction.
@@ -138,7 +142,11 @@ func detail(ctx api.Cancel, req *DetailRequest) (*api.Result, error) {
 	if g == nil {
 		return nil, inputerr.New(req.GT.Name, 0, "no table %s (it holds %d)", key, len(gt.Keys))
 	}
-	d, err := tables.Detail(key, pred.Tables[key], g, tables.Options{THAsTD: req.THAsTD})
+	pkey := req.PredTable
+	if pkey == "" {
+		pkey = key
+	}
+	d, err := tables.Detail(key, pred.Tables[pkey], g, tables.Options{THAsTD: req.THAsTD})
 	if err != nil {
 		return nil, err
 	}

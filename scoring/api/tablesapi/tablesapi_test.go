@@ -155,6 +155,34 @@ func TestDetail(t *testing.T) {
 	}
 }
 
+// TestDetailPredTable: a runs line's table given as a file of its own is
+// "#1" there; pred_table names it, and without it the prediction is
+// missing (the ground truth's key "#2" is not in that file).
+func TestDetailPredTable(t *testing.T) {
+	gt := sampleFile(t, "gt.html")
+	one := api.File{Name: "pred.html", Text: "<table><tr><td>x</td></tr></table>"}
+	for _, tc := range []struct {
+		predTable string
+		wantPred  bool
+	}{{"", false}, {"#1", true}} {
+		res, err := DetailOperation.Run(api.NoCancel, &DetailRequest{GT: gt, Pred: one, Table: "#2", PredTable: tc.predTable})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(res.Value)
+		var d struct {
+			Table string
+			Pred  *struct{ Rows int }
+		}
+		if err := json.Unmarshal(b, &d); err != nil {
+			t.Fatal(err)
+		}
+		if d.Table != "#2" || (d.Pred != nil) != tc.wantPred {
+			t.Errorf("pred_table %q: table %q, prediction present %v (want %v)", tc.predTable, d.Table, d.Pred != nil, tc.wantPred)
+		}
+	}
+}
+
 // cliIntervals are the interval options the command line sends when none
 // is given: its defaults, each set, as the report's provenance records.
 func cliIntervals() api.IntervalOptions {

@@ -180,6 +180,9 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	if files["sample-receipts.json"], err = receiptsSampleJSON(); err != nil {
 		return nil, err
 	}
+	if files["sample-tables.json"], err = tablesSampleJSON(); err != nil {
+		return nil, err
+	}
 	if files["sample-pipeline.json"], err = pipelineSampleJSON(os.DirFS(root)); err != nil {
 		return nil, err
 	}
@@ -344,6 +347,22 @@ func receiptsSampleJSON() ([]byte, error) {
 	}
 	if err := add("receipts/run_incomplete.jsonl", "ignore", "bundled sample: an interrupted run (one pair missing, one recorded twice); make it the receipt run, and the other Not used, to see the completeness check"); err != nil {
 		return nil, err
+	}
+	return sampleFiles(files)
+}
+
+// tablesSampleJSON bundles the tables sample for the tables view
+// (tables.html): the ground truth and the runs file under the names that
+// make its report that of "docscore score tables --gt
+// sample/tables/gt.html --runs sample/tables/runs.jsonl".
+func tablesSampleJSON() ([]byte, error) {
+	var files []SampleFile
+	for _, f := range []struct{ name, role string }{{"tables/gt.html", "tables-gt"}, {"tables/runs.jsonl", "tables-runs"}} {
+		b, err := fs.ReadFile(sample.Tables, f.name)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, SampleFile{Name: path.Join("sample", f.name), Role: f.role, Text: string(b)})
 	}
 	return sampleFiles(files)
 }
