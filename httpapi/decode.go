@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	core "github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/ingest"
 )
 
 // isEmpty reports whether a required field was left out: zero, or an
@@ -66,20 +67,32 @@ func decodeJSON(body io.Reader, dst any) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return errorf(http.StatusBadRequest, "bad_request", "empty request body (expected a JSON object)")
 	}
+	src := ingest.OpenBytes("request body", data)
+	data = src.Bytes()
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
-		return jsonError(data, err, dec.InputOffset())
+		return jsonError(src, err, dec.InputOffset())
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		line, col := position(data, dec.InputOffset())
-		return errorf(http.StatusBadRequest, "bad_request", "request body: line %d, column %d: unexpected data after the JSON object", line, col).atLine(line)
+		return bodyError(src, int(dec.InputOffset()), "unexpected data after the JSON object")
 	}
 	return nil
 }
 
+// bodyError is a request-body error at byte offset off of the body:
+// "request body:LINE:COL: message", the line and a caret, as every input
+// error shows, with the line and column in the error's fields.
+func bodyError(src *ingest.Source, off int, msg string) *httpError {
+	e := src.ErrorAt(off, "%s", msg)
+	d := core.DescribeError(e)
+	d.Code, d.File = "bad_request", nil
+	return &httpError{status: http.StatusBadRequest, detail: d}
+}
+
 // jsonError describes a JSON decoding error at its line and column.
-func jsonError(data []byte, err error, offset int64) error {
+func jsonError(src *ingest.Source, err error, offset int64) error {
+	data := src.Bytes()
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	msg := err.Error()
@@ -88,6 +101,9 @@ func jsonError(data []byte, err error, offset int64) error {
 		offset = syn.Offset - 1 // the offending byte is the last one read
 	case errors.As(err, &typ):
 		offset = typ.Offset
+		if start, ok := src.ValueStart(int(offset)); ok {
+			offset = int64(start)
+		}
 		if typ.Field == "" {
 			msg = "expected a JSON object, not a JSON " + typ.Value
 			break
@@ -98,10 +114,14 @@ func jsonError(data []byte, err error, offset int64) error {
 		msg = "unexpected end of the JSON body"
 	case strings.HasPrefix(msg, "json: unknown field "):
 		msg = "unknown field " + strings.TrimPrefix(msg, "json: unknown field ")
+		if key, err := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field ")); err == nil {
+			if at, ok := src.KeyOffset(key); ok {
+				offset = int64(at)
+			}
+		}
 	}
 	msg = strings.TrimPrefix(msg, "json: ")
-	line, col := position(data, offset)
-	return errorf(http.StatusBadRequest, "bad_request", "request body: line %d, column %d: %s", line, col, msg).atLine(line)
+	return bodyError(src, int(offset), msg)
 }
 
 // describeType names a Go type of the request in the body's terms.
@@ -122,20 +142,6 @@ func describeType(t reflect.Type) string {
 		return "a number"
 	}
 	return t.String()
-}
-
-// position turns a byte offset into a 1-based line and column.
-func position(data []byte, offset int64) (line, col int) {
-	if offset > int64(len(data)) {
-		offset = int64(len(data))
-	}
-	if offset < 0 {
-		offset = 0
-	}
-	before := data[:offset]
-	line = bytes.Count(before, []byte("\n")) + 1
-	col = int(offset) - (bytes.LastIndexByte(before, '\n') + 1) + 1
-	return line, col
 }
 
 var fileType = reflect.TypeOf(core.File{})

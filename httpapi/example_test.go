@@ -32,12 +32,15 @@ func ExampleNew() {
 	//     "code": "bad_request",
 	//     "message": "missing field \"gt\" (expected one or more ground-truth CSV files)",
 	//     "file": null,
-	//     "line": null
+	//     "line": null,
+	//     "column": null,
+	//     "source_line": null
 	//   }
 	// }
 }
 
-// A malformed file is a 422 naming the file and the line.
+// A malformed file is a 422 naming the file, the line and the column; the
+// message shows the line with a caret.
 func ExampleNew_inputError() {
 	h := httpapi.New(httpapi.Options{})
 	header := "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count"
@@ -52,9 +55,11 @@ func ExampleNew_inputError() {
 	// 422 {
 	//   "error": {
 	//     "code": "input",
-	//     "message": "runs.jsonl:2:2: invalid JSON: invalid character 'o' in literal null (expecting 'u'): expected a JSON object (one image per line)",
+	//     "message": "runs.jsonl:2:2: invalid JSON: invalid character 'o' in literal null (expecting 'u'): expected a JSON object (one image per line)\n    2 | not json\n      |  ^",
 	//     "file": "runs.jsonl",
-	//     "line": 2
+	//     "line": 2,
+	//     "column": 2,
+	//     "source_line": "not json"
 	//   }
 	// }
 }

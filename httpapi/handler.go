@@ -310,7 +310,7 @@ func writeError(w http.ResponseWriter, err error) {
 	he := classify(err)
 	b, merr := core.MarshalJSON(ErrorBody{Error: he.detail})
 	if merr != nil { // cannot happen: the body holds strings and ints
-		b = []byte(`{"error": {"code": "internal", "message": "encoding the error", "file": null, "line": null}}` + "\n")
+		b = []byte(`{"error": {"code": "internal", "message": "encoding the error", "file": null, "line": null, "column": null, "source_line": null}}` + "\n")
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))

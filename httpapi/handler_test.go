@@ -338,7 +338,7 @@ func errorCases(t testing.TB) []errorCase {
 		{name: "form-urlencoded", method: "POST", target: "/v1/rules/check", contentType: "application/x-www-form-urlencoded", body: []byte("rules=x"), status: 415, code: "unsupported_media_type"},
 		{name: "unparsable content type", method: "POST", target: "/v1/score/tabular", contentType: "application/json; =", body: good, status: 415, code: "unsupported_media_type"},
 		{name: "empty body", method: "POST", target: "/v1/score/tabular", contentType: "application/json", status: 400, code: "bad_request", msg: "empty request body"},
-		{name: "not JSON", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: []byte("{\n  \"gt\": [\n  oops"), status: 400, code: "bad_request", line: 3, msg: "line 3, column 3: invalid character 'o'"},
+		{name: "not JSON", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: []byte("{\n  \"gt\": [\n  oops"), status: 400, code: "bad_request", line: 3, msg: "request body:3:3: invalid character 'o' looking for beginning of value\n    3 |   oops\n      |   ^"},
 		{name: "truncated JSON", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: []byte(`{"gt": [`), status: 400, code: "bad_request", line: 1, msg: "unexpected end"},
 		{name: "JSON array", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: []byte(`[]`), status: 400, code: "bad_request", line: 1},
 		{name: "trailing data", method: "POST", target: "/v1/score/tabular", contentType: "application/json", body: append(append([]byte{}, good...), "\n{}"...), status: 400, code: "bad_request", line: 2, msg: "unexpected data after the JSON object"},
@@ -404,7 +404,8 @@ func TestErrors(t *testing.T) {
 }
 
 // checkError asserts an error answer: status, JSON content type, the
-// {"error": {code, message, file, line}} shape with all four keys, and the
+// {"error": {code, message, file, line, column, source_line}} shape with
+// all six keys, and the
 // case's expectations.
 func checkError(t testing.TB, status int, header http.Header, body []byte, c errorCase) {
 	t.Helper()
@@ -420,8 +421,8 @@ func checkError(t testing.TB, status int, header http.Header, body []byte, c err
 	if err := json.Unmarshal(body, &raw); err != nil {
 		t.Fatalf("error body is not JSON: %v: %s", err, body)
 	}
-	for _, k := range []string{"code", "message", "file", "line"} {
-		if _, ok := raw.Error[k]; !ok || len(raw.Error) != 4 {
+	for _, k := range []string{"code", "message", "file", "line", "column", "source_line"} {
+		if _, ok := raw.Error[k]; !ok || len(raw.Error) != 6 {
 			t.Fatalf("error body lacks %q or has extra keys: %s", k, body)
 		}
 	}
@@ -501,14 +502,29 @@ func TestPanicIsRecovered(t *testing.T) {
 	checkError(t, w.Code, w.Header(), w.Body.Bytes(), errorCase{status: 500, code: "internal", msg: "internal error: boom"})
 }
 
-func TestPosition(t *testing.T) {
-	data := []byte("ab\ncd\n")
+// A request body's error names the line and the column in characters
+// (not bytes), shows the line with a caret under the offending character,
+// and fills the column and source_line fields.
+func TestBodyErrorPosition(t *testing.T) {
+	h := New(Options{})
 	for _, c := range []struct {
-		off       int64
-		line, col int
-	}{{0, 1, 1}, {1, 1, 2}, {3, 2, 1}, {4, 2, 2}, {6, 3, 1}, {99, 3, 1}, {-1, 1, 1}} {
-		if l, col := position(data, c.off); l != c.line || col != c.col {
-			t.Errorf("position(%d) = %d:%d, want %d:%d", c.off, l, col, c.line, c.col)
+		name, body string
+		line, col  int
+		msg        string
+	}{
+		{"unknown field after accents", "{\"bootstrap\": 10,\n \"preview\": \"é\", \"x\": 1}", 2, 18, "request body:2:18: unknown field \"x\"\n    2 |  \"preview\": \"é\", \"x\": 1}\n      |                  ^"},
+		{"type error at the value's start", "{\n\"gate\": \"0.8\"}", 2, 9, "request body:2:9: field \"gate\": expected a number, not a JSON string"},
+		{"after a byte order mark", "\xef\xbb\xbf{\"gate\": \"x\"}", 1, 10, "request body:1:10: field \"gate\""},
+	} {
+		w := do(h, "POST", "/v1/score/tabular", "application/json", []byte(c.body))
+		var e ErrorBody
+		if err := json.Unmarshal(w.Body.Bytes(), &e); err != nil {
+			t.Fatal(err)
+		}
+		d := e.Error
+		if w.Code != 400 || d.Line == nil || *d.Line != c.line || d.Column == nil || *d.Column != c.col || d.SourceLine == nil ||
+			!strings.HasPrefix(d.Message, c.msg) || !strings.HasSuffix(d.Message, "^") {
+			t.Errorf("%s: %d %s", c.name, w.Code, w.Body.Bytes())
 		}
 	}
 }

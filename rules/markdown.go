@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 
@@ -13,19 +14,6 @@ import (
 // header's, and a code fence that never closes (the parser then reads the
 // fence line as text and the tables after it as tables, where a Markdown
 // viewer shows the rest of the file as code).
-
-// line returns the text of 1-based line n, without its newline; "" when n
-// is not a line of the source.
-func (l *lineIndex) line(n int) []byte {
-	if n < 1 || n > len(l.starts) {
-		return nil
-	}
-	end := len(l.src)
-	if n < len(l.starts) {
-		end = l.starts[n] - 1
-	}
-	return l.src[l.starts[n-1]:end]
-}
 
 // stripQuote removes leading block-quote markers ("> ", nested or not) and
 // the indentation before them.
@@ -44,13 +32,47 @@ func stripQuote(line []byte) []byte {
 // the parser splits them: at every pipe that is not escaped (a run of
 // pipes is one boundary) and not inside a code span.
 func extraCells(line []byte, n int) []string {
-	data := bytes.TrimRight(stripQuote(line), " \t")
+	var extra []string
+	for col, c := range splitCells(line) {
+		if col >= n && c.text != "" {
+			extra = append(extra, strconv.Quote(c.text))
+		}
+	}
+	return extra
+}
+
+// cellStarts returns the byte offset in line where each cell of a table
+// row's line starts (after the spaces before it), split as extraCells
+// splits them: where an error about a cell puts its caret.
+func cellStarts(line []byte) []int {
+	cells := splitCells(line)
+	out := make([]int, len(cells))
+	for i, c := range cells {
+		out[i] = c.start
+	}
+	return out
+}
+
+// rowCell is one cell of a table row's line: its trimmed text and the
+// offset in the line where it starts.
+type rowCell struct {
+	text  string
+	start int
+}
+
+// splitCells splits a table row's line into cells the way the parser
+// splits them: at every pipe that is not escaped (a run of pipes is one
+// boundary) and not inside a code span.
+func splitCells(line []byte) []rowCell {
+	trimmed := stripQuote(line)
+	base := len(line) - len(trimmed) // offsets count from the line's start
+	data := bytes.TrimRight(trimmed, " \t")
 	i := 0
 	for i < len(data) && data[i] == '|' {
 		i++
 	}
-	var extra []string
-	for col := 0; i < len(data); col++ {
+	var cells []rowCell
+	for i < len(data) {
 		for i < len(data) && data[i] == ' ' {
 			i++
 		}
@@ -58,15 +80,12 @@ func extraCells(line []byte, n int) []string {
 		for i < len(data) && (data[i] != '|' || isEscaped(data, i)) {
 			i = skipCodeSpan(data, i) + 1
 		}
-		cell := strings.TrimSpace(string(data[start:min(i, len(data))]))
+		cells = append(cells, rowCell{strings.TrimSpace(string(data[start:min(i, len(data))])), base + start})
 		for i < len(data) && data[i] == '|' && !isEscaped(data, i) {
 			i++
 		}
-		if col >= n && cell != "" {
-			extra = append(extra, strconv.Quote(cell))
-		}
 	}
-	return extra
+	return cells
 }
 
 // isEscaped reports whether data[i] follows an odd number of backslashes.
@@ -119,11 +138,10 @@ type numberedLine struct {
 // of exactly its marker (up to three spaces before, spaces after); a fence
 // in a block quote must close before the quote ends. HTML comments are
 // skipped.
-func unclosedFences(name string, src []byte) inputerr.List {
-	lines := bytes.Split(src, []byte("\n"))
-	numbered := make([]numberedLine, len(lines))
-	for i, l := range lines {
-		numbered[i] = numberedLine{i + 1, l}
+func unclosedFences(name string, lines *ingest.LineIndex) inputerr.List {
+	numbered := make([]numberedLine, lines.NumLines())
+	for i := range numbered {
+		numbered[i] = numberedLine{i + 1, lines.Line(i + 1)}
 	}
 	return scanFences(name, numbered, false)
 }

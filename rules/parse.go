@@ -129,13 +129,18 @@ func parseWith(name string, src []byte, read func(buf []byte) []mdBlock) (*File,
 	sum := sha256sum.Sum256(src)
 	f := &File{Name: name, SHA256: hex.EncodeToString(sum[:])}
 	buf := normalize(src)
-	if !isValidUTF8(buf) {
-		line := 1 + bytes.Count(buf[:firstInvalidUTF8(buf)], []byte("\n"))
-		f.errs = inputerr.List{inputerr.New(name, line, "expected UTF-8 text")}
+	text := ingest.OpenBytes(name, buf)
+	if e := text.CheckUTF8(); e != nil {
+		f.errs = inputerr.List{e}
 		return f, f.errs
 	}
-	f.readBlocks(buf, read(buf))
-	return f.finish()
+	f.readBlocks(text, read(buf))
+	f, err := f.finish()
+	// Every problem shows its line (and a caret under the cell at fault).
+	for _, w := range f.Warnings {
+		text.Attach(w)
+	}
+	return f, text.AttachAll(err)
 }
 
 // normalize returns src with LF newlines and no byte-order mark: the reader
@@ -148,12 +153,12 @@ func normalize(src []byte) []byte {
 
 // readBlocks reads the rule sections' tables among the headings and tables
 // of a file, and reports unclosed code fences.
-func (f *File) readBlocks(buf []byte, blocks []mdBlock) {
-	errs := unclosedFences(f.Name, buf)
+func (f *File) readBlocks(text *ingest.Source, blocks []mdBlock) {
+	errs := unclosedFences(f.Name, &text.LineIndex)
 	var section Kind
 	sectionLevel := 0
 	ruleTables := 0
-	lines := newLines(buf)
+	lines := &text.LineIndex
 	for _, b := range blocks {
 		if !b.table {
 			kind := sectionKind(strings.ToLower(b.text))
@@ -224,7 +229,7 @@ func sectionKind(title string) Kind {
 
 // readTable reads one table of a rule section and reports whether it was
 // read as rules: whether it has the section's rule columns.
-func (f *File) readTable(lines *lineIndex, t mdBlock, kind Kind, errs *inputerr.List) bool {
+func (f *File) readTable(lines *ingest.LineIndex, t mdBlock, kind Kind, errs *inputerr.List) bool {
 	headerLine := t.line
 	warn := func(line int, format string, args ...any) {
 		f.Warnings = append(f.Warnings, inputerr.New(f.Name, line, format, args...))
@@ -289,17 +294,34 @@ func (f *File) readTable(lines *lineIndex, t mdBlock, kind Kind, errs *inputerr.
 			}
 			return strings.TrimSpace(r.cells[i])
 		}
-		if extra := extraCells(lines.line(line), len(t.header)); len(extra) > 0 {
-			warn(line, "row has %d cell(s) more than the header's %d; not read: %s", len(extra), len(t.header), strings.Join(extra, ", "))
+		text := lines.Line(line)
+		starts := cellStarts(text)
+		// column is where the cell of col starts on the line, in
+		// characters; the line's end for a cell the row lacks.
+		column := func(col string) int {
+			off := len(text)
+			if i, ok := cols[col]; ok && i < len(starts) {
+				off = starts[i]
+			}
+			return utf8.RuneCount(text[:off]) + 1
 		}
-		row, rowErrs := parseRow(f.Name, line, kind, cell)
+		if extra := extraCells(text, len(t.header)); len(extra) > 0 {
+			e := inputerr.New(f.Name, line, "row has %d cell(s) more than the header's %d; not read: %s", len(extra), len(t.header), strings.Join(extra, ", "))
+			if len(t.header) < len(starts) {
+				e.Column = utf8.RuneCount(text[:starts[len(t.header)]]) + 1
+			}
+			f.Warnings = append(f.Warnings, e)
+		}
+		row, rowErrs := parseRow(f.Name, line, kind, cell, column)
 		if len(rowErrs) > 0 {
 			*errs = append(*errs, rowErrs...)
 			f.rejected = append(f.rejected, row)
 			continue
 		}
 		if row.Status == Settled && row.Witness == "" {
-			warn(line, "settled row without a witness")
+			e := inputerr.New(f.Name, line, "settled row without a witness")
+			e.Column = column("witness")
+			f.Warnings = append(f.Warnings, e)
 		}
 		f.Rows = append(f.Rows, row)
 	}
@@ -347,11 +369,14 @@ func knownColumns(kind Kind) string {
 // parseRow validates and converts one table row. It reports every problem
 // of the row; with problems, the row holds what could be read (the field
 // list, the forms, the cells as written) for Check and for messages.
-func parseRow(file string, line int, kind Kind, cell func(string) string) (Row, inputerr.List) {
+func parseRow(file string, line int, kind Kind, cell func(string) string, column func(string) int) (Row, inputerr.List) {
 	row := Row{Kind: kind, Line: line, Witness: cell("witness")}
 	var errs inputerr.List
-	bad := func(format string, args ...any) {
-		errs = append(errs, inputerr.New(file, line, format, args...))
+	// bad reports a problem with the cell of column col.
+	bad := func(col, format string, args ...any) {
+		e := inputerr.New(file, line, format, args...)
+		e.Column = column(col)
+		errs = append(errs, e)
 	}
 	for _, fld := range strings.Split(cell("field"), ",") {
 		if fld = strings.TrimSpace(fld); fld != "" {
@@ -359,11 +384,11 @@ func parseRow(file string, line int, kind Kind, cell func(string) string) (Row, 
 		}
 	}
 	if len(row.Fields) == 0 {
-		bad("expected a field name, a comma-separated list of fields, or *")
+		bad("field", "expected a field name, a comma-separated list of fields, or *")
 	}
 	forms := cell("forms")
 	if forms == "" {
-		bad("expected at least one form in the %s column", formsColumn(kind))
+		bad("forms", "expected at least one form in the %s column", formsColumn(kind))
 	} else {
 		empty := false
 		for _, form := range strings.Split(forms, " / ") {
@@ -374,13 +399,13 @@ func parseRow(file string, line int, kind Kind, cell func(string) string) (Row, 
 			}
 		}
 		if empty {
-			bad("empty form in %q (forms are separated by \" / \")", forms)
+			bad("forms", "empty form in %q (forms are separated by \" / \")", forms)
 		}
 	}
 	if kind == Equivalence {
 		row.Canonical = cell("canonical")
 		if row.Canonical == "" {
-			bad("expected a canonical form")
+			bad("canonical", "expected a canonical form")
 		}
 	} else {
 		row.Position, row.Side = readPositionSide(cell, bad)
@@ -393,27 +418,27 @@ func parseRow(file string, line int, kind Kind, cell func(string) string) (Row, 
 		row.Status = Open
 	default:
 		row.Status = Status(status)
-		bad("unknown status %q (expected settled or OPEN)", status)
+		bad("status", "unknown status %q (expected settled or OPEN)", status)
 	}
 	return row, errs
 }
 
 // readPositionSide reads an ignore row's position and side; an unknown one
 // is reported to bad and kept as written.
-func readPositionSide(cell func(string) string, bad func(string, ...any)) (Position, Side) {
+func readPositionSide(cell func(string) string, bad func(string, string, ...any)) (Position, Side) {
 	pos := Position(strings.ToLower(cell("position")))
 	switch pos {
 	case Leading, Trailing, Anywhere:
 	default:
 		pos = Position(cell("position"))
-		bad("unknown position %q (expected leading, trailing or anywhere)", cell("position"))
+		bad("position", "unknown position %q (expected leading, trailing or anywhere)", cell("position"))
 	}
 	side := Side(strings.ToLower(cell("side")))
 	switch side {
 	case ModelSide, BothSides:
 	default:
 		side = Side(cell("side"))
-		bad("unknown side %q (expected model or both)", cell("side"))
+		bad("side", "unknown side %q (expected model or both)", cell("side"))
 	}
 	return pos, side
 }
@@ -423,37 +448,6 @@ func formsColumn(kind Kind) string {
 		return "token"
 	}
 	return "forms"
-}
-
-// lineIndex finds the lines of a file.
-type lineIndex struct {
-	src    []byte
-	starts []int // offset of the first byte of each line
-}
-
-func newLines(src []byte) *lineIndex {
-	l := &lineIndex{src: src, starts: []int{0}}
-	for i, c := range src {
-		if c == '\n' {
-			l.starts = append(l.starts, i+1)
-		}
-	}
-	return l
-}
-
-func isValidUTF8(b []byte) bool { return utf8.Valid(b) }
-
-// firstInvalidUTF8 returns the offset of the first byte that is not part of
-// valid UTF-8, or -1.
-func firstInvalidUTF8(b []byte) int {
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size <= 1 {
-			return i
-		}
-		i += size
-	}
-	return -1
 }
 
 // String renders the row roughly as it reads in the file, for messages.

@@ -50,7 +50,7 @@ func expect(f *File) expectation {
 		})
 	}
 	for _, w := range f.Warnings {
-		e.Warnings = append(e.Warnings, w.Error())
+		e.Warnings = append(e.Warnings, w.Head()) // one line each; the .err files show carets
 	}
 	return e
 }

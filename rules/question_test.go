@@ -1,10 +1,12 @@
 package rules
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/schema"
 )
 
@@ -184,14 +186,14 @@ func TestParseQuestions(t *testing.T) {
 			}
 			var warnings []string
 			for _, w := range f.Warnings {
-				warnings = append(warnings, w.Error())
+				warnings = append(warnings, withoutColumn(w))
 			}
 			if !reflect.DeepEqual(warnings, tt.warnings) {
 				t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), strings.Join(tt.warnings, "\n"))
 			}
 			var errs []string
 			for _, e := range Check(f, schema.Default(), nil) {
-				errs = append(errs, e.Error())
+				errs = append(errs, withoutColumn(e))
 			}
 			if !reflect.DeepEqual(errs, tt.errors) {
 				t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(errs, "\n"), strings.Join(tt.errors, "\n"))
@@ -202,5 +204,41 @@ func TestParseQuestions(t *testing.T) {
 				t.Errorf("Parse error = %v, want one only when there are errors", err)
 			}
 		})
+	}
+}
+
+// withoutColumn is an error's first line without its column: these cases
+// are about which problems are found; TestRowErrorsPointAtTheCell checks
+// the columns and the caret.
+func withoutColumn(e *inputerr.Error) string {
+	c := *e
+	c.Column = 0
+	return c.Head()
+}
+
+// A row's problem shows its line with a caret under the cell at fault;
+// one beyond the header's cells, under the first extra cell.
+func TestRowErrorsPointAtTheCell(t *testing.T) {
+	src := "## Ignore\n\n| field | token | position | side | status |\n|---|---|---|---|---|\n| nome | il | first | nobody | draft | w |\n"
+	f, err := Parse("q.md", []byte(src))
+	if f == nil || err == nil {
+		t.Fatalf("Parse = %v, %v; want errors", f, err)
+	}
+	want := []string{
+		"q.md:5:15: unknown position \"first\" (expected leading, trailing or anywhere)\n    5 | | nome | il | first | nobody | draft | w |\n      |               ^",
+		"q.md:5:23: unknown side \"nobody\" (expected model or both)\n    5 | | nome | il | first | nobody | draft | w |\n      |                       ^",
+		"q.md:5:32: unknown status \"draft\" (expected settled or OPEN)\n    5 | | nome | il | first | nobody | draft | w |\n      |                                ^",
+	}
+	var list inputerr.List
+	if !errors.As(err, &list) || len(list) != len(want) {
+		t.Fatalf("errors:\n%v\nwant %d", err, len(want))
+	}
+	for i, e := range list {
+		if e.Error() != want[i] {
+			t.Errorf("error %d:\n%s\nwant\n%s", i, e.Error(), want[i])
+		}
+	}
+	if len(f.Warnings) != 1 || f.Warnings[0].Column != 40 || !strings.HasSuffix(f.Warnings[0].Error(), "^") {
+		t.Errorf("warnings %v: want the extra cell's at column 40, with a caret", f.Warnings)
 	}
 }

@@ -25,7 +25,7 @@ func TestWithoutBadRows(t *testing.T) {
 			name:      "an unknown status leaves its row out",
 			src:       ruleFile(equivHeader, "| title | Sig. / Sig | Signore | settled | w |", "| title | Dott. | Dottore | maybe | w |", "| title | Avv. | Avvocato | OPEN | w |"),
 			wantLines: []int{4, 6},
-			wantErrs:  []string{`check.md:5: unknown status "maybe" (expected settled or OPEN)`},
+			wantErrs:  []string{"check.md:5:29: unknown status \"maybe\" (expected settled or OPEN)\n    5 | | title | Dott. | Dottore | maybe | w |\n      |                             ^"},
 			wantOK:    true,
 		},
 		{

@@ -52,7 +52,7 @@ export function locateWasm(sources) {
   located = sources;
 }
 
-/** DocscoreError is a failed call: the envelope's code, file and line. */
+/** DocscoreError is a failed call: the envelope's code, file, line, column and source line. */
 export class DocscoreError extends Error {
   constructor(detail) {
     super(detail.message);
@@ -60,6 +60,8 @@ export class DocscoreError extends Error {
     this.code = detail.code;
     this.file = detail.file ?? null;
     this.line = detail.line ?? null;
+    this.column = detail.column ?? null;
+    this.sourceLine = detail.source_line ?? null;
   }
 }
 

@@ -200,9 +200,13 @@ export type WasmSource = URL | string | ArrayBuffer | Uint8Array | WebAssembly.M
 /** Say where the WebAssembly files are ("docscore.wasm", "receipts.wasm", "harness.wasm", "compare.wasm"), before the first call. */
 export function locateWasm(sources: Partial<Record<string, WasmSource>> | ((file: string) => WasmSource | undefined)): void;
 
-/** A failed call: the core's error code ("input", "bad_request", "incomplete", "internal"), and the file and line it names. */
+/** A failed call: the core's error code ("input", "bad_request", "incomplete", "internal"), and the file, line and column it names; the message shows the source line with a caret under the column. */
 export class DocscoreError extends Error {
   code: string;
   file: string | null;
   line: number | null;
+  /** 1-based column, in characters, on line. */
+  column: number | null;
+  /** The text of line, as the message shows it. */
+  sourceLine: string | null;
 }

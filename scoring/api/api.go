@@ -240,7 +240,7 @@ type Problem struct {
 }
 
 func problem(e *inputerr.Error) Problem {
-	return Problem{File: e.File, Line: e.Line, Message: e.Msg, Text: e.Error()}
+	return Problem{File: e.File, Line: e.Line, Message: e.Msg, Text: e.Head()}
 }
 
 // CheckRules parses and checks a rule file. Problems with the rule file are
@@ -324,6 +324,12 @@ type ErrorDetail struct {
 	Message string  `json:"message"`
 	File    *string `json:"file"`
 	Line    *int    `json:"line"`
+	// Column is the 1-based column (in characters) on Line, null when not
+	// known.
+	Column *int `json:"column"`
+	// SourceLine is the text of Line, null when not known: Message shows
+	// it under its first line, with a caret under Column.
+	SourceLine *string `json:"source_line"`
 }
 
 // Where returns the error's file and line, "" and 0 when they do not apply.
@@ -361,6 +367,14 @@ func DescribeError(err error) ErrorDetail {
 		if e.Line > 0 {
 			line := e.Line
 			d.Line = &line
+		}
+		if e.Line > 0 && e.Column > 0 {
+			col := e.Column
+			d.Column = &col
+		}
+		if e.Line > 0 && e.Source != "" {
+			src := e.Source
+			d.SourceLine = &src
 		}
 		return d
 	}

@@ -57,12 +57,14 @@ type CaseFile struct {
 // operation_metrics, default_metrics, operation_specs); the format is
 // docs/schema/cases.schema.json. Every problem is an input error naming
 // name, the line and column, the field and what was expected.
-func ReadCaseFile(r io.Reader, name string, opts ReadOptions) (*CaseFile, error) {
+func ReadCaseFile(r io.Reader, name string, opts ReadOptions) (_ *CaseFile, err error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	data = ingest.StripBOM(data)
+	src := ingest.OpenBytes(name, data)
+	defer func() { src.AttachAll(err) }() // every error shows its line
+	data = src.Bytes()
 	if opts.MetricKinds == nil {
 		opts.MetricKinds = DefaultMetricKinds()
 	}

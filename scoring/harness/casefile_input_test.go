@@ -1,6 +1,11 @@
 package harness
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/docscore/docscore/scoring/inputerr"
+)
 
 // TestReadCaseFileInputRules: a cases file follows the input rules of every
 // JSONL reader: invalid UTF-8 is an error naming the line (it was decoded
@@ -17,8 +22,9 @@ func TestReadCaseFileInputRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := readString(tt.file, tt.src, nil)
-		if err == nil || err.Error() != tt.want {
-			t.Errorf("%s: error %v, want %s", tt.name, err, tt.want)
+		// the first line: the source line and a caret follow
+		if e, ok := inputerr.As(err); !ok || e.Head() != tt.want || !strings.HasSuffix(err.Error(), "^") {
+			t.Errorf("%s: error %v, want %s, the line and a caret", tt.name, err, tt.want)
 		}
 	}
 }

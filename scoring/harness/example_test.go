@@ -132,6 +132,8 @@ func ExampleReadCaseFile() {
 	// Output:
 	// r1 pass
 	// bad.json:1:65: references[0].authority: "gold": expected one of evidence, generated, ground_truth
+	//     1 | {"case_id": "r1", "prediction": 1, "references": [{"authority": "gold", "value": 1}]}
+	//       |                                                                 ^
 }
 
 // Attribute localizes a failure from a stage's verdict and its upstream

@@ -8,7 +8,6 @@ import (
 	"io"
 	"reflect"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/docscore/docscore/scoring/inputerr"
 )
@@ -16,10 +15,8 @@ import (
 // Position returns the 1-based line and column (in characters) of byte
 // offset off in data; an offset outside data is clamped to it.
 func Position(data []byte, off int) (line, col int) {
-	off = min(max(off, 0), len(data))
-	before := data[:off]
-	start := bytes.LastIndexByte(before, '\n') + 1
-	return bytes.Count(before, []byte("\n")) + 1, utf8.RuneCount(before[start:]) + 1
+	x := NewLineIndex(data[:min(max(off, 0), len(data))])
+	return x.Position(off)
 }
 
 // JSONError turns an error from decoding the JSON document data (with
@@ -47,11 +44,14 @@ func LineJSONError(file string, l Line, err error, what string) *inputerr.Error 
 // count the offending byte).
 func jsonError(file string, data []byte, lineBase, indent int, err error, what string, fromDecoder bool) *inputerr.Error {
 	at := func(off int, msg string) *inputerr.Error {
-		line, col := Position(data, off)
-		if line == 1 {
+		x := NewLineIndex(data)
+		line, col := x.Position(off)
+		src := x.LineText(line)
+		if line == 1 && indent > 0 {
 			col += indent
+			src = strings.Repeat(" ", indent) + src
 		}
-		return &inputerr.Error{File: file, Line: line + lineBase, Column: col, Msg: msg}
+		return &inputerr.Error{File: file, Line: line + lineBase, Column: col, Msg: msg, Source: src}
 	}
 	expect := ""
 	if what != "" {
@@ -67,15 +67,20 @@ func jsonError(file string, data []byte, lineBase, indent int, err error, what s
 		return at(syntaxOffset(data, syn, fromDecoder), "invalid JSON: "+syn.Error()+expect)
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 		return at(len(data), "invalid JSON: unexpected end of input"+expect)
-	case errors.As(err, &typ) && typ.Field == "":
-		if what == "" {
-			what = "another kind of value"
-		}
-		e := at(int(typ.Offset)-1, fmt.Sprintf("expected %s, found %s", what, article(typ.Value)))
-		e.Column = 0 // the decoder knows where the value ends, not where it starts
-		return e
 	case errors.As(err, &typ):
-		e := at(int(typ.Offset)-1, fmt.Sprintf("member %q is %s: expected %s", typ.Field, article(typ.Value), Kind(typ.Type)))
+		msg := fmt.Sprintf("member %q is %s: expected %s", typ.Field, article(typ.Value), Kind(typ.Type))
+		if typ.Field == "" {
+			if what == "" {
+				what = "another kind of value"
+			}
+			msg = fmt.Sprintf("expected %s, found %s", what, article(typ.Value))
+		}
+		// The decoder knows where the value ends; the caret goes where
+		// it starts.
+		if start, ok := valueStart(data, int(typ.Offset)); ok {
+			return at(start, msg)
+		}
+		e := at(int(typ.Offset)-1, msg)
 		e.Column = 0
 		return e
 	}
@@ -159,7 +164,7 @@ func LineNotObject(file string, l Line, what string) *inputerr.Error {
 	if kind == "" {
 		return nil
 	}
-	return &inputerr.Error{File: file, Line: l.No, Column: l.Indent + 1, Msg: fmt.Sprintf("expected %s, found %s", what, kind)}
+	return &inputerr.Error{File: file, Line: l.No, Column: l.Indent + 1, Msg: fmt.Sprintf("expected %s, found %s", what, kind), Source: l.Source()}
 }
 
 // kindOf names the kind of a valid JSON value that is not an object; ""
@@ -180,4 +185,39 @@ func kindOf(text []byte) string {
 		return "null"
 	}
 	return "a number"
+}
+
+// valueStart is the offset where the JSON value that ends at offset end
+// of data starts (encoding/json's UnmarshalTypeError.Offset is the end of
+// the value it refused, or just after the '{' or '[' opening it); ok is
+// false when no value ends there.
+func valueStart(data []byte, end int) (int, bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var open []int // where each open container starts
+	for len(open) <= MaxDepth {
+		start := int(skipSep(data, dec.InputOffset()))
+		tok, err := dec.Token()
+		if err != nil {
+			return 0, false
+		}
+		after := int(dec.InputOffset())
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			if after == end {
+				return start, true
+			}
+			open = append(open, start)
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			start = open[len(open)-1]
+			open = open[:len(open)-1]
+		}
+		if after == end {
+			return start, true
+		}
+		if after > end {
+			return 0, false
+		}
+	}
+	return 0, false
 }

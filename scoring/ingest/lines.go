@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -39,6 +40,10 @@ type Line struct {
 	// line end (a writer killed mid-line leaves one).
 	Unended bool
 }
+
+// Source is the line's text as an error shows it: Text after Indent
+// spaces (the whitespace it had, as spaces, so that columns line up).
+func (l Line) Source() string { return strings.Repeat(" ", l.Indent) + string(l.Text) }
 
 // Lines reads JSON Lines: one item per line, "\n" or "\r\n" ends, a UTF-8
 // BOM before the first line, blank lines skipped and a last line with or
@@ -119,7 +124,7 @@ func (ls *Lines) Next() bool {
 		ls.line.Text = text
 		ls.bad = nil
 		if !utf8.Valid(text) {
-			ls.bad = &inputerr.Error{File: ls.name, Line: ls.line.No, Column: ls.line.Indent + firstInvalid(text) + 1, Msg: "expected UTF-8 text"}
+			ls.bad = &inputerr.Error{File: ls.name, Line: ls.line.No, Column: ls.line.Indent + firstInvalid(text) + 1, Msg: "expected UTF-8 text", Source: ls.line.Source()}
 		}
 		return true
 	}
@@ -202,25 +207,15 @@ func (ls *Lines) Skip(e *inputerr.Error) error {
 	return nil
 }
 
-// Errorf returns an input error at the current line.
+// Errorf returns an input error at the current line, showing it.
 func (ls *Lines) Errorf(format string, args ...any) *inputerr.Error {
-	return inputerr.New(ls.name, ls.line.No, format, args...)
+	e := inputerr.New(ls.name, ls.line.No, format, args...)
+	e.Source = ls.line.Source()
+	return e
 }
 
 // CheckUTF8 returns an input error at the first byte of a whole document
 // that is not UTF-8, or nil.
 func CheckUTF8(file string, data []byte) *inputerr.Error {
-	if utf8.Valid(data) {
-		return nil
-	}
-	off := 0
-	for off < len(data) {
-		r, size := utf8.DecodeRune(data[off:])
-		if r == utf8.RuneError && size == 1 {
-			break
-		}
-		off += size
-	}
-	line, col := Position(data, off)
-	return &inputerr.Error{File: file, Line: line, Column: col, Msg: "expected UTF-8 text"}
+	return OpenBytes(file, data).CheckUTF8()
 }

@@ -158,4 +158,6 @@ func ExampleParseCORD() {
 	// Output:
 	// cord-test-0004: "TOTAL 60,000", gt_parse {"total": {"total_price": "60,000"}}
 	// refs/bad.json:1:37: valid_line[0].words[0].text: expected a string, got number
+	//     1 | {"valid_line": [{"words": [{"text": 5}]}]}
+	//       |                                     ^
 }

@@ -1,6 +1,7 @@
 package receipts
 
 import (
+	"github.com/docscore/docscore/scoring/ingest"
 	"reflect"
 	"slices"
 	"strings"
@@ -88,7 +89,7 @@ func FuzzParseCORD(f *testing.F) {
 		// The one-pass decoding agrees with the careful parse.
 		for _, opts := range []ParseOptions{{}, {Order: ReadingOrder}} {
 			if fast, ok := parseCORDFast("refs/f.json", data, opts); ok {
-				careful, err := parseCORDCareful("refs/f.json", data, opts)
+				careful, err := parseCORDCareful(ingest.OpenBytes("refs/f.json", data), opts)
 				if err != nil || !reflect.DeepEqual(fast, careful) {
 					t.Fatalf("fast parse %+v, careful parse %+v, %v", fast, careful, err)
 				}

@@ -101,23 +101,24 @@ func FileStem(name string) string {
 // an object or as a JSON string (as the Hugging Face parquet files do).
 // The sample id is a top-level "sample_id" string, or else the file stem.
 func ParseCORD(name string, data []byte, opts ParseOptions) (Reference, error) {
-	// The rules of every input file: a UTF-8 byte order mark is skipped,
-	// a byte that is not UTF-8 is an error at its line and column (a BOM
-	// was an error, a \xff byte accepted).
-	data = ingest.StripBOM(data)
-	if err := ingest.CheckUTF8(name, data); err != nil {
+	// The rules of every input file (ingest.Open): a UTF-8 byte order
+	// mark is skipped, a byte that is not UTF-8 is an error at its line
+	// and column.
+	src, err := ingest.Open(name, data)
+	if err != nil {
 		return Reference{}, err
 	}
-	if ref, ok := parseCORDFast(name, data, opts); ok {
+	if ref, ok := parseCORDFast(name, src.Bytes(), opts); ok {
 		return ref, nil
 	}
-	return parseCORDCareful(name, data, opts)
+	return parseCORDCareful(src, opts)
 }
 
 // parseCORDCareful is the authoritative parse: it validates the file step
 // by step and positions the first problem it finds.
-func parseCORDCareful(name string, data []byte, opts ParseOptions) (Reference, error) {
-	doc := cordDoc{name: name, outer: data}
+func parseCORDCareful(src *ingest.Source, opts ParseOptions) (Reference, error) {
+	name, data := src.Name(), src.Bytes()
+	doc := cordDoc{name: name, outer: data, src: src}
 	// Members are matched as encoding/json matches struct fields (exactly,
 	// else ignoring case), like the one-pass decoding.
 	var top struct {
@@ -183,6 +184,7 @@ func ParseGroundTruth(file string, row int, sampleID string, gt []byte, opts Par
 // (inner).
 type cordDoc struct {
 	name       string
+	src        *ingest.Source // the file, for its lines; nil for a parquet row
 	outer      []byte
 	prefix     jsonPath
 	inner      []byte
@@ -201,10 +203,7 @@ func (d *cordDoc) label() string {
 func (d *cordDoc) at(path jsonPath, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
 	if d.inner != nil && !(len(path) == 1 && (path[0] == "ground_truth" || path[0] == "sample_id")) {
-		e := inputerr.New(d.name, 0, "")
-		if line, _, ok := ingest.Locate(d.outer, "ground_truth"); ok && d.outer != nil {
-			e.Line = line
-		}
+		e := d.atGroundTruth()
 		where := ""
 		if line, col, ok := ingest.Locate(d.inner, path...); ok {
 			where = fmt.Sprintf(" (line %d, column %d of the string)", line, col)
@@ -216,6 +215,24 @@ func (d *cordDoc) at(path jsonPath, format string, args ...any) error {
 	e := inputerr.New(d.name, 0, "%s: %s", pathOrRoot(full), msg)
 	if line, col, ok := ingest.Locate(d.outer, full...); ok {
 		e.Line, e.Column = line, col
+	}
+	return d.attach(e)
+}
+
+// atGroundTruth is an error without a message at the file's
+// "ground_truth" string, when the file has one.
+func (d *cordDoc) atGroundTruth() *inputerr.Error {
+	e := inputerr.New(d.name, 0, "")
+	if line, col, ok := ingest.Locate(d.outer, "ground_truth"); ok && d.outer != nil {
+		e.Line, e.Column = line, col
+	}
+	return d.attach(e)
+}
+
+// attach gives e the source line of the file it names.
+func (d *cordDoc) attach(e *inputerr.Error) *inputerr.Error {
+	if d.src != nil {
+		d.src.Attach(e)
 	}
 	return e
 }
@@ -231,17 +248,15 @@ func pathOrRoot(p jsonPath) string {
 func (d *cordDoc) syntax(data []byte, err error, what string) error {
 	var syn *json.SyntaxError
 	if errors.As(err, &syn) {
-		e := inputerr.New(d.name, 0, "invalid JSON: %s: expected %s", syn.Error(), what)
 		line, col := ingest.Position(data, int(syn.Offset)-1)
 		if d.inner != nil && bytes.Equal(data, d.inner) {
-			if l, _, ok := ingest.Locate(d.outer, "ground_truth"); ok && d.outer != nil {
-				e.Line = l
-			}
+			e := d.atGroundTruth()
 			e.Msg = fmt.Sprintf("%s (line %d, column %d of the string): invalid JSON: %s", d.label(), line, col, syn.Error())
 			return e
 		}
-		e.Line, e.Column = line, col
-		return e
+		e := inputerr.New(d.name, line, "invalid JSON: %s: expected %s", syn.Error(), what)
+		e.Column = col
+		return d.attach(e)
 	}
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) {

@@ -87,11 +87,13 @@ func TestParseCORDErrors(t *testing.T) {
 		{"bad quad ignored in annotation order", `{"valid_line": [{"words": [{"text": "A", "quad": {"x1": "9"}}]}], "sample_id": 5}`, receipts.ParseOptions{}, 1, 80, "sample_id: expected a non-empty string"},
 		{"sample_id type", `{"sample_id": 7, "valid_line": []}`, receipts.ParseOptions{}, 1, 15, "sample_id: expected a non-empty string"},
 		{"ground_truth type", `{"ground_truth": 7}`, receipts.ParseOptions{}, 1, 18, "ground_truth: expected the CORD ground truth"},
-		{"bad ground_truth string", "{\n\"ground_truth\": \"{\\\"valid_line\\\": [\"}", receipts.ParseOptions{}, 2, 0, "ground_truth JSON string (line 1, column 16 of the string): invalid JSON"},
-		{"error inside ground_truth string", "{\n\"ground_truth\": \"{\\\"valid_line\\\": 3}\"}", receipts.ParseOptions{}, 2, 0, "ground_truth JSON string (line 1, column 16 of the string): valid_line: expected an array of lines"},
+		{"bad ground_truth string", "{\n\"ground_truth\": \"{\\\"valid_line\\\": [\"}", receipts.ParseOptions{}, 2, 17, "ground_truth JSON string (line 1, column 16 of the string): invalid JSON"},
+		{"after a BOM", "\xef\xbb\xbf{\n\"ground_truth\": 7}", receipts.ParseOptions{}, 2, 17, "ground_truth: expected the CORD ground truth"},
+		{"error inside ground_truth string", "{\n\"ground_truth\": \"{\\\"valid_line\\\": 3}\"}", receipts.ParseOptions{}, 2, 17, "ground_truth JSON string (line 1, column 16 of the string): valid_line: expected an array of lines"},
 		// The UTF-8 rules of every input: a byte that is not UTF-8 is an
 		// error at its line and column (it was accepted).
 		{"not UTF-8", "{\"valid_line\": [{\"words\": [\n {\"text\": \"caf\xff\"}]}]}", receipts.ParseOptions{}, 2, 15, "expected UTF-8 text"},
+		{"not UTF-8 on line 1", "{\"valid_line\": [{\"words\": [{\"text\": \"\xff\"}]}]}", receipts.ParseOptions{}, 1, 38, "expected UTF-8 text"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -100,7 +102,7 @@ func TestParseCORDErrors(t *testing.T) {
 			if !ok {
 				t.Fatalf("err = %v, want an input error", err)
 			}
-			if e.File != "refs/bad.json" || e.Line != tc.line || e.Column != tc.col || !strings.Contains(e.Msg, tc.contains) {
+			if e.File != "refs/bad.json" || e.Line != tc.line || e.Column != tc.col || !strings.Contains(e.Msg, tc.contains) || !strings.HasSuffix(e.Error(), "^") {
 				t.Errorf("err = %q (line %d, column %d), want line %d, column %d and %q", e, e.Line, e.Column, tc.line, tc.col, tc.contains)
 			}
 		})
@@ -123,7 +125,7 @@ func TestParseJSONL(t *testing.T) {
 		{"{\"sample_id\": \"a\", \"reference\": \"x\"}\n{\"sample_id\": \"a\", \"reference\": \"y\"}", 2, 0, "given twice (first on line 1)"},
 		{"{\"sample_id\": \"a\"}", 1, 0, `"reference" string`},
 		{"{\"reference\": \"x\"}", 1, 0, `"sample_id" string`},
-		{"{\"sample_id\": 3, \"reference\": \"x\"}", 1, 0, `member "sample_id" is a number`},
+		{"{\"sample_id\": 3, \"reference\": \"x\"}", 1, 15, `member "sample_id" is a number`},
 		{"  {\"sample_id\": \"a\", \"reference\": }", 1, 35, "invalid JSON"},
 		{"[]", 1, 1, "expected a JSON object {\"sample_id\": \"…\", \"reference\": \"…\"}, found an array"},
 		{"\"str\"", 1, 1, "expected a JSON object {\"sample_id\": \"…\", \"reference\": \"…\"}, found a string"},

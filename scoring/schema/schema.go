@@ -5,13 +5,10 @@
 package schema
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 
-	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/ingest"
 )
 
 // Kind is how a column is compared.
@@ -108,69 +105,52 @@ func (s *Schema) TextColumns() []string {
 // integer) and optionally "blank_gt" ("unscorable", the default, or
 // "score"). Column names are trimmed and lower-cased like CSV headers.
 func Parse(name string, data []byte) (*Schema, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
+	src, err := ingest.Open(name, data)
+	if err != nil {
+		return nil, err
+	}
 	var s Schema
-	if err := dec.Decode(&s); err != nil {
-		return nil, jsonError(name, data, dec.InputOffset(), err)
+	if err := src.DecodeStrict(&s, `a schema object {"key", "columns"}`); err != nil {
+		return nil, err
+	}
+	// at places a problem at the value the path names, or at the start.
+	at := func(format string, path []any, args ...any) error {
+		line, col, ok := ingest.Locate(src.Bytes(), path...)
+		if !ok {
+			line, col = 1, 1
+		}
+		return src.ErrorAtLine(line, col, format, args...)
 	}
 	s.Key = strings.ToLower(strings.TrimSpace(s.Key))
 	if s.Key == "" {
-		return nil, inputerr.New(name, 0, `expected a "key" naming the column that identifies a record`)
+		return nil, at(`expected a "key" naming the column that identifies a record`, []any{"key"})
 	}
 	if len(s.Columns) == 0 {
-		return nil, inputerr.New(name, 0, `expected "columns": a list of {"name", "kind"} objects`)
+		return nil, at(`expected "columns": a list of {"name", "kind"} objects`, []any{"columns"})
 	}
 	seen := map[string]bool{s.Key: true}
 	for i := range s.Columns {
 		c := &s.Columns[i]
 		c.Name = strings.ToLower(strings.TrimSpace(c.Name))
 		if c.Name == "" {
-			return nil, inputerr.New(name, 0, "column %d: expected a name", i+1)
+			return nil, at("column %d: expected a name", []any{"columns", i}, i+1)
 		}
 		if seen[c.Name] {
-			return nil, inputerr.New(name, 0, "column %q: named twice (or is the key)", c.Name)
+			return nil, at("column %q: named twice (or is the key)", []any{"columns", i, "name"}, c.Name)
 		}
 		seen[c.Name] = true
 		if !c.Kind.valid() {
-			return nil, inputerr.New(name, 0, "column %q: unknown kind %q (expected text, date, place, yesno or integer)", c.Name, c.Kind)
+			return nil, at("column %q: unknown kind %q (expected text, date, place, yesno or integer)", []any{"columns", i, "kind"}, c.Name, c.Kind)
 		}
 		switch c.BlankGT {
 		case "":
 			c.BlankGT = Unscorable
 		case Unscorable, Scored:
 		default:
-			return nil, inputerr.New(name, 0, "column %q: unknown blank_gt %q (expected unscorable or score)", c.Name, c.BlankGT)
+			return nil, at("column %q: unknown blank_gt %q (expected unscorable or score)", []any{"columns", i, "blank_gt"}, c.Name, c.BlankGT)
 		}
 	}
 	return &s, nil
-}
-
-// jsonError turns a decoding error into an input error with a line number.
-func jsonError(name string, data []byte, offset int64, err error) error {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case asErr(err, &se):
-		offset = se.Offset
-	case asErr(err, &te):
-		offset = te.Offset
-	case err == io.ErrUnexpectedEOF:
-		offset = int64(len(data))
-	}
-	if offset > int64(len(data)) {
-		offset = int64(len(data))
-	}
-	line := 1 + bytes.Count(data[:offset], []byte("\n"))
-	return inputerr.New(name, line, "expected a schema object {\"key\", \"columns\"}: %v", err)
-}
-
-func asErr[T error](err error, target *T) bool {
-	t, ok := err.(T)
-	if ok {
-		*target = t
-	}
-	return ok
 }
 
 // String describes the schema in one line, for messages.

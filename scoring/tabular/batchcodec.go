@@ -15,7 +15,7 @@ import (
 )
 
 // batchMagic starts an encoded batch (and names its version).
-const batchMagic = "DSB1"
+const batchMagic = "DSB2" // 2: a bad line's error carries its source line
 
 // The kinds of an encoded line.
 const (
@@ -50,6 +50,7 @@ func (b *Batch) Encode(dst []byte) []byte {
 			num(r.err.Line)
 			num(r.err.Column)
 			str(r.err.Msg)
+			str(r.err.Source)
 		case r.score == nil:
 			dst = append(dst, lineImage)
 			missing := byte(0)
@@ -173,7 +174,7 @@ func DecodeBatch(data []byte) (*Batch, error) {
 		case lineStopped:
 			lr.stopped = errors.New(r.str())
 		case lineErr:
-			lr.err = &inputerr.Error{File: r.str(), Line: r.num(), Column: r.num(), Msg: r.str()}
+			lr.err = &inputerr.Error{File: r.str(), Line: r.num(), Column: r.num(), Msg: r.str(), Source: r.str()}
 		case lineImage:
 			lr.missing = r.byte1() == 1
 			lr.im = &Image{Line: r.num(), Model: r.str(), Phase: r.str(), Run: r.bytes(), Page: r.str()}

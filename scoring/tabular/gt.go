@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
-	"fmt"
 	"io"
 	"path"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
@@ -75,25 +75,33 @@ const maxRowErrors = 50
 // several pages. Rows whose cells are all blank are skipped; a file with no
 // other rows gives its page with no rows. Two rows of a page may not share
 // a name.
-func ReadGT(name string, data []byte, s *schema.Schema) ([]*GTPage, error) {
-	data = ingest.StripBOM(data)
-	if e := ingest.CheckUTF8(name, data); e != nil {
-		return nil, e
+func ReadGT(name string, data []byte, s *schema.Schema) (_ []*GTPage, err error) {
+	src, err := ingest.Open(name, data)
+	if err != nil {
+		return nil, err
 	}
+	defer func() { src.AttachAll(err) }() // every error shows its line
+	data = src.Bytes()
 	r := csv.NewReader(bytes.NewReader(data))
 	r.FieldsPerRecord = -1
+	// cell places an error at field i of the record just read; csv
+	// counts columns in bytes, errors in characters.
+	cell := func(i int, format string, args ...any) *inputerr.Error {
+		line, col := r.FieldPos(i)
+		return src.ErrorAtLine(line, runeColumn(src, line, col), format, args...)
+	}
 	header, err := r.Read()
 	if err == io.EOF {
 		return nil, inputerr.New(name, 1, "expected a header row with the columns %s, %s", s.Key, strings.Join(columnNames(s), ", "))
 	}
 	if err != nil {
-		return nil, csvError(name, data, err)
+		return nil, csvError(src, err)
 	}
 	colIndex := map[string]int{}
 	for i, h := range header {
 		h = strings.ToLower(strings.TrimSpace(h))
 		if _, dup := colIndex[h]; dup && h != "" {
-			return nil, inputerr.New(name, 1, "column %q appears twice in the header", h)
+			return nil, cell(i, "column %q appears twice in the header", h)
 		}
 		colIndex[h] = i
 	}
@@ -111,7 +119,7 @@ func ReadGT(name string, data []byte, s *schema.Schema) ([]*GTPage, error) {
 		cols[i] = j
 	}
 	if len(missing) > 0 {
-		return nil, inputerr.New(name, 1, "header lacks the column(s) %s (expected %s, %s)", strings.Join(missing, ", "), s.Key, strings.Join(columnNames(s), ", "))
+		return nil, src.ErrorAtLine(1, 1, "header lacks the column(s) %s (expected %s, %s)", strings.Join(missing, ", "), s.Key, strings.Join(columnNames(s), ", "))
 	}
 	pageCol, hasPage := colIndex["page"]
 	defaultID := PageIDFromName(name)
@@ -129,7 +137,7 @@ func ReadGT(name string, data []byte, s *schema.Schema) ([]*GTPage, error) {
 			break
 		}
 		if err != nil {
-			ce := csvError(name, data, err)
+			ce := csvError(src, err)
 			e, ok := ce.(*inputerr.Error)
 			if !ok || len(errs) == 0 {
 				return nil, ce
@@ -142,7 +150,12 @@ func ReadGT(name string, data []byte, s *schema.Schema) ([]*GTPage, error) {
 			continue
 		}
 		if len(rec) != len(header) {
-			errs = append(errs, inputerr.New(name, line, "expected %d cells as in the header, found %d", len(header), len(rec)))
+			// at the first cell too many, or the last of too few
+			at := len(rec) - 1
+			if len(rec) > len(header) {
+				at = len(header)
+			}
+			errs = append(errs, cell(at, "expected %d cells as in the header, found %d", len(header), len(rec)))
 			continue
 		}
 		id := defaultID
@@ -162,7 +175,7 @@ func ReadGT(name string, data []byte, s *schema.Schema) ([]*GTPage, error) {
 		}
 		if norm := text.NormalizeName(row.Key); norm != "" {
 			if prev, dup := seen[id][norm]; dup {
-				errs = append(errs, inputerr.New(name, line, "name %q repeats the row at line %d on page %s (no two ground-truth rows of a page may share a name)", row.Key, prev, id))
+				errs = append(errs, cell(keyCol, "name %q repeats the row at line %d on page %s (no two ground-truth rows of a page may share a name)", row.Key, prev, id))
 				continue
 			}
 			seen[id][norm] = line
@@ -205,31 +218,33 @@ func allBlank(rec []string) bool {
 	return true
 }
 
-func csvError(name string, data []byte, err error) error {
+func csvError(src *ingest.Source, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
-		if line, col, ok := openQuote(data, pe.StartLine); ok && errors.Is(pe.Err, csv.ErrQuote) {
-			return &inputerr.Error{File: name, Line: line, Column: col,
-				Msg: fmt.Sprintf("expected RFC 4180 CSV: the quoted field that starts here is never closed (%v)", pe.Err)}
+		if line, col, ok := openQuote(src, pe.StartLine); ok && errors.Is(pe.Err, csv.ErrQuote) {
+			return src.ErrorAtLine(line, col, "expected RFC 4180 CSV: the quoted field that starts here is never closed (%v)", pe.Err)
 		}
-		return &inputerr.Error{File: name, Line: pe.Line, Column: pe.Column,
-			Msg: fmt.Sprintf("expected RFC 4180 CSV: %v", pe.Err)}
+		return src.ErrorAtLine(pe.Line, runeColumn(src, pe.Line, pe.Column), "expected RFC 4180 CSV: %v", pe.Err)
 	}
-	return inputerr.New(name, 0, "expected CSV: %v", err)
+	return inputerr.New(src.Name(), 0, "expected CSV: %v", err)
+}
+
+// runeColumn turns a 1-based byte column of line, as encoding/csv counts
+// it, into a column in characters.
+func runeColumn(src *ingest.Source, line, byteCol int) int {
+	text := src.Line(line)
+	return utf8.RuneCount(text[:min(max(byteCol-1, 0), len(text))]) + 1
 }
 
 // openQuote finds the quote that opens a field never closed in the
 // record starting at line start (1-based) of a CSV: its line and column.
 // ok is false when the record has no such field.
-func openQuote(data []byte, start int) (line, col int, ok bool) {
-	off := 0
-	for l := 1; l < start; l++ {
-		i := bytes.IndexByte(data[off:], '\n')
-		if i < 0 {
-			return 0, 0, false
-		}
-		off += i + 1
+func openQuote(src *ingest.Source, start int) (line, col int, ok bool) {
+	data := src.Bytes()
+	if start > src.NumLines() {
+		return 0, 0, false
 	}
+	off := src.Offset(start, 1)
 	fieldStart, quoted, open := true, false, 0
 	for i := off; i < len(data); i++ {
 		c := data[i]
@@ -255,7 +270,7 @@ func openQuote(data []byte, start int) (line, col int, ok bool) {
 	if !quoted {
 		return 0, 0, false
 	}
-	line, col = ingest.Position(data, open)
+	line, col = src.Position(open)
 	return line, col, true
 }
 

@@ -142,32 +142,32 @@ func TestReadGTErrors(t *testing.T) {
 		{
 			name: "duplicate names on a page",
 			data: gtHeader + "Karl Müller,,,,,,,,\nB,,,,,,,,\nkarl  müller.,,,,,,,,\n",
-			err:  `gt_page_27.csv:4: name "karl  müller." repeats the row at line 2 on page 27 (no two ground-truth rows of a page may share a name)`,
-			line: 4,
+			err:  `gt_page_27.csv:4:1: name "karl  müller." repeats the row at line 2 on page 27 (no two ground-truth rows of a page may share a name)`,
+			line: 4, col: 1,
 		},
 		{
 			name: "duplicate names on a page given by the page column",
 			data: "page," + gtHeader + "28,A,,,,,,,,\n27,A,,,,,,,,\n28,A,,,,,,,,\n",
-			err:  `gt_page_27.csv:4: name "A" repeats the row at line 2 on page 28 (no two ground-truth rows of a page may share a name)`,
-			line: 4,
+			err:  `gt_page_27.csv:4:4: name "A" repeats the row at line 2 on page 28 (no two ground-truth rows of a page may share a name)`,
+			line: 4, col: 4,
 		},
 		{
 			name: "missing columns",
 			data: "name,arrival_date,departure_date,place_of_stay,place_of_origin,with_siblings,children_count\nA,,,,,,\n",
-			err:  "gt_page_27.csv:1: header lacks the column(s) title, with_spouse " + expected,
-			line: 1,
+			err:  "gt_page_27.csv:1:1: header lacks the column(s) title, with_spouse " + expected,
+			line: 1, col: 1,
 		},
 		{
 			name: "missing key column",
 			data: "person,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\n",
-			err:  "gt_page_27.csv:1: header lacks the column(s) name " + expected,
-			line: 1,
+			err:  "gt_page_27.csv:1:1: header lacks the column(s) name " + expected,
+			line: 1, col: 1,
 		},
 		{
 			name: "a column named twice",
 			data: "name,title,Title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\n",
-			err:  `gt_page_27.csv:1: column "title" appears twice in the header`,
-			line: 1,
+			err:  `gt_page_27.csv:1:12: column "title" appears twice in the header`,
+			line: 1, col: 12,
 		},
 		{
 			name: "empty file",
@@ -178,14 +178,14 @@ func TestReadGTErrors(t *testing.T) {
 		{
 			name: "a short row",
 			data: gtHeader + "A,,,,,,,,\nB,,,,,,,\n",
-			err:  "gt_page_27.csv:3: expected 9 cells as in the header, found 8",
-			line: 3,
+			err:  "gt_page_27.csv:3:9: expected 9 cells as in the header, found 8",
+			line: 3, col: 9,
 		},
 		{
 			name: "a long row after a cell with a newline",
 			data: gtHeader + "A,,,,\"Casa\ndi Pietro\",,,,\nB,,,,,,,,,\n",
-			err:  "gt_page_27.csv:4: expected 9 cells as in the header, found 10",
-			line: 4,
+			err:  "gt_page_27.csv:4:11: expected 9 cells as in the header, found 10",
+			line: 4, col: 11,
 		},
 		{
 			name: "invalid UTF-8",
@@ -224,8 +224,8 @@ func TestReadGTErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("ReadGT succeeded with %q; want an error", pageIDs(pages))
 			}
-			if err.Error() != tt.err {
-				t.Errorf("error:\n got %s\nwant %s", err, tt.err)
+			if inputerr.Head(err) != tt.err || tt.col > 0 && !strings.HasSuffix(err.Error(), "^") {
+				t.Errorf("error:\n got %s\nwant %s, the line and a caret", err, tt.err)
 			}
 			var ie *inputerr.Error
 			if !errors.As(err, &ie) || ie.File != "gt_page_27.csv" || ie.Line != tt.line || ie.Column != tt.col {

@@ -276,7 +276,7 @@ func TestReadRunsBadLines(t *testing.T) {
 		// A blank line 2 counts in the line numbers.
 		data := []byte(good1 + "\n\n" + tt.line + "\n" + good2 + "\n")
 		_, err := ReadRuns("runs.jsonl", data, schema.Default(), RunsOptions{})
-		if err == nil || err.Error() != tt.err {
+		if err == nil || inputerr.Head(err) != tt.err {
 			t.Errorf("ReadRuns(%q) error:\n got %v\nwant %s", tt.line, err, tt.err)
 			continue
 		}
@@ -289,7 +289,7 @@ func TestReadRunsBadLines(t *testing.T) {
 			t.Errorf("SkipBadLines: %v", err)
 			continue
 		}
-		if len(runs.Skipped) != 1 || runs.Skipped[0].Error() != tt.err {
+		if len(runs.Skipped) != 1 || runs.Skipped[0].Head() != tt.err {
 			t.Errorf("SkipBadLines: skipped %v, want [%s]", runs.Skipped, tt.err)
 		}
 		var lines []int

@@ -123,7 +123,7 @@ func ScoreReusing(ctx Canceler, in Input, lim Limits, reuse *Reuse) (*Report, er
 		sum := in.Rules.SHA256
 		rep.Rules = RulesSummary{File: in.Rules.Name, Settled: in.Rules.Count(rules.Settled), Open: in.Rules.Count(rules.Open), SHA256: &sum}
 		for _, w := range in.Rules.Warnings {
-			rep.Warnings = append(rep.Warnings, w.Error())
+			rep.Warnings = append(rep.Warnings, warningText(w))
 		}
 		if settledRows, _, err = in.Rules.Active(rules.Selection{}); err != nil {
 			return nil, err
@@ -137,7 +137,7 @@ func ScoreReusing(ctx Canceler, in Input, lim Limits, reuse *Reuse) (*Report, er
 		return nil, inputerr.New("", 0, "a preview needs a rule file with OPEN rows (--rules)")
 	}
 	for _, sk := range in.Runs.Skipped {
-		rep.Warnings = append(rep.Warnings, "skipped: "+sk.Error())
+		rep.Warnings = append(rep.Warnings, "skipped: "+sk.Head())
 	}
 	if len(in.Runs.Images) == 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: no images to score: expected one JSON object per model reading of a page", in.Runs.File))
@@ -899,4 +899,13 @@ func copyFloat(p *float64) *float64 {
 	}
 	v := *p
 	return &v
+}
+
+// warningText is a rule file's warning as reports give it: one line,
+// "file:line: message", without the column the command line shows (so
+// that reports stay as they were).
+func warningText(w *inputerr.Error) string {
+	c := *w
+	c.Column = 0
+	return c.Head()
 }

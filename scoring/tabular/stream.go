@@ -204,7 +204,7 @@ func newStreamConfig(req Request, format string) (*streamConfig, error) {
 			sum := in.Rules.SHA256
 			rep.Rules = RulesSummary{File: in.Rules.Name, Settled: in.Rules.Count(rules.Settled), Open: in.Rules.Count(rules.Open), SHA256: &sum}
 			for _, w := range in.Rules.Warnings {
-				rep.Warnings = append(rep.Warnings, w.Error())
+				rep.Warnings = append(rep.Warnings, warningText(w))
 			}
 			cfg.settledRows, _, cfg.late = in.Rules.Active(rules.Selection{})
 		}
@@ -324,7 +324,7 @@ func (m *Merger) Finish(splice func(io.Writer) error) (*Report, error) {
 		return nil, cfg.late
 	}
 	for _, sk := range st.skipped {
-		rep.Warnings = append(rep.Warnings, "skipped: "+sk.Error())
+		rep.Warnings = append(rep.Warnings, "skipped: "+sk.Head())
 	}
 	if len(st.left) > 0 {
 		rep.LeftOut = append(append([]LeftOut(nil), rep.LeftOut...), st.left...)

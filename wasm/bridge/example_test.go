@@ -31,7 +31,7 @@ func ExampleDispatcher_Call() {
 	// Output:
 	// error: <nil>
 	// table,model,phase,run,page,status,line,failure,images_ok,ima…
-	// error: map[code:input file:<nil> line:<nil> message:no ground-truth CSV given (expected gt_page_NN.csv files)]
+	// error: map[code:input column:<nil> file:<nil> line:<nil> message:no ground-truth CSV given (expected gt_page_NN.csv files) source_line:<nil>]
 }
 
 func ExampleDispatcher_Answer() {

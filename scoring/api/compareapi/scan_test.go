@@ -193,7 +193,7 @@ func TestScanRefusesMalformedPairs(t *testing.T) {
 		name, old, new, msg string
 		line                int
 	}{
-		{"unclosed string", pair, `"gt": "Karl Müller,`, `invalid character '\n' in string literal`, line + 1},
+		{"unclosed string", pair, `"gt": "Karl Müller,`, `invalid character '\n' in string literal`, line}, // the newline ending line 599
 		{"bad number", `"gt_index": 0,`, `"gt_index": 01,`, `invalid character '1' after object key:value pair`, line + 2},
 		{"bad exponent", `"gt_index": 0,`, `"gt_index": 0e,`, `invalid character ',' in exponent of numeric literal`, line + 2},
 		{"bad literal", `"gt_index": 0,`, `"gt_index": nul,`, `invalid character ',' in literal null (expecting 'l')`, line + 2},
@@ -220,8 +220,11 @@ func TestScanRefusesMalformedPairs(t *testing.T) {
 			if want == 0 { // the fault is where the next line starts
 				want = 1 + strings.Count(good[:at+i+len(tc.new)], "\n")
 			}
-			if wantMsg := fmt.Sprintf("r.json:%d: %s: expected a docscore JSON report", want, tc.msg); err.Error() != wantMsg {
-				t.Errorf("error\n%s\nwant\n%s", err, wantMsg)
+			head, excerpt, _ := strings.Cut(err.Error(), "\n")
+			prefix := fmt.Sprintf("r.json:%d:", want)
+			msg := fmt.Sprintf(": invalid JSON: %s: expected a docscore JSON report", tc.msg)
+			if !strings.HasPrefix(head, prefix) || !strings.HasSuffix(head, msg) || !strings.HasSuffix(excerpt, "^") {
+				t.Errorf("error\n%s\nwant %s<column>%s, the line and a caret", err, prefix, msg)
 			}
 		})
 	}

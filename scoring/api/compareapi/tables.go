@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/stats"
 )
@@ -30,10 +31,11 @@ type tablesJSON struct {
 // readTables rebuilds a tables report's cells from its table rows (SPEC
 // H.4): one unit per table, its runs' scores added, as
 // stats.TablesCell builds them when scoring.
-func readTables(file string, data []byte) (*report, error) {
+func readTables(src *ingest.Source) (*report, error) {
+	file := src.Name()
 	var r tablesJSON
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, jsonError(file, data, err)
+	if err := json.Unmarshal(src.Bytes(), &r); err != nil {
+		return nil, jsonError(src, err)
 	}
 	switch {
 	case r.Cells == nil:

@@ -205,9 +205,14 @@ func Main(args []string, env Env) int {
 	msg := err.Error()
 	var list inputerr.List
 	if errors.As(err, &list) {
-		// A list of input errors has one problem per line: each is
-		// prefixed, so that every problem reads as one.
-		msg = strings.ReplaceAll(msg, "\n", "\ndocscore: ")
+		// A list of input errors: each problem's first line is
+		// prefixed, so that every problem reads as one; its source
+		// line and caret follow as they are.
+		parts := make([]string, len(list))
+		for i, e := range list {
+			parts[i] = e.Error()
+		}
+		msg = strings.TrimSuffix(msg, list.Error()) + strings.Join(parts, "\ndocscore: ")
 	}
 	fmt.Fprintln(env.Stderr, "docscore: "+msg)
 	return exitCode(err)

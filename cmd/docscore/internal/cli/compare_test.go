@@ -169,3 +169,27 @@ func TestCompareWarnsCellsOnlyInOne(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, %d CSV lines; want 0, %q, a header and c1's 2 rows", code, stderr, strings.Count(stdout, "\n"), want)
 	}
 }
+
+// A report saved with a byte order mark (as some Windows editors write
+// it) reads as the same report: compare --within gives the same bytes.
+func TestCompareWithinReadsABOM(t *testing.T) {
+	for _, golden := range []string{tabularGolden, receiptsGolden} {
+		b, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bom := filepath.Join(t.TempDir(), "bom.json")
+		if err := os.WriteFile(bom, append([]byte("\xef\xbb\xbf"), b...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"compare", "--format", "json", "--bootstrap", "200", "--permutations", "300", "--seed", "3", "--within"}
+		code, want, stderr := run(t, append(args, golden)...)
+		if code != ExitOK {
+			t.Fatalf("%s: exit %d: %s", golden, code, stderr)
+		}
+		code, got, stderr := run(t, append(args, bom)...)
+		if code != ExitOK || got != strings.ReplaceAll(want, golden, bom) {
+			t.Errorf("%s with a BOM: exit %d, %s\n%d bytes, want %d", golden, code, stderr, len(got), len(want))
+		}
+	}
+}
