@@ -208,7 +208,7 @@ func TestRulesWithTwoErrors(t *testing.T) {
 	})
 	rules := filepath.Join(dir, "bad.md")
 	want := []string{
-		`bad.md:5: unknown position "middle" (expected leading, trailing or anywhere)`,
+		`bad.md:5:24: unknown position "middle" (expected leading, trailing or anywhere)`,
 		`bad.md:6: unknown field "nome" (expected name, title`,
 	}
 	tests := []struct {

@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -14,6 +13,7 @@ import (
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/openai/openai-go/v3/shared"
 
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/judging"
 )
 
@@ -161,20 +161,18 @@ func (a *OpenAIAdapter) BatchResults(ctx context.Context, h BatchHandle, st Batc
 		if err != nil {
 			return nil, redactErr(fmt.Errorf("file %s: %w", fileID, err), a.cfg.APIKey)
 		}
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		sc.Buffer(make([]byte, 0, 64*1024), 64<<20)
-		for n := 1; sc.Scan(); n++ {
-			line := bytes.TrimSpace(sc.Bytes())
-			if len(line) == 0 {
-				continue
-			}
+		// The one JSONL reader: blank lines, CRLF and a BOM as every
+		// input has them.
+		lines := ingest.NewLines("file "+fileID, data)
+		for lines.Next() {
+			line := lines.Line()
 			var l openAIResultLine
-			if err := json.Unmarshal(line, &l); err != nil || l.CustomID == "" {
-				return nil, fmt.Errorf("file %s, line %d: expected a batch result line with a custom_id (%v)", fileID, n, err)
+			if err := json.Unmarshal(line.Text, &l); err != nil || l.CustomID == "" {
+				return nil, fmt.Errorf("file %s, line %d: expected a batch result line with a custom_id (%v)", fileID, line.No, err)
 			}
 			out[l.CustomID] = a.resultOf(l, prices)
 		}
-		if err := sc.Err(); err != nil {
+		if err := lines.Err(); err != nil {
 			return nil, fmt.Errorf("file %s: %w", fileID, err)
 		}
 	}

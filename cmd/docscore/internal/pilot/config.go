@@ -17,6 +17,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/docscore/docscore/cmd/docscore/internal/tomlkey"
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/param"
 	"github.com/docscore/docscore/scoring/pilotrun"
@@ -163,15 +165,20 @@ func LoadConfig(path string) (*Config, error) {
 
 // ParseConfig parses a TOML configuration (name is used in errors) without
 // resolving its paths.
-func ParseConfig(name string, data []byte) (*Config, error) {
+func ParseConfig(name string, data []byte) (_ *Config, err error) {
+	src, err := ingest.Open(name, data)
+	if err != nil {
+		return nil, err
+	}
+	// Every error shows its line, a secret's value hidden.
+	defer func() { tomlkey.Redact(src.AttachAll(err)) }()
+	data = src.Bytes()
 	cfg := &Config{}
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(cfg)
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			e := inputerr.New(name, pe.Position.Line, "%s: expected a TOML configuration (see docscore pilot run --help)", pe.Message)
-			e.Column = pe.Position.Col
-			return nil, e
+			return nil, src.ErrorAtLine(pe.Position.Line, pe.Position.Col, "%s: expected a TOML configuration (see docscore pilot run --help)", pe.Message)
 		}
 		line := 0
 		if m := tomlLine.FindStringSubmatch(err.Error()); m != nil {
@@ -181,6 +188,7 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 		if m := tomlLine.FindStringIndex(msg); m != nil && m[0] == 0 {
 			msg = strings.TrimSpace(msg[m[1]:])
 		}
+		col := 0
 		if m := tomlTypeErr.FindStringSubmatch(msg); m != nil {
 			kind := m[3]
 			if kind == "slice" {
@@ -188,8 +196,11 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 			}
 			have := strings.TrimSuffix(m[2], "64")
 			msg = fmt.Sprintf("key %q has %s %s value: expected %s %s", m[1], article(have), have, article(kind), kind)
+			if l, c := tomlkey.Find(&src.LineIndex, nil, strings.Split(m[1], ".")); l == line {
+				col = c // the key the decoder names, on its line
+			}
 		}
-		return nil, inputerr.New(name, line, "%s", msg)
+		return nil, src.ErrorAtLine(line, col, "%s", msg)
 	}
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
 		key := undecoded[0].String()
@@ -197,34 +208,18 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 		if strings.Contains(strings.ToLower(key), "api_key") && !strings.HasSuffix(key, "api_key_env") {
 			hint = " (the API key is read only from the environment: name the variable with model.api_key_env)"
 		}
-		return nil, inputerr.New(name, keyLine(data, undecoded[0]), "unknown key %q%s: expected out, engine, command, concurrency, deadline, grace, quiet and the tables [dataset], [prompt], [model], [model.extra], [gpu]", key, hint)
+		line, col := tomlkey.Find(&src.LineIndex, nil, undecoded[0])
+		return nil, src.ErrorAtLine(line, col, "unknown key %q%s: expected out, engine, command, concurrency, deadline, grace, quiet and the tables [dataset], [prompt], [model], [model.extra], [gpu]", key, hint)
 	}
 	if t := cfg.Model.Temperature; t != nil {
 		if err := param.Float("[model] temperature", *t, param.Temperature); err != nil {
 			e, _ := inputerr.As(err)
-			e.File, e.Line = name, keyLine(data, toml.Key{"model", "temperature"})
+			e.File = name
+			e.Line, e.Column = tomlkey.Find(&src.LineIndex, nil, toml.Key{"model", "temperature"})
 			return nil, e
 		}
 	}
 	return cfg, nil
-}
-
-// keyLine finds the line that sets key (its last part), or 0.
-func keyLine(data []byte, key toml.Key) int {
-	if len(key) == 0 {
-		return 0
-	}
-	last := key[len(key)-1]
-	for i, l := range strings.Split(string(data), "\n") {
-		l = strings.TrimSpace(l)
-		if strings.HasPrefix(l, last) && strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(l, last)), "=") {
-			return i + 1
-		}
-		if l == "["+key.String()+"]" {
-			return i + 1
-		}
-	}
-	return 0
 }
 
 // engineKind returns the configured engine, inferring it from --command

@@ -84,16 +84,16 @@ func TestLoadConfig(t *testing.T) {
 func TestParseConfigErrors(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"out = \"a\"\ndeadline = \"soon\"\n", `p.toml:2`},
-		{"[dataset]\npth = \"x\"\n", `p.toml:2: unknown key "dataset.pth"`},
+		{"[dataset]\npth = \"x\"\n", `p.toml:2:1: unknown key "dataset.pth"`},
 		{"[model]\napi_key = \"sk-123\"\n", "the API key is read only from the environment"},
-		{"[dataset]\nlimit = \"ten\"\n", `p.toml:2: key "dataset.limit" has a string value: expected an integer`},
+		{"[dataset]\nlimit = \"ten\"\n", `p.toml:2:1: key "dataset.limit" has a string value: expected an integer`},
 		{"out = \n", "p.toml:1:"},
 		{"[gpu]\nmin_free_mib = 1.5\n", "p.toml:2"},
-		{"concurrency = 4\n", `p.toml:1: key "concurrency" has an int value: expected an array`},
-		{"[model]\nname = \"m\"\ntemperature = nan\n", "p.toml:3: [model] temperature NaN: expected a number from 0 to 2"},
-		{"[model]\ntemperature = inf\n", "p.toml:2: [model] temperature +Inf: expected"},
-		{"[model]\ntemperature = -inf\n", "p.toml:2: [model] temperature -Inf: expected"},
-		{"[model]\ntemperature = 2.5\n", "p.toml:2: [model] temperature 2.5: expected"},
+		{"concurrency = 4\n", `p.toml:1:1: key "concurrency" has an int value: expected an array`},
+		{"[model]\nname = \"m\"\ntemperature = nan\n", "p.toml:3:1: [model] temperature NaN: expected a number from 0 to 2"},
+		{"[model]\ntemperature = inf\n", "p.toml:2:1: [model] temperature +Inf: expected"},
+		{"[model]\ntemperature = -inf\n", "p.toml:2:1: [model] temperature -Inf: expected"},
+		{"[model]\ntemperature = 2.5\n", "p.toml:2:1: [model] temperature 2.5: expected"},
 		{"deadline = nan\n", "p.toml:1"},
 		{"grace = \"inf\"\n", "p.toml:1"},
 	}

@@ -189,7 +189,7 @@ func TestLoadDatasetErrors(t *testing.T) {
 		{filepath.Join(dir, "dup"), DatasetOptions{}, `sample id "same" is given twice (a.png and b.png)`},
 		{filepath.Join(dir, "zero"), DatasetOptions{}, "a.png: the image file is empty"},
 		{filepath.Join(dir, "missing.jsonl"), DatasetOptions{}, "missing.jsonl:1: image nope.png: cannot read the image: no such file or directory"},
-		{filepath.Join(dir, "bad.jsonl"), DatasetOptions{}, `bad.jsonl:2: member "image" is a number: expected a string`},
+		{filepath.Join(dir, "bad.jsonl"), DatasetOptions{}, `bad.jsonl:2:29: member "image" is a number: expected a string`},
 		{filepath.Join(dir, "notparquet.parquet"), DatasetOptions{}, "notparquet.parquet: not a readable parquet file"},
 		{filepath.Join(dir, "data.csv"), DatasetOptions{}, "data.csv: unknown dataset type"},
 		{filepath.Join(dir, "dup"), DatasetOptions{Offset: 5}, "no samples selected (offset 5, limit 0)"},

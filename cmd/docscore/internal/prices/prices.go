@@ -6,6 +6,7 @@
 package prices
 
 import (
+	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -17,6 +18,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/docscore/docscore/cmd/docscore/internal/tomlkey"
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/judging"
 )
@@ -152,15 +155,21 @@ const expectedShape = "expected a price table: written = YYYY-MM-DD, note, and [
 var lineRE = regexp.MustCompile(`line (\d+)`)
 
 // Parse reads a price table; name is used in errors.
-func Parse(name string, data []byte) (*Table, error) {
+func Parse(name string, data []byte) (_ *Table, err error) {
+	src, err := ingest.Open(name, data)
+	if err != nil {
+		return nil, err
+	}
+	// Every error shows its line, a secret's value hidden.
+	defer func() { tomlkey.Redact(src.AttachAll(err)) }()
+	data = src.Bytes()
+	x := &src.LineIndex
 	var f file
-	md, err := toml.NewDecoder(strings.NewReader(string(data))).Decode(&f)
+	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&f)
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			e := inputerr.New(name, pe.Position.Line, "%s: %s", pe.Message, expectedShape)
-			e.Column = pe.Position.Col
-			return nil, e
+			return nil, src.ErrorAtLine(pe.Position.Line, pe.Position.Col, "%s: %s", pe.Message, expectedShape)
 		}
 		line := 0
 		if m := lineRE.FindStringSubmatch(err.Error()); m != nil {
@@ -168,9 +177,14 @@ func Parse(name string, data []byte) (*Table, error) {
 		}
 		return nil, inputerr.New(name, line, "%s: %s", strings.TrimPrefix(err.Error(), "toml: "), expectedShape)
 	}
-	headers := modelHeaders(data)
+	headers := tomlkey.ArrayHeaders(x, "model")
+	// key places an error where the file sets key.
+	key := func(k toml.Key, format string, args ...any) error {
+		line, col := tomlkey.Find(x, headers, k)
+		return src.ErrorAtLine(line, col, format, args...)
+	}
 	if u := md.Undecoded(); len(u) > 0 {
-		return nil, inputerr.New(name, keyLine(data, headers, u[0]), "unknown key %q: %s", u[0].String(), expectedShape)
+		return nil, key(u[0], "unknown key %q: %s", u[0].String(), expectedShape)
 	}
 	t := &Table{Name: name, Note: f.Note}
 	switch w := f.Written.(type) {
@@ -178,13 +192,13 @@ func Parse(name string, data []byte) (*Table, error) {
 		t.Written = w.Format("2006-01-02")
 	case string:
 		if _, err := time.Parse("2006-01-02", w); err != nil {
-			return nil, inputerr.New(name, keyLine(data, headers, toml.Key{"written"}), "written = %q: expected the date the prices were read, YYYY-MM-DD", w)
+			return nil, key(toml.Key{"written"}, "written = %q: expected the date the prices were read, YYYY-MM-DD", w)
 		}
 		t.Written = w
 	case nil:
-		return nil, inputerr.New(name, 1, "no written = YYYY-MM-DD: a price table says when its prices were read")
+		return nil, src.ErrorAtLine(1, 1, "no written = YYYY-MM-DD: a price table says when its prices were read")
 	default:
-		return nil, inputerr.New(name, keyLine(data, headers, toml.Key{"written"}), "written = %v: expected the date the prices were read, YYYY-MM-DD", w)
+		return nil, key(toml.Key{"written"}, "written = %v: expected the date the prices were read, YYYY-MM-DD", w)
 	}
 	seen := map[string]int{}
 	for i, m := range f.Model {
@@ -192,14 +206,12 @@ func Parse(name string, data []byte) (*Table, error) {
 		if i < len(headers) {
 			header = headers[i]
 		}
-		at := func(key string) int {
-			if l := lineInBlock(data, headers, i, key); l > 0 {
-				return l
-			}
-			return header
-		}
 		fail := func(key, format string, args ...any) error {
-			return inputerr.New(name, at(key), "[[model]] %d: "+format, append([]any{i + 1}, args...)...)
+			line, col := tomlkey.InBlock(x, headers, i, key)
+			if line == 0 {
+				line, col = header, 1
+			}
+			return src.ErrorAtLine(line, col, "[[model]] %d: "+format, append([]any{i + 1}, args...)...)
 		}
 		if m.Provider == nil || strings.TrimSpace(*m.Provider) == "" {
 			return nil, fail("provider", "provider: expected a provider name (openai, anthropic)")
@@ -246,64 +258,4 @@ func Parse(name string, data []byte) (*Table, error) {
 		t.Models = append(t.Models, p)
 	}
 	return t, nil
-}
-
-// modelHeaders lists the lines of the [[model]] headers, in order.
-func modelHeaders(data []byte) []int {
-	var out []int
-	for i, l := range strings.Split(string(data), "\n") {
-		l = strings.TrimSpace(l)
-		if strings.HasPrefix(l, "[[") {
-			inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(strings.SplitN(l[2:], "]]", 2)[0]), "]]"))
-			if strings.Trim(inner, `"'`) == "model" {
-				out = append(out, i+1)
-			}
-		}
-	}
-	return out
-}
-
-// lineInBlock finds key in the i-th [[model]] block, or 0.
-func lineInBlock(data []byte, headers []int, i int, key string) int {
-	if i >= len(headers) {
-		return 0
-	}
-	lines := strings.Split(string(data), "\n")
-	end := len(lines)
-	if i+1 < len(headers) {
-		end = headers[i+1] - 1
-	}
-	for n := headers[i]; n < end && n < len(lines); n++ {
-		l := strings.TrimSpace(lines[n])
-		if rest, ok := strings.CutPrefix(l, key); ok && strings.HasPrefix(strings.TrimSpace(rest), "=") {
-			return n + 1
-		}
-	}
-	return 0
-}
-
-// keyLine finds the line of a key: in a [[model]] block for model.KEY
-// (the first block that sets it), else the first line that sets it.
-func keyLine(data []byte, headers []int, key toml.Key) int {
-	if len(key) == 0 {
-		return 0
-	}
-	last := key[len(key)-1]
-	if len(key) > 1 && key[0] == "model" {
-		for i := range headers {
-			if l := lineInBlock(data, headers, i, last); l > 0 {
-				return l
-			}
-		}
-	}
-	for n, l := range strings.Split(string(data), "\n") {
-		l = strings.TrimSpace(l)
-		if rest, ok := strings.CutPrefix(l, last); ok && strings.HasPrefix(strings.TrimSpace(rest), "=") {
-			return n + 1
-		}
-		if strings.Trim(l, "[] ") == key.String() {
-			return n + 1
-		}
-	}
-	return 0
 }

@@ -52,18 +52,18 @@ func TestParseErrors(t *testing.T) {
 	entry := "[[model]]\nprovider = \"openai\"\nmodel = \"m\"\ninput = 1\noutput = 2\n"
 	for _, tc := range []struct{ name, text, want string }{
 		{"syntax", head + "[[model]]\nprovider = = 1\nmodel = \"m\"\n", "p.toml:3:"},
-		{"no date", entry, "p.toml:1: no written = YYYY-MM-DD"},
-		{"bad date", "written = \"last week\"\n" + entry, "p.toml:1: written = \"last week\": expected the date"},
-		{"date type", "written = 3\n" + entry, "p.toml:1: written = 3"},
-		{"unknown key", head + entry + "inptu = 3\n", "p.toml:7: unknown key \"model.inptu\""},
-		{"unknown top key", "writen = 1\n" + head, "p.toml:1: unknown key \"writen\""},
-		{"no provider", head + "[[model]]\nmodel = \"m\"\ninput = 1\noutput = 2\n", "p.toml:2: [[model]] 1: provider"},
-		{"no output", head + "[[model]]\nprovider = \"openai\"\nmodel = \"m\"\ninput = 1\n", "p.toml:2: [[model]] 1: output: missing for openai/m"},
-		{"negative", head + entry + "[[model]]\nprovider = \"openai\"\nmodel = \"n\"\ninput = 1\noutput = -2\n", "p.toml:11: [[model]] 2: output = -2"},
-		{"nan", head + "[[model]]\nprovider = \"openai\"\nmodel = \"m\"\ninput = nan\noutput = 2\n", "p.toml:5: [[model]] 1: input = NaN"},
-		{"discount", head + entry + "batch_discount = 1\n", "p.toml:7: [[model]] 1: batch_discount = 1"},
+		{"no date", entry, "p.toml:1:1: no written = YYYY-MM-DD"},
+		{"bad date", "written = \"last week\"\n" + entry, "p.toml:1:1: written = \"last week\": expected the date"},
+		{"date type", "written = 3\n" + entry, "p.toml:1:1: written = 3"},
+		{"unknown key", head + entry + "inptu = 3\n", "p.toml:7:1: unknown key \"model.inptu\""},
+		{"unknown top key", "writen = 1\n" + head, "p.toml:1:1: unknown key \"writen\""},
+		{"no provider", head + "[[model]]\nmodel = \"m\"\ninput = 1\noutput = 2\n", "p.toml:2:1: [[model]] 1: provider"},
+		{"no output", head + "[[model]]\nprovider = \"openai\"\nmodel = \"m\"\ninput = 1\n", "p.toml:2:1: [[model]] 1: output: missing for openai/m"},
+		{"negative", head + entry + "[[model]]\nprovider = \"openai\"\nmodel = \"n\"\ninput = 1\noutput = -2\n", "p.toml:11:1: [[model]] 2: output = -2"},
+		{"nan", head + "[[model]]\nprovider = \"openai\"\nmodel = \"m\"\ninput = nan\noutput = 2\n", "p.toml:5:1: [[model]] 1: input = NaN"},
+		{"discount", head + entry + "batch_discount = 1\n", "p.toml:7:1: [[model]] 1: batch_discount = 1"},
 		{"string price", head + "[[model]]\nprovider = \"openai\"\nmodel = \"m\"\ninput = \"1\"\noutput = 2\n", "p.toml:5:"},
-		{"duplicate", head + entry + entry, "p.toml:9: [[model]] 2: openai/m is priced twice (first at line 2)"},
+		{"duplicate", head + entry + entry, "p.toml:9:1: [[model]] 2: openai/m is priced twice (first at line 2)"},
 	} {
 		_, err := Parse("p.toml", []byte(tc.text))
 		if _, ok := inputerr.As(err); !ok || !strings.Contains(err.Error(), tc.want) {
