@@ -278,8 +278,8 @@ func TestCostBadPriceFile(t *testing.T) {
 	dir := t.TempDir()
 	for name, tc := range map[string]struct{ text, want string }{
 		"syntax":   {"written = 2026-12-01\n[[model]]\nprovider = \"openai\"\ninput = = 1\n", ":4:"},
-		"negative": {"written = 2026-12-01\n[[model]]\nprovider = \"openai\"\nmodel = \"gpt-5-mini\"\ninput = -1\noutput = 2\n", ":5: [[model]] 1: input = -1"},
-		"unknown":  {"written = 2026-12-01\n[[model]]\nprovider = \"openai\"\nmodel = \"gpt-5-mini\"\ninput = 1\noutput = 2\nouput_cached = 3\n", ":7: unknown key \"model.ouput_cached\""},
+		"negative": {"written = 2026-12-01\n[[model]]\nprovider = \"openai\"\nmodel = \"gpt-5-mini\"\ninput = -1\noutput = 2\n", ":5:1: [[model]] 1: input = -1"},
+		"unknown":  {"written = 2026-12-01\n[[model]]\nprovider = \"openai\"\nmodel = \"gpt-5-mini\"\ninput = 1\noutput = 2\nouput_cached = 3\n", ":7:1: unknown key \"model.ouput_cached\""},
 	} {
 		p := filepath.Join(dir, name+".toml")
 		os.WriteFile(p, []byte(tc.text), 0o644)

@@ -140,7 +140,7 @@ func TestPilotRunErrors(t *testing.T) {
 		{"bad deadline", []string{"--dataset", dir, "--command", "echo {image}", "--out", filepath.Join(tmp, "b.jsonl"), "--deadline", "soon"}, ExitInput, "--deadline: duration \"soon\""},
 		{"bad concurrency", []string{"--dataset", dir, "--command", "echo {image}", "--out", filepath.Join(tmp, "c.jsonl"), "--concurrency", "1,x"}, ExitInput, "--concurrency \"1,x\""},
 		{"missing dataset", []string{"--dataset", filepath.Join(tmp, "none"), "--command", "echo {image}", "--out", filepath.Join(tmp, "d.jsonl")}, ExitInput, "cannot read the dataset"},
-		{"key in config", []string{"--config", badCfg}, ExitInput, "p.toml:2: unknown key \"model.api_key\""},
+		{"key in config", []string{"--config", badCfg}, ExitInput, "p.toml:2:1: unknown key \"model.api_key\""},
 		{"both prompts", []string{"--dataset", dir, "--base-url", "http://x/v1", "--model", "m", "--prompt", "a", "--prompt-file", "b", "--out", filepath.Join(tmp, "e.jsonl")}, ExitInput, "not both"},
 		{"failed warmup", []string{"--dataset", dir, "--command", "exit 2 # {image}", "--out", filepath.Join(tmp, "f.jsonl")}, ExitFailure, "warmup of r1 failed: http_error (the program failed: exit status 2)"},
 		{"low GPU memory", []string{"--dataset", dir, "--command", "echo {image}", "--out", filepath.Join(tmp, "g.jsonl"), "--gpu-min-free-mib", "1000"}, ExitFailure, "nvidia-smi"},
