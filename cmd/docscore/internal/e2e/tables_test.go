@@ -6,12 +6,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/docscore/docscore/sample"
 )
 
 // TestTablesViewEqualsTheCLI opens the tables view from the main page's
@@ -108,3 +112,39 @@ func generationOf(t *testing.T, ctx context.Context, key string) int {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestTablesViewDroppedFiles drops a ground-truth file and one model's
+// predicted file on the tables view: the report is the command line's on
+// the same two files, and the worst table's grids are drawn.
+func TestTablesViewDroppedFiles(t *testing.T) {
+	ctx, _ := newTab(t, 90*time.Second)
+	dir := t.TempDir()
+	var paths []string
+	for _, name := range []string{"gt.html", "model-b.html"} {
+		b, err := fs.ReadFile(sample.Tables, "tables/"+name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	want := cliRun(t, dir, "score", "tables", "--gt", "gt.html", "--pred", "model-b.html")
+	if err := chromedp.Do(ctx, chromedp.Click("#tables-link"), chromedp.WaitVisible("#tables-load-sample"), drop(paths...)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`Number(document.body.dataset.tablesDetail || 0) > 0`,
+		chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(0))); err != nil {
+		t.Fatalf("waiting for the tables view: %v (status %q)", err, evalString(t, ctx, `document.getElementById('tables-status').textContent`))
+	}
+	if got := evalString(t, ctx, `globalThis.docscoreTablesReport || ''`); got != string(want) {
+		t.Fatalf("the page's report of the dropped files differs from the CLI's:\npage:\n%.400s\ncli:\n%.400s", got, want)
+	}
+	var differs int
+	evalJSON(t, ctx, `JSON.stringify(document.querySelectorAll('#tables-detail-s .grid .differs').length)`, &differs)
+	if differs == 0 {
+		t.Errorf("the worst table of the dropped files: no differing cell marked")
+	}
+}
