@@ -349,16 +349,48 @@ func f4(v *float64) string {
 
 func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
+// withCI is a mean with its interval, "0.9116 [0.8070, 0.9978]", marked †
+// when the interval comes from fewer than stats.FewUnits tables.
+func withCI(v *float64, ci *stats.CI, name string) string {
+	s := f4(v)
+	if ci == nil || v == nil {
+		return s
+	}
+	si, ok := ci.Get(name)
+	if !ok || si.Interval == nil {
+		return s
+	}
+	s += fmt.Sprintf(" [%.4f, %.4f]", si.Interval[0], si.Interval[1])
+	if ci.FewUnits {
+		s += " †"
+	}
+	return s
+}
+
+// cellName names a cell in a heading: "model phase", or "all tables" for
+// the one unnamed cell of a --gt/--pred scoring.
+func cellName(c Cell) string {
+	if c.Model == "" && c.Phase == "" {
+		return "all tables"
+	}
+	return strings.TrimSpace(mdEscape(c.Model) + " " + mdEscape(c.Phase))
+}
+
 // WriteMarkdown is the cells' means, then each cell's ten worst tables.
 func (r *Report) WriteMarkdown() ([]byte, error) {
 	var b strings.Builder
 	b.WriteString("# Tables\n\n| model | phase | tables | TEDS | TEDS-S | GriTS-Top | GriTS-Con |\n|---|---|---:|---:|---:|---:|---:|\n")
+	few := false
 	for _, c := range r.Cells {
 		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %s |\n", mdEscape(c.Model), mdEscape(c.Phase), c.Tables,
-			f4(c.TEDS), f4(c.TEDSS), f4(c.GriTSTop), f4(c.GriTSCon))
+			withCI(c.TEDS, c.CI, "teds"), withCI(c.TEDSS, c.CI, "teds_s"), withCI(c.GriTSTop, c.CI, "grits_top"), withCI(c.GriTSCon, c.CI, "grits_con"))
+		few = few || (c.CI != nil && c.CI.FewUnits)
+	}
+	if few {
+		b.WriteString("\n" + stats.FewUnitsNote("table") + "\n")
 	}
 	for _, c := range r.Cells {
-		fmt.Fprintf(&b, "\n## Worst tables: %s %s\n\n| table | run | status | TEDS | TEDS-S | GriTS-Top | GriTS-Con |\n|---|---|---|---:|---:|---:|---:|\n", mdEscape(c.Model), mdEscape(c.Phase))
+		fmt.Fprintf(&b, "\n## Worst tables: %s\n\n| table | run | status | TEDS | TEDS-S | GriTS-Top | GriTS-Con |\n|---|---|---|---:|---:|---:|---:|\n", cellName(c))
 		n := 0
 		for _, t := range r.Tables {
 			if t.Model != c.Model || t.Phase != c.Phase {

@@ -207,3 +207,28 @@ func TestSampleGolden(t *testing.T) {
 		t.Errorf("report differs from testdata/sample_runs.json:\n%.600s", got)
 	}
 }
+
+// TestSampleMarkdownGolden holds the Markdown of the same scoring to
+// testdata/sample_runs.md: every mean with its interval, marked † when the
+// interval comes from fewer than ten tables, and each cell's worst tables.
+func TestSampleMarkdownGolden(t *testing.T) {
+	got, err := ScoreTables(TablesRequest{GT: []api.File{sampleFile(t, "gt.html")}, Runs: sampleFile(t, "runs.jsonl"), Format: "md", IntervalOptions: cliIntervals()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.Getenv("UPDATE_GOLDEN") != "" {
+		os.WriteFile("testdata/sample_runs.md", got, 0o644)
+	}
+	want, err := os.ReadFile("testdata/sample_runs.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("Markdown differs from testdata/sample_runs.md:\n%s", got)
+	}
+	for _, s := range []string{"| model-a | c1 | 3 | 0.9116 [0.8070, 0.9978] † |", "Marked †", "## Worst tables: model-b c1"} {
+		if !bytes.Contains(got, []byte(s)) {
+			t.Errorf("Markdown lacks %q", s)
+		}
+	}
+}
