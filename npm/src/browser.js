@@ -12,10 +12,11 @@ setDefaults({
     'docscore.wasm': () => new URL('./docscore.wasm', import.meta.url),
     'receipts.wasm': () => new URL('./receipts.wasm', import.meta.url),
     'tables.wasm': () => new URL('./tables.wasm', import.meta.url),
+    'text.wasm': () => new URL('./text.wasm', import.meta.url),
     'harness.wasm': () => new URL('./harness.wasm', import.meta.url),
     'compare.wasm': () => new URL('./compare.wasm', import.meta.url),
   },
   read: (url) => fetch(url),
 });
 
-export { scoreTabular, checkRules, scoreReceipts, scoreTables, evaluate, compare, version, locateWasm, DocscoreError } from './core.js';
+export { scoreTabular, checkRules, scoreReceipts, scoreTables, scoreText, evaluate, compare, version, locateWasm, DocscoreError } from './core.js';

@@ -19,6 +19,7 @@ const FAMILIES = {
   tabular: { file: 'docscore.wasm', global: 'docscore' },
   receipts: { file: 'receipts.wasm', global: 'docscoreReceipts' },
   tables: { file: 'tables.wasm', global: 'docscoreTables' },
+  text: { file: 'text.wasm', global: 'docscoreText' },
   harness: { file: 'harness.wasm', global: 'docscoreHarness' },
   compare: { file: 'compare.wasm', global: 'docscoreCompare' },
 };
@@ -256,6 +257,19 @@ export function scoreTables(input, options) {
     if (input.pred) r.fields.pred = r.files('pred', input.pred);
     if (input.runs) r.fields.runs = r.file('runs', input.runs);
     return call('tables', 'scoreTables', r, options);
+  });
+}
+
+/** scoreText is "docscore score text": gt, and ocr or runs. */
+export function scoreText(input, options) {
+  return run(() => {
+    need(input, 'gt, ocr or runs');
+    const r = new Request();
+    r.options(options);
+    r.fields.gt = r.files('gt', input.gt);
+    if (input.ocr) r.fields.ocr = r.files('ocr', input.ocr);
+    if (input.runs) r.fields.runs = r.file('runs', input.runs);
+    return call('text', 'scoreText', r, options);
   });
 }
 

@@ -71,6 +71,25 @@ export interface TablesInput {
   runs?: InputFile;
 }
 
+export interface TextInput {
+  /** Ground-truth pages (plain text, PAGE-XML, ALTO, hOCR); several are paired by id (the name up to the first dot). */
+  gt: InputFile[];
+  /** OCR pages, paired with gt by id. */
+  ocr?: InputFile[];
+  /** Or a runs JSONL of {model, phase, run, page, text}. */
+  runs?: InputFile;
+}
+
+export interface TextOptions extends IntervalOptions {
+  /** The cell's model and phase when ocr is given. */
+  model?: string;
+  phase?: string;
+  /** The PAGE level text is read at: "region" (default) or "line". */
+  level?: 'region' | 'line';
+  /** "sbb" (dinglehopper's normalization, default) or "nfc". */
+  normalize?: 'sbb' | 'nfc';
+}
+
 export interface TablesOptions extends IntervalOptions {
   /** The cell's model and phase when pred is given. */
   model?: string;
@@ -139,6 +158,11 @@ export interface TablesReport extends Report {
   kind: 'tables';
 }
 
+/** A page-text report (docscore score text --format json). */
+export interface TextReport extends Report {
+  kind: 'text';
+}
+
 /** A comparison report (docscore compare --format json). */
 export interface ComparisonReport extends Report {
   kind: 'comparison';
@@ -182,6 +206,10 @@ export function scoreReceipts(input: ReceiptsInput, options: ReceiptsOptions & A
 export function scoreTables(input: TablesInput, options?: TablesOptions & Answer<'json'> & { raw?: false }): Promise<TablesReport>;
 export function scoreTables(input: TablesInput, options: TablesOptions & Answer<'csv' | 'md'> & { format: 'csv' | 'md'; raw?: false }): Promise<string>;
 export function scoreTables(input: TablesInput, options: TablesOptions & Answer<Tabular> & { raw: true }): Promise<Uint8Array>;
+/** docscore score text: CER, WER, bag of words and confusions (SPEC G). */
+export function scoreText(input: TextInput, options?: TextOptions & Answer<'json'> & { raw?: false }): Promise<TextReport>;
+export function scoreText(input: TextInput, options: TextOptions & Answer<'csv' | 'md'> & { format: 'csv' | 'md'; raw?: false }): Promise<string>;
+export function scoreText(input: TextInput, options: TextOptions & Answer<Tabular> & { raw: true }): Promise<Uint8Array>;
 
 export function evaluate(input: EvaluateInput, options?: Answer<'json'> & { raw?: false }): Promise<HarnessReport>;
 export function evaluate(input: EvaluateInput, options: Answer<'md'> & { format: 'md'; raw?: false }): Promise<string>;

@@ -6,6 +6,7 @@
 import docscore from './docscore.wasm';
 import receipts from './receipts.wasm';
 import tables from './tables.wasm';
+import text from './text.wasm';
 import harness from './harness.wasm';
 import compare from './compare.wasm';
 
@@ -15,6 +16,7 @@ export default {
   'docscore.wasm': url(docscore),
   'receipts.wasm': url(receipts),
   'tables.wasm': url(tables),
+  'text.wasm': url(text),
   'harness.wasm': url(harness),
   'compare.wasm': url(compare),
 };

@@ -17,6 +17,7 @@ import (
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/api/textapi"
 	"github.com/docscore/docscore/scoring/provenance"
+	"github.com/docscore/docscore/scoring/stats"
 )
 
 type scoreTextOptions struct {
@@ -104,6 +105,15 @@ func runScoreText(ctx context.Context, env *Env, o scoreTextOptions) error {
 	}
 	req := &textapi.TextRequest{GT: gt, Level: orDefault(o.level, "region"), Normalize: orDefault(o.normalize, "sbb"),
 		Format: o.format, IntervalOptions: intervalOptions(o.bootstrap, o.ciLevel, o.seed)}
+	if o.bootstrap == stats.DefaultReplicates {
+		req.Bootstrap = nil
+	}
+	if o.ciLevel == stats.DefaultLevel {
+		req.CILevel = nil
+	}
+	if o.seed == 0 {
+		req.Seed = nil
+	}
 	if o.runs == "" {
 		req.Model, req.Phase = orDefault(o.model, "ocr"), orDefault(o.phase, "default")
 	}

@@ -66,6 +66,7 @@ var Wasm = []WasmFile{
 	{"docscore.wasm", WasmPackage},
 	{"receipts.wasm", "./wasm/site/receipts"},
 	{"tables.wasm", "./wasm/site/tables"},
+	{"text.wasm", "./wasm/site/text"},
 	{"harness.wasm", "./wasm/site/harness"},
 	{"compare.wasm", "./wasm/site/compare"},
 }
