@@ -150,16 +150,21 @@ func (o Operation) Rebuild(p *provenance.Provenance, files []File) (Request, err
 	if err := json.Unmarshal([]byte(b.String()), req); err != nil {
 		return nil, inputErrorf("provenance options: %v", err)
 	}
-	// The draws, under the names every request gives them.
+	// The draws, under the names every request gives them, for a
+	// Canonical request (its options leave them out). Any other request
+	// records its options as given, a default left out: setting the
+	// draws there would record a default as given.
 	draws := map[string]any{}
-	if p.Seed != nil {
-		draws["seed"] = *p.Seed
-	}
-	if p.Replicates != nil {
-		draws["bootstrap"] = *p.Replicates
-	}
-	if p.Permutations != nil {
-		draws["permutations"] = *p.Permutations
+	if _, canonical := req.(Canonical); canonical {
+		if p.Seed != nil {
+			draws["seed"] = *p.Seed
+		}
+		if p.Replicates != nil {
+			draws["bootstrap"] = *p.Replicates
+		}
+		if p.Permutations != nil {
+			draws["permutations"] = *p.Permutations
+		}
 	}
 	if len(draws) > 0 {
 		raw, _ := json.Marshal(draws)
