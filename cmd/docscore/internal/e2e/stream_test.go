@@ -227,8 +227,12 @@ func TestStreamedBadLine(t *testing.T) {
 	act(t, ctx, drop(paths...))
 	var alert string
 	evalJSON(t, ctx, `JSON.stringify(document.getElementById('error').textContent)`, &alert)
-	if !strings.Contains(alert, wantErr.Error()) {
-		t.Fatalf("the alert %q does not report %q", alert, wantErr)
+	// The alert holds the error's first line (file:line:col: message),
+	// then its source line and caret, each line a line of the box.
+	for _, line := range strings.Split(wantErr.Error(), "\n") {
+		if !strings.Contains(alert, strings.TrimSpace(line)) {
+			t.Fatalf("the alert %q does not report %q (its line %q)", alert, wantErr, line)
+		}
 	}
 	act(t, ctx, chromedp.Click(chromedp.ID("skip-bad-inputs")))
 	var gt []string
