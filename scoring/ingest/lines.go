@@ -76,7 +76,7 @@ type Lines struct {
 // NewLines iterates the lines of data (kept, not copied); name is the file
 // name errors carry.
 func NewLines(name string, data []byte) *Lines {
-	return &Lines{name: name, data: StripBOM(data)}
+	return &Lines{name: name, data: data} // the first line loses its BOM in Next
 }
 
 // NewLinesAt iterates the lines of data, a part of a file that starts at
