@@ -69,7 +69,7 @@ func operationRoute(o core.Operation) func(*handler, *http.Request) (*reply, err
 				return nil, errorf(http.StatusBadRequest, "bad_request", "%s: names part %d: an HTTP request carries the file's text or base64", f.Name, f.Part)
 			}
 		}
-		if err := applyQuery(r, req, o.Query); err != nil {
+		if err := applyQuery(r, req, o.QueryNames()); err != nil {
 			return nil, err
 		}
 		v := reflect.ValueOf(req).Elem()

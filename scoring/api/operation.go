@@ -34,9 +34,21 @@ type Operation struct {
 	// Required lists the request fields that must be given, with what to
 	// say when one is missing.
 	Required []Field
-	// Query lists the request's option fields that may also come as HTTP
-	// query parameters.
-	Query []string
+	// Family is the scoring family the operation belongs to: "tabular",
+	// "receipts", "tables", "text", "eval" or "compare"; each family is
+	// one WebAssembly core of the page and of npm.
+	Family string
+	// Command is the command line's command that answers the operation,
+	// such as "score tabular"; empty for an operation only the page and
+	// the HTTP API serve.
+	Command string
+	// Inputs lists the request's files: each one's JSON field, how the
+	// command line names it, whether it is a list, required or binary.
+	Inputs []Input
+	// Params lists the request's options, each declared once (Param):
+	// the command line's flags, the HTTP API's query parameters and
+	// npm's and Python's typed options are made from it.
+	Params []Param
 	// Provenance adds the "provenance" member of SPEC F.8 to the
 	// operation's JSON reports in every host (Stamp, ProvenanceOf): set it
 	// on an operation whose every host writes the report through Run or
@@ -123,6 +135,7 @@ func Define[P interface {
 	*R
 	Request
 }, R any](o Operation, call func(ctx Cancel, req P) (*Result, error)) Operation {
+	o = o.withFormat().withRequired()
 	o.New = func() Request { return P(new(R)) }
 	o.call = func(ctx Cancel, req Request) (*Result, error) {
 		p, ok := req.(P)

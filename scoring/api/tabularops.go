@@ -1,5 +1,11 @@
 package api
 
+import (
+	"github.com/docscore/docscore/scoring/param"
+	"github.com/docscore/docscore/scoring/stats"
+	"github.com/docscore/docscore/scoring/tabular"
+)
+
 // The tabular family's operations (SPEC A), served by docscore.wasm, the
 // HTTP API and the command line.
 var (
@@ -10,11 +16,20 @@ var (
 		Route:   "/v1/score/tabular",
 		Doc:     `exactly "docscore score tabular --format F"`,
 		Formats: []string{"json", "csv", "md"},
-		Required: []Field{
-			{"gt", "one or more ground-truth CSV files"},
-			{"runs", "the runs JSONL file"},
-		},
-		Query: []string{"gate", "preview", "format", "skip_bad_lines", "skip_bad_inputs", "bootstrap", "ci_level", "seed", "permutations", "alpha", "effect"},
+		Family:  "tabular",
+		Command: "score tabular",
+		Inputs:  tabularInputs,
+		Params: append(append([]Param{
+			{Name: "gate", Kind: Float, Default: tabular.DefaultGate, Range: &param.Gate, Help: "name-similarity gate for a candidate pair"},
+			{Name: "preview", Kind: String, Help: `switch OPEN rows on: "open" for all, or their line numbers "32,33"`},
+			FormatParam,
+			{Name: "skip_bad_lines", Kind: Bool, Help: "report and skip malformed runs lines instead of failing"},
+			{Name: "skip_bad_inputs", Kind: Bool, Help: "score what is valid: leave out unreadable ground-truth files, bad rule rows and bad runs lines, and list them"},
+		}, IntervalParams("cell")...),
+			Param{Name: "permutations", Kind: Int, Default: stats.DefaultPermutations, Range: &stats.RoundsRange, Help: "with --preview, randomization rounds of the p-values (0: none)"},
+			Param{Name: "alpha", Kind: Float, Default: stats.DefaultAlpha, Range: &stats.AlphaRange, Help: "with --preview, significance level of the Holm-adjusted p-values, between 0 and 1"},
+			Param{Name: "effect", Kind: Float, Default: 0.0, Range: &stats.EffectRange, Help: "with --preview, the difference each statistic's units_needed is computed for, e.g. 0.01"},
+		),
 	}, scoreTabular)
 
 	// DropTabularOperation is the page's call after a drop: the rule
@@ -23,19 +38,23 @@ var (
 		Name:    "dropTabular",
 		Doc:     "the rule file's check and the summary of a tabular report, or why it was not scored",
 		Formats: []string{"json"},
-		Required: []Field{
-			{"gt", "one or more ground-truth CSV files"},
-			{"runs", "the runs JSONL file"},
-		},
+		Family:  "tabular",
+		Inputs:  tabularInputs,
 	}, dropTabular)
 
 	// CheckRulesOperation checks a rule file: its rows, errors and
 	// warnings (RulesCheckResult).
 	CheckRulesOperation = Define(Operation{
-		Name:     "checkRules",
-		Route:    "/v1/rules/check",
-		Doc:      "the parsed rows, errors and warnings of a rule file",
-		Required: []Field{{"rules", "the EQUIVALENCES.md rule file"}},
+		Name:    "checkRules",
+		Route:   "/v1/rules/check",
+		Doc:     "the parsed rows, errors and warnings of a rule file",
+		Family:  "tabular",
+		Command: "rules check",
+		Inputs: []Input{
+			{Name: "rules", Required: true, Help: "the EQUIVALENCES.md rule file"},
+			{Name: "gt", Many: true, Help: "ground-truth CSV files, for the ignore check"},
+			{Name: "schema", Help: "a schema file for tables other than the default register"},
+		},
 	}, func(ctx Cancel, req *RulesCheckRequest) (*Result, error) {
 		res, err := CheckRules(*req)
 		if err != nil {
@@ -47,9 +66,10 @@ var (
 	// TabularDetailOperation answers the drill-down of one image
 	// (tabular.ImageDetail).
 	TabularDetailOperation = Define(Operation{
-		Name:  "tabularDetail",
-		Route: "/v1/tabular/detail",
-		Doc:   "the drill-down of one image: its pairs, field values and differences",
+		Name:   "tabularDetail",
+		Route:  "/v1/tabular/detail",
+		Doc:    "the drill-down of one image: its pairs, field values and differences",
+		Family: "tabular",
 		Required: []Field{
 			{"gt", "one or more ground-truth CSV files"},
 			{"runs", "the runs JSONL file"},
@@ -57,6 +77,14 @@ var (
 		},
 	}, tabularDetail)
 )
+
+// tabularInputs are the files of a tabular scoring.
+var tabularInputs = []Input{
+	{Name: "gt", Many: true, Required: true, Help: "one or more ground-truth CSV files"},
+	{Name: "runs", Required: true, Help: "the runs JSONL file"},
+	{Name: "rules", Help: "the EQUIVALENCES.md rule file"},
+	{Name: "schema", Help: "a schema file for tables other than the default register"},
+}
 
 func tabularDetail(ctx Cancel, req *TabularDetailRequest) (*Result, error) {
 	d, err := sessionOf(ctx).detail(req)

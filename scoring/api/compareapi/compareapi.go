@@ -135,10 +135,24 @@ var CompareOperation = api.Define(api.Operation{
 	Route:   "/v1/compare",
 	Doc:     `exactly "docscore compare --format F"`,
 	Formats: []string{"json", "csv", "md", "junit"},
-	Required: []api.Field{
-		{Name: "base", Want: "the baseline report: the JSON of docscore score tabular, receipts, tables or text"},
+	Family:  "compare",
+	Command: "compare",
+	Inputs: []api.Input{
+		{Name: "base", Arg: "BASE.json", Required: true, Binary: true, Help: "the baseline report: the JSON of docscore score tabular, receipts, tables or text"},
+		{Name: "new", Arg: "NEW.json", Binary: true, Help: "the new report of the same family; left out with within"},
 	},
-	Query:      []string{"format", "within", "preview", "pairs", "permutations", "bootstrap", "alpha", "ci_level", "seed", "effect"},
+	Params: []api.Param{
+		api.FormatParam,
+		{Name: "within", Kind: api.Bool, Help: "compare the cells of one report with each other"},
+		{Name: "preview", Kind: api.Bool, Help: "compare a settled tabular scoring (A) with its draft-rule preview (B)"},
+		{Name: "pairs", Kind: api.String, Help: `with --within, the comparisons to make: "A:B,…" (model/phase, or a receipts phase)`},
+		{Name: "permutations", Kind: api.Int, Default: stats.DefaultPermutations, Range: &drawsRange, Help: "randomization rounds for the p-values (0: no p-values)"},
+		{Name: "bootstrap", Kind: api.Int, Default: stats.DefaultReplicates, Range: &drawsRange, Help: "bootstrap replicates for the intervals (0: no intervals)"},
+		{Name: "alpha", Kind: api.Float, Default: stats.DefaultAlpha, Range: &levelRange, Help: "significance threshold on Holm-adjusted p-values, strictly between 0 and 1"},
+		{Name: "ci_level", Kind: api.Float, Default: stats.DefaultLevel, Range: &levelRange, Help: "confidence level of the intervals, strictly between 0 and 1"},
+		{Name: "seed", Kind: api.Uint, Default: uint64(0), Help: "seed of the random streams"},
+		{Name: "effect", Kind: api.Float, Default: 0.0, Range: &stats.EffectRange, Help: "the difference each statistic's units_needed is computed for, e.g. 0.01 (SPEC F.7)"},
+	},
 	Provenance: true,
 }, compare)
 

@@ -69,10 +69,17 @@ var PlanOperation = api.Define(api.Operation{
 	Route:   "/v1/plan",
 	Doc:     `exactly "docscore plan --format F"`,
 	Formats: []string{"json", "md"},
-	Required: []api.Field{
-		{Name: "report", Want: "a report: the JSON of docscore score tabular or score receipts"},
+	Family:  "compare",
+	Command: "plan",
+	Inputs: []api.Input{
+		{Name: "report", Arg: "REPORT.json", Required: true, Binary: true, Help: "a report: the JSON of docscore score tabular or score receipts"},
 	},
-	Query:      []string{"format", "pairs", "effect", "alpha"},
+	Params: []api.Param{
+		api.FormatParam,
+		{Name: "pairs", Kind: api.String, Help: `the cell pairs to plan: "A:B,…" (model/phase, or a receipts phase)`},
+		{Name: "effect", Kind: api.Float, Default: 0.0, Range: &stats.EffectRange, Help: "the difference to plan for, e.g. 0.01: the paired pages it needs"},
+		{Name: "alpha", Kind: api.Float, Default: stats.DefaultAlpha, Range: &stats.AlphaRange, Help: "significance threshold on Holm-adjusted p-values, strictly between 0 and 1"},
+	},
 	Provenance: true,
 }, plan)
 

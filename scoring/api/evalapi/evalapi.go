@@ -76,12 +76,19 @@ var (
 	// the report of "docscore eval --judge none" (--output for json,
 	// --markdown for md).
 	EvaluateOperation = api.Define(api.Operation{
-		Name:     "evaluate",
-		Route:    "/v1/eval",
-		Doc:      `the report of "docscore eval --judge none" (deterministic metrics only)`,
-		Formats:  reportFormats,
-		Required: []api.Field{{Name: "cases", Want: "the cases file (JSON or JSONL)"}},
-		Query:    []string{"format"},
+		Name:    "evaluate",
+		Route:   "/v1/eval",
+		Doc:     `the report of "docscore eval --judge none" (deterministic metrics only)`,
+		Formats: reportFormats,
+		Family:  "eval",
+		Command: "eval",
+		Inputs: []api.Input{
+			{Name: "cases", Required: true, Help: "the cases file (JSON or JSONL)"},
+			{Name: "files", Flag: "-", Many: true, Binary: true, Help: "the files the cases file names, each named by the path it gives"},
+		},
+		// The command line writes both formats, to --output and
+		// --markdown.
+		Params: []api.Param{{Name: "format", Flag: "-"}},
 	}, evaluate)
 
 	// ReportMarkdownOperation renders a harness report JSON as the
@@ -91,6 +98,7 @@ var (
 		Route:    "/v1/eval/markdown",
 		Doc:      `the Markdown of a harness report, as "docscore eval --markdown" wrote it`,
 		Formats:  []string{"md"},
+		Family:   "eval",
 		Required: []api.Field{{Name: "report", Want: "a harness report (the JSON of docscore eval --output)"}},
 	}, func(ctx api.Cancel, req *ReportRequest) (*api.Result, error) {
 		out, err := ReportMarkdown(req.Report)

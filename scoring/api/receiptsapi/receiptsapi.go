@@ -58,11 +58,18 @@ var ScoreReceiptsOperation = api.Define(api.Operation{
 	Route:   "/v1/score/receipts",
 	Doc:     `exactly "docscore score receipts --format F"`,
 	Formats: []string{"json", "csv", "md"},
-	Required: []api.Field{
-		{Name: "refs", Want: "one or more CORD annotation (.json) or reference (.jsonl) files"},
-		{Name: "run", Want: "the pilot run file (JSONL)"},
+	Family:  "receipts",
+	Command: "score receipts",
+	Inputs: []api.Input{
+		{Name: "refs", Many: true, Required: true, Help: "one or more CORD annotation (.json) or reference (.jsonl) files"},
+		{Name: "run", Required: true, Help: "the pilot run file (JSONL)"},
 	},
-	Query: []string{"format", "allow_incomplete", "reading_order", "skip_bad_lines", "bootstrap", "ci_level", "seed"},
+	Params: append([]api.Param{
+		api.FormatParam,
+		{Name: "allow_incomplete", Kind: api.Bool, Help: "score an incomplete run and label the report incomplete"},
+		{Name: "reading_order", Kind: api.Bool, Help: "reference text in reading order instead of annotation order (a different protocol)"},
+		{Name: "skip_bad_lines", Kind: api.Bool, Help: "report and skip malformed run lines instead of failing"},
+	}, api.IntervalParams("phase")...),
 }, scoreReceipts)
 
 // Operations lists the receipts family's operations.
@@ -96,9 +103,10 @@ func (req *ReceiptPageRequest) InputFiles() []*api.File {
 // cleaned prediction against its reference with the tokens of a longest
 // common subsequence and the missing numbers marked.
 var ReceiptPageOperation = api.Define(api.Operation{
-	Name:  "receiptPage",
-	Route: "/v1/receipts/page",
-	Doc:   "the drill-down of one receipt page: its cleaned prediction against its reference, LCS tokens and missing numbers marked",
+	Name:   "receiptPage",
+	Route:  "/v1/receipts/page",
+	Family: "receipts",
+	Doc:    "the drill-down of one receipt page: its cleaned prediction against its reference, LCS tokens and missing numbers marked",
 	Required: []api.Field{
 		{Name: "refs", Want: "one or more CORD annotation (.json) or reference (.jsonl) files"},
 		{Name: "run", Want: "the pilot run file (JSONL)"},

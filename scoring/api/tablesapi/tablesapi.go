@@ -78,10 +78,21 @@ var ScoreTablesOperation = api.Define(api.Operation{
 	Route:   "/v1/score/tables",
 	Doc:     `exactly "docscore score tables --format F"`,
 	Formats: []string{"json", "csv", "md"},
-	Required: []api.Field{
-		{Name: "gt", Want: "one or more ground-truth table files (.html, .md or .csv)"},
+	Family:  "tables",
+	Command: "score tables",
+	Inputs: []api.Input{
+		{Name: "gt", Many: true, Required: true, Help: "one or more ground-truth table files (.html, .md or .csv)"},
+		{Name: "pred", Many: true, Help: "predicted table files, paired with gt by id (the name up to the first dot)"},
+		{Name: "runs", Help: "or a runs JSONL of {model, phase, run, table, html | markdown | csv}"},
 	},
-	Query:      []string{"format", "th_as_td", "model", "phase", "bootstrap", "ci_level", "seed"},
+	Params: append(append([]api.Param{
+		api.FormatParam,
+		{Name: "th_as_td", Kind: api.Bool, Help: "read th as a td cell in TEDS (docling-eval's reading)"},
+		{Name: "model", Kind: api.String, Help: "the model's name in the report (with --pred)"},
+		{Name: "phase", Kind: api.String, Help: "the phase's name in the report (with --pred)"},
+	}, api.IntervalParams("cell")...),
+		api.Param{Name: "by_id", Flag: "-", Kind: api.Bool, Help: "pair pred with gt by id even when one file of each is given"},
+	),
 	Provenance: true,
 }, scoreTables)
 
@@ -112,9 +123,10 @@ func (req *DetailRequest) InputFiles() []*api.File { return []*api.File{&req.GT,
 // scores and both tables laid out on their grids, the cells that differ
 // marked.
 var DetailOperation = api.Define(api.Operation{
-	Name:  "tableDetail",
-	Route: "/v1/tables/detail",
-	Doc:   "one table's ground truth and prediction as grids, differing cells marked, with its TEDS and GriTS",
+	Name:   "tableDetail",
+	Route:  "/v1/tables/detail",
+	Family: "tables",
+	Doc:    "one table's ground truth and prediction as grids, differing cells marked, with its TEDS and GriTS",
 	Required: []api.Field{
 		{Name: "gt", Want: "the ground-truth table file"},
 		{Name: "pred", Want: "the predicted table file"},

@@ -73,10 +73,20 @@ var ScoreTextOperation = api.Define(api.Operation{
 	Route:   "/v1/score/text",
 	Doc:     `exactly "docscore score text --format F": CER, WER and bag-of-words scores of OCR text against ground truth`,
 	Formats: []string{"json", "csv", "md"},
-	Required: []api.Field{
-		{Name: "gt", Want: "one or more ground-truth pages (plain text, PAGE-XML, ALTO or hOCR)"},
+	Family:  "text",
+	Command: "score text",
+	Inputs: []api.Input{
+		{Name: "gt", Many: true, Required: true, Help: "one or more ground-truth pages (plain text, PAGE-XML, ALTO or hOCR)"},
+		{Name: "ocr", Many: true, Help: "OCR pages, paired with gt by id (the name up to the first dot)"},
+		{Name: "runs", Help: "or a runs JSONL of {model, phase, run, page, text}"},
 	},
-	Query:      []string{"format", "level", "normalize", "model", "phase", "bootstrap", "ci_level", "seed"},
+	Params: append([]api.Param{
+		api.FormatParam,
+		{Name: "level", Kind: api.String, Default: "region", Choices: []string{"region", "line"}, Help: "the PAGE level text is read at: region or line"},
+		{Name: "normalize", Kind: api.String, Default: "sbb", Choices: []string{"sbb", "nfc"}, Help: "normalization: sbb (dinglehopper's, the default) or nfc"},
+		{Name: "model", Kind: api.String, Default: "ocr", Help: "the model name of --ocr's cell"},
+		{Name: "phase", Kind: api.String, Default: "default", Help: "the phase name of --ocr's cell"},
+	}, api.IntervalParams("cell")...),
 	Provenance: true,
 }, scoreText)
 
@@ -238,9 +248,10 @@ func (req *TextPageRequest) Validate() error {
 // its scores and its two texts aligned cluster by cluster, each step a
 // match, a substitution, a deletion or an insertion.
 var TextPageOperation = api.Define(api.Operation{
-	Name:  "textPage",
-	Route: "/v1/text/page",
-	Doc:   "one page's two texts aligned cluster by cluster, substitutions, insertions and deletions marked, with its scores",
+	Name:   "textPage",
+	Route:  "/v1/text/page",
+	Family: "text",
+	Doc:    "one page's two texts aligned cluster by cluster, substitutions, insertions and deletions marked, with its scores",
 	Required: []api.Field{
 		{Name: "gt", Want: "the page's ground truth"},
 		{Name: "ocr", Want: "the page's OCR output"},
