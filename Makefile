@@ -16,7 +16,7 @@ SITE_OUT  := dist/site
 WEBUI_DIR := cmd/docscore/internal/webui/built
 DEMO_ADDR ?= 127.0.0.1:8080
 
-.PHONY: help build site demo test deps vet test-go test-wasm test-site-js test-e2e test-memory bench-stream bench-million bench-million-receipts test-page-large test-python python-wheel python-wheels test-npm npm-package screenshots imports check-core fuzz-smoke worker clean \
+.PHONY: help build site demo test deps vet test-go test-wasm test-site-js test-e2e test-memory bench-start bench-stream bench-million bench-million-receipts test-page-large test-python python-wheel python-wheels test-npm npm-package screenshots imports check-core fuzz-smoke worker clean \
 	lint-workflows lint-release release-snapshot release
 
 help: ## list the targets
@@ -96,6 +96,14 @@ MILLION_DIR ?= /tmp/docscore-million
 test-memory: ## TestStreamFlatMemory at 200,000 images against 20,000 (minutes)
 	$(GO) test -count=1 -v -timeout 60m -run TestStreamFlatMemory ./scoring/tabular/ -args -memory-images=200000
 	$(GO) test -count=1 -v -timeout 60m -run TestStreamFlatMemory ./scoring/receipts/ -args -memory-records=200000
+
+# Start-up: bin/docscore --version against a hello-world Go binary built
+# beside it (both with -trimpath -ldflags="-s -w"), 21 interleaved runs
+# each, process spawn included; prints both medians and the ratio
+# (target: at most 2×).
+bench-start: ## docscore --version's start against a hello-world Go binary's: medians of 21 interleaved runs and the ratio
+	$(GO) build -trimpath -ldflags='-s -w' -o $(BIN) ./cmd/docscore
+	$(GO) run ./scripts/benchstart $(BIN) --version
 
 bench-stream: ## images/s streamed with --jobs 1 and 2, and the 450-image corpus old and new side by side
 	$(GO) test -run '^$$' -bench 'BenchmarkStreamJobs|BenchmarkBenchmarkCorpus' -benchtime 3x ./scoring/tabular/

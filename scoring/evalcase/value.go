@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/docscore/docscore/scoring/ingest"
 )
@@ -101,7 +102,7 @@ func Number(v any) (float64, bool) {
 	case uint64:
 		return float64(x), true
 	case string:
-		if jsonNumberRE.MatchString(strings.TrimSpace(x)) {
+		if jsonNumberRE().MatchString(strings.TrimSpace(x)) {
 			f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
 			return f, err == nil
 		}
@@ -109,7 +110,11 @@ func Number(v any) (float64, bool) {
 	return 0, false
 }
 
-var jsonNumberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+// jsonNumberRE and identRE are compiled on first use, not by every
+// start of the binary.
+var jsonNumberRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+})
 
 // emptyObject and emptyArray stand for {} and [] leaves in a flattened value.
 type emptyContainer string
@@ -172,14 +177,14 @@ func flattenInto(out *[]Leaf, path string, v any) {
 	}
 }
 
-var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var identRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // keySegment renders one object key as a path segment: .name for plain
 // identifiers, ["any key"] otherwise, with only '"' and '\' escaped by a
 // backslash — exactly what CanonicalPath reads back, so a rendered path is
 // its own canonical form.
 func keySegment(k string) string {
-	if identRE.MatchString(k) {
+	if identRE().MatchString(k) {
 		return "." + k
 	}
 	return `["` + keyEscaper.Replace(k) + `"]`
@@ -287,7 +292,7 @@ func ScalarKey(v any) string {
 			return "bool:" + s
 		case s == "{}" || s == "[]":
 			return "json:" + s
-		case jsonNumberRE.MatchString(s):
+		case jsonNumberRE().MatchString(s):
 			return numberKey(s)
 		}
 		return "str:" + s

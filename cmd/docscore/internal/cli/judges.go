@@ -63,7 +63,7 @@ func addJudgeFlags(c *cobra.Command, f *judgeFlags, withModel bool) {
 	fl.Float64Var(&f.priceIn, "price-input", 0, "US dollars per million input tokens, to price usage (with --price-output)")
 	fl.Float64Var(&f.priceCached, "price-cached-input", 0, "US dollars per million cached input tokens (default: the input price)")
 	fl.Float64Var(&f.priceOut, "price-output", 0, "US dollars per million output tokens")
-	fl.StringVar(&f.pricesFile, "prices", "", "price table (TOML) to price calls and estimate the run's cost (default: the "+prices.Bundled().Describe()+")")
+	fl.StringVar(&f.pricesFile, "prices", "", "price table (TOML) to price calls and estimate the run's cost (default: the "+prices.BundledDescription()+")")
 	fl.Float64Var(&f.maxCost, "max-cost", 0, "cost ceiling in US dollars: refuse to start when the estimate exceeds it (exit 2), stop issuing calls before spending more (the report lists the items not judged; exit 1)")
 	fl.Int64Var(&f.maxOutput, "max-output-tokens", 0, "bound on each answer's tokens (default: the provider's for OpenAI, 8192 for Anthropic; 8192 for both with --max-cost); the estimate's output")
 	fl.BoolVar(&f.batch, "batch", false, "send the judge requests through the provider's batch API (OpenAI, Anthropic): half price, answers within 24h; needs --checkpoint-dir")

@@ -58,11 +58,11 @@ func EstimateInputTokens(provider string, req judging.ModelRequest) int64 {
 	return tokens
 }
 
-var pdfPage = regexp.MustCompile(`/Type\s*/Page[^s]`)
+var pdfPage = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`/Type\s*/Page[^s]`) })
 
 func attachmentTokens(provider string, a evalcase.ReferenceArtifact) int64 {
 	if a.MediaType == "application/pdf" {
-		pages := len(pdfPage.FindAllIndex(a.Content, -1))
+		pages := len(pdfPage().FindAllIndex(a.Content, -1))
 		if pages < 1 {
 			pages = 1
 		}

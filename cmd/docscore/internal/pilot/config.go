@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -126,8 +127,10 @@ func ParseDuration(s string) (time.Duration, error) {
 }
 
 var (
-	tomlLine    = regexp.MustCompile(`line (\d+)`)
-	tomlTypeErr = regexp.MustCompile(`^\(last key "([^"]+)"\): incompatible types: TOML value has type (\S+); destination has type (\S+)$`)
+	tomlLine    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
+	tomlTypeErr = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\(last key "([^"]+)"\): incompatible types: TOML value has type (\S+); destination has type (\S+)$`)
+	})
 )
 
 func article(s string) string {
@@ -181,15 +184,15 @@ func ParseConfig(name string, data []byte) (_ *Config, err error) {
 			return nil, src.ErrorAtLine(pe.Position.Line, pe.Position.Col, "%s: expected a TOML configuration (see docscore pilot run --help)", pe.Message)
 		}
 		line := 0
-		if m := tomlLine.FindStringSubmatch(err.Error()); m != nil {
+		if m := tomlLine().FindStringSubmatch(err.Error()); m != nil {
 			line, _ = strconv.Atoi(m[1])
 		}
 		msg := strings.TrimPrefix(err.Error(), "toml: ")
-		if m := tomlLine.FindStringIndex(msg); m != nil && m[0] == 0 {
+		if m := tomlLine().FindStringIndex(msg); m != nil && m[0] == 0 {
 			msg = strings.TrimSpace(msg[m[1]:])
 		}
 		col := 0
-		if m := tomlTypeErr.FindStringSubmatch(msg); m != nil {
+		if m := tomlTypeErr().FindStringSubmatch(msg); m != nil {
 			kind := m[3]
 			if kind == "slice" {
 				kind = "array"

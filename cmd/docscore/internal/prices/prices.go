@@ -14,6 +14,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -80,7 +81,7 @@ func (t *Table) Describe() string {
 // Lookup finds provider/model: the exact model id, else the id without a
 // date suffix (gpt-4o-2024-08-06 → gpt-4o, claude-x-20250101 → claude-x).
 func (t *Table) Lookup(provider, model string) (Price, bool) {
-	for _, m := range []string{model, dateSuffix.ReplaceAllString(model, "")} {
+	for _, m := range []string{model, dateSuffix().ReplaceAllString(model, "")} {
 		for _, p := range t.Models {
 			if p.Provider == provider && p.Model == m {
 				return p, true
@@ -105,7 +106,9 @@ func (t *Table) Unknown(provider, model string) error {
 	return fmt.Errorf("model %s/%s is not in the %s: add a [[model]] entry for it to a price file and give it with --prices FILE", provider, model, t.Describe())
 }
 
-var dateSuffix = regexp.MustCompile(`-(\d{4}-\d{2}-\d{2}|\d{8})$`)
+// dateSuffix is compiled on first use: a package-level regexp is
+// compiled by every start of the binary, --version included.
+var dateSuffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`-(\d{4}-\d{2}-\d{2}|\d{8})$`) })
 
 // Bundled returns the bundled table.
 func Bundled() *Table {
@@ -114,6 +117,22 @@ func Bundled() *Table {
 		panic("bundled price table: " + err.Error()) // a test keeps it valid
 	}
 	return t
+}
+
+// BundledDescription is Bundled().Describe() read without parsing the
+// table: the --prices flag's help text needs it whenever the command
+// tree is built (every start, --version included), and the TOML parse
+// took about 1 ms of it. TestBundledDescription keeps the two equal.
+func BundledDescription() string {
+	written := ""
+	for line := range strings.Lines(string(bundled)) {
+		k, v, ok := strings.Cut(line, "=")
+		if ok && strings.TrimSpace(k) == "written" {
+			written = strings.TrimSpace(v)
+			break
+		}
+	}
+	return (&Table{Name: BundledName, Written: written}).Describe()
 }
 
 // Cost prices usage of provider/model from the bundled table (batch: at
@@ -152,7 +171,7 @@ type file struct {
 
 const expectedShape = "expected a price table: written = YYYY-MM-DD, note, and [[model]] entries with provider, model, input, cached_input, output, batch_discount"
 
-var lineRE = regexp.MustCompile(`line (\d+)`)
+var lineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
 
 // Parse reads a price table; name is used in errors.
 func Parse(name string, data []byte) (_ *Table, err error) {
@@ -172,7 +191,7 @@ func Parse(name string, data []byte) (_ *Table, err error) {
 			return nil, src.ErrorAtLine(pe.Position.Line, pe.Position.Col, "%s: %s", pe.Message, expectedShape)
 		}
 		line := 0
-		if m := lineRE.FindStringSubmatch(err.Error()); m != nil {
+		if m := lineRE().FindStringSubmatch(err.Error()); m != nil {
 			fmt.Sscan(m[1], &line)
 		}
 		return nil, inputerr.New(name, line, "%s: %s", strings.TrimPrefix(err.Error(), "toml: "), expectedShape)

@@ -91,3 +91,11 @@ func TestLoadMissingFile(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+// TestBundledDescription: the description read without a parse is the
+// parsed table's.
+func TestBundledDescription(t *testing.T) {
+	if got, want := BundledDescription(), Bundled().Describe(); got != want {
+		t.Errorf("BundledDescription() = %q, want %q", got, want)
+	}
+}
