@@ -16,7 +16,7 @@ SITE_OUT  := dist/site
 WEBUI_DIR := cmd/docscore/internal/webui/built
 DEMO_ADDR ?= 127.0.0.1:8080
 
-.PHONY: help build site demo test deps vet test-go test-wasm test-site-js test-e2e test-memory bench-start bench-stream bench-million bench-million-receipts test-page-large test-python python-wheel python-wheels test-npm npm-package screenshots imports check-core fuzz-smoke worker clean \
+.PHONY: help build site demo sample-text test deps vet test-go test-wasm test-site-js test-e2e test-memory bench-start bench-stream bench-million bench-million-receipts test-page-large test-python python-wheel python-wheels test-npm npm-package screenshots imports check-core fuzz-smoke worker clean \
 	lint-workflows lint-release release-snapshot release
 
 help: ## list the targets
@@ -30,9 +30,14 @@ site: ## write the static site to dist/site (for any static host) and embed it i
 	rm -rf $(WEBUI_DIR)/index.html $(WEBUI_DIR)/assets
 	cp -R $(SITE_OUT)/index.html $(SITE_OUT)/assets $(WEBUI_DIR)/
 
-demo: build ## score the sample on the command line, then serve the site (prints the URL)
+demo: build ## score the tabular and page-text samples on the command line, then serve the site (prints the URL)
 	$(BIN) score tabular --sample --format md
+	$(BIN) score text --gt sample/text/gt --runs sample/text/runs.jsonl --format md
 	$(BIN) serve --addr $(DEMO_ADDR)
+
+sample-text: ## rerun Tesseract on the page-text sample's scans with docscore pilot run (sample/text/runs.jsonl)
+	$(GO) build -trimpath -o $(BIN) ./cmd/docscore
+	BIN=$(BIN) scripts/sample-text.sh
 
 test: deps vet lint-workflows test-go test-wasm test-site-js test-e2e test-python test-npm check-core fuzz-smoke ## everything CI runs
 	@echo "make test: all checks passed"

@@ -183,3 +183,84 @@ func TestScoreTextVerifies(t *testing.T) {
 		}
 	}
 }
+
+// textSample is the repository's copy of the page-text sample.
+const textSample = "../../../../sample/text"
+
+// TestScoreTextSample checks the page-text sample: its runs file is
+// exactly the measured requests of its two pilot runs (Tesseract, page
+// segmentation modes 3 and 6), and it scores as sample/text/README.md says.
+func TestScoreTextSample(t *testing.T) {
+	type record struct {
+		Type     string `json:"type"`
+		Phase    string `json:"phase"`
+		SampleID string `json:"sample_id"`
+		Status   string `json:"status"`
+		Output   string `json:"output"`
+		Model    struct {
+			Name string `json:"name"`
+		} `json:"model"`
+		Engine struct {
+			Kind    string `json:"kind"`
+			Command string `json:"command"`
+		} `json:"engine"`
+	}
+	var want []string
+	for _, psm := range []string{"3", "6"} {
+		data, err := os.ReadFile(filepath.Join(textSample, "pilot", "psm"+psm+".run.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var model string
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var r record
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case r.Type == "run":
+				if r.Engine.Kind != "command" || r.Engine.Command != "tesseract {image} - --psm "+psm {
+					t.Errorf("psm%s: engine %+v", psm, r.Engine)
+				}
+				model = r.Model.Name
+			case r.Type == "request" && r.Phase == "c1":
+				if r.Status != "ok" {
+					t.Errorf("psm%s %s: status %s", psm, r.SampleID, r.Status)
+				}
+				b, _ := json.Marshal(map[string]string{"model": model, "phase": "eng", "page": r.SampleID, "text": r.Output})
+				want = append(want, string(b))
+			}
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(textSample, "runs.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var m map[string]string
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(m)
+		got = append(got, string(b))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("runs.jsonl is not the pilot runs' measured output:\n got %q\nwant %q", got, want)
+	}
+
+	code, stdout, stderr := runEnv(t, "", nil, "score", "text", "--gt", filepath.Join(textSample, "gt"),
+		"--runs", filepath.Join(textSample, "runs.jsonl"), "--format", "md")
+	if code != ExitOK || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	for _, row := range []string{
+		"| tesseract-psm3 | eng | 2 | 0.1766 [0.0228, 0.5187] | 0.2708 [0.0228, 0.5187] | 0.3885 [0.0781, 1.0308] | 0.5544 [0.0781, 1.0308] | 0.6983 [0.3016, 0.9236] |",
+		"| tesseract-psm6 | eng | 2 | 0.2175 [0.0234, 0.6493] | 0.3364 [0.0234, 0.6493] | 0.4211 [0.0818, 1.1231] | 0.6024 [0.0818, 1.1231] | 0.6853 [0.2884, 0.9202] |",
+		"| `ſ` → `f` | 27 |",
+	} {
+		if !strings.Contains(stdout, row) {
+			t.Errorf("no %q in the report:\n%s", row, stdout)
+		}
+	}
+}

@@ -123,7 +123,7 @@ func findInput(dirs []string, in provenance.Input) ([]byte, string, error) {
 		}
 	}
 	if rest, ok := strings.CutPrefix(in.Name, provenance.SamplePrefix); ok {
-		for _, fsys := range []fs.FS{sample.Tabular, sample.Receipts, sample.Tables} {
+		for _, fsys := range []fs.FS{sample.Tabular, sample.Receipts, sample.Tables, sample.Text} {
 			if data, err := fs.ReadFile(fsys, rest); err == nil && check(data, "the embedded sample's "+rest) {
 				return data, "the embedded sample", nil
 			}
