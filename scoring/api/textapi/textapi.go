@@ -221,20 +221,36 @@ func scoreText(ctx api.Cancel, req *TextRequest) (*api.Result, error) {
 	return &api.Result{Format: format, Bytes: b.Bytes()}, nil
 }
 
-// TextPageRequest asks for one page's aligned texts: its ground truth and
-// its OCR, each a file.
+// TextPageRequest asks for one page's aligned texts: its ground truth, a
+// file, and its OCR, a file or the text of a runs record.
 type TextPageRequest struct {
-	GT        api.File `json:"gt"`
-	OCR       api.File `json:"ocr"`
-	Level     string   `json:"level,omitempty"`
-	Normalize string   `json:"normalize,omitempty"`
+	GT  api.File  `json:"gt"`
+	OCR *api.File `json:"ocr,omitempty"`
+	// OCRText is, instead of OCR, the text of a runs record: it is taken
+	// as "docscore score text --runs" takes it (normalized, not read as a
+	// file: no markup, its lines not stripped), so that the view's scores
+	// are the report's row.
+	OCRText   *string `json:"ocr_text,omitempty"`
+	Level     string  `json:"level,omitempty"`
+	Normalize string  `json:"normalize,omitempty"`
 }
 
-// InputFiles lists the two files.
-func (req *TextPageRequest) InputFiles() []*api.File { return []*api.File{&req.GT, &req.OCR} }
+// InputFiles lists the ground truth and the OCR file, when given.
+func (req *TextPageRequest) InputFiles() []*api.File {
+	if req.OCR == nil {
+		return []*api.File{&req.GT}
+	}
+	return []*api.File{&req.GT, req.OCR}
+}
 
-// Validate checks the level and the normalization.
+// Validate checks that one OCR is given, the level and the normalization.
 func (req *TextPageRequest) Validate() error {
+	switch {
+	case req.OCR == nil && req.OCRText == nil:
+		return api.Paramf("ocr", "missing: expected the page's OCR output (ocr, a file, or ocr_text, the text of a runs record)")
+	case req.OCR != nil && req.OCRText != nil:
+		return api.Paramf("ocr_text", "and ocr given: expected one of them")
+	}
 	if _, ok := pagetext.ParseLevel(req.Level); !ok {
 		return api.Paramf("level", "%q: expected region or line", req.Level)
 	}
@@ -246,7 +262,9 @@ func (req *TextPageRequest) Validate() error {
 
 // TextPageOperation answers one page's alignment (pagetext.PageView):
 // its scores and its two texts aligned cluster by cluster, each step a
-// match, a substitution, a deletion or an insertion.
+// match, a substitution, a deletion or an insertion. Its scores are the
+// report's row of the page: for OCR files, the row of "docscore score text
+// --gt G --ocr O"; for ocr_text, of the runs record holding that text.
 var TextPageOperation = api.Define(api.Operation{
 	Name:   "textPage",
 	Route:  "/v1/text/page",
@@ -254,7 +272,6 @@ var TextPageOperation = api.Define(api.Operation{
 	Doc:    "one page's two texts aligned cluster by cluster, substitutions, insertions and deletions marked, with its scores",
 	Required: []api.Field{
 		{Name: "gt", Want: "the page's ground truth"},
-		{Name: "ocr", Want: "the page's OCR output"},
 	},
 }, textPage)
 
@@ -262,8 +279,12 @@ func textPage(ctx api.Cancel, req *TextPageRequest) (*api.Result, error) {
 	level, _ := pagetext.ParseLevel(req.Level)
 	norm, _ := pagetext.ParseNormalization(req.Normalize)
 	eo := pagetext.ExtractOptions{Level: level, Normalization: norm}
+	files := []api.File{req.GT}
+	if req.OCR != nil {
+		files = append(files, *req.OCR)
+	}
 	var texts [2]string
-	for i, f := range []api.File{req.GT, req.OCR} {
+	for i, f := range files {
 		data, err := f.Bytes()
 		if err != nil {
 			return nil, err
@@ -273,6 +294,9 @@ func textPage(ctx api.Cancel, req *TextPageRequest) (*api.Result, error) {
 			return nil, err
 		}
 		texts[i] = ex.Text
+	}
+	if req.OCRText != nil {
+		texts[1] = pagetext.Normalize(*req.OCRText, norm)
 	}
 	v, err := pagetext.View(texts[0], texts[1], limits(ctx))
 	if err != nil {

@@ -2,6 +2,7 @@ package textapi
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/pagetext"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -181,7 +183,7 @@ func TestBadInputs(t *testing.T) {
 }
 
 func TestTextPage(t *testing.T) {
-	res, err := TextPageOperation.Run(api.NoCancel, &TextPageRequest{GT: api.File{Name: "p.gt.txt", Text: "Dies ist eine Tst!"}, OCR: api.File{Name: "p.ocr.txt", Text: "Dies ist ein Test."}})
+	res, err := TextPageOperation.Run(api.NoCancel, &TextPageRequest{GT: api.File{Name: "p.gt.txt", Text: "Dies ist eine Tst!"}, OCR: &api.File{Name: "p.ocr.txt", Text: "Dies ist ein Test."}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,4 +193,58 @@ func TestTextPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "page-view.json", got)
+}
+
+// TestTextPageOfARunsRecord checks that the view of a runs record's text
+// (ocr_text) scores as the report's row of that record, for every row of
+// the page-text sample (Tesseract's output, lines with trailing spaces
+// and form feeds), and that an OCR file is read as a file.
+func TestTextPageOfARunsRecord(t *testing.T) {
+	const sample = "../../../sample/text/"
+	gt := []api.File{file(t, sample+"gt/00000119.gt.xml", "sample/text/gt/00000119.gt.xml"),
+		file(t, sample+"gt/462875_0008.gt.txt", "sample/text/gt/462875_0008.gt.txt")}
+	runs := file(t, sample+"runs.jsonl", "sample/text/runs.jsonl")
+	rep, err := Report(api.NoCancel, &TextRequest{GT: gt, Runs: &runs}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(runs.Text), "\n")
+	if len(rep.Pages) != len(lines) {
+		t.Fatalf("%d rows for %d records", len(rep.Pages), len(lines))
+	}
+	for _, row := range rep.Pages {
+		var rec struct{ Text string }
+		if err := json.Unmarshal([]byte(lines[row.Line-1]), &rec); err != nil {
+			t.Fatal(err)
+		}
+		g := gt[0]
+		if row.Page != "00000119" {
+			g = gt[1]
+		}
+		res, err := TextPageOperation.Run(api.NoCancel, &TextPageRequest{GT: g, OCRText: &rec.Text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := res.Value.(*pagetext.PageView)
+		if v.CharEdits != row.CharEdits || v.GTChars != row.GTChars || v.OCRChars != row.OCRChars || v.WordEdits != row.WordEdits || *v.CER != *row.CER {
+			t.Errorf("%s %s: view %d/%d edits, %d OCR chars, CER %v; row %d/%d, %d, %v", row.Model, row.Page,
+				v.CharEdits, v.WordEdits, v.OCRChars, *v.CER, row.CharEdits, row.WordEdits, row.OCRChars, *row.CER)
+		}
+		// The same text as a file has its lines stripped: other counts.
+		res, err = TextPageOperation.Run(api.NoCancel, &TextPageRequest{GT: g, OCR: &api.File{Name: "o.txt", Text: rec.Text}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := res.Value.(*pagetext.PageView); f.OCRChars >= v.OCRChars {
+			t.Errorf("%s %s: %d OCR chars as a file, %d as a record: expected fewer as a file", row.Model, row.Page, f.OCRChars, v.OCRChars)
+		}
+	}
+	text := "x"
+	for _, req := range []*TextPageRequest{{GT: gt[1]}, {GT: gt[1], OCR: &api.File{Name: "o.txt"}, OCRText: &text}} {
+		if _, err := TextPageOperation.Run(api.NoCancel, req); err == nil {
+			t.Errorf("ocr %v, ocr_text %v: no error", req.OCR, req.OCRText)
+		} else if _, ok := err.(*api.ParamError); !ok {
+			t.Errorf("%v: not a ParamError", err)
+		}
+	}
 }
