@@ -1,6 +1,8 @@
 package api
 
 import (
+	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -204,4 +206,53 @@ func (o Operation) required(name string) (Field, bool) {
 		}
 	}
 	return Field{}, false
+}
+
+// SetParam sets the option name of req, a request of o (o.New), to v, a
+// value of the option's kind (bool, int, uint64, float64, string or
+// []string): a host that read the option its own way, such as a
+// command-line flag the user gave, sets the request's field, a pointer
+// field included, without knowing the request's shape.
+func (o Operation) SetParam(req Request, name string, v any) error {
+	if _, ok := o.Param(name); !ok {
+		return fmt.Errorf("%s: no option %q", o.Name, name)
+	}
+	f, ok := jsonField(reflect.ValueOf(req).Elem(), name)
+	if !ok {
+		return fmt.Errorf("%s: option %q is no field of %T", o.Name, name, req)
+	}
+	t := f.Type()
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	x := reflect.ValueOf(v)
+	if !x.IsValid() || x.Type() != t {
+		return fmt.Errorf("%s: option %q takes a %s, not %T", o.Name, name, t, v)
+	}
+	if f.Kind() == reflect.Pointer {
+		p := reflect.New(t)
+		p.Elem().Set(x)
+		x = p
+	}
+	f.Set(x)
+	return nil
+}
+
+// jsonField finds the field of a struct by its JSON name, looking into
+// embedded structs (IntervalOptions).
+func jsonField(v reflect.Value, name string) (reflect.Value, bool) {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		if sf.Anonymous && sf.Type.Kind() == reflect.Struct {
+			if f, ok := jsonField(v.Field(i), name); ok {
+				return f, true
+			}
+			continue
+		}
+		if tag, _, _ := strings.Cut(sf.Tag.Get("json"), ","); tag == name {
+			return v.Field(i), true
+		}
+	}
+	return reflect.Value{}, false
 }

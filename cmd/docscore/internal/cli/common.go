@@ -10,13 +10,10 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/spf13/pflag"
-
 	"github.com/docscore/docscore/cmd/docscore/internal/atomicfile"
 	"github.com/docscore/docscore/cmd/docscore/internal/inputfile"
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/param"
-	"github.com/docscore/docscore/scoring/stats"
 	"github.com/docscore/docscore/scoring/tabular"
 )
 
@@ -229,14 +226,6 @@ func oneStdin(pairs ...string) error {
 		return usageError("%s all read standard input (-): only one input may be -", strings.Join(on, " and "))
 	}
 	return nil
-}
-
-// intervalFlags defines --bootstrap, --ci-level and --seed (SPEC F.4),
-// with SPEC's defaults; what names the unit that gets intervals.
-func intervalFlags(f *pflag.FlagSet, bootstrap *int, level *float64, seed *uint64, what string) {
-	f.IntVar(bootstrap, "bootstrap", stats.DefaultReplicates, "bootstrap replicates of each "+what+"'s confidence intervals (0: none)")
-	f.Float64Var(level, "ci-level", stats.DefaultLevel, "confidence level of the intervals, between 0 and 1")
-	f.Uint64Var(seed, "seed", 0, "seed of the intervals' random numbers")
 }
 
 // intervalOptions are the interval flags as the operations take them:

@@ -11,22 +11,17 @@ import (
 	"github.com/docscore/docscore/scoring/stats"
 )
 
+// compareOptions are the flags compare reads itself; the others go to
+// the request as the registry declares them (applyOptions).
 type compareOptions struct {
 	within, preview  bool
-	pairs            string
-	permutations     int
-	bootstrap        int
-	ciLevel, alpha   float64
-	effect           float64
-	seed             uint64
-	format, out      string
+	out              string
 	failOnRegression bool
 }
 
 func init() {
 	register("", func(env *Env) *cobra.Command {
 		var o compareOptions
-		d := stats.DefaultOptions()
 		c := &cobra.Command{
 			Use:   "compare BASE.json NEW.json | compare --within REPORT.json | compare --preview SETTLED.json PREVIEW.json",
 			Short: "Compare two score reports (or the cells of one) with paired intervals and p-values",
@@ -82,16 +77,7 @@ significantly worse on the B side.`,
 			},
 		}
 		f := c.Flags()
-		f.BoolVar(&o.within, "within", false, "compare the cells of one report with each other")
-		f.BoolVar(&o.preview, "preview", false, "compare a settled tabular scoring (A) with its draft-rule preview (B)")
-		f.StringVar(&o.pairs, "pairs", "", `with --within, the comparisons to make: "A:B,…" (model/phase, or a receipts phase)`)
-		f.IntVar(&o.permutations, "permutations", d.Permutations, "randomization rounds for the p-values (0: no p-values)")
-		f.IntVar(&o.bootstrap, "bootstrap", d.Replicates, "bootstrap replicates for the intervals (0: no intervals)")
-		f.Float64Var(&o.ciLevel, "ci-level", d.Level, "confidence level of the intervals, strictly between 0 and 1")
-		f.Float64Var(&o.alpha, "alpha", d.Alpha, "significance threshold on Holm-adjusted p-values, strictly between 0 and 1")
-		f.Uint64Var(&o.seed, "seed", d.Seed, "seed of the random streams")
-		f.Float64Var(&o.effect, "effect", 0, "the difference each statistic's units_needed is computed for, e.g. 0.01 (SPEC F.7)")
-		f.StringVar(&o.format, "format", "json", "output format: json, csv, md or junit")
+		optionFlags(f, compareapi.CompareOperation, map[string]any{"within": &o.within, "preview": &o.preview})
 		f.StringVar(&o.out, "out", "", "write the report to this file instead of standard output")
 		f.BoolVar(&o.failOnRegression, "fail-on-regression", false, "exit 3 when any statistic is significantly worse on the B (new) side")
 		return c
@@ -99,25 +85,9 @@ significantly worse on the B side.`,
 }
 
 func runCompare(ctx context.Context, env *Env, c *cobra.Command, o compareOptions, args []string) error {
-	req := &compareapi.CompareRequest{Within: o.within, Preview: o.preview, Pairs: o.pairs, Format: o.format}
-	flags := c.Flags()
-	if flags.Changed("permutations") {
-		req.Permutations = &o.permutations
-	}
-	if flags.Changed("bootstrap") {
-		req.Bootstrap = &o.bootstrap
-	}
-	if flags.Changed("ci-level") {
-		req.CILevel = &o.ciLevel
-	}
-	if flags.Changed("alpha") {
-		req.Alpha = &o.alpha
-	}
-	if flags.Changed("seed") {
-		req.Seed = &o.seed
-	}
-	if flags.Changed("effect") {
-		req.Effect = &o.effect
+	req := &compareapi.CompareRequest{}
+	if err := applyOptions(c.Flags(), compareapi.CompareOperation, req); err != nil {
+		return err
 	}
 	names := []string{"BASE.json", "NEW.json"}
 	switch {

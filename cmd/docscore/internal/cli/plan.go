@@ -4,16 +4,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/docscore/docscore/scoring/api/compareapi"
-	"github.com/docscore/docscore/scoring/stats"
 )
 
 func init() {
 	register("", func(env *Env) *cobra.Command {
-		var (
-			effect, alpha float64
-			pairs, format string
-			out           string
-		)
+		var out string
 		c := &cobra.Command{
 			Use:   "plan REPORT.json [--effect 0.01]",
 			Short: "Say how much a report's sample can tell: minimum detectable effects, pages to label",
@@ -38,12 +33,9 @@ writes in each comparison; plan draws nothing, so it is instant.`,
 				return nil
 			},
 			RunE: func(c *cobra.Command, args []string) error {
-				req := &compareapi.PlanRequest{Pairs: pairs, Format: format}
-				if c.Flags().Changed("effect") {
-					req.Effect = &effect
-				}
-				if c.Flags().Changed("alpha") {
-					req.Alpha = &alpha
+				req := &compareapi.PlanRequest{}
+				if err := applyOptions(c.Flags(), compareapi.PlanOperation, req); err != nil {
+					return err
 				}
 				if err := oneStdin("REPORT.json", args[0]); err != nil {
 					return err
@@ -61,10 +53,7 @@ writes in each comparison; plan draws nothing, so it is instant.`,
 			},
 		}
 		f := c.Flags()
-		f.Float64Var(&effect, "effect", 0, "the difference to plan for, e.g. 0.01: the paired pages it needs")
-		f.Float64Var(&alpha, "alpha", stats.DefaultAlpha, "significance threshold on Holm-adjusted p-values, strictly between 0 and 1")
-		f.StringVar(&pairs, "pairs", "", `the cell pairs to plan: "A:B,…" (model/phase, or a receipts phase)`)
-		f.StringVar(&format, "format", "json", "output format: json or md")
+		optionFlags(f, compareapi.PlanOperation, nil)
 		f.StringVar(&out, "out", "", "write the plan to this file instead of standard output")
 		return c
 	})

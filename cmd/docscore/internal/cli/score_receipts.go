@@ -84,14 +84,13 @@ summaries are known.`,
 		f := c.Flags()
 		f.StringVar(&o.refs, "refs", "", "CORD references: a .json, .jsonl or .parquet file, or a directory of them (required)")
 		f.StringVar(&o.run, "run", "", "the pilot run file (JSONL), or - for standard input (required)")
-		f.BoolVar(&o.allowIncomplete, "allow-incomplete", false, "score an incomplete run and label the report incomplete")
-		f.BoolVar(&o.readingOrder, "reading-order", false, "reference text in reading order instead of annotation order (a different protocol)")
-		f.BoolVar(&o.skipBadLines, "skip-bad-lines", false, "report and skip malformed run lines instead of failing")
-		f.StringVar(&o.format, "format", "json", "output format: json, csv or md")
+		optionFlags(f, receiptsapi.ScoreReceiptsOperation, map[string]any{
+			"allow_incomplete": &o.allowIncomplete, "reading_order": &o.readingOrder, "skip_bad_lines": &o.skipBadLines,
+			"format": &o.format, "bootstrap": &o.bootstrap, "ci_level": &o.ciLevel, "seed": &o.seed,
+		})
 		f.StringVar(&o.out, "out", "", "write the report to this file instead of standard output")
 		f.StringVar(&o.failUnder, "fail-under", "", "exit 3 when a primary-phase score is below its floor, e.g. rougeL=0.5,numeric=0.8")
 		f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "records scored at once (default: the number of CPUs)")
-		intervalFlags(f, &o.bootstrap, &o.ciLevel, &o.seed, "phase")
 		_ = c.MarkFlagRequired("refs")
 		_ = c.MarkFlagRequired("run")
 		return c

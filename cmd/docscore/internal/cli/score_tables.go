@@ -60,13 +60,12 @@ docs/tables.md lists every deliberate deviation.`,
 		f.StringVar(&o.gt, "gt", "", "ground-truth tables: a file or a folder (required)")
 		f.StringVar(&o.pred, "pred", "", "predicted tables: a file or a folder, paired with --gt by id")
 		f.StringVar(&o.runs, "runs", "", "a runs JSONL of {model, phase, run, table, html|markdown|csv}")
-		f.StringVar(&o.model, "model", "", "the model's name in the report (with --pred)")
-		f.StringVar(&o.phase, "phase", "", "the phase's name in the report (with --pred)")
-		f.BoolVar(&o.thAsTD, "th-as-td", false, "read th as a td cell in TEDS (docling-eval's reading)")
-		f.StringVar(&o.format, "format", "json", "output format: json, csv or md")
+		optionFlags(f, tablesapi.ScoreTablesOperation, map[string]any{
+			"model": &o.model, "phase": &o.phase, "th_as_td": &o.thAsTD, "format": &o.format,
+			"bootstrap": &o.bootstrap, "ci_level": &o.ciLevel, "seed": &o.seed,
+		})
 		f.StringVar(&o.out, "out", "", "write the report to this file instead of standard output")
 		f.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "tables scored at once (default: the number of CPUs)")
-		intervalFlags(f, &o.bootstrap, &o.ciLevel, &o.seed, "cell")
 		_ = c.MarkFlagRequired("gt")
 		return c
 	})

@@ -14,7 +14,6 @@ import (
 
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/api"
-	"github.com/docscore/docscore/scoring/stats"
 	"github.com/docscore/docscore/scoring/tabular"
 )
 
@@ -190,19 +189,15 @@ file into memory.`,
 	f.StringVar(&runsPath, "runs", "", "model outputs, JSONL (- for standard input)")
 	f.StringVar(&rulesPath, "rules", "", "EQUIVALENCES.md rule file (- for standard input)")
 	f.StringVar(&schemaPath, "schema", "", "schema file for tables other than the default register (- for standard input)")
-	f.Float64Var(&gate, "gate", tabular.DefaultGate, "name-similarity gate for a candidate pair")
-	f.StringVar(&preview, "preview", "", `switch OPEN rows on: "open" for all, or their line numbers "32,33"`)
-	f.StringVar(&format, "format", "json", "output format: json, csv or md")
+	optionFlags(f, api.ScoreTabularOperation, map[string]any{
+		"gate": &gate, "preview": &preview, "format": &format, "skip_bad_lines": &skipBadLines, "skip_bad_inputs": &skipInputs,
+		"bootstrap": &intervals.Bootstrap, "ci_level": &intervals.CILevel, "seed": &intervals.Seed,
+		"permutations": &intervals.Permutations, "alpha": &intervals.Alpha, "effect": &intervals.Effect,
+	})
 	f.StringVar(&outPath, "out", "", "write the report to this file instead of standard output")
 	f.StringVar(&failUnder, "fail-under", "", "exit 3 when a cell is under a floor, e.g. f1=0.9,title=0.8")
-	f.BoolVar(&skipBadLines, "skip-bad-lines", false, "report and skip malformed runs lines instead of failing")
-	f.BoolVar(&skipInputs, "skip-bad-inputs", false, "score what is valid: leave out unreadable ground-truth files, bad rule rows and bad runs lines, and list them")
 	f.BoolVar(&useSample, "sample", false, "score the bundled synthetic sample")
 	f.IntVar(&jobs, "jobs", runtime.NumCPU(), "images scored at once (default: the number of CPUs)")
-	intervalFlags(f, &intervals.Bootstrap, &intervals.CILevel, &intervals.Seed, "cell")
-	f.IntVar(&intervals.Permutations, "permutations", stats.DefaultPermutations, "with --preview, randomization rounds of the p-values (0: none)")
-	f.Float64Var(&intervals.Alpha, "alpha", stats.DefaultAlpha, "with --preview, significance level of the Holm-adjusted p-values, between 0 and 1")
-	f.Float64Var(&intervals.Effect, "effect", 0, "with --preview, the difference each statistic's units_needed is computed for, e.g. 0.01")
 	return c
 }
 

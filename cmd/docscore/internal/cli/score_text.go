@@ -68,13 +68,11 @@ unless its OCR is empty too; its edits still count in its cell.`,
 		f.StringVar(&o.gt, "gt", "", "ground truth: a page file or a folder of them (required)")
 		f.StringVar(&o.ocr, "ocr", "", "OCR output: a page file or a folder of them")
 		f.StringVar(&o.runs, "runs", "", `a JSONL file of {"model", "phase", "run", "page", "text"} records, or - for standard input`)
-		f.StringVar(&o.model, "model", "ocr", "the model name of --ocr's cell")
-		f.StringVar(&o.phase, "phase", "default", "the phase name of --ocr's cell")
-		f.StringVar(&o.level, "level", "region", "the PAGE level text is read at: region or line")
-		f.StringVar(&o.normalize, "normalize", "sbb", "normalization: sbb (dinglehopper's, the default) or nfc")
-		f.StringVar(&o.format, "format", "json", "output format: json, csv or md")
+		optionFlags(f, textapi.ScoreTextOperation, map[string]any{
+			"model": &o.model, "phase": &o.phase, "level": &o.level, "normalize": &o.normalize, "format": &o.format,
+			"bootstrap": &o.bootstrap, "ci_level": &o.ciLevel, "seed": &o.seed,
+		})
 		f.StringVar(&o.out, "out", "", "write the report to this file instead of standard output")
-		intervalFlags(f, &o.bootstrap, &o.ciLevel, &o.seed, "cell")
 		_ = c.MarkFlagRequired("gt")
 		return c
 	})
