@@ -5,11 +5,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
-	"time"
-
-	"github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/docscore/docscore/scoring/judging"
 )
@@ -21,22 +18,21 @@ const DefaultAnthropicBaseURL = "https://api.anthropic.com/"
 const DefaultAnthropicMaxTokens = 8192
 
 // AnthropicAdapter calls the Anthropic Messages API (POST /v1/messages)
-// with the official SDK: the instructions as the system prompt, the task
+// on net/http (wire.go says why not the SDK): the instructions as the system prompt, the task
 // as a text block, images as base64 image blocks and PDFs as base64
 // document blocks, and the output schema as output_config.format
 // (json_schema). It keeps usage records (LastUsage, UsageRecords,
 // TotalUsage, ResetUsage).
 type AnthropicAdapter struct {
 	judging.UsageTracker
-	cfg     Config
-	svc     anthropic.MessageService
-	batches anthropic.MessageBatchService
+	cfg Config
+	api *apiClient
 }
 
-// NewAnthropic returns an Anthropic adapter. The key must be given: the
-// SDK's own credential chain (environment, profile files) is not used. A
-// temperature is refused: the Messages API version the SDK speaks takes
-// no sampling parameters.
+// NewAnthropic returns an Anthropic adapter. The key must be given: it is
+// never read from the environment or a profile file here. A temperature
+// is refused: the Messages API version spoken (anthropicVersion) takes no
+// sampling parameters.
 func NewAnthropic(cfg Config) (*AnthropicAdapter, error) {
 	if err := cfg.check("anthropic"); err != nil {
 		return nil, err
@@ -62,13 +58,7 @@ func NewAnthropic(cfg Config) (*AnthropicAdapter, error) {
 	if !strings.HasSuffix(base, "/") {
 		base += "/"
 	}
-	opts := []option.RequestOption{
-		option.WithHTTPClient(cfg.httpClient()),
-		option.WithBaseURL(base),
-		option.WithAPIKey(cfg.APIKey),
-		option.WithMaxRetries(0), // the retry policy is ours
-	}
-	return &AnthropicAdapter{cfg: cfg, svc: anthropic.NewMessageService(opts...), batches: anthropic.NewMessageBatchService(opts...)}, nil
+	return &AnthropicAdapter{cfg: cfg, api: newAnthropicClient(cfg, base)}, nil
 }
 
 // Info describes the model and its settings.
@@ -78,40 +68,38 @@ func (a *AnthropicAdapter) Info() judging.ModelInfo {
 }
 
 // Params returns the request body the adapter sends for req.
-func (a *AnthropicAdapter) Params(req judging.ModelRequest) (anthropic.MessageNewParams, []string, error) {
+func (a *AnthropicAdapter) Params(req judging.ModelRequest) (anthropicRequest, []string, error) {
 	text, err := inputText(req)
 	if err != nil {
-		return anthropic.MessageNewParams{}, nil, err
+		return anthropicRequest{}, nil, err
 	}
 	schema, err := schemaMap(req)
 	if err != nil {
-		return anthropic.MessageNewParams{}, nil, err
+		return anthropicRequest{}, nil, err
 	}
 	var warnings []string
-	blocks := []anthropic.ContentBlockParamUnion{anthropic.NewTextBlock(text)}
+	blocks := []anthropicBlock{textBlock(text)}
 	for _, att := range req.Attachments {
 		data := base64.StdEncoding.EncodeToString(att.Content)
 		switch {
 		case att.MediaType == "application/pdf":
-			blocks = append(blocks, anthropic.NewTextBlock(attachmentLabel(att)),
-				anthropic.NewDocumentBlock(anthropic.Base64PDFSourceParam{Data: data}))
+			blocks = append(blocks, textBlock(attachmentLabel(att)), sourceBlock("document", "application/pdf", data))
 		case anthropicImage(att.MediaType):
-			blocks = append(blocks, anthropic.NewTextBlock(attachmentLabel(att)),
-				anthropic.NewImageBlockBase64(att.MediaType, data))
+			blocks = append(blocks, textBlock(attachmentLabel(att)), sourceBlock("image", att.MediaType, data))
 		default:
 			w := fmt.Sprintf("attachment %s (%s) not sent: the Anthropic Messages API accepts JPEG, PNG, GIF and WebP images and PDF documents", att.ArtifactID, att.MediaType)
 			warnings = append(warnings, w)
-			blocks = append(blocks, anthropic.NewTextBlock(w))
+			blocks = append(blocks, textBlock(w))
 		}
 	}
-	p := anthropic.MessageNewParams{
-		Model:     anthropic.Model(a.cfg.Model),
+	p := anthropicRequest{
+		Model:     a.cfg.Model,
 		MaxTokens: a.cfg.MaxOutputTokens,
-		System:    []anthropic.TextBlockParam{{Text: req.Instructions}},
-		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(blocks...)},
-		OutputConfig: anthropic.OutputConfigParam{
-			Format: anthropic.JSONOutputFormatParam{Schema: schema},
-			Effort: anthropic.OutputConfigEffort(a.cfg.ReasoningEffort),
+		System:    []anthropicBlock{textBlock(req.Instructions)},
+		Messages:  []anthropicMessage{{Content: blocks, Role: "user"}},
+		OutputConfig: anthropicOutput{
+			Format: anthropicFormat{Type: "json_schema", Schema: schema},
+			Effort: a.cfg.ReasoningEffort,
 		},
 	}
 	return p, warnings, nil
@@ -132,35 +120,18 @@ func (a *AnthropicAdapter) Call(ctx context.Context, req judging.ModelRequest) (
 		return judging.ModelResponse{}, err
 	}
 	label := "anthropic/" + a.cfg.Model
-	timeout := a.cfg.Policy.withDefaults().Timeout
 	resp, attempts, err := call(ctx, "anthropic", label, a.cfg.Policy, a.cfg.Limiter, true, a.cfg.gate("anthropic", req), func(ctx context.Context) (judging.ModelResponse, error) {
-		m, err := a.svc.New(ctx, params, option.WithRequestTimeout(timeout))
-		if err != nil {
-			return judging.ModelResponse{}, a.httpError(err)
+		var m anthropicAnswer
+		if err := a.api.do(ctx, http.MethodPost, "v1/messages", params, &m); err != nil {
+			return judging.ModelResponse{}, err
 		}
-		return anthropicResponse(m, warnings, a.cfg.Prices), nil
+		return anthropicResponse(&m, warnings, a.cfg.Prices), nil
 	})
 	if err != nil {
 		return judging.ModelResponse{}, redactErr(err, a.cfg.APIKey)
 	}
 	a.RecordUsage(judging.UsageRecord{Provider: "anthropic", Model: a.cfg.Model, Purpose: req.Purpose, Attempts: attempts, Usage: resp.Usage})
 	return resp, nil
-}
-
-func (a *AnthropicAdapter) httpError(err error) error {
-	var apiErr *anthropic.Error
-	if !errors.As(err, &apiErr) {
-		return fmt.Errorf("anthropic: %w", err)
-	}
-	he := &HTTPError{Provider: "anthropic", Status: apiErr.StatusCode}
-	if apiErr.Response != nil {
-		he.RetryAfter = parseRetryAfter(apiErr.Response.Header, time.Now())
-	}
-	he.Message = apiErr.Message
-	if t := apiErr.Type(); t != "" && he.Message != "" {
-		he.Message = string(t) + ": " + he.Message
-	}
-	return he
 }
 
 // Estimate is req's expected input tokens (EstimateInputTokens), output
@@ -179,14 +150,14 @@ func (a *AnthropicAdapter) BatchEstimate(req judging.ModelRequest) judging.CostE
 
 // anthropicResponse reads a Messages API answer (a direct call's, or a
 // batch's succeeded result) into a ModelResponse priced with prices.
-func anthropicResponse(m *anthropic.Message, warnings []string, prices *judging.Prices) judging.ModelResponse {
+func anthropicResponse(m *anthropicAnswer, warnings []string, prices *judging.Prices) judging.ModelResponse {
 	var text strings.Builder
 	for _, b := range m.Content {
 		if b.Type == "text" {
 			text.WriteString(b.Text)
 		}
 	}
-	out := judging.ModelResponse{Text: text.String(), Model: string(m.Model), Warnings: append([]string(nil), warnings...)}
+	out := judging.ModelResponse{Text: text.String(), Model: m.Model, Warnings: append([]string(nil), warnings...)}
 	in := m.Usage.InputTokens + m.Usage.CacheReadInputTokens + m.Usage.CacheCreationInputTokens
 	out.Usage = priced(judging.Usage{
 		InputTokens: in, CachedInputTokens: m.Usage.CacheReadInputTokens,

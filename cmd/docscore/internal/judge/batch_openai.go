@@ -6,12 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"time"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/responses"
-	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/judging"
@@ -19,10 +16,10 @@ import (
 
 // openAIBatchLine is one line of a batch request file.
 type openAIBatchLine struct {
-	CustomID string                      `json:"custom_id"`
-	Method   string                      `json:"method"`
-	URL      string                      `json:"url"`
-	Body     responses.ResponseNewParams `json:"body"`
+	CustomID string        `json:"custom_id"`
+	Method   string        `json:"method"`
+	URL      string        `json:"url"`
+	Body     openAIRequest `json:"body"`
 }
 
 // openAIResultLine is one line of a batch's output or error file.
@@ -75,30 +72,26 @@ func (a *OpenAIAdapter) SubmitBatch(ctx context.Context, items []BatchItem) (Bat
 		return BatchHandle{}, err
 	}
 	label := "openai/" + a.cfg.Model
-	f, _, err := call(ctx, "openai", label, a.cfg.Policy, nil, true, nil, func(ctx context.Context) (*openai.FileObject, error) {
-		f, err := a.files.New(ctx, openai.FileNewParams{
-			File:    openai.File(bytes.NewReader(data), "docscore-batch.jsonl", "application/jsonl"),
-			Purpose: openai.FilePurposeBatch,
-		})
-		if err != nil {
-			return nil, a.httpError(err)
+	f, _, err := call(ctx, "openai", label, a.cfg.Policy, nil, true, nil, func(ctx context.Context) (*struct{ ID string }, error) {
+		var f struct{ ID string }
+		if err := a.api.upload(ctx, "files", [][2]string{{"purpose", "batch"}}, "docscore-batch.jsonl", "application/jsonl", data, &f); err != nil {
+			return nil, err
 		}
-		return f, nil
+		return &f, nil
 	})
 	if err != nil {
 		return BatchHandle{}, redactErr(fmt.Errorf("upload of the batch file: %w", err), a.cfg.APIKey)
 	}
-	b, _, err := call(ctx, "openai", label, a.cfg.Policy, nil, false, nil, func(ctx context.Context) (*openai.Batch, error) {
-		b, err := a.batches.New(ctx, openai.BatchNewParams{
-			InputFileID:      f.ID,
-			Endpoint:         openai.BatchNewParamsEndpointV1Responses,
-			CompletionWindow: openai.BatchNewParamsCompletionWindow24h,
-			Metadata:         shared.Metadata{"created_by": "docscore"},
-		})
+	b, _, err := call(ctx, "openai", label, a.cfg.Policy, nil, false, nil, func(ctx context.Context) (*openAIBatch, error) {
+		var b openAIBatch
+		err := a.api.do(ctx, http.MethodPost, "batches", map[string]any{
+			"completion_window": "24h", "endpoint": "/v1/responses", "input_file_id": f.ID,
+			"metadata": map[string]string{"created_by": "docscore"},
+		}, &b)
 		if err != nil {
-			return nil, a.httpError(err)
+			return nil, err
 		}
-		return b, nil
+		return &b, nil
 	})
 	if err != nil {
 		return BatchHandle{}, redactErr(fmt.Errorf("batch creation: %w", err), a.cfg.APIKey)
@@ -108,12 +101,12 @@ func (a *OpenAIAdapter) SubmitBatch(ctx context.Context, items []BatchItem) (Bat
 
 // PollBatch retrieves the batch.
 func (a *OpenAIAdapter) PollBatch(ctx context.Context, h BatchHandle) (BatchStatus, error) {
-	b, _, err := call(ctx, "openai", "openai/"+a.cfg.Model, a.cfg.Policy, nil, true, nil, func(ctx context.Context) (*openai.Batch, error) {
-		b, err := a.batches.Get(ctx, h.ID)
-		if err != nil {
-			return nil, a.httpError(err)
+	b, _, err := call(ctx, "openai", "openai/"+a.cfg.Model, a.cfg.Policy, nil, true, nil, func(ctx context.Context) (*openAIBatch, error) {
+		var b openAIBatch
+		if err := a.api.do(ctx, http.MethodGet, "batches/"+pathSegment(h.ID), nil, &b); err != nil {
+			return nil, err
 		}
-		return b, nil
+		return &b, nil
 	})
 	if err != nil {
 		return BatchStatus{}, redactErr(err, a.cfg.APIKey)
@@ -127,7 +120,7 @@ func (a *OpenAIAdapter) PollBatch(ctx context.Context, h BatchHandle) (BatchStat
 	}
 	st.InProgress = max(st.Total-st.Done-st.Failed, 0)
 	switch b.Status {
-	case openai.BatchStatusCompleted, openai.BatchStatusFailed, openai.BatchStatusExpired, openai.BatchStatusCancelled:
+	case "completed", "failed", "expired", "cancelled":
 		st.Ended, st.Outcome = true, string(b.Status)
 	}
 	for _, e := range b.Errors.Data {
@@ -151,9 +144,9 @@ func (a *OpenAIAdapter) BatchResults(ctx context.Context, h BatchHandle, st Batc
 			continue
 		}
 		data, _, err := call(ctx, "openai", "openai/"+a.cfg.Model, a.cfg.Policy, nil, true, nil, func(ctx context.Context) ([]byte, error) {
-			resp, err := a.files.Content(withBatchFile(ctx), fileID)
+			resp, err := a.api.send(withBatchFile(ctx), http.MethodGet, "files/"+pathSegment(fileID)+"/content", "", nil, "application/binary")
 			if err != nil {
-				return nil, a.httpError(err)
+				return nil, err
 			}
 			defer resp.Body.Close()
 			return io.ReadAll(resp.Body)
@@ -205,7 +198,7 @@ func (a *OpenAIAdapter) resultOf(l openAIResultLine, prices *judging.Prices) Bat
 		}
 		return BatchResult{State: ItemErrored, Error: redact(msg, a.cfg.APIKey)}
 	}
-	var r responses.Response
+	var r openAIAnswer
 	if err := json.Unmarshal(l.Response.Body, &r); err != nil {
 		return BatchResult{State: ItemErrored, Error: fmt.Sprintf("the response body is not a Responses API object: %v", err)}
 	}

@@ -1,6 +1,7 @@
 // Package judge holds the native model adapters of the evaluation
 // harness: the OpenAI Responses API and the Anthropic Messages API through
-// their official Go SDKs, and a local command (Ollama, vLLM, a script) that
+// a small client on net/http (wire.go; the official Go SDKs are its
+// reference in the tests), and a local command (Ollama, vLLM, a script) that
 // reads a request as JSON on standard input and writes its answer on
 // standard output. It owns everything that touches the network or
 // processes: HTTP, retries with backoff on 429 and 5xx (honouring
@@ -9,8 +10,8 @@
 // the pure package scoring/judging.
 //
 // Keys come only from the caller (the command line reads OPENAI_API_KEY
-// and ANTHROPIC_API_KEY from the process environment); the SDKs' own
-// environment lookups are never used, no file is read for them, and a key
+// and ANTHROPIC_API_KEY from the process environment); nothing else of
+// the environment is read here, no file is read for them, and a key
 // never appears in an error, a log line, a usage record or a checkpoint.
 package judge
 
@@ -378,7 +379,8 @@ func inputText(req judging.ModelRequest) (string, error) {
 	return string(b), nil
 }
 
-// schemaMap decodes the output schema for the SDKs' schema fields.
+// schemaMap decodes the output schema for the requests' schema fields
+// (re-encoded with sorted keys, as the SDKs sent it).
 func schemaMap(req judging.ModelRequest) (map[string]any, error) {
 	var m map[string]any
 	if err := json.Unmarshal(req.OutputSchema, &m); err != nil {

@@ -4,13 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
-	"time"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/responses"
-	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/docscore/docscore/scoring/judging"
 )
@@ -19,21 +14,18 @@ import (
 const DefaultOpenAIBaseURL = "https://api.openai.com/v1/"
 
 // OpenAIAdapter calls the OpenAI Responses API (POST /v1/responses) with
-// the official SDK: the instructions as instructions, the task as input
+// net/http (wire.go says why not the SDK): the instructions as instructions, the task as input
 // text, images as input_image and PDFs as input_file parts (base64 data
 // URLs), and the output schema as a strict JSON-schema text format. It
 // keeps usage records (LastUsage, UsageRecords, TotalUsage, ResetUsage).
 type OpenAIAdapter struct {
 	judging.UsageTracker
-	cfg     Config
-	svc     responses.ResponseService
-	files   openai.FileService
-	batches openai.BatchService
+	cfg Config
+	api *apiClient
 }
 
 // NewOpenAI returns an OpenAI adapter. The key must be given: it is never
-// read from the environment here, and the SDK's own environment lookups
-// are not used.
+// read from the environment here.
 func NewOpenAI(cfg Config) (*OpenAIAdapter, error) {
 	if err := cfg.check("openai"); err != nil {
 		return nil, err
@@ -52,14 +44,7 @@ func NewOpenAI(cfg Config) (*OpenAIAdapter, error) {
 	if !strings.HasSuffix(base, "/") {
 		base += "/"
 	}
-	opts := []option.RequestOption{
-		option.WithHTTPClient(cfg.httpClient()),
-		option.WithBaseURL(base),
-		option.WithAPIKey(cfg.APIKey),
-		option.WithMaxRetries(0), // the retry policy is ours
-	}
-	return &OpenAIAdapter{cfg: cfg, svc: responses.NewResponseService(opts...),
-		files: openai.NewFileService(opts...), batches: openai.NewBatchService(opts...)}, nil
+	return &OpenAIAdapter{cfg: cfg, api: newOpenAIClient(cfg, base)}, nil
 }
 
 // Info describes the model and its settings.
@@ -72,58 +57,47 @@ func (a *OpenAIAdapter) Info() judging.ModelInfo {
 }
 
 // Params returns the request body the adapter sends for req.
-func (a *OpenAIAdapter) Params(req judging.ModelRequest) (responses.ResponseNewParams, []string, error) {
+func (a *OpenAIAdapter) Params(req judging.ModelRequest) (openAIRequest, []string, error) {
 	text, err := inputText(req)
 	if err != nil {
-		return responses.ResponseNewParams{}, nil, err
+		return openAIRequest{}, nil, err
 	}
 	schema, err := schemaMap(req)
 	if err != nil {
-		return responses.ResponseNewParams{}, nil, err
+		return openAIRequest{}, nil, err
 	}
 	var warnings []string
-	parts := responses.ResponseInputMessageContentListParam{
-		{OfInputText: &responses.ResponseInputTextParam{Text: text}},
-	}
+	parts := []openAIPart{inputTextPart(text)}
 	for _, att := range req.Attachments {
 		switch {
 		case att.MediaType == "application/pdf":
-			parts = append(parts,
-				responses.ResponseInputContentUnionParam{OfInputText: &responses.ResponseInputTextParam{Text: attachmentLabel(att)}},
-				responses.ResponseInputContentUnionParam{OfInputFile: &responses.ResponseInputFileParam{
-					Filename: openai.String(att.ArtifactID), FileData: openai.String(dataURL(att)),
-				}})
+			parts = append(parts, inputTextPart(attachmentLabel(att)),
+				openAIPart{Type: "input_file", Filename: att.ArtifactID, FileData: dataURL(att)})
 		case openAIImage(att.MediaType):
-			parts = append(parts,
-				responses.ResponseInputContentUnionParam{OfInputText: &responses.ResponseInputTextParam{Text: attachmentLabel(att)}},
-				responses.ResponseInputContentUnionParam{OfInputImage: &responses.ResponseInputImageParam{
-					ImageURL: openai.String(dataURL(att)), Detail: responses.ResponseInputImageDetailHigh,
-				}})
+			parts = append(parts, inputTextPart(attachmentLabel(att)),
+				openAIPart{Type: "input_image", ImageURL: dataURL(att), Detail: "high"})
 		default:
 			w := fmt.Sprintf("attachment %s (%s) not sent: the OpenAI Responses API accepts PNG, JPEG, WebP and GIF images and PDF files", att.ArtifactID, att.MediaType)
 			warnings = append(warnings, w)
-			parts = append(parts, responses.ResponseInputContentUnionParam{OfInputText: &responses.ResponseInputTextParam{Text: w}})
+			parts = append(parts, inputTextPart(w))
 		}
 	}
-	p := responses.ResponseNewParams{
-		Model:        shared.ResponsesModel(a.cfg.Model),
-		Instructions: openai.String(req.Instructions),
-		Input: responses.ResponseNewParamsInputUnion{OfInputItemList: responses.ResponseInputParam{
-			responses.ResponseInputItemParamOfMessage(parts, responses.EasyInputMessageRoleUser),
-		}},
-		Text: responses.ResponseTextConfigParam{Format: responses.ResponseFormatTextConfigUnionParam{
-			OfJSONSchema: &responses.ResponseFormatTextJSONSchemaConfigParam{Name: schemaName(req), Schema: schema, Strict: openai.Bool(true)},
-		}},
-		Store: openai.Bool(false),
+	p := openAIRequest{
+		Model:        a.cfg.Model,
+		Instructions: req.Instructions,
+		Input:        []openAIMessage{{Content: parts, Role: "user"}},
+		Text:         openAIText{Format: openAIFormat{Type: "json_schema", Name: schemaName(req), Schema: schema, Strict: true}},
+		Store:        false,
 	}
 	if a.cfg.Temperature != nil {
-		p.Temperature = openai.Float(*a.cfg.Temperature)
+		t := *a.cfg.Temperature
+		p.Temperature = &t
 	}
 	if a.cfg.ReasoningEffort != "" {
-		p.Reasoning = shared.ReasoningParam{Effort: shared.ReasoningEffort(a.cfg.ReasoningEffort)}
+		p.Reasoning = &openAIReasoning{Effort: a.cfg.ReasoningEffort}
 	}
 	if a.cfg.MaxOutputTokens > 0 {
-		p.MaxOutputTokens = openai.Int(a.cfg.MaxOutputTokens)
+		p.MaxOutputTokens = a.cfg.MaxOutputTokens
 	}
 	return p, warnings, nil
 }
@@ -144,31 +118,17 @@ func (a *OpenAIAdapter) Call(ctx context.Context, req judging.ModelRequest) (jud
 	}
 	label := "openai/" + a.cfg.Model
 	resp, attempts, err := call(ctx, "openai", label, a.cfg.Policy, a.cfg.Limiter, true, a.cfg.gate("openai", req), func(ctx context.Context) (judging.ModelResponse, error) {
-		r, err := a.svc.New(ctx, params)
-		if err != nil {
-			return judging.ModelResponse{}, a.httpError(err)
+		var r openAIAnswer
+		if err := a.api.do(ctx, http.MethodPost, "responses", params, &r); err != nil {
+			return judging.ModelResponse{}, err
 		}
-		return openAIResponse(r, warnings, a.cfg.Prices), nil
+		return openAIResponse(&r, warnings, a.cfg.Prices), nil
 	})
 	if err != nil {
 		return judging.ModelResponse{}, redactErr(err, a.cfg.APIKey)
 	}
 	a.RecordUsage(judging.UsageRecord{Provider: "openai", Model: a.cfg.Model, Purpose: req.Purpose, Attempts: attempts, Usage: resp.Usage})
 	return resp, nil
-}
-
-// httpError turns the SDK's API error into an HTTPError; other errors
-// (transport, a body that is not JSON) pass through.
-func (a *OpenAIAdapter) httpError(err error) error {
-	var apiErr *openai.Error
-	if !errors.As(err, &apiErr) {
-		return fmt.Errorf("openai: %w", err)
-	}
-	he := &HTTPError{Provider: "openai", Status: apiErr.StatusCode, Message: apiErr.Message}
-	if apiErr.Response != nil {
-		he.RetryAfter = parseRetryAfter(apiErr.Response.Header, time.Now())
-	}
-	return he
 }
 
 // Estimate is req's expected input tokens (EstimateInputTokens), output
@@ -187,8 +147,8 @@ func (a *OpenAIAdapter) BatchEstimate(req judging.ModelRequest) judging.CostEsti
 
 // openAIResponse reads a Responses API answer (a direct call's, or the
 // body of a batch output line) into a ModelResponse priced with prices.
-func openAIResponse(r *responses.Response, warnings []string, prices *judging.Prices) judging.ModelResponse {
-	out := judging.ModelResponse{Text: r.OutputText(), Model: r.Model, Warnings: append([]string(nil), warnings...)}
+func openAIResponse(r *openAIAnswer, warnings []string, prices *judging.Prices) judging.ModelResponse {
+	out := judging.ModelResponse{Text: r.outputText(), Model: r.Model, Warnings: append([]string(nil), warnings...)}
 	out.Usage = priced(judging.Usage{
 		InputTokens: r.Usage.InputTokens, CachedInputTokens: r.Usage.InputTokensDetails.CachedTokens,
 		OutputTokens: r.Usage.OutputTokens, ReasoningTokens: r.Usage.OutputTokensDetails.ReasoningTokens,

@@ -48,8 +48,8 @@ var reservedMembers = []string{"model", "messages", "max_tokens", "max_completio
 // server (vLLM, SGLang, llama.cpp, Ollama) as a base64 data URL content
 // part, with no retries.
 //
-// It is written on net/http rather than the official SDK the judges use
-// (github.com/openai/openai-go/v3, checked at v3.98.0). The SDK can meet
+// It is written on net/http, as the judges' client is, rather than on the
+// official SDK (github.com/openai/openai-go/v3, checked at v3.98.0). The SDK can meet
 // three of the runner's needs: no retries (option.WithMaxRetries(0)), a
 // deadline per request (the context, or option.WithRequestTimeout), and
 // the raw status and body for the finish reason (option.WithResponseInto;
