@@ -16,6 +16,7 @@ import (
 	"github.com/docscore/docscore/scoring/api/evalapi"
 	"github.com/docscore/docscore/scoring/api/receiptsapi"
 	"github.com/docscore/docscore/scoring/api/tablesapi"
+	"github.com/docscore/docscore/scoring/api/textapi"
 	"github.com/docscore/docscore/scoring/receipts"
 	"github.com/docscore/docscore/scoring/tabular"
 )
@@ -81,7 +82,7 @@ type route struct {
 // is answered at POST Route (see operationRoute).
 func Operations() []core.Operation {
 	var ops []core.Operation
-	for _, l := range [][]core.Operation{core.TabularOperations(), receiptsapi.Operations(), tablesapi.Operations(), textOperations(), evalapi.Operations(), compareapi.Operations()} {
+	for _, l := range [][]core.Operation{core.TabularOperations(), receiptsapi.Operations(), tablesapi.Operations(), textapi.Operations(), evalapi.Operations(), compareapi.Operations()} {
 		for _, o := range l {
 			if o.Route != "" {
 				ops = append(ops, o)

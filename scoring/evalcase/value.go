@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/docscore/docscore/scoring/ingest"
 )
@@ -102,19 +100,13 @@ func Number(v any) (float64, bool) {
 	case uint64:
 		return float64(x), true
 	case string:
-		if jsonNumberRE().MatchString(strings.TrimSpace(x)) {
+		if isJSONNumber(strings.TrimSpace(x)) {
 			f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
 			return f, err == nil
 		}
 	}
 	return 0, false
 }
-
-// jsonNumberRE and identRE are compiled on first use, not by every
-// start of the binary.
-var jsonNumberRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
-})
 
 // emptyObject and emptyArray stand for {} and [] leaves in a flattened value.
 type emptyContainer string
@@ -177,14 +169,12 @@ func flattenInto(out *[]Leaf, path string, v any) {
 	}
 }
 
-var identRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
-
 // keySegment renders one object key as a path segment: .name for plain
 // identifiers, ["any key"] otherwise, with only '"' and '\' escaped by a
 // backslash — exactly what CanonicalPath reads back, so a rendered path is
 // its own canonical form.
 func keySegment(k string) string {
-	if identRE().MatchString(k) {
+	if isIdentifier(k) {
 		return "." + k
 	}
 	return `["` + keyEscaper.Replace(k) + `"]`
@@ -292,7 +282,7 @@ func ScalarKey(v any) string {
 			return "bool:" + s
 		case s == "{}" || s == "[]":
 			return "json:" + s
-		case jsonNumberRE().MatchString(s):
+		case isJSONNumber(s):
 			return numberKey(s)
 		}
 		return "str:" + s

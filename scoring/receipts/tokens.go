@@ -4,7 +4,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/cases"
+	"github.com/docscore/docscore/scoring/internal/casefold"
 )
 
 // Token is one token of a page: a numeric string or a word, after case
@@ -14,10 +14,10 @@ type Token struct {
 	Numeric bool
 }
 
-// Fold applies Unicode full case folding to s ("ß" → "ss", "CAFÉ" → "café").
-func Fold(s string) string {
-	return cases.Fold().String(s)
-}
+// Fold applies Unicode full case folding to s ("ß" → "ss", "CAFÉ" → "café"),
+// exactly as golang.org/x/text/cases' Fold (package casefold says why it
+// is not called here).
+func Fold(s string) string { return casefold.String(s) }
 
 // Tokenize case-folds text and splits it into tokens (SPEC B.3 step 3). At
 // each position a numeric string is tried first: an optional sign, decimal

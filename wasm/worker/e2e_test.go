@@ -33,6 +33,7 @@ import (
 	"github.com/docscore/docscore/scoring/api/evalapi"
 	"github.com/docscore/docscore/scoring/api/receiptsapi"
 	"github.com/docscore/docscore/scoring/api/tablesapi"
+	"github.com/docscore/docscore/scoring/api/textapi"
 )
 
 // TestWorkerEndToEnd builds the Worker (make worker), runs it in the real
@@ -178,15 +179,114 @@ func TestWorkerEndToEnd(t *testing.T) {
 		}
 	})
 
+	// The command line, built from this tree once, for the subtests that
+	// compare the Worker's bytes with its.
+	var (
+		cliOnce sync.Once
+		cliErr  error
+	)
+	bin := filepath.Join(t.TempDir(), "docscore")
+	docscore := func(t *testing.T) string {
+		t.Helper()
+		cliOnce.Do(func() {
+			build := exec.Command("go", "build", "-o", bin, "./cmd/docscore")
+			build.Dir = root
+			if out, err := build.CombinedOutput(); err != nil {
+				cliErr = fmt.Errorf("go build ./cmd/docscore: %v\n%s", err, out)
+			}
+		})
+		if cliErr != nil {
+			t.Fatal(cliErr)
+		}
+		return bin
+	}
+
+	t.Run("page text is the CLI's", func(t *testing.T) {
+		// docscore score text on dinglehopper's pages (PAGE-XML and
+		// Tesseract's ALTO) as two folders, and as a runs file; the
+		// Worker answers the same request, its files in the folders'
+		// name order, with the same bytes.
+		bin := docscore(t)
+		dh := filepath.Join(root, "scoring", "pagetext", "testdata", "dinglehopper")
+		dir := t.TempDir()
+		var req textapi.TextRequest
+		for _, f := range []struct{ from, to string }{
+			{"test-gt.page2018.xml", "gt/hartkopf.gt.xml"},
+			{"", "gt/lonely.gt.txt"},
+			{"lorem-ipsum/lorem-ipsum-scan-bad.gt.page.xml", "gt/lorem.gt.page.xml"},
+			{"test-fake-ocr.page2018.xml", "ocr/hartkopf.fake.xml"},
+			{"lorem-ipsum/lorem-ipsum-scan-bad.ocr.tesseract.alto.xml", "ocr/lorem.tesseract.alto.xml"},
+			{"", "ocr/stray.txt"},
+		} {
+			data := []byte("a page with no partner\n")
+			if f.from != "" {
+				var err error
+				if data, err = os.ReadFile(filepath.Join(dh, f.from)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(f.to)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, f.to), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			file := core.File{Name: f.to, Text: string(data)}
+			if strings.HasPrefix(f.to, "gt/") {
+				req.GT = append(req.GT, file)
+			} else {
+				req.OCR = append(req.OCR, file)
+			}
+		}
+		runs := `{"model":"a","phase":"c1","run":1,"page":"hartkopf","text":"Hartkopf, der Frau Amtmännin das ander"}` + "\n" +
+			`{"model":"b","phase":"c1","run":1,"page":"lorem","text":"Lorem ipsum dolor sit amet"}` + "\n"
+		if err := os.WriteFile(filepath.Join(dir, "runs.jsonl"), []byte(runs), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cli := func(args ...string) []byte {
+			t.Helper()
+			cmd := exec.Command(bin, append([]string{"score", "text"}, args...)...)
+			cmd.Dir = dir
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("docscore score text %s: %v", strings.Join(args, " "), err)
+			}
+			return out
+		}
+		for _, format := range []string{"json", "csv", "md"} {
+			req := req
+			req.Format = format
+			status, _, got := wd.post(t, "/v1/score/text", "application/json", mustJSON(t, req))
+			if want := cli("--gt", "gt", "--ocr", "ocr", "--format", format); status != 200 || !bytes.Equal(got, want) {
+				t.Fatalf("folders, %s: status %d; the Worker's %d bytes differ from docscore score text's %d: %s", format, status, len(got), len(want), firstDiff(got, want))
+			}
+		}
+		runsReq := textapi.TextRequest{GT: req.GT, Runs: &core.File{Name: "runs.jsonl", Text: runs}}
+		status, _, got := wd.post(t, "/v1/score/text", "application/json", mustJSON(t, runsReq))
+		if want := cli("--gt", "gt", "--runs", "runs.jsonl"); status != 200 || !bytes.Equal(got, want) {
+			t.Fatalf("runs: status %d; the Worker's %d bytes differ from docscore score text's %d: %s", status, len(got), len(want), firstDiff(got, want))
+		}
+		// One page's alignment, as the native handler gives it.
+		page := mustJSON(t, textapi.TextPageRequest{GT: req.GT[2], OCR: &req.OCR[1]})
+		status, _, got = wd.post(t, "/v1/text/page", "application/json", page)
+		w := httptest.NewRecorder()
+		r := httptest.NewRequest("POST", "/v1/text/page", bytes.NewReader(page))
+		r.Header.Set("Content-Type", "application/json")
+		native.ServeHTTP(w, r)
+		if status != 200 || w.Code != 200 || !bytes.Equal(got, w.Body.Bytes()) {
+			t.Fatalf("text page: status %d (native %d); the Worker's answer differs from the native handler's:\n%.400s", status, w.Code, got)
+		}
+		// hOCR is left out of the Worker (-tags nohocr): a 422 saying so.
+		hocr := textapi.TextRequest{GT: req.GT[:1], OCR: []core.File{{Name: "hartkopf.hocr", Text: `<html><body><div class="ocr_page"><span class="ocrx_word">Hartkopf</span></div></body></html>`}}}
+		if status, _, got := wd.post(t, "/v1/score/text", "application/json", mustJSON(t, hocr)); status != 422 || !bytes.Contains(got, []byte("hOCR is not read by this build")) {
+			t.Fatalf("hOCR: status %d: %.400s", status, got)
+		}
+	})
+
 	t.Run("compare is the CLI's", func(t *testing.T) {
 		// docscore compare, built from this tree, on the golden reports of
 		// the sample (docscore score tabular --sample [--preview open]).
-		bin := filepath.Join(t.TempDir(), "docscore")
-		build := exec.Command("go", "build", "-o", bin, "./cmd/docscore")
-		build.Dir = root
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("go build ./cmd/docscore: %v\n%s", err, out)
-		}
+		bin := docscore(t)
 		golden := filepath.Join(root, "scoring", "tabular", "testdata", "golden")
 		settled, err := os.ReadFile(filepath.Join(golden, "sample.json"))
 		if err != nil {
@@ -253,10 +353,7 @@ func TestWorkerEndToEnd(t *testing.T) {
 					sameVersion(t, got, w.Body.Bytes())
 					return
 				}
-				// The Worker leaves the page-text routes out (-tags notext):
-				// a native answer listing the routes lists them too.
-				want := bytes.ReplaceAll(w.Body.Bytes(), []byte(", POST /v1/score/text, POST /v1/text/page"), nil)
-				if !bytes.Equal(got, want) {
+				if !bytes.Equal(got, w.Body.Bytes()) {
 					t.Fatalf("the Worker answered\n%s\nthe native handler\n%s", got, w.Body)
 				}
 				if c.status >= 400 {
@@ -669,11 +766,20 @@ func requestCases(t *testing.T) []requestCase {
 	}
 }
 
+// firstDiff shows the first line where got and want differ.
+func firstDiff(got, want []byte) string {
+	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	for i := 0; i < len(g) && i < len(w); i++ {
+		if g[i] != w[i] {
+			return fmt.Sprintf("line %d:\n  got  %.300s\n  want %.300s", i+1, g[i], w[i])
+		}
+	}
+	return fmt.Sprintf("%d lines, want %d", len(g), len(w))
+}
+
 // sameVersion compares the Worker's /v1/version with the native one's:
 // the build's own stamps (version, commit, date, Go) differ between the
-// two builds by nature; the API is the same, and the routes are the
-// native ones less the page-text family's, which the Worker leaves out
-// (-tags notext, docs/worker.md).
+// two builds by nature; the API and its routes are the same.
 func sameVersion(t *testing.T, worker, native []byte) {
 	t.Helper()
 	type version struct {
@@ -687,13 +793,7 @@ func sameVersion(t *testing.T, worker, native []byte) {
 	if err := json.Unmarshal(native, &nv); err != nil {
 		t.Fatalf("the native version %s: %v", native, err)
 	}
-	var want []string
-	for _, r := range nv.Routes {
-		if r != "POST /v1/score/text" && r != "POST /v1/text/page" {
-			want = append(want, r)
-		}
-	}
-	if wv.API != nv.API || strings.Join(wv.Routes, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("the Worker's version\n%s\ndiffers from the native one less the text routes\n%s", worker, native)
+	if wv.API != nv.API || strings.Join(wv.Routes, "\n") != strings.Join(nv.Routes, "\n") {
+		t.Fatalf("the Worker's version\n%s\ndiffers from the native one\n%s", worker, native)
 	}
 }
