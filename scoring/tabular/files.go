@@ -3,6 +3,7 @@ package tabular
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/docscore/docscore/rules"
 	"github.com/docscore/docscore/scoring/inputerr"
@@ -222,4 +223,11 @@ func noGroundTruth(file string, im *Image, pages *pageIndex, left map[string]str
 		}
 	}
 	return LeftOut{File: file, Line: im.Line, What: LeftRunsLine, Why: why}
+}
+
+// missingPageError is the error of an image whose page has no ground
+// truth.
+func missingPageError(file string, im *Image, pages *pageIndex) *inputerr.Error {
+	return inputerr.New(file, im.Line, "page %s has no ground-truth file (expected gt_page_%s.csv or a row with page %s; pages given: %s)",
+		im.Page, im.Page, im.Page, strings.Join(pages.ids(), ", "))
 }

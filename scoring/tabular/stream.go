@@ -41,7 +41,6 @@ import (
 	"fmt"
 	"github.com/docscore/docscore/scoring/internal/linepipe"
 	"io"
-	"strings"
 	"sync/atomic"
 
 	"github.com/docscore/docscore/rules"
@@ -99,7 +98,7 @@ const DefaultMaxMatches = 1 << 12
 // batch of lines, and Merger, which takes the batches in input order.
 func Stream(ctx Canceler, req Request, runs io.Reader, out io.Writer, o StreamOptions) (*Report, error) {
 	if ctx == nil {
-		ctx = never{}
+		ctx = neverStop{}
 	}
 	req.Intervals = req.Intervals.stoppedBy(ctx)
 	if f := o.Format; f != "" && f != "json" && f != "csv" && f != "md" {
@@ -367,7 +366,7 @@ func (m *Merger) Finish(splice func(io.Writer) error) (*Report, error) {
 type BatchScorer struct {
 	cfg          *streamConfig
 	validateOnly *atomic.Bool // shared with the Merger in Stream
-	sc           *scorer      // nil after an early error
+	sc           *ImageScorer // nil after an early error
 	scan         jsonscan.Nested
 	jw           *jsonout.Writer
 }
@@ -384,7 +383,7 @@ func NewBatchScorer(req Request, format string, maxMatches int) (*BatchScorer, e
 	}
 	v := &atomic.Bool{}
 	v.Store(cfg.early != nil || cfg.late != nil)
-	return cfg.newBatchScorer(never{}, v, maxMatches), nil
+	return cfg.newBatchScorer(neverStop{}, v, maxMatches), nil
 }
 
 func (cfg *streamConfig) newBatchScorer(ctx Canceler, validateOnly *atomic.Bool, maxMatches int) *BatchScorer {
@@ -394,8 +393,7 @@ func (cfg *streamConfig) newBatchScorer(ctx Canceler, validateOnly *atomic.Bool,
 	bs := &BatchScorer{cfg: cfg, validateOnly: validateOnly}
 	if cfg.pages != nil {
 		c := rules.Compile(cfg.settledRows, cfg.in.Schema)
-		bs.sc = newScorer(cfg.in.Schema, c, cfg.gate, cfg.pages, newBudget(ctx, Limits{}))
-		bs.sc.maxMatches = maxMatches
+		bs.sc = NewImageScorer(ctx, cfg.in.Schema, c, cfg.gate, cfg.pages, maxMatches)
 	}
 	return bs
 }
@@ -508,14 +506,9 @@ func (bs *BatchScorer) score(n int, lines func(func(i int, l ingest.Line, bad *i
 			im.Records = nil
 			return
 		}
-		if !sc.work.alive() {
-			r.stopped = sc.work.err
-			return
-		}
-		sc.trim()
-		res := sc.scoreImage(im)
-		if sc.work.err != nil {
-			r.stopped = sc.work.err
+		res, stopped := sc.Score(im)
+		if stopped != nil {
+			r.stopped = stopped
 			return
 		}
 		im.Records = nil
@@ -672,9 +665,7 @@ func (st *streamer) finish(rep *Report, out io.Writer, spliced func(io.Writer) e
 	}
 }
 
-// missingPageError is the error of an image whose page has no ground
-// truth.
-func missingPageError(file string, im *Image, pages *pageIndex) *inputerr.Error {
-	return inputerr.New(file, im.Line, "page %s has no ground-truth file (expected gt_page_%s.csv or a row with page %s; pages given: %s)",
-		im.Page, im.Page, im.Page, strings.Join(pages.ids(), ", "))
-}
+// neverStop is the Canceler of a scoring no one stops.
+type neverStop struct{}
+
+func (neverStop) Err() error { return nil }
