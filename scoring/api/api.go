@@ -21,6 +21,8 @@ import (
 	"github.com/docscore/docscore/scoring/schema"
 	"github.com/docscore/docscore/scoring/stats"
 	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabularread"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
 )
 
 // File is one input file: its name and its content, as UTF-8 text or, for
@@ -171,14 +173,14 @@ func scoreTabular(ctx Cancel, req *TabularRequest) (*Result, error) {
 // want the typed report (the command line checks --fail-under floors on
 // it): the same checks, the same bytes. The page's core never calls it,
 // so the report's types are not kept for reflection in docscore.wasm.
-func ScoreTabularReport(ctx Cancel, req *TabularRequest) (*Result, *tabular.Report, error) {
+func ScoreTabularReport(ctx Cancel, req *TabularRequest) (*Result, *tabularreport.Report, error) {
 	if err := ScoreTabularOperation.Check(ctx, req); err != nil {
 		return nil, nil, err
 	}
 	return scoreTabularReport(ctx, req)
 }
 
-func scoreTabularReport(ctx Cancel, req *TabularRequest) (*Result, *tabular.Report, error) {
+func scoreTabularReport(ctx Cancel, req *TabularRequest) (*Result, *tabularreport.Report, error) {
 	_, rep, err := sessionOf(ctx).scoreReport(ctx, req)
 	if err != nil {
 		return nil, nil, err
@@ -196,7 +198,7 @@ func scoreTabularReport(ctx Cancel, req *TabularRequest) (*Result, *tabular.Repo
 
 // EncodeTabular writes a tabular report in a format: json (also ""), csv
 // or md.
-func EncodeTabular(rep *tabular.Report, format string) ([]byte, error) {
+func EncodeTabular(rep *tabularreport.Report, format string) ([]byte, error) {
 	var buf bytes.Buffer
 	var err error
 	switch format {
@@ -257,9 +259,9 @@ func CheckRules(req RulesCheckRequest) (*RulesCheckResult, error) {
 	}
 	var gt map[string][]string
 	if len(req.GT) > 0 {
-		var pages []*tabular.GTPage
+		var pages []*tabularread.GTPage
 		for _, f := range req.GT {
-			p, err := tabular.ReadGT(f.Name, []byte(f.Text), s)
+			p, err := tabularread.ReadGT(f.Name, []byte(f.Text), s)
 			if err != nil {
 				return nil, err
 			}
@@ -280,7 +282,7 @@ func CheckRules(req RulesCheckRequest) (*RulesCheckResult, error) {
 // gtValues maps the key column and every column of s to their values in
 // the ground-truth pages, in order: what rules.Check tests model-side
 // ignores against.
-func gtValues(s *schema.Schema, pages []*tabular.GTPage) map[string][]string {
+func gtValues(s *schema.Schema, pages []*tabularread.GTPage) map[string][]string {
 	gt := map[string][]string{}
 	for _, p := range pages {
 		for _, r := range p.Rows {

@@ -15,6 +15,8 @@ import (
 
 	"github.com/docscore/docscore/scoring/internal/jsonout"
 	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
+	"github.com/docscore/docscore/scoring/tabular/tabularstream"
 )
 
 // streamRequest checks req as ScoreTabularOperation does and returns the
@@ -39,7 +41,7 @@ func streamFormat(req *TabularRequest, summary bool) string {
 }
 
 // StreamScorer scores parts of a runs file for a StreamMerger.
-type StreamScorer struct{ bs *tabular.BatchScorer }
+type StreamScorer struct{ bs *tabularstream.BatchScorer }
 
 // NewStreamScorer prepares the scoring of req's runs lines for a report
 // in req.Format, or for the page's summary; the runs file's text is not
@@ -50,7 +52,7 @@ func NewStreamScorer(req *TabularRequest, summary bool) (*StreamScorer, error) {
 	if err != nil {
 		return nil, err
 	}
-	bs, err := tabular.NewBatchScorer(treq, streamFormat(req, summary), 0)
+	bs, err := tabularstream.NewBatchScorer(treq, streamFormat(req, summary), 0)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +71,7 @@ func (s *StreamScorer) Score(first int, data []byte) []byte {
 type StreamMerger struct {
 	req     TabularRequest
 	summary bool
-	m       *tabular.Merger
+	m       *tabularstream.Merger
 	out     bytes.Buffer
 	spool   partSpool
 	images  []byte // the images taken since the last Take's answer: "[" and rows, each ending in ","
@@ -90,11 +92,11 @@ func NewStreamMerger(req *TabularRequest, summary bool) (*StreamMerger, error) {
 		return nil, err
 	}
 	sm := &StreamMerger{req: keep(req), summary: summary, images: []byte{'['}}
-	o := tabular.StreamOptions{Format: streamFormat(req, summary), Spool: func() (tabular.Spool, error) { return &sm.spool, nil }}
+	o := tabularstream.StreamOptions{Format: streamFormat(req, summary), Spool: func() (tabularstream.Spool, error) { return &sm.spool, nil }}
 	if summary {
 		o.Image = sm.image
 	}
-	if sm.m, err = tabular.NewMerger(treq, &sm.out, o); err != nil {
+	if sm.m, err = tabularstream.NewMerger(treq, &sm.out, o); err != nil {
 		return nil, err
 	}
 	return sm, nil
@@ -103,7 +105,7 @@ func NewStreamMerger(req *TabularRequest, summary bool) (*StreamMerger, error) {
 // image lists an image of the page's table, in the order of its columns
 // (site/js/streamview.js): line, model, phase, run (as given), page, ok
 // (1 or 0), matched, n_model, n_gt, f1, failure.
-func (sm *StreamMerger) image(im *tabular.ImageScore) {
+func (sm *StreamMerger) image(im *tabularreport.ImageScore) {
 	b := strconv.AppendInt(append(sm.images, '['), int64(im.Line), 10)
 	b = append(b, ',')
 	b = jsonout.AppendString(b, im.Model)
@@ -140,7 +142,7 @@ func (sm *StreamMerger) image(im *tabular.ImageScore) {
 // answers an empty array and Stopped is true; Finish reports the error.
 func (sm *StreamMerger) Take(results []byte) ([]byte, error) {
 	if sm.err == nil {
-		b, err := tabular.DecodeBatch(results)
+		b, err := tabularstream.DecodeBatch(results)
 		if err != nil {
 			return nil, err
 		}
@@ -174,7 +176,7 @@ func (sm *StreamMerger) Images() int { return sm.m.Images() }
 // the first section, the spool's parts, the second section); an error is
 // the call's.
 func (sm *StreamMerger) Finish() ([]byte, error) {
-	var rep *tabular.Report
+	var rep *tabularreport.Report
 	err := sm.err
 	mark := -1
 	if err == nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/docscore/docscore/rules"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
 )
 
 // TabularSession keeps what a page's tabular calls have in common while
@@ -28,9 +29,9 @@ import (
 // session.
 type TabularSession struct {
 	loaded  *loadedInput
-	report  *tabular.Report // the last report scored from loaded
-	gate    float64         // its gate (0: the default)
-	preview string          // its preview
+	report  *tabularreport.Report // the last report scored from loaded
+	gate    float64               // its gate (0: the default)
+	preview string                // its preview
 	// intervals are its confidence intervals' settings.
 	intervals tabular.Intervals
 	reuse     tabular.Reuse
@@ -138,7 +139,7 @@ func (s *TabularSession) detail(req *TabularDetailRequest) (*tabular.ImageDetail
 // scoreReport scores req as tabular.ScoreRequestContext does, reusing the
 // session's parsed files, settled scoring and last report. l is the files
 // loaded, nil when they did not load.
-func (s *TabularSession) scoreReport(ctx Cancel, req *TabularRequest) (l *loadedInput, rep *tabular.Report, err error) {
+func (s *TabularSession) scoreReport(ctx Cancel, req *TabularRequest) (l *loadedInput, rep *tabularreport.Report, err error) {
 	var in tabular.Input
 	if l = s.loaded; l != nil && l.holds(req, true) {
 		if in, err = l.withOptions(req); err != nil {
@@ -220,7 +221,7 @@ func rulesCheckAnswer(req *TabularRequest) any {
 
 // dropAnswer is DropTabular's answer: the rule file's check, and the
 // scoring's error or its report's summary.
-func dropAnswer(check any, rep *tabular.Report, err error) ([]byte, error) {
+func dropAnswer(check any, rep *tabularreport.Report, err error) ([]byte, error) {
 	head := dropHead{Rules: check}
 	summary := []byte("null")
 	if err != nil {

@@ -3,7 +3,8 @@ package api
 import (
 	"io"
 
-	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
+	"github.com/docscore/docscore/scoring/tabular/tabularstream"
 )
 
 // StreamTabular is ScoreTabularOperation for a native host that reads
@@ -12,7 +13,7 @@ import (
 // report to out in req.Format, the operation's bytes, in memory that
 // does not grow with the number of images. A preview is not streamed:
 // run the operation.
-func StreamTabular(ctx Cancel, req *TabularRequest, runs io.Reader, out io.Writer, o tabular.StreamOptions) (*tabular.Report, error) {
+func StreamTabular(ctx Cancel, req *TabularRequest, runs io.Reader, out io.Writer, o tabularstream.StreamOptions) (*tabularreport.Report, error) {
 	if err := ScoreTabularOperation.Check(ctx, req); err != nil {
 		return nil, err
 	}
@@ -21,5 +22,5 @@ func StreamTabular(ctx Cancel, req *TabularRequest, runs io.Reader, out io.Write
 		return nil, err
 	}
 	o.Format = req.Format
-	return tabular.Stream(ctx, treq, runs, out, o)
+	return tabularstream.Stream(ctx, treq, runs, out, o)
 }

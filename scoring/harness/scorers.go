@@ -8,6 +8,7 @@ import (
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/receipts"
 	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
 )
 
 // Metric kinds that wrap docscore's own scorers.
@@ -118,9 +119,9 @@ func (m *TabularMetric) Evaluate(_ context.Context, stage evalcase.EvaluationCas
 	}
 	res.Reason = fmt.Sprintf("matched %d of %d ground-truth rows and %d predicted records (gate %v)", im.Matched, im.NGT, im.NModel, rep.Gate)
 	return res, res.SetDetails(struct {
-		Pairs          []*tabular.Pair `json:"pairs"`
-		UnmatchedModel []string        `json:"unmatched_model"`
-		UnmatchedGT    []string        `json:"unmatched_gt"`
+		Pairs          []*tabularreport.Pair `json:"pairs"`
+		UnmatchedModel []string              `json:"unmatched_model"`
+		UnmatchedGT    []string              `json:"unmatched_gt"`
 	}{im.Pairs, im.UnmatchedModel, im.UnmatchedGT})
 }
 

@@ -1,13 +1,14 @@
 package tabular_test
 
 import (
-	"bytes"
 	"testing"
 
 	"github.com/docscore/docscore/rules"
 	"github.com/docscore/docscore/scoring/schema"
 	"github.com/docscore/docscore/scoring/stats"
 	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabularread"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
 	"github.com/docscore/docscore/scoring/tabular/tabulartest"
 )
 
@@ -117,23 +118,6 @@ func BenchmarkScoreRequest(b *testing.B) {
 	}
 }
 
-// BenchmarkWriteJSON writes the benchmark corpus's report as JSON.
-func BenchmarkWriteJSON(b *testing.B) {
-	rep, err := tabular.Score(benchInput(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var buf bytes.Buffer
-	b.ReportAllocs()
-	for b.Loop() {
-		buf.Reset()
-		if err := rep.WriteJSON(&buf); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.SetBytes(int64(buf.Len()))
-}
-
 // BenchmarkReadRuns parses the benchmark corpus's runs file alone.
 func BenchmarkReadRuns(b *testing.B) {
 	_, runs := tabulartest.Generate(tabulartest.Benchmark)
@@ -141,43 +125,10 @@ func BenchmarkReadRuns(b *testing.B) {
 	b.SetBytes(int64(len(runs.Data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := tabular.ReadRuns(runs.Name, runs.Data, s, tabular.RunsOptions{}); err != nil {
+		if _, err := tabularread.ReadRuns(runs.Name, runs.Data, s, tabularread.RunsOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
-}
-
-// BenchmarkSummaryJSON writes the benchmark corpus's report summary: what
-// the page's summarizeTabular answers.
-func BenchmarkSummaryJSON(b *testing.B) {
-	benchmarkEncode(b, func(t testing.TB, rep *tabular.Report) []byte {
-		out, err := rep.SummaryJSON()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	})
-}
-
-// BenchmarkWriteJSONReflect and BenchmarkSummaryJSONReflect write the same
-// bytes with encoding/json, the tests' oracle: the hand-written encoder's
-// gain over reflection.
-func BenchmarkWriteJSONReflect(b *testing.B) { benchmarkEncode(b, reflectJSON) }
-
-func BenchmarkSummaryJSONReflect(b *testing.B) { benchmarkEncode(b, reflectSummaryJSON) }
-
-// benchmarkEncode encodes the benchmark corpus's report with encode.
-func benchmarkEncode(b *testing.B, encode func(testing.TB, *tabular.Report) []byte) {
-	rep, err := tabular.Score(benchInput(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		n = len(encode(b, rep))
-	}
-	b.SetBytes(int64(n))
 }
 
 // BenchmarkPreviewOpen450 scores the benchmark corpus with every OPEN row
@@ -189,7 +140,7 @@ func BenchmarkPreviewOpen450(b *testing.B) {
 	in.Preview = rules.Selection{All: true}
 	b.ReportAllocs()
 	b.ResetTimer()
-	var rep *tabular.Report
+	var rep *tabularreport.Report
 	for i := 0; i < b.N; i++ {
 		var err error
 		if rep, err = tabular.Score(in); err != nil {

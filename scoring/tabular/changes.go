@@ -3,19 +3,21 @@ package tabular
 import (
 	"github.com/docscore/docscore/rules"
 	"github.com/docscore/docscore/scoring/schema"
+	"github.com/docscore/docscore/scoring/tabular/tabularread"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
 )
 
 // diffImages lists what differs between two scorings of the same images
 // (before[i] and after[i] score images[i]), in image order, then
 // ground-truth row order, then pairing, name, fields in schema order.
-func diffImages(s *schema.Schema, pages *pageIndex, before, after []*ImageScore) []Change {
-	var out []Change
+func diffImages(s *schema.Schema, pages *PageIndex, before, after []*tabularreport.ImageScore) []tabularreport.Change {
+	var out []tabularreport.Change
 	for i, b := range before {
 		a := after[i]
 		if b.Status != "ok" || a.Status != "ok" {
 			continue
 		}
-		page := pages.find(b.Page)
+		page := pages.Find(b.Page)
 		if page == nil {
 			continue
 		}
@@ -26,10 +28,10 @@ func diffImages(s *schema.Schema, pages *pageIndex, before, after []*ImageScore)
 			if x == nil && y == nil {
 				continue
 			}
-			base := Change{Line: b.Line, Model: b.Model, Phase: b.Phase, Run: b.Run, Page: b.Page, GT: row.Key, GTLine: row.Line}
+			base := tabularreport.Change{Line: b.Line, Model: b.Model, Phase: b.Phase, Run: b.Run, Page: b.Page, GT: row.Key, GTLine: row.Line}
 			if x == nil || y == nil || x.ModelIndex != y.ModelIndex {
 				c := base
-				c.Field = PairingField
+				c.Field = tabularreport.PairingField
 				if x != nil {
 					c.Before, c.RecordBefore = floatPtr(x.Similarity), x.Model
 				}
@@ -53,7 +55,7 @@ func diffImages(s *schema.Schema, pages *pageIndex, before, after []*ImageScore)
 				}
 				c := base
 				c.Field = x.Fields[k].Name
-				c.Before, c.After = copyFloat(u), copyFloat(v)
+				c.Before, c.After = tabularreport.CopyFloat(u), tabularreport.CopyFloat(v)
 				out = append(out, c)
 			}
 		}
@@ -61,8 +63,8 @@ func diffImages(s *schema.Schema, pages *pageIndex, before, after []*ImageScore)
 	return out
 }
 
-func pairsByGT(pairs []*Pair, n int) []*Pair {
-	by := make([]*Pair, n)
+func pairsByGT(pairs []*tabularreport.Pair, n int) []*tabularreport.Pair {
+	by := make([]*tabularreport.Pair, n)
 	for _, p := range pairs {
 		if p.GTIndex >= 0 && p.GTIndex < n {
 			by[p.GTIndex] = p
@@ -71,7 +73,7 @@ func pairsByGT(pairs []*Pair, n int) []*Pair {
 	return by
 }
 
-func pairCER(p *Pair) *float64 {
+func pairCER(p *tabularreport.Pair) *float64 {
 	if p.NameRefChars == 0 {
 		return nil
 	}
@@ -84,19 +86,19 @@ func floatPtr(v float64) *float64 { return &v }
 // paired them, with sc's rules: what a row that adds no rule on the key
 // column changes (it cannot change the pairing). Only what diffImages
 // reads is filled in.
-func (sc *scorer) rescoreFields(im *Image, settled *ImageScore) *ImageScore {
-	out := &ImageScore{Line: settled.Line, Model: settled.Model, Phase: settled.Phase, Run: settled.Run,
+func (sc *scorer) rescoreFields(im *tabularread.Image, settled *tabularreport.ImageScore) *tabularreport.ImageScore {
+	out := &tabularreport.ImageScore{Line: settled.Line, Model: settled.Model, Phase: settled.Phase, Run: settled.Run,
 		Page: settled.Page, Status: settled.Status}
-	page := sc.pages.find(im.Page)
+	page := sc.pages.Find(im.Page)
 	if settled.Status != "ok" || page == nil {
 		return out
 	}
 	pp := sc.prepare(page)
 	cols := sc.s.Columns
-	out.Pairs = make([]*Pair, len(settled.Pairs))
+	out.Pairs = make([]*tabularreport.Pair, len(settled.Pairs))
 	for k, p := range settled.Pairs {
 		q := *p
-		q.Fields = make(PairFields, len(cols))
+		q.Fields = make(tabularreport.PairFields, len(cols))
 		row, rec := &page.Rows[p.GTIndex], &im.Records[p.ModelIndex]
 		if !sc.work.spend(sc.fieldCost(pp.values[p.GTIndex], rec)) {
 			return out
@@ -118,11 +120,11 @@ type changeKey struct {
 	field        string
 }
 
-func keyOf(c *Change) changeKey { return changeKey{c.Line, c.GTLine, c.Field} }
+func keyOf(c *tabularreport.Change) changeKey { return changeKey{c.Line, c.GTLine, c.Field} }
 
 // sameChange reports whether two changes are the same change of the same
 // row of the same image.
-func sameChange(a, b *Change) bool {
+func sameChange(a, b *tabularreport.Change) bool {
 	return a.Line == b.Line && a.GTLine == b.GTLine && a.Field == b.Field &&
 		a.RecordBefore == b.RecordBefore && a.RecordAfter == b.RecordAfter &&
 		optEqual(a.Before, b.Before) && optEqual(a.After, b.After)
@@ -140,27 +142,27 @@ func optEqual(a, b *float64) bool {
 // change attributed to the previewed rows that make it alone. With more
 // than one row previewed (and at most MaxAttributedRows), each row is
 // scored alone on the images the preview changed.
-func previewChanges(p *Preview, in Input, s *schema.Schema, gate float64, pages *pageIndex, work *budget, settled, preview []*ImageScore) error {
+func previewChanges(p *tabularreport.Preview, in Input, s *schema.Schema, gate float64, pages *PageIndex, work *budget, settled, preview []*tabularreport.ImageScore) error {
 	p.Changes = diffImages(s, pages, settled, preview)
 	if p.Changes == nil {
-		p.Changes = []Change{}
+		p.Changes = []tabularreport.Change{}
 	}
-	p.ChangeCounts = make([]ChangeCount, len(p.Rows))
+	p.ChangeCounts = make([]tabularreport.ChangeCount, len(p.Rows))
 	for i, r := range p.Rows {
 		p.ChangeCounts[i].Line = r.Line
 	}
 	for i := range p.Changes {
 		p.Changes[i].Rows = []int{}
-		p.ChangeTotal.add(&p.Changes[i], s.Key)
+		p.ChangeTotal.Add(&p.Changes[i], s.Key)
 	}
 	switch {
 	case len(p.Rows) == 1:
 		for i := range p.Changes {
 			p.Changes[i].Rows = []int{p.Rows[0].Line}
-			p.ChangeCounts[0].add(&p.Changes[i], s.Key)
+			p.ChangeCounts[0].Add(&p.Changes[i], s.Key)
 		}
 		return nil
-	case len(p.Rows) > MaxAttributedRows || len(p.Changes) == 0:
+	case len(p.Rows) > tabularreport.MaxAttributedRows || len(p.Changes) == 0:
 		return nil
 	}
 	settledRows, _, err := in.Rules.Active(rules.Selection{})
@@ -188,7 +190,7 @@ func previewChanges(p *Preview, in Input, s *schema.Schema, gate float64, pages 
 			can[f] = true
 		}
 		if keyRules {
-			can[PairingField], can[s.Key] = true, true
+			can[tabularreport.PairingField], can[s.Key] = true, true
 		}
 		lines := map[int]bool{}
 		for i := range p.Changes {
@@ -196,8 +198,8 @@ func previewChanges(p *Preview, in Input, s *schema.Schema, gate float64, pages 
 				lines[p.Changes[i].Line] = true
 			}
 		}
-		var images []*Image
-		var before []*ImageScore
+		var images []*tabularread.Image
+		var before []*tabularreport.ImageScore
 		for i, im := range in.Runs.Images {
 			if lines[settled[i].Line] {
 				images = append(images, im)
@@ -205,11 +207,11 @@ func previewChanges(p *Preview, in Input, s *schema.Schema, gate float64, pages 
 			}
 		}
 		sc := newScorer(s, compiled, gate, pages, work)
-		var after []*ImageScore
+		var after []*tabularreport.ImageScore
 		if !keyRules {
 			// The pairs are the settled ones: only their fields are scored
 			// again.
-			after = make([]*ImageScore, len(images))
+			after = make([]*tabularreport.ImageScore, len(images))
 			for i, im := range images {
 				if !work.alive() {
 					return work.err
@@ -223,7 +225,7 @@ func previewChanges(p *Preview, in Input, s *schema.Schema, gate float64, pages 
 		} else if after, err = sc.scoreAll(images); err != nil {
 			return err
 		}
-		alone := map[changeKey]*Change{}
+		alone := map[changeKey]*tabularreport.Change{}
 		diff := diffImages(s, pages, before, after)
 		for j := range diff {
 			alone[keyOf(&diff[j])] = &diff[j]
@@ -232,7 +234,7 @@ func previewChanges(p *Preview, in Input, s *schema.Schema, gate float64, pages 
 			c := &p.Changes[i]
 			if a, ok := alone[keyOf(c)]; ok && sameChange(c, a) {
 				c.Rows = append(c.Rows, r.Line)
-				p.ChangeCounts[k].add(c, s.Key)
+				p.ChangeCounts[k].Add(c, s.Key)
 			}
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/internal/jsonscan"
 	"github.com/docscore/docscore/scoring/schema"
+	"github.com/docscore/docscore/scoring/tabular/tabularread"
 	"github.com/docscore/docscore/scoring/text"
 )
 
@@ -113,14 +114,14 @@ type Span struct {
 // the ones the report holds for that image.
 func Detail(req Request, line int) (*ImageDetail, error) {
 	in := Input{Gate: req.Gate}
-	if err := loadGT(req, &in); err != nil {
+	if err := LoadGT(req, &in); err != nil {
 		return nil, err
 	}
 	im, raw, err := detailImage(req.Runs, line, in.Schema)
 	if err != nil {
 		return nil, err
 	}
-	if err := loadRules(req, &in); err != nil {
+	if err := LoadRules(req, &in); err != nil {
 		return nil, err
 	}
 	return imageDetail(in, im, raw, req.Runs.Name, line)
@@ -144,7 +145,7 @@ func DetailLoaded(in Input, runs File, line int) (*ImageDetail, error) {
 
 // detailImage parses the image at a line of a runs file and returns it
 // with the model's answer on that line (rawResponse).
-func detailImage(runs File, line int, s *schema.Schema) (*Image, string, error) {
+func detailImage(runs File, line int, s *schema.Schema) (*tabularread.Image, string, error) {
 	l, ok, perr := runsLine(runs.Name, runs.Data, line)
 	if perr != nil {
 		return nil, "", perr
@@ -153,22 +154,22 @@ func detailImage(runs File, line int, s *schema.Schema) (*Image, string, error) 
 		return nil, "", inputerr.New(runs.Name, line, "expected an image on this line")
 	}
 	scan := &jsonscan.Nested{}
-	im, perr := parseLine(runs.Name, l, s, scan)
+	im, perr := tabularread.ParseLine(runs.Name, l, s, scan)
 	if perr != nil {
 		return nil, "", perr
 	}
-	return im, rawResponse(object(scan.Members)), nil
+	return im, rawResponse(tabularread.Object(scan.Members)), nil
 }
 
 // rawResponse is the model's answer on a parsed runs line, read as
 // parseLine reads it: the "records" value as written unless it is
 // missing or null, else the "response" string (a response that is not a
 // string as written); "" when there is neither.
-func rawResponse(obj object) string {
-	if records, ok := obj.get("records"); ok && records != "null" {
+func rawResponse(obj tabularread.Object) string {
+	if records, ok := obj.Get("records"); ok && records != "null" {
 		return records
 	}
-	response, ok := obj.get("response")
+	response, ok := obj.Get("response")
 	if !ok || response == "null" {
 		return ""
 	}
@@ -180,9 +181,9 @@ func rawResponse(obj object) string {
 
 // imageDetail scores one image of a loaded input and returns its
 // drill-down.
-func imageDetail(in Input, im *Image, response, runsName string, line int) (*ImageDetail, error) {
+func imageDetail(in Input, im *tabularread.Image, response, runsName string, line int) (*ImageDetail, error) {
 	s := in.Schema
-	gate, err := gateOf(in.Gate)
+	gate, err := GateOf(in.Gate)
 	if err != nil {
 		return nil, err
 	}
@@ -197,14 +198,14 @@ func imageDetail(in Input, im *Image, response, runsName string, line int) (*Ima
 	} else if !in.Preview.IsZero() {
 		return nil, inputerr.New("", 0, "a preview needs a rule file with OPEN rows (--rules)")
 	}
-	pages, err := indexPages(in.Pages)
+	pages, err := IndexPages(in.Pages)
 	if err != nil {
 		return nil, err
 	}
-	page := pages.find(im.Page)
+	page := pages.Find(im.Page)
 	if page == nil {
 		return nil, inputerr.New(runsName, line, "page %s has no ground-truth file (expected gt_page_%s.csv or a row with page %s; pages given: %s)",
-			im.Page, im.Page, im.Page, strings.Join(pages.ids(), ", "))
+			im.Page, im.Page, im.Page, strings.Join(pages.IDs(), ", "))
 	}
 	sc := newScorer(s, rules.Compile(active, s), gate, pages, newBudget(nil, Limits{}))
 	score := sc.scoreImage(im)
@@ -265,7 +266,7 @@ func imageDetail(in Input, im *Image, response, runsName string, line int) (*Ima
 // normalized text of text columns, the trimmed upper-cased answer of
 // yes/no columns, the integer (or trimmed text) of integer columns. A blank
 // value compares as "".
-func (sc *scorer) comparedForms(j int, col schema.Column, gtRaw, gtNorm string, model Value) (gt, m string) {
+func (sc *scorer) comparedForms(j int, col schema.Column, gtRaw, gtNorm string, model tabularread.Value) (gt, m string) {
 	switch {
 	case col.Kind.IsText():
 		if !model.Blank() {
@@ -278,9 +279,9 @@ func (sc *scorer) comparedForms(j int, col schema.Column, gtRaw, gtNorm string, 
 	case col.Kind == schema.YesNo:
 		return strings.ToUpper(strings.TrimSpace(gtRaw)), strings.ToUpper(strings.TrimSpace(model.Text))
 	default:
-		if n, ok := integerValue(Value{Text: gtRaw}); ok {
+		if n, ok := tabularread.IntegerValue(tabularread.Value{Text: gtRaw}); ok {
 			gt = strconv.FormatInt(n, 10)
-			if mn, ok := integerValue(model); ok {
+			if mn, ok := tabularread.IntegerValue(model); ok {
 				return gt, strconv.FormatInt(mn, 10)
 			}
 			return gt, strings.TrimSpace(model.Text)

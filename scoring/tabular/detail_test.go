@@ -11,6 +11,7 @@ import (
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
 	"github.com/docscore/docscore/scoring/tabular/tabulartest"
 	"github.com/docscore/docscore/scoring/text"
 )
@@ -66,7 +67,7 @@ func TestDetailAgreesWithReport(t *testing.T) {
 	}
 }
 
-func checkDetail(t *testing.T, im *tabular.ImageScore, d *tabular.ImageDetail, preview bool) {
+func checkDetail(t *testing.T, im *tabularreport.ImageScore, d *tabular.ImageDetail, preview bool) {
 	t.Helper()
 	where := fmt.Sprintf("line %d", im.Line)
 	if d.Line != im.Line || d.Model != im.Model || d.Phase != im.Phase || string(d.Run) != string(im.Run) || d.Page != im.Page ||

@@ -5,12 +5,19 @@
 // reading by character error rate, and every other column by per-field
 // accuracy on the matched pairs. Scores pool per (model, phase) cell.
 //
-// The package is pure: readers take bytes, Score takes values, and the
+// The family is four packages along the data flow:
+//
+//   - tabularread reads the inputs: ground-truth CSV and the runs file
+//     (JSONL), into pages, images and records.
+//   - tabular (this package) loads a request (Load), scores it (Score,
+//     ScoreRequest), previews rule rows, draws intervals, and drills
+//     into one image (Detail).
+//   - tabularreport holds the report and writes it as JSON, CSV or
+//     Markdown.
+//   - tabularstream scores runs files too large to hold, with the same
+//     per-image scoring (ImageScorer) and the same writers.
+//
+// The packages are pure: readers take bytes, Score takes values, and the
 // report encoders write to an io.Writer, so the command line, the browser
 // and the Worker produce the same bytes from the same input.
-//
-// Stream is a second driver over the same per-image scoring and the same
-// writers, for runs files too large to hold: it reads an io.Reader, scores
-// on several goroutines and writes the report as it goes, in memory that
-// does not grow with the number of images (its design is in stream.go).
 package tabular

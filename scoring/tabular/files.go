@@ -8,6 +8,8 @@ import (
 	"github.com/docscore/docscore/rules"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/schema"
+	"github.com/docscore/docscore/scoring/tabular/tabularread"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
 )
 
 // File is one input file: its name (used in errors and for page ids) and
@@ -45,14 +47,14 @@ type Request struct {
 // Load parses the files of a request into an Input.
 func Load(req Request) (Input, error) {
 	in := Input{Gate: req.Gate, Intervals: req.Intervals}
-	if err := loadGT(req, &in); err != nil {
+	if err := LoadGT(req, &in); err != nil {
 		return Input{}, err
 	}
 	var err error
-	if in.Runs, err = ReadRuns(req.Runs.Name, req.Runs.Data, in.Schema, RunsOptions{SkipBadLines: req.SkipBadLines || req.SkipBadInputs}); err != nil {
+	if in.Runs, err = tabularread.ReadRuns(req.Runs.Name, req.Runs.Data, in.Schema, tabularread.RunsOptions{SkipBadLines: req.SkipBadLines || req.SkipBadInputs}); err != nil {
 		return Input{}, err
 	}
-	if err := loadRules(req, &in); err != nil {
+	if err := LoadRules(req, &in); err != nil {
 		return Input{}, err
 	}
 	if req.SkipBadInputs {
@@ -63,8 +65,8 @@ func Load(req Request) (Input, error) {
 	return in, nil
 }
 
-// loadGT parses the schema and the ground-truth files of a request.
-func loadGT(req Request, in *Input) error {
+// LoadGT parses the schema and the ground-truth files of a request.
+func LoadGT(req Request, in *Input) error {
 	s := schema.Default()
 	if req.Schema != nil {
 		var err error
@@ -76,10 +78,10 @@ func loadGT(req Request, in *Input) error {
 	if len(req.GT) == 0 {
 		return inputerr.New("", 0, "no ground-truth CSV given (expected gt_page_NN.csv files)")
 	}
-	var sets [][]*GTPage
+	var sets [][]*tabularread.GTPage
 	var first error // the first ground-truth file's error
 	for _, f := range req.GT {
-		pages, err := ReadGT(f.Name, f.Data, s)
+		pages, err := tabularread.ReadGT(f.Name, f.Data, s)
 		if err != nil {
 			errs := inputErrors(err)
 			if !req.SkipBadInputs || len(errs) == 0 {
@@ -89,7 +91,7 @@ func loadGT(req Request, in *Input) error {
 				first = err
 			}
 			for _, e := range errs {
-				in.LeftOut = append(in.LeftOut, leftOut(LeftGTFile, e))
+				in.LeftOut = append(in.LeftOut, tabularreport.NewLeftOut(tabularreport.LeftGTFile, e))
 			}
 			continue
 		}
@@ -101,7 +103,7 @@ func loadGT(req Request, in *Input) error {
 		in.LeftOut = nil
 		return first
 	}
-	pages, err := MergePages(sets...)
+	pages, err := tabularread.MergePages(sets...)
 	if err != nil {
 		return err
 	}
@@ -109,8 +111,8 @@ func loadGT(req Request, in *Input) error {
 	return nil
 }
 
-// loadRules parses the rule file and the preview selection of a request.
-func loadRules(req Request, in *Input) error {
+// LoadRules parses the rule file and the preview selection of a request.
+func LoadRules(req Request, in *Input) error {
 	var err error
 	if req.Rules != nil {
 		if in.Rules, err = rules.Parse(req.Rules.Name, req.Rules.Data); err != nil && !req.SkipBadInputs {
@@ -125,12 +127,12 @@ func loadRules(req Request, in *Input) error {
 			// The rows with errors are left out, the others apply; a
 			// file with an error on no row is left out whole.
 			good, errs, ok := in.Rules.WithoutBadRows(in.Schema)
-			what := LeftRuleRow
+			what := tabularreport.LeftRuleRow
 			if !ok {
-				what = LeftRuleFile
+				what = tabularreport.LeftRuleFile
 			}
 			for _, e := range errs {
-				in.LeftOut = append(in.LeftOut, leftOut(what, e))
+				in.LeftOut = append(in.LeftOut, tabularreport.NewLeftOut(what, e))
 			}
 			in.Rules = good
 		}
@@ -142,13 +144,13 @@ func loadRules(req Request, in *Input) error {
 }
 
 // ScoreRequest loads and scores a request.
-func ScoreRequest(req Request) (*Report, error) {
+func ScoreRequest(req Request) (*tabularreport.Report, error) {
 	return ScoreRequestContext(nil, req, Limits{})
 }
 
 // ScoreRequestContext loads and scores a request within limits, as
 // ScoreContext does.
-func ScoreRequestContext(ctx Canceler, req Request, lim Limits) (*Report, error) {
+func ScoreRequestContext(ctx Canceler, req Request, lim Limits) (*tabularreport.Report, error) {
 	in, err := Load(req)
 	if err != nil {
 		return nil, err
@@ -176,22 +178,22 @@ func inputErrors(err error) []*inputerr.Error {
 // whose page has no ground truth with them, in line order. The runs are
 // copied: the images kept are shared.
 func leaveOutRuns(req Request, in *Input) error {
-	pages, err := indexPages(in.Pages)
+	pages, err := IndexPages(in.Pages)
 	if err != nil {
 		return err
 	}
-	left := leftGTFiles(in.LeftOut)
-	runs := &Runs{File: in.Runs.File, Images: make([]*Image, 0, len(in.Runs.Images))}
-	var out []LeftOut
+	left := LeftGTFiles(in.LeftOut)
+	runs := &tabularread.Runs{File: in.Runs.File, Images: make([]*tabularread.Image, 0, len(in.Runs.Images))}
+	var out []tabularreport.LeftOut
 	for _, e := range in.Runs.Skipped {
-		out = append(out, leftOut(LeftRunsLine, e))
+		out = append(out, tabularreport.NewLeftOut(tabularreport.LeftRunsLine, e))
 	}
 	for _, im := range in.Runs.Images {
-		if pages.find(im.Page) != nil {
+		if pages.Find(im.Page) != nil {
 			runs.Images = append(runs.Images, im)
 			continue
 		}
-		out = append(out, noGroundTruth(in.Runs.File, im, pages, left))
+		out = append(out, NoGroundTruth(in.Runs.File, im, pages, left))
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	in.LeftOut = append(in.LeftOut, out...)
@@ -199,35 +201,35 @@ func leaveOutRuns(req Request, in *Input) error {
 	return nil
 }
 
-// leftGTFiles maps the page ids of the names of the ground-truth files
+// LeftGTFiles maps the page ids of the names of the ground-truth files
 // left out (gt_page_28.csv → 28) to those names.
-func leftGTFiles(l []LeftOut) map[string]string {
+func LeftGTFiles(l []tabularreport.LeftOut) map[string]string {
 	m := map[string]string{}
 	for _, x := range l {
-		if x.What == LeftGTFile {
-			m[PageIDFromName(x.File)] = x.File
+		if x.What == tabularreport.LeftGTFile {
+			m[tabularread.PageIDFromName(x.File)] = x.File
 		}
 	}
 	return m
 }
 
-// noGroundTruth is the LeftOut of a runs line whose page has no ground
+// NoGroundTruth is the LeftOut of a runs line whose page has no ground
 // truth: it names the ground-truth file left out for that page, if any.
-func noGroundTruth(file string, im *Image, pages *pageIndex, left map[string]string) LeftOut {
-	why := missingPageError(file, im, pages).Msg
-	n, isInt := pageKey(im.Page)
+func NoGroundTruth(file string, im *tabularread.Image, pages *PageIndex, left map[string]string) tabularreport.LeftOut {
+	why := MissingPageError(file, im, pages).Msg
+	n, isInt := tabularread.PageKey(im.Page)
 	for id, f := range left {
-		if m, ok := pageKey(id); id == im.Page || ok && isInt && m == n {
+		if m, ok := tabularread.PageKey(id); id == im.Page || ok && isInt && m == n {
 			why = fmt.Sprintf("page %s has no ground truth: %s was left out", im.Page, f)
 			break
 		}
 	}
-	return LeftOut{File: file, Line: im.Line, What: LeftRunsLine, Why: why}
+	return tabularreport.LeftOut{File: file, Line: im.Line, What: tabularreport.LeftRunsLine, Why: why}
 }
 
-// missingPageError is the error of an image whose page has no ground
+// MissingPageError is the error of an image whose page has no ground
 // truth.
-func missingPageError(file string, im *Image, pages *pageIndex) *inputerr.Error {
+func MissingPageError(file string, im *tabularread.Image, pages *PageIndex) *inputerr.Error {
 	return inputerr.New(file, im.Line, "page %s has no ground-truth file (expected gt_page_%s.csv or a row with page %s; pages given: %s)",
-		im.Page, im.Page, im.Page, strings.Join(pages.ids(), ", "))
+		im.Page, im.Page, im.Page, strings.Join(pages.IDs(), ", "))
 }

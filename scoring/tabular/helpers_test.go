@@ -8,6 +8,7 @@ import (
 
 	"github.com/docscore/docscore/rules"
 	"github.com/docscore/docscore/scoring/schema"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
 )
 
 const header = "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\n"
@@ -30,7 +31,7 @@ func (r gtRow) csv() string {
 
 // scoreOne scores one image of records (a JSON array) against GT rows, with
 // an optional rule file and preview selection.
-func scoreOne(t *testing.T, gt []gtRow, records string, rulesMD string, preview string) *ImageScore {
+func scoreOne(t *testing.T, gt []gtRow, records string, rulesMD string, preview string) *tabularreport.ImageScore {
 	t.Helper()
 	var sb strings.Builder
 	sb.WriteString(header)
@@ -87,7 +88,7 @@ func equivRules(rows ...string) string {
 	return sb.String()
 }
 
-func fieldScore(t *testing.T, im *ImageScore, field string) *float64 {
+func fieldScore(t *testing.T, im *tabularreport.ImageScore, field string) *float64 {
 	t.Helper()
 	if len(im.Pairs) != 1 {
 		t.Fatalf("expected one pair, got %d (unmatched model %v, gt %v)", len(im.Pairs), im.UnmatchedModel, im.UnmatchedGT)

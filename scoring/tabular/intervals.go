@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/docscore/docscore/scoring/stats"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
 )
 
 // Intervals are the settings of the cells' confidence intervals (SPEC
@@ -54,8 +55,8 @@ func (iv Intervals) SameSettings(o Intervals) bool {
 		iv.Permutations == o.Permutations && iv.Alpha == o.Alpha && iv.Effect == o.Effect
 }
 
-// stoppedBy returns iv with Stop set to ctx's Err when it has none.
-func (iv Intervals) stoppedBy(ctx Canceler) Intervals {
+// StoppedBy returns iv with Stop set to ctx's Err when it has none.
+func (iv Intervals) StoppedBy(ctx Canceler) Intervals {
 	if iv.Stop == nil && ctx != nil {
 		iv.Stop = ctx.Err
 	}
@@ -63,7 +64,7 @@ func (iv Intervals) stoppedBy(ctx Canceler) Intervals {
 }
 
 // withIntervals adds the cells' intervals to a finished report.
-func withIntervals(rep *Report, iv Intervals) (*Report, error) {
+func withIntervals(rep *tabularreport.Report, iv Intervals) (*tabularreport.Report, error) {
 	if err := addIntervals(rep.Fields, rep.Cells, rep.Images, iv); err != nil {
 		return nil, err
 	}
@@ -71,7 +72,7 @@ func withIntervals(rep *Report, iv Intervals) (*Report, error) {
 }
 
 // addIntervals sets each cell's CI from its images' units (intervalAcc).
-func addIntervals(fields []string, cells []*Cell, images []*ImageScore, iv Intervals) error {
+func addIntervals(fields []string, cells []*tabularreport.Cell, images []*tabularreport.ImageScore, iv Intervals) error {
 	if iv.Bootstrap == 0 {
 		// Cells reused from an earlier scoring (ScoreReusing) may hold
 		// that scoring's intervals.
@@ -80,33 +81,35 @@ func addIntervals(fields []string, cells []*Cell, images []*ImageScore, iv Inter
 		}
 		return nil
 	}
-	acc, err := newIntervalAcc(fields, iv)
+	acc, err := NewIntervalAcc(fields, iv)
 	if err != nil {
 		return err
 	}
 	for _, im := range images {
-		if err := acc.add(im); err != nil {
+		if err := acc.Add(im); err != nil {
 			return err
 		}
 	}
-	return acc.finish(cells)
+	return acc.Finish(cells)
 }
 
-// intervalAcc gathers the per-unit contributions of the cells' intervals
+// IntervalAcc gathers the per-unit contributions of the cells' intervals
 // image by image, in input order (SPEC F.1): what addIntervals does over
 // a report's images and a streamed scoring (Stream) does as it goes. It
 // keeps one stats.Builder per cell, which holds a sum per page: its size
 // does not grow with the number of images.
-type intervalAcc struct {
+type IntervalAcc struct {
 	fields   []string
 	o        stats.Options
 	schema   *stats.Schema
-	builders map[cellKey]*stats.Builder
-	pages    interner
+	builders map[tabularreport.CellKey]*stats.Builder
+	pages    tabularreport.Interner
 	v        []float64
 }
 
-func newIntervalAcc(fields []string, iv Intervals) (*intervalAcc, error) {
+// NewIntervalAcc returns an accumulator of the intervals iv asks for
+// over fields; an error is iv's.
+func NewIntervalAcc(fields []string, iv Intervals) (*IntervalAcc, error) {
 	o, err := iv.options()
 	if err != nil {
 		return nil, err
@@ -114,25 +117,25 @@ func newIntervalAcc(fields []string, iv Intervals) (*intervalAcc, error) {
 	return newAcc(fields, o), nil
 }
 
-func newAcc(fields []string, o stats.Options) *intervalAcc {
+func newAcc(fields []string, o stats.Options) *IntervalAcc {
 	schema := stats.TabularSchema(fields)
-	return &intervalAcc{fields: fields, o: o, schema: schema, builders: map[cellKey]*stats.Builder{}, pages: interner{}, v: make([]float64, schema.Width)}
+	return &IntervalAcc{fields: fields, o: o, schema: schema, builders: map[tabularreport.CellKey]*stats.Builder{}, pages: tabularreport.Interner{}, v: make([]float64, schema.Width)}
 }
 
-func (a *intervalAcc) builder(model, phase string) *stats.Builder {
-	k := cellKey{model, phase}
+func (a *IntervalAcc) builder(model, phase string) *stats.Builder {
+	k := tabularreport.CellKey{Model: model, Phase: phase}
 	b := a.builders[k]
 	if b == nil {
 		b = stats.NewBuilder(stats.TabularID(model, phase), a.schema)
-		a.builders[cellKey{strings.Clone(model), strings.Clone(phase)}] = b
+		a.builders[tabularreport.CellKey{Model: strings.Clone(model), Phase: strings.Clone(phase)}] = b
 	}
 	return b
 }
 
-// add adds one image's contribution to its cell's page.
-func (a *intervalAcc) add(im *ImageScore) error {
+// Add adds one image's contribution to its cell's page.
+func (a *IntervalAcc) Add(im *tabularreport.ImageScore) error {
 	b := a.builder(im.Model, im.Phase)
-	page := a.pages.get(im.Page)
+	page := a.pages.Get(im.Page)
 	if im.Status != "ok" {
 		b.Unit(page)
 		return nil
@@ -144,7 +147,7 @@ func (a *intervalAcc) add(im *ImageScore) error {
 	v[stats.TabNameEdits] = float64(im.NameEdits)
 	v[stats.TabNameRefChars] = float64(im.NameRefChars)
 	for i := range a.fields {
-		var f FieldSum
+		var f tabularreport.FieldSum
 		if i < len(im.Fields) {
 			f = im.Fields[i]
 		}
@@ -154,8 +157,8 @@ func (a *intervalAcc) add(im *ImageScore) error {
 	return b.Add(page, v)
 }
 
-// finish sets each cell's CI from what was added.
-func (a *intervalAcc) finish(cells []*Cell) error {
+// Finish sets each cell's CI from what was added.
+func (a *IntervalAcc) Finish(cells []*tabularreport.Cell) error {
 	for _, c := range cells {
 		ci, err := stats.Interval(a.builder(c.Model, c.Phase).Build(), a.o)
 		if err != nil {
@@ -168,10 +171,10 @@ func (a *intervalAcc) finish(cells []*Cell) error {
 
 // cellUnits returns each cell's units, built from its images (SPEC F.1)
 // as the intervals' accumulator builds them.
-func cellUnits(fields []string, cells []*Cell, images []*ImageScore) ([]*stats.Cell, error) {
+func cellUnits(fields []string, cells []*tabularreport.Cell, images []*tabularreport.ImageScore) ([]*stats.Cell, error) {
 	acc := newAcc(fields, stats.Options{})
 	for _, im := range images {
-		if err := acc.add(im); err != nil {
+		if err := acc.Add(im); err != nil {
 			return nil, err
 		}
 	}
@@ -188,7 +191,7 @@ func cellUnits(fields []string, cells []*Cell, images []*ImageScore) ([]*stats.C
 // "docscore compare --preview" makes it from the two JSON reports. It is
 // nil when neither intervals nor p-values are asked for. stop, when not
 // nil, is asked before each cell's comparison.
-func previewComparison(stop Canceler, rep *Report, settled []*Cell, settledImages []*ImageScore, iv Intervals) (*stats.Report, error) {
+func previewComparison(stop Canceler, rep *tabularreport.Report, settled []*tabularreport.Cell, settledImages []*tabularreport.ImageScore, iv Intervals) (*stats.Report, error) {
 	if iv.Bootstrap == 0 && iv.Permutations == 0 {
 		return nil, nil
 	}

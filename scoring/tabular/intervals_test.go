@@ -11,11 +11,12 @@ import (
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/stats"
 	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
 )
 
 // scoreSample scores the bundled sample (with its rules) with iv, its runs
 // rewritten line by line by edit (nil keeps them).
-func scoreSample(t *testing.T, iv tabular.Intervals, edit func(line string) string) (*tabular.Report, error) {
+func scoreSample(t *testing.T, iv tabular.Intervals, edit func(line string) string) (*tabularreport.Report, error) {
 	t.Helper()
 	req, err := sample.TabularRequest(true)
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
+	"github.com/docscore/docscore/scoring/tabular/tabularstream"
 )
 
 // brokenSample is the bundled sample with one bad input of each kind:
@@ -99,15 +101,15 @@ func TestSkipBadInputs(t *testing.T) {
 	for _, l := range rep.LeftOut {
 		kinds[l.What]++
 	}
-	if kinds[tabular.LeftGTFile] != 1 || kinds[tabular.LeftRuleRow] != 1 || kinds[tabular.LeftRunsLine] < 2 {
+	if kinds[tabularreport.LeftGTFile] != 1 || kinds[tabularreport.LeftRuleRow] != 1 || kinds[tabularreport.LeftRunsLine] < 2 {
 		t.Fatalf("left out %v: %v", kinds, rep.LeftOut)
 	}
 	first := rep.LeftOut[0]
-	if !strings.HasSuffix(first.File, "gt_page_28.csv") || first.Line != 3 || first.What != tabular.LeftGTFile {
+	if !strings.HasSuffix(first.File, "gt_page_28.csv") || first.Line != 3 || first.What != tabularreport.LeftGTFile {
 		t.Errorf("first left out = %+v, want gt_page_28.csv line 3", first)
 	}
 	rule := rep.LeftOut[1]
-	if rule.What != tabular.LeftRuleRow || rule.Line != badRule || !strings.Contains(rule.Why, `"maybe"`) {
+	if rule.What != tabularreport.LeftRuleRow || rule.Line != badRule || !strings.Contains(rule.Why, `"maybe"`) {
 		t.Errorf("rule row left out = %+v, want line %d, status maybe", rule, badRule)
 	}
 	runs := rep.LeftOut[2:]
@@ -162,7 +164,7 @@ func TestSkipBadInputs(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out bytes.Buffer
-		if _, err := tabular.Stream(nil, broken, bytes.NewReader(broken.Runs.Data), &out, tabular.StreamOptions{Format: format, Jobs: 2}); err != nil {
+		if _, err := tabularstream.Stream(nil, broken, bytes.NewReader(broken.Runs.Data), &out, tabularstream.StreamOptions{Format: format, Jobs: 2}); err != nil {
 			t.Fatalf("%s stream: %v", format, err)
 		}
 		if !bytes.Equal(out.Bytes(), mem) {
@@ -192,7 +194,7 @@ func TestSkipBadInputsRuleFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.LeftOut) != 1 || rep.LeftOut[0].What != tabular.LeftRuleFile {
+	if len(rep.LeftOut) != 1 || rep.LeftOut[0].What != tabularreport.LeftRuleFile {
 		t.Fatalf("left out %v, want the rule file", rep.LeftOut)
 	}
 	if rep.Rules.File != "" || fmt.Sprint(rep.Cells[0].F1) != fmt.Sprint(want.Cells[0].F1) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabularstream"
 	"github.com/docscore/docscore/scoring/tabular/tabulartest"
 )
 
@@ -25,13 +26,13 @@ func (p *partSpool) Contents() (io.Reader, error) { return &p.Buffer, nil }
 func paged(req tabular.Request, format string, scorers int, seed uint64) ([]byte, error) {
 	var out bytes.Buffer
 	spool := &partSpool{}
-	m, err := tabular.NewMerger(req, &out, tabular.StreamOptions{Format: format, Spool: func() (tabular.Spool, error) { return spool, nil }})
+	m, err := tabularstream.NewMerger(req, &out, tabularstream.StreamOptions{Format: format, Spool: func() (tabularstream.Spool, error) { return spool, nil }})
 	if err != nil {
 		return nil, err
 	}
-	var bss []*tabular.BatchScorer
+	var bss []*tabularstream.BatchScorer
 	for range scorers {
-		bs, err := tabular.NewBatchScorer(req, format, 64)
+		bs, err := tabularstream.NewBatchScorer(req, format, 64)
 		if err != nil {
 			return nil, err
 		}
@@ -64,7 +65,7 @@ func paged(req tabular.Request, format string, scorers int, seed uint64) ([]byte
 		line += bytes.Count(part, []byte("\n"))
 		data = data[end:]
 		enc := b.Encode(nil)
-		got, err := tabular.DecodeBatch(enc)
+		got, err := tabularstream.DecodeBatch(enc)
 		if err != nil {
 			return nil, err
 		}
@@ -105,20 +106,20 @@ func TestDecodeBatchRefusesGarbage(t *testing.T) {
 		t.Fatal(err)
 	}
 	req := tabular.Request{GT: c.GT, Runs: tabular.File{Name: "runs.jsonl", Data: runs.Bytes()}}
-	bs, err := tabular.NewBatchScorer(req, "csv", 0)
+	bs, err := tabularstream.NewBatchScorer(req, "csv", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	enc := bs.ScoreLines(1, runs.Bytes()).Encode(nil)
-	if b, err := tabular.DecodeBatch(enc); err != nil || b.Lines() != 21 {
+	if b, err := tabularstream.DecodeBatch(enc); err != nil || b.Lines() != 21 {
 		t.Fatalf("the whole batch: %v, %d lines; want 21", err, b.Lines())
 	}
 	for n := range len(enc) {
-		if _, err := tabular.DecodeBatch(enc[:n]); err == nil {
+		if _, err := tabularstream.DecodeBatch(enc[:n]); err == nil {
 			t.Fatalf("cut to %d of %d bytes: no error", n, len(enc))
 		}
 	}
-	if _, err := tabular.DecodeBatch(append(enc, 0)); err == nil {
+	if _, err := tabularstream.DecodeBatch(append(enc, 0)); err == nil {
 		t.Error("a byte after the batch: no error")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/docscore/docscore/rules"
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
 )
 
 // TestScoreReusingGivesScoresReport switches a preview on and off and
@@ -41,7 +42,7 @@ func TestScoreReusingGivesScoresReport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, enc := range []func(*tabular.Report) ([]byte, error){(*tabular.Report).JSON, (*tabular.Report).SummaryJSON} {
+		for _, enc := range []func(*tabularreport.Report) ([]byte, error){(*tabularreport.Report).JSON, (*tabularreport.Report).SummaryJSON} {
 			g, _ := enc(got)
 			w, _ := enc(want)
 			if !bytes.Equal(g, w) {

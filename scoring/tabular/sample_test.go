@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/docscore/docscore/scoring/stats"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,21 +12,23 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/sample"
+	"github.com/docscore/docscore/scoring/stats"
 	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // sampleReport scores the bundled sample with the hosts' default
 // intervals.
-func sampleReport(t testing.TB, withRules bool, preview string) *tabular.Report {
+func sampleReport(t testing.TB, withRules bool, preview string) *tabularreport.Report {
 	t.Helper()
 	return sampleCase{withRules: withRules, preview: preview}.report(t)
 }
 
 // report scores the bundled sample as the case says: with the hosts'
 // default intervals unless noIntervals.
-func (c sampleCase) report(t testing.TB) *tabular.Report {
+func (c sampleCase) report(t testing.TB) *tabularreport.Report {
 	t.Helper()
 	req, err := sample.TabularRequest(c.withRules)
 	if err != nil {
@@ -44,7 +45,7 @@ func (c sampleCase) report(t testing.TB) *tabular.Report {
 	return rep
 }
 
-func render(t testing.TB, rep *tabular.Report, format string) []byte {
+func render(t testing.TB, rep *tabularreport.Report, format string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	var err error

@@ -10,6 +10,8 @@ import (
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/param"
 	"github.com/docscore/docscore/scoring/schema"
+	"github.com/docscore/docscore/scoring/tabular/tabularread"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
 	"github.com/docscore/docscore/scoring/text"
 )
 
@@ -19,8 +21,8 @@ const DefaultGate = 0.7
 // Input is everything a tabular scoring needs, already parsed.
 type Input struct {
 	Schema *schema.Schema // nil means schema.Default()
-	Pages  []*GTPage
-	Runs   *Runs
+	Pages  []*tabularread.GTPage
+	Runs   *tabularread.Runs
 	Rules  *rules.File // nil without a rule file
 	// Gate is the name-similarity gate; 0 means DefaultGate.
 	Gate float64
@@ -31,14 +33,14 @@ type Input struct {
 	Intervals Intervals
 	// LeftOut is what Load left out of the request's files
 	// (Request.SkipBadInputs); the report lists it.
-	LeftOut []LeftOut
+	LeftOut []tabularreport.LeftOut
 }
 
 // Score scores every image of in.Runs against the ground truth and pools
 // the results per (model, phase). With a preview selection, cells and
 // images hold the scores with the chosen OPEN rows on, and Preview holds
 // the settled value, the preview value and the delta of every metric.
-func Score(in Input) (*Report, error) {
+func Score(in Input) (*tabularreport.Report, error) {
 	return ScoreContext(nil, in, Limits{})
 }
 
@@ -47,7 +49,7 @@ func Score(in Input) (*Report, error) {
 // than lim.MaxPairs (a *WorkLimitError). The context is looked at between
 // images and every checkInterval pairs; a scoring that finishes gives
 // exactly the report Score gives.
-func ScoreContext(ctx Canceler, in Input, lim Limits) (*Report, error) {
+func ScoreContext(ctx Canceler, in Input, lim Limits) (*tabularreport.Report, error) {
 	return ScoreReusing(ctx, in, lim, nil)
 }
 
@@ -59,17 +61,17 @@ func ScoreContext(ctx Canceler, in Input, lim Limits) (*Report, error) {
 // ScoreContext gives.
 type Reuse struct {
 	key    reuseKey
-	images []*ImageScore
-	cells  []*Cell
+	images []*tabularreport.ImageScore
+	cells  []*tabularreport.Cell
 }
 
 // reuseKey names what a settled scoring depends on: the parsed values
 // themselves (not equal copies), and the gate.
 type reuseKey struct {
 	schema *schema.Schema
-	runs   *Runs
+	runs   *tabularread.Runs
 	rules  *rules.File
-	pages  []*GTPage
+	pages  []*tabularread.GTPage
 	gate   float64
 }
 
@@ -83,7 +85,7 @@ func (k reuseKey) is(o reuseKey) bool {
 // Rules values, not equal copies) at the same gate, and leaves its own
 // there. Within work limits (a MaxPairs or a Work counter) nothing is
 // reused: the cap counts a whole scoring. A nil reuse reuses nothing.
-func ScoreReusing(ctx Canceler, in Input, lim Limits, reuse *Reuse) (*Report, error) {
+func ScoreReusing(ctx Canceler, in Input, lim Limits, reuse *Reuse) (*tabularreport.Report, error) {
 	if lim != (Limits{}) {
 		reuse = nil
 	}
@@ -91,7 +93,7 @@ func ScoreReusing(ctx Canceler, in Input, lim Limits, reuse *Reuse) (*Report, er
 	if s == nil {
 		s = schema.Default()
 	}
-	gate, err := gateOf(in.Gate)
+	gate, err := GateOf(in.Gate)
 	if err != nil {
 		return nil, err
 	}
@@ -101,17 +103,17 @@ func ScoreReusing(ctx Canceler, in Input, lim Limits, reuse *Reuse) (*Report, er
 	if in.Runs == nil {
 		return nil, fmt.Errorf("tabular: no runs to score")
 	}
-	pages, err := indexPages(in.Pages)
+	pages, err := IndexPages(in.Pages)
 	if err != nil {
 		return nil, err
 	}
 	for _, im := range in.Runs.Images {
-		if pages.find(im.Page) == nil {
-			return nil, missingPageError(in.Runs.File, im, pages)
+		if pages.Find(im.Page) == nil {
+			return nil, MissingPageError(in.Runs.File, im, pages)
 		}
 	}
 
-	rep := &Report{Kind: "tabular", Gate: gate, Key: s.Key, Warnings: []string{}, LeftOut: in.LeftOut}
+	rep := &tabularreport.Report{Kind: "tabular", Gate: gate, Key: s.Key, Warnings: []string{}, LeftOut: in.LeftOut}
 	for _, c := range s.Columns {
 		rep.Fields = append(rep.Fields, c.Name)
 	}
@@ -121,9 +123,9 @@ func ScoreReusing(ctx Canceler, in Input, lim Limits, reuse *Reuse) (*Report, er
 			return nil, errs
 		}
 		sum := in.Rules.SHA256
-		rep.Rules = RulesSummary{File: in.Rules.Name, Settled: in.Rules.Count(rules.Settled), Open: in.Rules.Count(rules.Open), SHA256: &sum}
+		rep.Rules = tabularreport.RulesSummary{File: in.Rules.Name, Settled: in.Rules.Count(rules.Settled), Open: in.Rules.Count(rules.Open), SHA256: &sum}
 		for _, w := range in.Rules.Warnings {
-			rep.Warnings = append(rep.Warnings, warningText(w))
+			rep.Warnings = append(rep.Warnings, WarningText(w))
 		}
 		if settledRows, _, err = in.Rules.Active(rules.Selection{}); err != nil {
 			return nil, err
@@ -144,10 +146,10 @@ func ScoreReusing(ctx Canceler, in Input, lim Limits, reuse *Reuse) (*Report, er
 	}
 
 	work := newBudget(ctx, lim)
-	in.Intervals = in.Intervals.stoppedBy(work.ctx)
+	in.Intervals = in.Intervals.StoppedBy(work.ctx)
 	key := reuseKey{schema: in.Schema, runs: in.Runs, rules: in.Rules, pages: in.Pages, gate: gate}
-	var images []*ImageScore
-	var cells []*Cell
+	var images []*tabularreport.ImageScore
+	var cells []*tabularreport.Cell
 	if reuse != nil && reuse.key.is(key) {
 		images, cells = reuse.images, reuse.cells
 	} else {
@@ -155,7 +157,7 @@ func ScoreReusing(ctx Canceler, in Input, lim Limits, reuse *Reuse) (*Report, er
 		if images, err = settled.scoreAll(in.Runs.Images); err != nil {
 			return nil, err
 		}
-		cells = poolCells(s, images)
+		cells = tabularreport.PoolCells(s, images)
 		if reuse != nil {
 			*reuse = Reuse{key: key, images: images, cells: cells}
 		}
@@ -168,9 +170,9 @@ func ScoreReusing(ctx Canceler, in Input, lim Limits, reuse *Reuse) (*Report, er
 	if rep.Images, err = pv.scoreAll(in.Runs.Images); err != nil {
 		return nil, err
 	}
-	rep.Cells = poolCells(s, rep.Images)
+	rep.Cells = tabularreport.PoolCells(s, rep.Images)
 	rep.Rules.Preview = true
-	rep.Preview = &Preview{Rows: previewed, Cells: previewCells(cells, rep.Cells)}
+	rep.Preview = &tabularreport.Preview{Rows: previewed, Cells: tabularreport.PreviewCells(cells, rep.Cells)}
 	if rep.Preview.Comparison, err = previewComparison(work.ctx, rep, cells, images, in.Intervals); err != nil {
 		return nil, err
 	}
@@ -180,10 +182,10 @@ func ScoreReusing(ctx Canceler, in Input, lim Limits, reuse *Reuse) (*Report, er
 	return withIntervals(rep, in.Intervals)
 }
 
-// gateOf returns the gate to score with: g, or DefaultGate for 0 (the
+// GateOf returns the gate to score with: g, or DefaultGate for 0 (the
 // zero value of Input and Request); anything else outside (0, 1], NaN
 // included, is an input error.
-func gateOf(g float64) (float64, error) {
+func GateOf(g float64) (float64, error) {
 	if g == 0 {
 		g = DefaultGate
 	}
@@ -193,22 +195,24 @@ func gateOf(g float64) (float64, error) {
 	return g, nil
 }
 
-// pageIndex finds ground-truth pages by id, as strings first and then as
+// PageIndex finds ground-truth pages by id, as strings first and then as
 // integers ("7" = "07").
-type pageIndex struct {
-	byID  map[string]*GTPage
-	byInt map[int64]*GTPage
-	order []*GTPage
+type PageIndex struct {
+	byID  map[string]*tabularread.GTPage
+	byInt map[int64]*tabularread.GTPage
+	order []*tabularread.GTPage
 }
 
-func indexPages(pages []*GTPage) (*pageIndex, error) {
-	idx := &pageIndex{byID: map[string]*GTPage{}, byInt: map[int64]*GTPage{}}
+// IndexPages indexes pages by id; two pages of one id are an error
+// naming both files.
+func IndexPages(pages []*tabularread.GTPage) (*PageIndex, error) {
+	idx := &PageIndex{byID: map[string]*tabularread.GTPage{}, byInt: map[int64]*tabularread.GTPage{}}
 	for _, p := range pages {
 		if prev, ok := idx.byID[p.ID]; ok {
 			return nil, inputerr.New(p.File, 0, "page %s is also given by %s", p.ID, prev.File)
 		}
 		idx.byID[p.ID] = p
-		if n, ok := pageKey(p.ID); ok {
+		if n, ok := tabularread.PageKey(p.ID); ok {
 			if _, dup := idx.byInt[n]; !dup {
 				idx.byInt[n] = p
 			}
@@ -218,17 +222,19 @@ func indexPages(pages []*GTPage) (*pageIndex, error) {
 	return idx, nil
 }
 
-func (idx *pageIndex) find(id string) *GTPage {
+// Find returns the page of id, or nil.
+func (idx *PageIndex) Find(id string) *tabularread.GTPage {
 	if p, ok := idx.byID[id]; ok {
 		return p
 	}
-	if n, ok := pageKey(id); ok {
+	if n, ok := tabularread.PageKey(id); ok {
 		return idx.byInt[n]
 	}
 	return nil
 }
 
-func (idx *pageIndex) ids() []string {
+// IDs lists the pages' ids in the order given.
+func (idx *PageIndex) IDs() []string {
 	out := make([]string, len(idx.order))
 	for i, p := range idx.order {
 		out[i] = p.ID
@@ -355,7 +361,7 @@ func idOverlap(a, b []int32) float64 {
 
 // preparedPage is a ground-truth page normalized under one rule set.
 type preparedPage struct {
-	page   *GTPage
+	page   *tabularread.GTPage
 	names  []nameForm
 	values [][]string // [row][column] normalized text values ("" for non-text columns)
 }
@@ -370,8 +376,8 @@ type scorer struct {
 	// identical raw value needs no normalization.
 	plainEqual []bool
 	gate       float64
-	pages      *pageIndex
-	prepared   map[*GTPage]*preparedPage
+	pages      *PageIndex
+	prepared   map[*tabularread.GTPage]*preparedPage
 	matches    map[matchKey]*nameMatch
 	matcher    text.Matcher
 	aligner    text.WildcardAligner
@@ -396,13 +402,13 @@ func (sc *scorer) trim() {
 	if sc.maxMatches > 0 && len(sc.matches) > sc.maxMatches {
 		sc.older = sc.matches
 		sc.matches = make(map[matchKey]*nameMatch, sc.maxMatches)
-		sc.prepared = map[*GTPage]*preparedPage{}
+		sc.prepared = map[*tabularread.GTPage]*preparedPage{}
 		sc.tokenIDs = map[string]int32{}
 	}
 }
 
-func newScorer(s *schema.Schema, c *rules.Compiled, gate float64, pages *pageIndex, work *budget) *scorer {
-	sc := &scorer{s: s, compiled: c, gate: gate, pages: pages, prepared: map[*GTPage]*preparedPage{}, matches: map[matchKey]*nameMatch{}, tokenIDs: map[string]int32{}, work: work}
+func newScorer(s *schema.Schema, c *rules.Compiled, gate float64, pages *PageIndex, work *budget) *scorer {
+	sc := &scorer{s: s, compiled: c, gate: gate, pages: pages, prepared: map[*tabularread.GTPage]*preparedPage{}, matches: map[matchKey]*nameMatch{}, tokenIDs: map[string]int32{}, work: work}
 	sc.colRules = make([]*rules.FieldRules, len(s.Columns))
 	sc.plainEqual = make([]bool, len(s.Columns))
 	for i, col := range s.Columns {
@@ -419,7 +425,7 @@ func newScorer(s *schema.Schema, c *rules.Compiled, gate float64, pages *pageInd
 	return sc
 }
 
-func (sc *scorer) prepare(p *GTPage) *preparedPage {
+func (sc *scorer) prepare(p *tabularread.GTPage) *preparedPage {
 	if pp, ok := sc.prepared[p]; ok {
 		return pp
 	}
@@ -440,8 +446,8 @@ func (sc *scorer) prepare(p *GTPage) *preparedPage {
 
 // scoreAll scores every image, stopping (with the budget's error) when
 // the context is done or the cap is reached.
-func (sc *scorer) scoreAll(images []*Image) ([]*ImageScore, error) {
-	out := make([]*ImageScore, len(images))
+func (sc *scorer) scoreAll(images []*tabularread.Image) ([]*tabularreport.ImageScore, error) {
+	out := make([]*tabularreport.ImageScore, len(images))
 	for i, im := range images {
 		if !sc.work.alive() {
 			return nil, sc.work.err
@@ -468,13 +474,13 @@ type modelName struct {
 	readings []nameForm
 }
 
-func (sc *scorer) scoreImage(im *Image) *ImageScore {
-	res := &ImageScore{Model: im.Model, Phase: im.Phase, Run: im.Run, Page: im.Page, Status: "ok", Line: im.Line}
+func (sc *scorer) scoreImage(im *tabularread.Image) *tabularreport.ImageScore {
+	res := &tabularreport.ImageScore{Model: im.Model, Phase: im.Phase, Run: im.Run, Page: im.Page, Status: "ok", Line: im.Line}
 	if im.Failed() {
 		res.Status, res.Failure = "failed", im.Failure
 		return res
 	}
-	pp := sc.prepare(sc.pages.find(im.Page))
+	pp := sc.prepare(sc.pages.Find(im.Page))
 	// Candidates: every pair whose similarity clears the gate.
 	names := make([]modelName, len(im.Records))
 	sc.cands = sc.cands[:0]
@@ -514,8 +520,8 @@ func (sc *scorer) scoreImage(im *Image) *ImageScore {
 	}
 
 	res.NModel, res.NGT, res.Matched = len(im.Records), len(pp.names), len(accepted)
-	res.Precision, res.Recall, res.F1 = prf(res.Matched, res.NModel, res.NGT)
-	res.Fields = make(FieldSums, len(sc.s.Columns))
+	res.Precision, res.Recall, res.F1 = tabularreport.PRF(res.Matched, res.NModel, res.NGT)
+	res.Fields = make(tabularreport.FieldSums, len(sc.s.Columns))
 	for j, col := range sc.s.Columns {
 		res.Fields[j].Name = col.Name
 	}
@@ -524,10 +530,10 @@ func (sc *scorer) scoreImage(im *Image) *ImageScore {
 	// One allocation each for the image's pairs, their fields and their
 	// scores, rather than three per pair.
 	cols := len(sc.s.Columns)
-	pairs := make([]Pair, len(accepted))
-	fields := make(PairFields, len(accepted)*cols)
+	pairs := make([]tabularreport.Pair, len(accepted))
+	fields := make(tabularreport.PairFields, len(accepted)*cols)
 	scores := make([]float64, len(accepted)*cols)
-	res.Pairs = make([]*Pair, len(accepted))
+	res.Pairs = make([]*tabularreport.Pair, len(accepted))
 	for k, c := range accepted {
 		lo, hi := k*cols, (k+1)*cols
 		res.Pairs[k] = &pairs[k]
@@ -553,7 +559,7 @@ func (sc *scorer) scoreImage(im *Image) *ImageScore {
 // pair fills p, the report of one accepted pair, with fields and scores
 // (one per column) as its storage, and adds its name edits and field
 // scores to the image totals.
-func (sc *scorer) pair(p *Pair, fields PairFields, scores []float64, im *Image, pp *preparedPage, names []modelName, c candidate, res *ImageScore) {
+func (sc *scorer) pair(p *tabularreport.Pair, fields tabularreport.PairFields, scores []float64, im *tabularread.Image, pp *preparedPage, names []modelName, c candidate, res *tabularreport.ImageScore) {
 	g := &pp.names[c.gt]
 	r := &names[c.model].readings[c.reading]
 	resolved := sc.aligner.Resolve(g.runes, r.runes)
@@ -566,10 +572,10 @@ func (sc *scorer) pair(p *Pair, fields PairFields, scores []float64, im *Image, 
 	edits := sc.aligner.Distance(resolved, r.runes)
 	rec := &im.Records[c.model]
 	row := &pp.page.Rows[c.gt]
-	*p = Pair{
+	*p = tabularreport.Pair{
 		GT: row.Key, Model: rec.Key.Text, GTIndex: c.gt, ModelIndex: c.model, GTLine: row.Line,
 		Similarity: c.sim, SimilarityGT: "resolved", GTResolved: resolvedStr, ModelReading: r.text(),
-		NameEdits: edits, NameRefChars: len(resolved), Extra: ExtraFields(rec.Extra),
+		NameEdits: edits, NameRefChars: len(resolved), Extra: tabularreport.ExtraFields(rec.Extra),
 		Fields: fields,
 	}
 	if c.written {
@@ -593,7 +599,7 @@ func (sc *scorer) pair(p *Pair, fields PairFields, scores []float64, im *Image, 
 // fieldCost is what comparing the text fields of a matched pair counts
 // against the work cap: their lengths multiplied (in bytes, a bound on
 // the characters), per cellsPerPair; nothing for short values.
-func (sc *scorer) fieldCost(gtNorm []string, rec *Record) int64 {
+func (sc *scorer) fieldCost(gtNorm []string, rec *tabularread.Record) int64 {
 	cells := int64(0)
 	for j, col := range sc.s.Columns {
 		if col.Kind.IsText() {
@@ -605,7 +611,7 @@ func (sc *scorer) fieldCost(gtNorm []string, rec *Record) int64 {
 
 // fieldScore scores one field of a matched pair; ok is false when the field
 // is unscorable. gtNorm is the normalized GT value of text columns.
-func (sc *scorer) fieldScore(j int, col schema.Column, gtRaw, gtNorm string, model Value) (float64, bool) {
+func (sc *scorer) fieldScore(j int, col schema.Column, gtRaw, gtNorm string, model tabularread.Value) (float64, bool) {
 	if text.IsBlank(gtRaw) {
 		if col.BlankGT != schema.Scored {
 			return 0, false
@@ -619,8 +625,8 @@ func (sc *scorer) fieldScore(j int, col schema.Column, gtRaw, gtNorm string, mod
 	case schema.YesNo:
 		return boolScore(strings.ToUpper(strings.TrimSpace(gtRaw)) == strings.ToUpper(strings.TrimSpace(model.Text))), true
 	case schema.Integer:
-		if g, ok := integerValue(Value{Text: gtRaw}); ok {
-			m, ok := integerValue(model)
+		if g, ok := tabularread.IntegerValue(tabularread.Value{Text: gtRaw}); ok {
+			m, ok := tabularread.IntegerValue(model)
 			return boolScore(ok && m == g), true
 		}
 		return boolScore(strings.TrimSpace(gtRaw) == strings.TrimSpace(model.Text)), true
@@ -690,7 +696,7 @@ type nameMatch struct {
 
 // matchKey names a model's name on a page.
 type matchKey struct {
-	page *GTPage
+	page *tabularread.GTPage
 	name string
 }
 
@@ -747,7 +753,7 @@ type ImageScorer struct{ sc *scorer }
 // NewImageScorer returns a scorer of images against pages with the
 // compiled rule rows c and the name gate; ctx (nil: never) stops it, and
 // maxMatches bounds its memo of name matches.
-func NewImageScorer(ctx Canceler, s *schema.Schema, c *rules.Compiled, gate float64, pages *pageIndex, maxMatches int) *ImageScorer {
+func NewImageScorer(ctx Canceler, s *schema.Schema, c *rules.Compiled, gate float64, pages *PageIndex, maxMatches int) *ImageScorer {
 	sc := newScorer(s, c, gate, pages, newBudget(ctx, Limits{}))
 	sc.maxMatches = maxMatches
 	return &ImageScorer{sc: sc}
@@ -755,7 +761,7 @@ func NewImageScorer(ctx Canceler, s *schema.Schema, c *rules.Compiled, gate floa
 
 // Score scores im; the error is why the scoring stopped (ctx's), before
 // or while im was scored.
-func (x *ImageScorer) Score(im *Image) (*ImageScore, error) {
+func (x *ImageScorer) Score(im *tabularread.Image) (*tabularreport.ImageScore, error) {
 	sc := x.sc
 	if !sc.work.alive() {
 		return nil, sc.work.err
@@ -768,10 +774,10 @@ func (x *ImageScorer) Score(im *Image) (*ImageScore, error) {
 	return res, nil
 }
 
-// warningText is a rule file's warning as reports give it: one line,
+// WarningText is a rule file's warning as reports give it: one line,
 // "file:line: message", without the column the command line shows (so
 // that reports stay as they were).
-func warningText(w *inputerr.Error) string {
+func WarningText(w *inputerr.Error) string {
 	c := *w
 	c.Column = 0
 	return c.Head()

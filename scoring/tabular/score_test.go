@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/rules"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
 	"github.com/docscore/docscore/scoring/text"
 )
 
@@ -339,26 +340,26 @@ func TestDecisionPairing(t *testing.T) {
 }
 
 func TestDecisionFormulas(t *testing.T) {
-	p, r, f1 := prf(2, 3, 4)
+	p, r, f1 := tabularreport.PRF(2, 3, 4)
 	wp, wr := 2.0/3.0, 2.0/4.0
 	if p != wp || r != wr || f1 != 2*wp*wr/(wp+wr) {
 		t.Fatalf("prf = %v %v %v", p, r, f1)
 	}
-	if p, r, f1 := prf(0, 0, 0); p != 0 || r != 0 || f1 != 0 {
+	if p, r, f1 := tabularreport.PRF(0, 0, 0); p != 0 || r != 0 || f1 != 0 {
 		t.Fatalf("prf(0,0,0) = %v %v %v", p, r, f1)
 	}
-	if p, r, f1 := prf(0, 0, 5); p != 0 || r != 0 || f1 != 0 {
+	if p, r, f1 := tabularreport.PRF(0, 0, 5); p != 0 || r != 0 || f1 != 0 {
 		t.Fatalf("prf(0,0,5) = %v %v %v", p, r, f1)
 	}
 }
 
 func TestCellsSortedByCodePoint(t *testing.T) {
-	images := []*ImageScore{
+	images := []*tabularreport.ImageScore{
 		{Model: "b", Phase: "N", Status: "ok"}, {Model: "a", Phase: "é", Status: "ok"},
 		{Model: "a", Phase: "z", Status: "ok"}, {Model: "B", Phase: "G", Status: "ok"},
 		{Model: "a", Phase: "Z", Status: "failed"},
 	}
-	cells := poolCells(defaultSchemaForTest(), images)
+	cells := tabularreport.PoolCells(defaultSchemaForTest(), images)
 	var got []string
 	for _, c := range cells {
 		got = append(got, c.Model+"/"+c.Phase)
@@ -373,7 +374,7 @@ func TestCellsSortedByCodePoint(t *testing.T) {
 }
 
 func TestRatioBoundIsAnUpperBound(t *testing.T) {
-	sc := newScorer(defaultSchema(), &rules.Compiled{}, DefaultGate, &pageIndex{}, newBudget(context.Background(), Limits{}))
+	sc := newScorer(defaultSchema(), &rules.Compiled{}, DefaultGate, &PageIndex{}, newBudget(context.Background(), Limits{}))
 	var m text.Matcher
 	names := []string{"anzolo rizzo", "zuane boscolo", "nicolò q.m. demetrio romanò", "", "a", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "ÉÈ ßü 12 ?", "mandolin todros", "todros mandolin", "xyz"}
 	for _, x := range names {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabularstream"
 	"github.com/docscore/docscore/scoring/tabular/tabulartest"
 )
 
@@ -25,7 +26,7 @@ func BenchmarkStreamJobs(b *testing.B) {
 		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
 			b.SetBytes(int64(runs.Len()))
 			for b.Loop() {
-				if _, err := tabular.Stream(nil, req, bytes.NewReader(runs.Bytes()), io.Discard, tabular.StreamOptions{Jobs: jobs}); err != nil {
+				if _, err := tabularstream.Stream(nil, req, bytes.NewReader(runs.Bytes()), io.Discard, tabularstream.StreamOptions{Jobs: jobs}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -58,7 +59,7 @@ func BenchmarkBenchmarkCorpus(b *testing.B) {
 	for _, jobs := range []int{1, 2} {
 		b.Run(fmt.Sprintf("streamed/jobs=%d", jobs), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := tabular.Stream(nil, req, bytes.NewReader(runs.Data), io.Discard, tabular.StreamOptions{Jobs: jobs, MaxMatches: memo}); err != nil {
+				if _, err := tabularstream.Stream(nil, req, bytes.NewReader(runs.Data), io.Discard, tabularstream.StreamOptions{Jobs: jobs, MaxMatches: memo}); err != nil {
 					b.Fatal(err)
 				}
 			}

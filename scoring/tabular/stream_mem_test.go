@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
+	"github.com/docscore/docscore/scoring/tabular/tabularstream"
 	"github.com/docscore/docscore/scoring/tabular/tabulartest"
 )
 
@@ -24,7 +26,7 @@ var memoryImages = flag.Int("memory-images", 20000, "images of TestStreamFlatMem
 // streamCorpus scores a generated corpus of n images over 10 pages,
 // written into a pipe as it is read, with a malformed line before image
 // bad (0-based; none when negative), as CSV to nowhere.
-func streamCorpus(n, bad, jobs, maxMatches int, skip bool) (*tabular.Report, []uint64, time.Duration, error) {
+func streamCorpus(n, bad, jobs, maxMatches int, skip bool) (*tabularreport.Report, []uint64, time.Duration, error) {
 	c := tabulartest.New(tabulartest.Large(n, 10))
 	pr, pw := io.Pipe()
 	opts := tabulartest.RunsOptions{Images: n}
@@ -52,9 +54,9 @@ func streamCorpus(n, bad, jobs, maxMatches int, skip bool) (*tabular.Report, []u
 		live = append(live, sample[0].Value.Uint64())
 	}
 	start := time.Now()
-	rep, err := tabular.Stream(nil, tabular.Request{GT: c.GT, Runs: tabular.File{Name: "runs.jsonl"}, SkipBadLines: skip,
+	rep, err := tabularstream.Stream(nil, tabular.Request{GT: c.GT, Runs: tabular.File{Name: "runs.jsonl"}, SkipBadLines: skip,
 		Intervals: tabular.Intervals{Bootstrap: 200}}, pr, io.Discard,
-		tabular.StreamOptions{Format: "csv", Jobs: jobs, MaxMatches: maxMatches, Progress: progress})
+		tabularstream.StreamOptions{Format: "csv", Jobs: jobs, MaxMatches: maxMatches, Progress: progress})
 	el := time.Since(start)
 	pr.CloseWithError(io.ErrClosedPipe)
 	return rep, live, el, err

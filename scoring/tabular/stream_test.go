@@ -8,6 +8,8 @@ import (
 
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
+	"github.com/docscore/docscore/scoring/tabular/tabularstream"
 	"github.com/docscore/docscore/scoring/tabular/tabulartest"
 )
 
@@ -20,7 +22,7 @@ func inMemory(req tabular.Request, format string) ([]byte, error) {
 
 // writeInMemory is rep in a format, by the report's writers, or err when
 // the scoring failed.
-func writeInMemory(rep *tabular.Report, err error, format string) ([]byte, error) {
+func writeInMemory(rep *tabularreport.Report, err error, format string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +41,7 @@ func writeInMemory(rep *tabular.Report, err error, format string) ([]byte, error
 // streamed is the same through Stream.
 func streamed(req tabular.Request, format string, jobs int) ([]byte, error) {
 	var b bytes.Buffer
-	_, err := tabular.Stream(nil, req, bytes.NewReader(req.Runs.Data), &b, tabular.StreamOptions{Format: format, Jobs: jobs, MaxMatches: 64})
+	_, err := tabularstream.Stream(nil, req, bytes.NewReader(req.Runs.Data), &b, tabularstream.StreamOptions{Format: format, Jobs: jobs, MaxMatches: 64})
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabularstream"
 )
 
 // BenchmarkRequest is the Benchmark corpus with the sample's rule file:
@@ -47,9 +48,9 @@ func ScoreTime(in tabular.Input, n int) (time.Duration, error) {
 // JSON report on GOMAXPROCS jobs: the work of "docscore score tabular"
 // at its defaults, from the files' bytes to the report's.
 func CommandTime(req tabular.Request, n int) (time.Duration, error) {
-	o := tabular.StreamOptions{Jobs: runtime.GOMAXPROCS(0)}
+	o := tabularstream.StreamOptions{Jobs: runtime.GOMAXPROCS(0)}
 	return median(n, func() error {
-		_, err := tabular.Stream(nil, req, bytes.NewReader(req.Runs.Data), io.Discard, o)
+		_, err := tabularstream.Stream(nil, req, bytes.NewReader(req.Runs.Data), io.Discard, o)
 		return err
 	})
 }

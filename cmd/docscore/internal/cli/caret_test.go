@@ -20,7 +20,7 @@ import (
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
 	"github.com/docscore/docscore/scoring/schema"
-	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabularread"
 )
 
 // excerpt is the source line and the caret line under an error's head.
@@ -41,11 +41,11 @@ func TestEveryReaderShowsTheCaret(t *testing.T) {
 		at     string // the text the caret points at
 	}{
 		{"tabular runs (JSONL)", func() error {
-			_, err := tabular.ReadRuns("runs.jsonl", []byte("{\"model\": \"m\", \"page\": \"1\", \"records\": []}\n{\"model\": x}\n"), schema.Default(), tabular.RunsOptions{})
+			_, err := tabularread.ReadRuns("runs.jsonl", []byte("{\"model\": \"m\", \"page\": \"1\", \"records\": []}\n{\"model\": x}\n"), schema.Default(), tabularread.RunsOptions{})
 			return err
 		}, 2, "x}"},
 		{"ground truth (CSV)", func() error {
-			_, err := tabular.ReadGT("gt_page_1.csv", []byte(gtHeader+"Anna,\"Dott,,,,,,,\n"), schema.Default())
+			_, err := tabularread.ReadGT("gt_page_1.csv", []byte(gtHeader+"Anna,\"Dott,,,,,,,\n"), schema.Default())
 			return err
 		}, 2, `"Dott`},
 		{"schema (JSON)", func() error {

@@ -10,11 +10,11 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
+	"github.com/spf13/cobra"
 )
 
 func init() { register("score", newScoreTabular) }
@@ -150,7 +150,7 @@ file into memory.`,
 					return err
 				}
 				areq := tabularRequest(req, format)
-				rep, err := streamTabular(env, areq, runs, size, outPath, jobs, func(rep *tabular.Report) error {
+				rep, err := streamTabular(env, areq, runs, size, outPath, jobs, func(rep *tabularreport.Report) error {
 					if err := checkTabularThresholds(rep, thresholds); err != nil && !isThresholdFailure(err) {
 						return err
 					}
@@ -203,7 +203,7 @@ file into memory.`,
 
 // warnTabular writes a report's warnings and what it left out to
 // standard error.
-func warnTabular(env *Env, rep *tabular.Report) {
+func warnTabular(env *Env, rep *tabularreport.Report) {
 	for _, w := range rep.Warnings {
 		fmt.Fprintln(env.Stderr, "warning: "+w)
 	}
@@ -339,7 +339,7 @@ func inputError(p string, err error) error {
 }
 
 // checkTabularThresholds applies --fail-under floors to every cell.
-func checkTabularThresholds(rep *tabular.Report, t Thresholds) error {
+func checkTabularThresholds(rep *tabularreport.Report, t Thresholds) error {
 	if len(t) == 0 {
 		return nil
 	}

@@ -13,7 +13,8 @@ import (
 
 	"github.com/docscore/docscore/cmd/docscore/internal/atomicfile"
 	"github.com/docscore/docscore/scoring/api"
-	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
+	"github.com/docscore/docscore/scoring/tabular/tabularstream"
 )
 
 // ExitInterrupted is the exit code of a command stopped by Ctrl-C
@@ -22,11 +23,11 @@ const ExitInterrupted = 130
 
 // streamTabular scores req with the runs file read from runs as it is
 // read (api.StreamTabular) on jobs cores: see streamReport.
-func streamTabular(env *Env, req *api.TabularRequest, runs io.Reader, size int64, outPath string, jobs int, check func(*tabular.Report) error) (*tabular.Report, error) {
-	var rep *tabular.Report
+func streamTabular(env *Env, req *api.TabularRequest, runs io.Reader, size int64, outPath string, jobs int, check func(*tabularreport.Report) error) (*tabularreport.Report, error) {
+	var rep *tabularreport.Report
 	err := streamReport(env, runs, size, outPath, "images", func(runs io.Reader, out io.Writer, s streamParts) error {
 		var err error
-		rep, err = api.StreamTabular(env.Context, req, runs, out, tabular.StreamOptions{
+		rep, err = api.StreamTabular(env.Context, req, runs, out, tabularstream.StreamOptions{
 			Jobs: jobs, Progress: s.progress, Check: check, Spool: s.spool,
 		})
 		return err
@@ -38,7 +39,7 @@ func streamTabular(env *Env, req *api.TabularRequest, runs io.Reader, size int64
 // progress callback (the count of what it took so far) and its spool.
 type streamParts struct {
 	progress func(n int)
-	spool    func() (tabular.Spool, error)
+	spool    func() (tabularstream.Spool, error)
 }
 
 // streamReport runs a streamed scoring (score: its input read from runs,
@@ -56,7 +57,7 @@ func streamReport(env *Env, runs io.Reader, size int64, outPath, unit string, sc
 	spoolDir := os.TempDir()
 	err := score(counted, bw, streamParts{
 		progress: prog.update,
-		spool:    func() (tabular.Spool, error) { return newFileSpool(env.Context, spoolDir) },
+		spool:    func() (tabularstream.Spool, error) { return newFileSpool(env.Context, spoolDir) },
 	})
 	prog.done(err == nil)
 	if err == nil {

@@ -1,4 +1,4 @@
-package tabular
+package tabularread
 
 import (
 	"bufio"
@@ -20,7 +20,7 @@ import (
 // from the repository (the sample package imports this one).
 func sampleFile(tb testing.TB, name string) []byte {
 	tb.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "sample", "tabular", filepath.FromSlash(name)))
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "sample", "tabular", filepath.FromSlash(name)))
 	if err != nil {
 		tb.Fatal(err)
 	}

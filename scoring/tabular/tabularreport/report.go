@@ -1,4 +1,4 @@
-package tabular
+package tabularreport
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"github.com/docscore/docscore/rules"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/stats"
+	"github.com/docscore/docscore/scoring/tabular/tabularread"
 )
 
 // Report is the result of scoring a runs file (SPEC A.4). Its JSON form
@@ -56,8 +57,8 @@ func (l LeftOut) String() string {
 	return e.Error()
 }
 
-// leftOut is the LeftOut of an input error.
-func leftOut(what string, e *inputerr.Error) LeftOut {
+// NewLeftOut is the LeftOut of an input error.
+func NewLeftOut(what string, e *inputerr.Error) LeftOut {
 	return LeftOut{File: e.File, Line: e.Line, Column: e.Column, What: what, Why: e.Msg}
 }
 
@@ -177,7 +178,7 @@ type PairField struct {
 type PairFields []PairField
 
 // ExtraFields are a record's unscored keys, in input order.
-type ExtraFields []Field
+type ExtraFields []tabularread.Field
 
 // Preview reports what switching OPEN rows on changes.
 type Preview struct {

@@ -1,4 +1,4 @@
-package tabular
+package tabularread
 
 import (
 	"encoding/json"

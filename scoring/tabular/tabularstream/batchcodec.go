@@ -1,4 +1,4 @@
-package tabular
+package tabularstream
 
 // A batch's results cross from one Web Worker (a BatchScorer) to another
 // (the Merger) as bytes: Encode writes what Merger.Take reads of each
@@ -12,6 +12,8 @@ import (
 	"math"
 
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/tabular/tabularread"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
 )
 
 // batchMagic starts an encoded batch (and names its version).
@@ -177,22 +179,22 @@ func DecodeBatch(data []byte) (*Batch, error) {
 			lr.err = &inputerr.Error{File: r.str(), Line: r.num(), Column: r.num(), Msg: r.str(), Source: r.str()}
 		case lineImage:
 			lr.missing = r.byte1() == 1
-			lr.im = &Image{Line: r.num(), Model: r.str(), Phase: r.str(), Run: r.bytes(), Page: r.str()}
+			lr.im = &tabularread.Image{Line: r.num(), Model: r.str(), Phase: r.str(), Run: r.bytes(), Page: r.str()}
 		case lineScored:
-			im := &ImageScore{Line: r.num(), Model: r.str(), Phase: r.str(), Run: r.bytes(), Page: r.str(), Status: r.str(), Failure: r.str(),
+			im := &tabularreport.ImageScore{Line: r.num(), Model: r.str(), Phase: r.str(), Run: r.bytes(), Page: r.str(), Status: r.str(), Failure: r.str(),
 				Matched: r.num(), NModel: r.num(), NGT: r.num(), Precision: r.flt(), Recall: r.flt(), F1: r.flt(),
 				NameEdits: r.num(), NameRefChars: r.num()}
 			nf := r.num()
 			if nf < 0 || nf > len(r.b) {
 				return nil, errBatch
 			}
-			im.Fields = make(FieldSums, nf)
+			im.Fields = make(tabularreport.FieldSums, nf)
 			for j := range im.Fields {
-				im.Fields[j] = FieldSum{Name: r.str(), Sum: r.flt(), Scored: r.num()}
+				im.Fields[j] = tabularreport.FieldSum{Name: r.str(), Sum: r.flt(), Scored: r.num()}
 			}
 			lr.row = [2]int{r.num(), r.num()}
 			lr.score = im
-			lr.im = &Image{Line: im.Line, Model: im.Model, Phase: im.Phase, Run: im.Run, Page: im.Page, Status: im.Status, Failure: im.Failure}
+			lr.im = &tabularread.Image{Line: im.Line, Model: im.Model, Phase: im.Phase, Run: im.Run, Page: im.Page, Status: im.Status, Failure: im.Failure}
 		default:
 			return nil, errBatch
 		}

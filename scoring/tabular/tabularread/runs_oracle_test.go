@@ -1,4 +1,4 @@
-package tabular
+package tabularread
 
 import (
 	"bytes"
@@ -242,7 +242,7 @@ func parseImage(file string, lineNo int, line []byte, s *schema.Schema) (*Image,
 		return nil, inputerr.New(file, lineNo, "expected UTF-8 text")
 	}
 	var scratch jsonscan.Nested
-	return parseLine(file, ingest.Line{No: lineNo, Text: line}, s, &scratch)
+	return ParseLine(file, ingest.Line{No: lineNo, Text: line}, s, &scratch)
 }
 
 // FuzzParseImageAgainstOracle holds the fast line reader to the

@@ -1,4 +1,4 @@
-package tabular
+package tabularread
 
 import (
 	"math"
@@ -44,10 +44,10 @@ func valueFromJSON(raw string) Value {
 	return Value{}
 }
 
-// integerValue returns the integer a value holds: an integer literal with
+// IntegerValue returns the integer a value holds: an integer literal with
 // optional sign, leading zeros and surrounding spaces, or an integral JSON
 // number such as 2.0.
-func integerValue(v Value) (int64, bool) {
+func IntegerValue(v Value) (int64, bool) {
 	s := strings.TrimSpace(v.Text)
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return n, true

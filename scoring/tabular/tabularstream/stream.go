@@ -1,45 +1,10 @@
-package tabular
-
-// A streamed scoring (Stream) gives the bytes of ScoreRequest and the
-// report writers for any input, in memory that does not grow with the
-// number of images:
-//
-//   - One goroutine reads the runs file line by line (ingest.Lines over an
-//     io.Reader) into batches of lines; Jobs workers each parse and score
-//     whole batches with a scorer of their own (its memos bounded by
-//     maxMatches) and encode each image's row (JSON or CSV) as they go;
-//     the calling goroutine takes the batches back in input order. At
-//     most 4×Jobs batches are out at once, so a slow batch holds the
-//     reading back instead of piling results up.
-//   - In input order, the caller runs the checks ReadRuns makes (bad
-//     lines, repeated images: runKeys) and that of a page without ground
-//     truth, pools the image into its cell (cellPool), its page's
-//     interval contribution (intervalAcc) and the Markdown's page counts
-//     (mdSummary), writes its row and drops it. What is kept is a cell
-//     per (model, phase), a sum per page and cell, and about four bytes
-//     per image for the repeated-image check.
-//   - The JSON lists "cells" (known at the end) before "images", so the
-//     image rows go to a Spool (the command line's is a temporary file)
-//     and are spliced between the head and the end of the report once the
-//     cells are pooled: one scoring pass, the rows written twice. The CSV
-//     lists its images first: its rows go straight to the output and the
-//     cells follow. The Markdown needs the summaries only; its failed
-//     images' rows, rendered as they come, wait in the spool.
-//   - Errors are those of the in-memory path, in its order: a bad line
-//     (not skipped) or a read error stops the scoring at once; a page
-//     without ground truth, or an error of the rule file, is held while
-//     the rest of the file is still read and checked (not scored), since
-//     a bad line anywhere in the file comes first.
-//
-// A preview (two scorings compared) is not streamed: hosts score it with
-// ScoreRequest.
+package tabularstream
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	"github.com/docscore/docscore/scoring/internal/linepipe"
 	"io"
 	"sync/atomic"
 
@@ -48,7 +13,11 @@ import (
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/internal/jsonout"
 	"github.com/docscore/docscore/scoring/internal/jsonscan"
+	"github.com/docscore/docscore/scoring/internal/linepipe"
 	"github.com/docscore/docscore/scoring/stats"
+	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabularread"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
 )
 
 // Spool holds what a streamed scoring writes aside until the end of the
@@ -74,11 +43,11 @@ type StreamOptions struct {
 	// Check, when set, looks at the scored report (without its images)
 	// before the report is written: an error it returns is Stream's, and
 	// nothing more is written.
-	Check func(*Report) error
+	Check func(*tabularreport.Report) error
 	// Image, when set, is called with each image the report holds, in
 	// input order, its pairs dropped (it must not keep im past the call
 	// if it changes it): the page's table of images is built from them.
-	Image func(im *ImageScore)
+	Image func(im *tabularreport.ImageScore)
 }
 
 // DefaultMaxMatches is the memo bound of a streamed scoring's workers: a
@@ -96,11 +65,11 @@ const DefaultMaxMatches = 1 << 12
 // It is built of the two halves a host with workers of its own (the
 // page's pool of Web Workers) uses apart: BatchScorer, which scores a
 // batch of lines, and Merger, which takes the batches in input order.
-func Stream(ctx Canceler, req Request, runs io.Reader, out io.Writer, o StreamOptions) (*Report, error) {
+func Stream(ctx tabular.Canceler, req tabular.Request, runs io.Reader, out io.Writer, o StreamOptions) (*tabularreport.Report, error) {
 	if ctx == nil {
 		ctx = neverStop{}
 	}
-	req.Intervals = req.Intervals.stoppedBy(ctx)
+	req.Intervals = req.Intervals.StoppedBy(ctx)
 	if f := o.Format; f != "" && f != "json" && f != "csv" && f != "md" {
 		return nil, fmt.Errorf("tabular: format %q: expected json, csv or md", f)
 	}
@@ -144,16 +113,16 @@ func Stream(ctx Canceler, req Request, runs io.Reader, out io.Writer, o StreamOp
 // scorers compile, and the report's frame.
 type streamConfig struct {
 	name         string
-	in           Input
-	pages        *pageIndex // nil after an early error
+	in           tabular.Input
+	pages        *tabular.PageIndex // nil after an early error
 	format       string
 	gate         float64
 	skip         bool
 	leaveOut     bool // SkipBadInputs: bad lines and lines without ground truth are left out
 	early, late  error
 	settledRows  []rules.Row
-	rep          *Report
-	intervals    Intervals
+	rep          *tabularreport.Report
+	intervals    tabular.Intervals
 	csvHeader    []string
 	ciCols       int
 	rowsRendered bool // workers render each image's row (JSON, CSV)
@@ -162,7 +131,7 @@ type streamConfig struct {
 // newStreamConfig loads req's ground truth and makes the checks of the
 // in-memory path that need no runs line. format is json (also ""), csv,
 // md, or "summary": the report's summary only, no rows written.
-func newStreamConfig(req Request, format string) (*streamConfig, error) {
+func newStreamConfig(req tabular.Request, format string) (*streamConfig, error) {
 	switch format {
 	case "":
 		format = "json"
@@ -175,24 +144,24 @@ func newStreamConfig(req Request, format string) (*streamConfig, error) {
 	}
 	cfg := &streamConfig{name: req.Runs.Name, format: format, skip: req.SkipBadLines || req.SkipBadInputs, leaveOut: req.SkipBadInputs, intervals: req.Intervals,
 		rowsRendered: format == "json" || format == "csv"}
-	if err := loadGT(req, &cfg.in); err != nil {
+	if err := tabular.LoadGT(req, &cfg.in); err != nil {
 		return nil, err
 	}
 	in := &cfg.in
 	s := in.Schema
 	// The checks the in-memory path makes after reading the runs file:
 	// early ones come before a page without ground truth, late ones after.
-	early := loadRules(req, in)
+	early := tabular.LoadRules(req, in)
 	if early == nil {
-		cfg.gate, early = gateOf(req.Gate)
+		cfg.gate, early = tabular.GateOf(req.Gate)
 	}
 	if early == nil {
 		_, early = stats.IntervalOptions(req.Intervals.Bootstrap, req.Intervals.CILevel, req.Intervals.Seed)
 	}
 	if early == nil {
-		cfg.pages, early = indexPages(in.Pages)
+		cfg.pages, early = tabular.IndexPages(in.Pages)
 	}
-	rep := &Report{Kind: "tabular", Gate: cfg.gate, Key: s.Key, Warnings: []string{}, LeftOut: in.LeftOut}
+	rep := &tabularreport.Report{Kind: "tabular", Gate: cfg.gate, Key: s.Key, Warnings: []string{}, LeftOut: in.LeftOut}
 	for _, c := range s.Columns {
 		rep.Fields = append(rep.Fields, c.Name)
 	}
@@ -201,16 +170,16 @@ func newStreamConfig(req Request, format string) (*streamConfig, error) {
 			cfg.late = errs
 		} else {
 			sum := in.Rules.SHA256
-			rep.Rules = RulesSummary{File: in.Rules.Name, Settled: in.Rules.Count(rules.Settled), Open: in.Rules.Count(rules.Open), SHA256: &sum}
+			rep.Rules = tabularreport.RulesSummary{File: in.Rules.Name, Settled: in.Rules.Count(rules.Settled), Open: in.Rules.Count(rules.Open), SHA256: &sum}
 			for _, w := range in.Rules.Warnings {
-				rep.Warnings = append(rep.Warnings, warningText(w))
+				rep.Warnings = append(rep.Warnings, tabular.WarningText(w))
 			}
 			cfg.settledRows, _, cfg.late = in.Rules.Active(rules.Selection{})
 		}
 	}
 	var ciCols []string
 	if req.Intervals.Bootstrap > 0 {
-		if _, err := newIntervalAcc(rep.Fields, req.Intervals); err != nil && early == nil {
+		if _, err := tabular.NewIntervalAcc(rep.Fields, req.Intervals); err != nil && early == nil {
 			early = err
 		}
 		sch := stats.TabularSchema(rep.Fields)
@@ -218,9 +187,9 @@ func newStreamConfig(req Request, format string) (*streamConfig, error) {
 		for i, x := range sch.Stats {
 			ivs[i] = stats.StatInterval{Name: x.Name, Group: x.Group}
 		}
-		ciCols = ciColumnNames(ivs)
+		ciCols = tabularreport.CIColumnNames(ivs)
 	}
-	cfg.csvHeader = csvHeader(rep.Fields, ciCols)
+	cfg.csvHeader = tabularreport.CSVHeader(rep.Fields, ciCols)
 	cfg.ciCols = len(ciCols)
 	cfg.early, cfg.rep = early, rep
 	return cfg, nil
@@ -243,7 +212,7 @@ type Merger struct {
 // (req.Runs.Data is not read) in o.Format, writing to out; o.Jobs and
 // o.Progress are not used. o.Format "summary" writes nothing: Finish
 // returns the report's summary.
-func NewMerger(req Request, out io.Writer, o StreamOptions) (*Merger, error) {
+func NewMerger(req tabular.Request, out io.Writer, o StreamOptions) (*Merger, error) {
 	if o.MaxMatches <= 0 {
 		o.MaxMatches = DefaultMaxMatches
 	}
@@ -253,12 +222,12 @@ func NewMerger(req Request, out io.Writer, o StreamOptions) (*Merger, error) {
 	}
 	st := &streamer{
 		name: cfg.name, in: cfg.in, pages: cfg.pages, format: cfg.format, skip: cfg.skip, leaveOut: cfg.leaveOut,
-		pool: newCellPool(cfg.in.Schema), csvHeader: cfg.csvHeader, ciCols: cfg.ciCols,
+		pool: tabularreport.NewCellPool(cfg.in.Schema), csvHeader: cfg.csvHeader, ciCols: cfg.ciCols,
 		image: o.Image,
 	}
 	st.validateOnly.Store(cfg.early != nil || cfg.late != nil)
 	if req.Intervals.Bootstrap > 0 {
-		st.acc, _ = newIntervalAcc(cfg.rep.Fields, req.Intervals)
+		st.acc, _ = tabular.NewIntervalAcc(cfg.rep.Fields, req.Intervals)
 	}
 	if cfg.format == "json" || cfg.format == "md" {
 		if st.spool, err = linepipe.NewSpool(o.Spool); err != nil {
@@ -275,7 +244,7 @@ func NewMerger(req Request, out io.Writer, o StreamOptions) (*Merger, error) {
 		st.outw = bufio.NewWriterSize(out, 1<<16)
 		st.out = csv.NewWriter(st.outw)
 	case "md":
-		st.md = newMDSummary(st.spool)
+		st.md = tabularreport.NewMDSummary(st.spool)
 	}
 	return &Merger{cfg: cfg, st: st, o: o, out: out}, nil
 }
@@ -312,7 +281,7 @@ func (m *Merger) Flush() error {
 // where they go in the report (the JSON's images, the Markdown's failed
 // images); nil copies the spool's Contents. A host that keeps the spool
 // itself passes a splice that notes the place and writes nothing.
-func (m *Merger) Finish(splice func(io.Writer) error) (*Report, error) {
+func (m *Merger) Finish(splice func(io.Writer) error) (*tabularreport.Report, error) {
 	st, cfg, rep := m.st, m.cfg, m.cfg.rep
 	switch {
 	case cfg.early != nil:
@@ -326,14 +295,14 @@ func (m *Merger) Finish(splice func(io.Writer) error) (*Report, error) {
 		rep.Warnings = append(rep.Warnings, "skipped: "+sk.Head())
 	}
 	if len(st.left) > 0 {
-		rep.LeftOut = append(append([]LeftOut(nil), rep.LeftOut...), st.left...)
+		rep.LeftOut = append(append([]tabularreport.LeftOut(nil), rep.LeftOut...), st.left...)
 	}
 	if st.images == 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: no images to score: expected one JSON object per model reading of a page", cfg.name))
 	}
-	rep.Cells = st.pool.cells()
+	rep.Cells = st.pool.Cells()
 	if st.acc != nil {
-		if err := st.acc.finish(rep.Cells); err != nil {
+		if err := st.acc.Finish(rep.Cells); err != nil {
 			return nil, err
 		}
 	}
@@ -365,8 +334,8 @@ func (m *Merger) Finish(splice func(io.Writer) error) (*Report, error) {
 // encoded (Batch.Encode, DecodeBatch) between the page's Web Workers.
 type BatchScorer struct {
 	cfg          *streamConfig
-	validateOnly *atomic.Bool // shared with the Merger in Stream
-	sc           *ImageScorer // nil after an early error
+	validateOnly *atomic.Bool         // shared with the Merger in Stream
+	sc           *tabular.ImageScorer // nil after an early error
 	scan         jsonscan.Nested
 	jw           *jsonout.Writer
 }
@@ -376,7 +345,7 @@ type BatchScorer struct {
 // rows); maxMatches bounds its memo (0: DefaultMaxMatches). An error in
 // the ground truth or the rule file is not its own: its batches are then
 // only parsed, and the Merger reports the error.
-func NewBatchScorer(req Request, format string, maxMatches int) (*BatchScorer, error) {
+func NewBatchScorer(req tabular.Request, format string, maxMatches int) (*BatchScorer, error) {
 	cfg, err := newStreamConfig(req, format)
 	if err != nil {
 		return nil, err
@@ -386,14 +355,14 @@ func NewBatchScorer(req Request, format string, maxMatches int) (*BatchScorer, e
 	return cfg.newBatchScorer(neverStop{}, v, maxMatches), nil
 }
 
-func (cfg *streamConfig) newBatchScorer(ctx Canceler, validateOnly *atomic.Bool, maxMatches int) *BatchScorer {
+func (cfg *streamConfig) newBatchScorer(ctx tabular.Canceler, validateOnly *atomic.Bool, maxMatches int) *BatchScorer {
 	if maxMatches <= 0 {
 		maxMatches = DefaultMaxMatches
 	}
 	bs := &BatchScorer{cfg: cfg, validateOnly: validateOnly}
 	if cfg.pages != nil {
 		c := rules.Compile(cfg.settledRows, cfg.in.Schema)
-		bs.sc = NewImageScorer(ctx, cfg.in.Schema, c, cfg.gate, cfg.pages, maxMatches)
+		bs.sc = tabular.NewImageScorer(ctx, cfg.in.Schema, c, cfg.gate, cfg.pages, maxMatches)
 	}
 	return bs
 }
@@ -430,9 +399,9 @@ type Batch struct {
 // rows[row[0]:row[1]].
 type lineResult struct {
 	err     *inputerr.Error
-	im      *Image
+	im      *tabularread.Image
 	missing bool // the image's page has no ground truth
-	score   *ImageScore
+	score   *tabularreport.ImageScore
 	row     [2]int
 	stopped error // the scoring was cancelled
 }
@@ -440,23 +409,23 @@ type lineResult struct {
 // streamer is a streamed scoring's state.
 type streamer struct {
 	name         string
-	in           Input
-	pages        *pageIndex // nil after an early error
+	in           tabular.Input
+	pages        *tabular.PageIndex // nil after an early error
 	format       string
 	skip         bool
 	leaveOut     bool        // SkipBadInputs: bad lines and lines without ground truth go to left
 	validateOnly atomic.Bool // score no more images: an error is waiting
 
 	// Kept by the goroutine that called Stream.
-	keys      runKeys
+	keys      tabularread.RunKeys
 	skipped   []*inputerr.Error
-	left      []LeftOut // the runs lines left out (leaveOut)
+	left      []tabularreport.LeftOut // the runs lines left out (leaveOut)
 	leftGT    map[string]string
 	missing   error
 	images    int // images taken (ok or failed)
-	pool      *cellPool
-	acc       *intervalAcc // nil without intervals
-	md        *mdSummary
+	pool      *tabularreport.CellPool
+	acc       *tabular.IntervalAcc // nil without intervals
+	md        *tabularreport.MDSummary
 	spool     Spool
 	rows      *jsonout.Writer // the JSON's image rows, before the spool
 	out       *csv.Writer     // the CSV's header and cells, through outw
@@ -464,7 +433,7 @@ type streamer struct {
 	csvHeader []string
 	ciCols    int
 	headerOut bool
-	image     func(*ImageScore) // StreamOptions.Image
+	image     func(*tabularreport.ImageScore) // StreamOptions.Image
 }
 
 // score parses, scores and encodes a batch of n lines, which lines
@@ -493,13 +462,13 @@ func (bs *BatchScorer) score(n int, lines func(func(i int, l ingest.Line, bad *i
 			r.err = bad
 			return
 		}
-		im, err := parseLine(cfg.name, line, s, &bs.scan)
+		im, err := tabularread.ParseLine(cfg.name, line, s, &bs.scan)
 		if err != nil {
 			r.err = err
 			return
 		}
 		r.im = im
-		if cfg.pages != nil && cfg.pages.find(im.Page) == nil {
+		if cfg.pages != nil && cfg.pages.Find(im.Page) == nil {
 			r.missing = true
 		}
 		if r.missing || cfg.pages == nil || bs.validateOnly.Load() {
@@ -515,12 +484,12 @@ func (bs *BatchScorer) score(n int, lines func(func(i int, l ingest.Line, bad *i
 		r.row[0] = b.rows.Len()
 		switch cfg.format {
 		case "json":
-			writeImage(jw, res, false)
+			tabularreport.WriteImage(jw, res, false)
 			if err := jw.Flush(&b.rows); err != nil {
 				r.stopped = err
 			}
 		case "csv":
-			cw.Write(imageCSVRow(res, len(cfg.csvHeader), cfg.ciCols))
+			cw.Write(tabularreport.ImageCSVRow(res, len(cfg.csvHeader), cfg.ciCols))
 			cw.Flush()
 		}
 		r.row[1] = b.rows.Len()
@@ -541,14 +510,14 @@ func (st *streamer) take(b *Batch) error {
 		}
 		err := r.err
 		if err == nil {
-			err = st.keys.check(st.name, r.im)
+			err = st.keys.Check(st.name, r.im)
 		}
 		if err != nil {
 			if !st.skip {
 				return err
 			}
 			if st.leaveOut {
-				st.left = append(st.left, leftOut(LeftRunsLine, err))
+				st.left = append(st.left, tabularreport.NewLeftOut(tabularreport.LeftRunsLine, err))
 			} else {
 				st.skipped = append(st.skipped, err)
 			}
@@ -556,14 +525,14 @@ func (st *streamer) take(b *Batch) error {
 		}
 		if r.missing && st.leaveOut {
 			if st.leftGT == nil {
-				st.leftGT = leftGTFiles(st.in.LeftOut)
+				st.leftGT = tabular.LeftGTFiles(st.in.LeftOut)
 			}
-			st.left = append(st.left, noGroundTruth(st.name, r.im, st.pages, st.leftGT))
+			st.left = append(st.left, tabular.NoGroundTruth(st.name, r.im, st.pages, st.leftGT))
 			continue
 		}
 		if r.missing {
 			if st.missing == nil {
-				st.missing = missingPageError(st.name, r.im, st.pages)
+				st.missing = tabular.MissingPageError(st.name, r.im, st.pages)
 				st.validateOnly.Store(true)
 			}
 			continue
@@ -576,9 +545,9 @@ func (st *streamer) take(b *Batch) error {
 		if st.image != nil {
 			st.image(im)
 		}
-		st.pool.add(im)
+		st.pool.Add(im)
 		if st.acc != nil {
-			if err := st.acc.add(im); err != nil {
+			if err := st.acc.Add(im); err != nil {
 				return err
 			}
 		}
@@ -604,7 +573,7 @@ func (st *streamer) take(b *Batch) error {
 				return err
 			}
 		case "md":
-			if err := st.md.add(im); err != nil {
+			if err := st.md.Add(im); err != nil {
 				return err
 			}
 		}
@@ -613,14 +582,14 @@ func (st *streamer) take(b *Batch) error {
 }
 
 // finish writes the report around the rows written so far.
-func (st *streamer) finish(rep *Report, out io.Writer, spliced func(io.Writer) error) error {
+func (st *streamer) finish(rep *tabularreport.Report, out io.Writer, spliced func(io.Writer) error) error {
 	switch st.format {
 	case "json":
 		if err := st.rows.Flush(st.spool); err != nil {
 			return err
 		}
 		jw := jsonout.NewWriter(4096 + 1024*len(rep.Cells))
-		err := rep.writeJSON(jw, func(jw *jsonout.Writer) error {
+		err := rep.WriteJSONAround(jw, func(jw *jsonout.Writer) error {
 			jw.Open('[')
 			if err := jw.Flush(out); err != nil {
 				return err
@@ -652,7 +621,7 @@ func (st *streamer) finish(rep *Report, out io.Writer, spliced func(io.Writer) e
 				return err
 			}
 		}
-		if err := writeCellRows(st.out, rep.Cells, ciCols); err != nil {
+		if err := tabularreport.WriteCellRows(st.out, rep.Cells, ciCols); err != nil {
 			return err
 		}
 		st.out.Flush()
@@ -661,7 +630,7 @@ func (st *streamer) finish(rep *Report, out io.Writer, spliced func(io.Writer) e
 		}
 		return st.outw.Flush()
 	default:
-		return rep.writeMarkdown(out, st.md, spliced)
+		return rep.WriteMarkdownWith(out, st.md, spliced)
 	}
 }
 

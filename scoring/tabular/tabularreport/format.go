@@ -1,4 +1,4 @@
-package tabular
+package tabularreport
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/docscore/docscore/scoring/stats"
+	"github.com/docscore/docscore/scoring/tabular/tabularread"
 )
 
 // formatFloat renders a score for CSV and Markdown cells: the shortest
@@ -35,25 +36,25 @@ func formatOpt(p *float64) string {
 func (r *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	ciCols := r.ciColumns()
-	header := csvHeader(r.Fields, ciCols)
+	header := CSVHeader(r.Fields, ciCols)
 	if err := cw.Write(header); err != nil {
 		return err
 	}
 	for _, im := range r.Images {
-		if err := cw.Write(imageCSVRow(im, len(header), len(ciCols))); err != nil {
+		if err := cw.Write(ImageCSVRow(im, len(header), len(ciCols))); err != nil {
 			return err
 		}
 	}
-	if err := writeCellRows(cw, r.Cells, len(ciCols)); err != nil {
+	if err := WriteCellRows(cw, r.Cells, len(ciCols)); err != nil {
 		return err
 	}
 	cw.Flush()
 	return cw.Error()
 }
 
-// csvHeader is the CSV's first row, for the scored fields and the
+// CSVHeader is the CSV's first row, for the scored fields and the
 // interval columns (ciColumns).
-func csvHeader(fields, ciCols []string) []string {
+func CSVHeader(fields, ciCols []string) []string {
 	header := []string{"table", "model", "phase", "run", "page", "status", "line", "failure",
 		"images_ok", "images_failed", "matched", "n_model", "n_gt", "precision", "recall", "f1",
 		"name_cer", "name_cer_edits", "name_ref_chars"}
@@ -63,9 +64,9 @@ func csvHeader(fields, ciCols []string) []string {
 	return append(header, ciCols...)
 }
 
-// imageCSVRow is an image's CSV row, width columns of which ci are the
+// ImageCSVRow is an image's CSV row, width columns of which ci are the
 // interval columns (empty for an image).
-func imageCSVRow(im *ImageScore, width, ci int) []string {
+func ImageCSVRow(im *ImageScore, width, ci int) []string {
 	row := []string{"image", im.Model, im.Phase, runText(im.Run), im.Page, im.Status, strconv.Itoa(im.Line), im.Failure, "", ""}
 	if im.Status != "ok" {
 		return append(row, make([]string, width-len(row))...)
@@ -87,8 +88,8 @@ func imageCSVRow(im *ImageScore, width, ci int) []string {
 	return append(row, make([]string, ci)...)
 }
 
-// writeCellRows writes the cells' CSV rows, after the images'.
-func writeCellRows(cw *csv.Writer, cells []*Cell, ci int) error {
+// WriteCellRows writes the cells' CSV rows, after the images'.
+func WriteCellRows(cw *csv.Writer, cells []*Cell, ci int) error {
 	for _, c := range cells {
 		row := []string{"cell", c.Model, c.Phase, "", "", "", "", "",
 			strconv.Itoa(c.ImagesOK), strconv.Itoa(c.ImagesFailed),
@@ -121,39 +122,41 @@ func runText(raw json.RawMessage) string {
 // page and cell, pooled over runs) and, for a preview, the deltas.
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	var failed bytes.Buffer
-	agg := newMDSummary(&failed)
+	agg := NewMDSummary(&failed)
 	for _, im := range r.Images {
-		agg.add(im)
+		agg.Add(im)
 	}
-	return r.writeMarkdown(w, agg, func(w io.Writer) error {
+	return r.WriteMarkdownWith(w, agg, func(w io.Writer) error {
 		_, err := w.Write(failed.Bytes())
 		return err
 	})
 }
 
-// mdSummary is what the Markdown needs of the images, gathered image by
+// MDSummary is what the Markdown needs of the images, gathered image by
 // image in input order (WriteMarkdown over a report's images, Stream as
 // it goes): match counts per (cell, page), the pages, and the failed
 // images' table rows, rendered into failed as they come.
-type mdSummary struct {
+type MDSummary struct {
 	perPage map[pageCellKey]*pageCounts
 	pageSet map[string]bool
 	failed  io.Writer
 	nFailed int
 	row     bytes.Buffer
-	strs    interner
+	strs    Interner
 }
 
 type pageCellKey struct{ model, phase, page string }
 
 type pageCounts struct{ matched, nModel, nGT int }
 
-func newMDSummary(failed io.Writer) *mdSummary {
-	return &mdSummary{perPage: map[pageCellKey]*pageCounts{}, pageSet: map[string]bool{}, failed: failed, strs: interner{}}
+// NewMDSummary returns an empty summary; the failed images' rows go to
+// failed.
+func NewMDSummary(failed io.Writer) *MDSummary {
+	return &MDSummary{perPage: map[pageCellKey]*pageCounts{}, pageSet: map[string]bool{}, failed: failed, strs: Interner{}}
 }
 
-// add counts one image, or renders its row of failed images.
-func (a *mdSummary) add(im *ImageScore) error {
+// Add counts one image, or renders its row of failed images.
+func (a *MDSummary) Add(im *ImageScore) error {
 	if im.Status != "ok" {
 		a.nFailed++
 		a.row.Reset()
@@ -165,7 +168,7 @@ func (a *mdSummary) add(im *ImageScore) error {
 	n := a.perPage[k]
 	if n == nil {
 		n = &pageCounts{}
-		k = pageCellKey{a.strs.get(im.Model), a.strs.get(im.Phase), a.strs.get(im.Page)}
+		k = pageCellKey{a.strs.Get(im.Model), a.strs.Get(im.Phase), a.strs.Get(im.Page)}
 		a.perPage[k] = n
 		a.pageSet[k.page] = true
 	}
@@ -175,9 +178,9 @@ func (a *mdSummary) add(im *ImageScore) error {
 	return nil
 }
 
-// writeMarkdown writes the Markdown from the report's summaries and agg;
+// WriteMarkdownWith writes the Markdown from the report's summaries and agg;
 // failedRows writes the failed images' rows agg rendered.
-func (r *Report) writeMarkdown(w io.Writer, agg *mdSummary, failedRows func(io.Writer) error) error {
+func (r *Report) WriteMarkdownWith(w io.Writer, agg *MDSummary, failedRows func(io.Writer) error) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Tabular extraction scores\n\n")
 	fmt.Fprintf(&b, "Gate %s (name CER is computed on the pairs that cleared it).", formatFloat(r.Gate))
@@ -227,7 +230,7 @@ func (r *Report) writeMarkdown(w io.Writer, agg *mdSummary, failedRows func(io.W
 				row = append(row, "–")
 				continue
 			}
-			_, _, f1 := prf(n.matched, n.nModel, n.nGT)
+			_, _, f1 := PRF(n.matched, n.nModel, n.nGT)
 			row = append(row, fmt4(f1))
 		}
 		writeRow(&b, row)
@@ -309,11 +312,11 @@ func (r *Report) ciColumns() []string {
 	if ci == nil {
 		return nil
 	}
-	return ciColumnNames(ci.Stats)
+	return CIColumnNames(ci.Stats)
 }
 
-// ciColumnNames are the interval columns of statistics in their order.
-func ciColumnNames(st []stats.StatInterval) []string {
+// CIColumnNames are the interval columns of statistics in their order.
+func CIColumnNames(st []stats.StatInterval) []string {
 	cols := make([]string, 0, 2*len(st))
 	for _, st := range st {
 		name := st.Name
@@ -473,8 +476,8 @@ func mdEscape(s string) string {
 
 // pageLess orders page ids numerically when both are integers.
 func pageLess(a, b string) bool {
-	na, okA := pageKey(a)
-	nb, okB := pageKey(b)
+	na, okA := tabularread.PageKey(a)
+	nb, okB := tabularread.PageKey(b)
 	if okA && okB && na != nb {
 		return na < nb
 	}

@@ -1,4 +1,4 @@
-package tabular
+package tabularread
 
 import (
 	"bytes"
@@ -66,17 +66,17 @@ func ReadRuns(name string, data []byte, s *schema.Schema, opts RunsOptions) (*Ru
 	runs := &Runs{File: name}
 	lines := ingest.NewLines(name, data)
 	lines.SkipBadLines = opts.SkipBadLines
-	var keys runKeys
+	var keys RunKeys
 	var scratch jsonscan.Nested
 	for lines.Next() {
 		l := lines.Line()
 		err := lines.BadLine()
 		var im *Image
 		if err == nil {
-			im, err = parseLine(name, l, s, &scratch)
+			im, err = ParseLine(name, l, s, &scratch)
 		}
 		if err == nil {
-			err = keys.check(name, im)
+			err = keys.Check(name, im)
 		}
 		if err != nil {
 			if stop := lines.Skip(err); stop != nil {
@@ -90,12 +90,12 @@ func ReadRuns(name string, data []byte, s *schema.Schema, opts RunsOptions) (*Ru
 	return runs, lines.Err()
 }
 
-// runKeys finds an image a runs file gives twice (the same model, phase,
+// RunKeys finds an image a runs file gives twice (the same model, phase,
 // run and page). It keeps a line number per image, in about four bytes:
 // the (model, phase, page) triples and the run ids are numbered once
 // each, and a triple's lines are a slice indexed by run number (a map
 // where its run numbers are sparse). The zero value is empty.
-type runKeys struct {
+type RunKeys struct {
 	triples map[[3]string]int32
 	runs    map[string]int32
 	lines   []tripleLines
@@ -109,9 +109,9 @@ type tripleLines struct {
 	n      int
 }
 
-// check records im's key at its line, or returns the error of a key
+// Check records im's key at its line, or returns the error of a key
 // already given.
-func (k *runKeys) check(file string, im *Image) *inputerr.Error {
+func (k *RunKeys) Check(file string, im *Image) *inputerr.Error {
 	if k.triples == nil {
 		k.triples, k.runs = map[[3]string]int32{}, map[string]int32{}
 	}
@@ -160,12 +160,12 @@ func (k *runKeys) check(file string, im *Image) *inputerr.Error {
 	return nil
 }
 
-// object is a parsed JSON object: its members in input order, a repeated
+// Object is a parsed JSON object: its members in input order, a repeated
 // key's last value winning (as in encoding/json).
-type object []jsonscan.Member
+type Object []jsonscan.Member
 
-// get returns a member's value; ok is false when the key is missing.
-func (o object) get(key string) (value string, ok bool) {
+// Get returns a member's value; ok is false when the key is missing.
+func (o Object) Get(key string) (value string, ok bool) {
 	for i := len(o) - 1; i >= 0; i-- {
 		if o[i].Key == key {
 			return o[i].Value, true
@@ -177,9 +177,9 @@ func (o object) get(key string) (value string, ok bool) {
 // notObject is what a runs line must be.
 const notObject = "a JSON object (one image per line)"
 
-// parseLine reads one line (valid UTF-8) in one pass over its text: the
+// ParseLine reads one line (valid UTF-8) in one pass over its text: the
 // object, its records and each record's members.
-func parseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nested) (*Image, *inputerr.Error) {
+func ParseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nested) (*Image, *inputerr.Error) {
 	lineNo := l.No
 	bad := func(format string, args ...any) (*Image, *inputerr.Error) {
 		return nil, inputerr.New(file, lineNo, format, args...)
@@ -192,7 +192,7 @@ func parseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nest
 		var m map[string]json.RawMessage
 		return nil, ingest.LineJSONError(file, l, json.Unmarshal(l.Text, &m), notObject)
 	}
-	obj := object(scan.Members)
+	obj := Object(scan.Members)
 	im := &Image{Line: lineNo}
 	var err error
 	if im.Model, err = requiredString(obj, "model"); err != nil {
@@ -201,7 +201,7 @@ func parseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nest
 	if im.Phase, err = optionalString(obj, "phase"); err != nil {
 		return bad("%v", err)
 	}
-	run, _ := obj.get("run")
+	run, _ := obj.Get("run")
 	switch {
 	case len(run) == 0 || run == "null":
 		im.Run = json.RawMessage("null")
@@ -214,7 +214,7 @@ func parseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nest
 	default:
 		return bad(`expected "run" to be a number or a string, found %s`, abbreviate(run))
 	}
-	page, _ := obj.get("page")
+	page, _ := obj.Get("page")
 	switch {
 	case len(page) == 0 || page == "null":
 		return bad(`expected a "page" naming the ground-truth page (a string or a number)`)
@@ -230,7 +230,7 @@ func parseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nest
 		return bad(`expected a non-empty "page"`)
 	}
 	status := "ok"
-	if raw, ok := obj.get("status"); ok && raw != "null" {
+	if raw, ok := obj.Get("status"); ok && raw != "null" {
 		var isString bool
 		if status, isString = jsonscan.String(raw); !isString {
 			return bad(`expected "status" to be a string, found %s`, abbreviate(raw))
@@ -241,8 +241,8 @@ func parseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nest
 		im.Failure = fmt.Sprintf("status %q", status)
 		return im, nil
 	}
-	records, hasRecords := obj.get("records")
-	response, hasResponse := obj.get("response")
+	records, hasRecords := obj.Get("records")
+	response, hasResponse := obj.Get("response")
 	if records == "null" {
 		hasRecords = false // null is missing: the response, if any, is read
 	}
@@ -280,8 +280,8 @@ func parseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nest
 	return im, nil
 }
 
-func requiredString(obj object, key string) (string, error) {
-	raw, ok := obj.get(key)
+func requiredString(obj Object, key string) (string, error) {
+	raw, ok := obj.Get(key)
 	if !ok || raw == "null" {
 		return "", fmt.Errorf("expected a %q string", key)
 	}
@@ -295,8 +295,8 @@ func requiredString(obj object, key string) (string, error) {
 	return s, nil
 }
 
-func optionalString(obj object, key string) (string, error) {
-	raw, ok := obj.get(key)
+func optionalString(obj Object, key string) (string, error) {
+	raw, ok := obj.Get(key)
 	if !ok || raw == "null" {
 		return "", nil
 	}

@@ -1,4 +1,4 @@
-package tabular
+package tabularreport
 
 import (
 	"sort"
@@ -7,8 +7,8 @@ import (
 	"github.com/docscore/docscore/scoring/schema"
 )
 
-// prf computes precision, recall and F1 in the order of SPEC A.6.
-func prf(matched, nModel, nGT int) (p, r, f1 float64) {
+// PRF computes precision, recall and F1 in the order of SPEC A.6.
+func PRF(matched, nModel, nGT int) (p, r, f1 float64) {
 	if nModel > 0 {
 		p = float64(matched) / float64(nModel)
 	}
@@ -21,33 +21,35 @@ func prf(matched, nModel, nGT int) (p, r, f1 float64) {
 	return p, r, f1
 }
 
-// poolCells pools image scores per (model, phase), sorted by model then
+// PoolCells pools image scores per (model, phase), sorted by model then
 // phase in code-point order.
-func poolCells(s *schema.Schema, images []*ImageScore) []*Cell {
-	p := newCellPool(s)
+func PoolCells(s *schema.Schema, images []*ImageScore) []*Cell {
+	p := NewCellPool(s)
 	for _, im := range images {
-		p.add(im)
+		p.Add(im)
 	}
-	return p.cells()
+	return p.Cells()
 }
 
-// cellPool pools image scores into cells as they come, in input order:
+// CellPool pools image scores into cells as they come, in input order:
 // what poolCells does over a report's images and a streamed scoring
 // (Stream) does image by image. It keeps one Cell per (model, phase).
-type cellPool struct {
+type CellPool struct {
 	s     *schema.Schema
-	byKey map[cellKey]*Cell
+	byKey map[CellKey]*Cell
 	list  []*Cell // in order of first appearance
 }
 
-type cellKey struct{ model, phase string }
+// CellKey names a cell: a (model, phase).
+type CellKey struct{ Model, Phase string }
 
-// interner keeps one copy of each string it is given: the keys a long
+// Interner keeps one copy of each string it is given: the keys a long
 // scoring keeps (pages, models) must not hold on to the lines they were
 // read from.
-type interner map[string]string
+type Interner map[string]string
 
-func (in interner) get(s string) string {
+// Get returns the one copy of s.
+func (in Interner) Get(s string) string {
 	if c, ok := in[s]; ok {
 		return c
 	}
@@ -56,18 +58,19 @@ func (in interner) get(s string) string {
 	return c
 }
 
-func newCellPool(s *schema.Schema) *cellPool {
-	return &cellPool{s: s, byKey: map[cellKey]*Cell{}, list: []*Cell{}} // an empty list, not null, when there is no image
+// NewCellPool returns an empty pool of cells for s's fields.
+func NewCellPool(s *schema.Schema) *CellPool {
+	return &CellPool{s: s, byKey: map[CellKey]*Cell{}, list: []*Cell{}} // an empty list, not null, when there is no image
 }
 
-// add pools one image into its cell.
-func (p *cellPool) add(im *ImageScore) {
-	k := cellKey{im.Model, im.Phase}
+// Add pools one image into its cell.
+func (p *CellPool) Add(im *ImageScore) {
+	k := CellKey{im.Model, im.Phase}
 	c := p.byKey[k]
 	if c == nil {
 		// Clones: an image's strings share the memory of its whole line.
-		k = cellKey{strings.Clone(im.Model), strings.Clone(im.Phase)}
-		c = &Cell{Model: k.model, Phase: k.phase, Fields: make(FieldTotals, len(p.s.Columns))}
+		k = CellKey{strings.Clone(im.Model), strings.Clone(im.Phase)}
+		c = &Cell{Model: k.Model, Phase: k.Phase, Fields: make(FieldTotals, len(p.s.Columns))}
 		for j, col := range p.s.Columns {
 			c.Fields[j].Name = col.Name
 		}
@@ -90,12 +93,12 @@ func (p *cellPool) add(im *ImageScore) {
 	}
 }
 
-// cells finishes the pooled cells (their rates) and returns them sorted
+// Cells finishes the pooled cells (their rates) and returns them sorted
 // by model then phase in code-point order.
-func (p *cellPool) cells() []*Cell {
+func (p *CellPool) Cells() []*Cell {
 	cells := p.list
 	for _, c := range cells {
-		c.Precision, c.Recall, c.F1 = prf(c.Matched, c.NModel, c.NGT)
+		c.Precision, c.Recall, c.F1 = PRF(c.Matched, c.NModel, c.NGT)
 		if c.NameRefChars > 0 {
 			v := float64(c.NameEdits) / float64(c.NameRefChars)
 			c.NameCER = &v
@@ -128,9 +131,9 @@ func (p *cellPool) cells() []*Cell {
 	return sorted
 }
 
-// previewCells pairs the settled and preview cells (same images, so the
+// PreviewCells pairs the settled and preview cells (same images, so the
 // same cells in the same order) into deltas.
-func previewCells(settled, preview []*Cell) []*PreviewCell {
+func PreviewCells(settled, preview []*Cell) []*PreviewCell {
 	out := make([]*PreviewCell, len(settled))
 	for i, s := range settled {
 		p := preview[i]
@@ -152,7 +155,7 @@ func previewCells(settled, preview []*Cell) []*PreviewCell {
 
 //go:noinline
 func delta(settled, preview *float64) Delta {
-	d := Delta{Settled: copyFloat(settled), Preview: copyFloat(preview)}
+	d := Delta{Settled: CopyFloat(settled), Preview: CopyFloat(preview)}
 	if settled != nil && preview != nil {
 		v := *preview - *settled
 		d.Delta = &v
@@ -161,7 +164,7 @@ func delta(settled, preview *float64) Delta {
 }
 
 //go:noinline
-func copyFloat(p *float64) *float64 {
+func CopyFloat(p *float64) *float64 {
 	if p == nil {
 		return nil
 	}

@@ -1,23 +1,25 @@
-package tabular_test
+package tabularreport_test
 
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/docscore/docscore/scoring/stats"
 	"math"
 	"reflect"
 	"testing"
 
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/internal/jsonout"
+	"github.com/docscore/docscore/scoring/stats"
 	"github.com/docscore/docscore/scoring/tabular"
+	"github.com/docscore/docscore/scoring/tabular/tabularread"
+	"github.com/docscore/docscore/scoring/tabular/tabularreport"
 	"github.com/docscore/docscore/scoring/tabular/tabulartest"
 )
 
 // reflectJSON is the report as encoding/json's Encoder writes it (no HTML
 // escaping, two-space indentation): the oracle of WriteJSON, which writes
 // the images by hand.
-func reflectJSON(t testing.TB, rep *tabular.Report) []byte {
+func reflectJSON(t testing.TB, rep *tabularreport.Report) []byte {
 	t.Helper()
 	return encodeLikeAReport(t, rep)
 }
@@ -34,7 +36,7 @@ func encodeLikeAReport(t testing.TB, v any) []byte {
 // reflectSummaryJSON is the summary as encoding/json writes it from a
 // mirror of the report whose images hold only the fields up to f1: the
 // oracle of SummaryJSON.
-func reflectSummaryJSON(t testing.TB, rep *tabular.Report) []byte {
+func reflectSummaryJSON(t testing.TB, rep *tabularreport.Report) []byte {
 	t.Helper()
 	type image struct {
 		Model     string          `json:"model"`
@@ -52,15 +54,15 @@ func reflectSummaryJSON(t testing.TB, rep *tabular.Report) []byte {
 		F1        float64         `json:"f1"`
 	}
 	mirror := struct {
-		Kind     string               `json:"kind"`
-		Gate     float64              `json:"gate"`
-		Key      string               `json:"key"`
-		Fields   []string             `json:"fields"`
-		Rules    tabular.RulesSummary `json:"rules"`
-		Warnings []string             `json:"warnings"`
-		Cells    []*tabular.Cell      `json:"cells"`
-		Images   []*image             `json:"images"`
-		Preview  *tabular.Preview     `json:"preview,omitempty"`
+		Kind     string                     `json:"kind"`
+		Gate     float64                    `json:"gate"`
+		Key      string                     `json:"key"`
+		Fields   []string                   `json:"fields"`
+		Rules    tabularreport.RulesSummary `json:"rules"`
+		Warnings []string                   `json:"warnings"`
+		Cells    []*tabularreport.Cell      `json:"cells"`
+		Images   []*image                   `json:"images"`
+		Preview  *tabularreport.Preview     `json:"preview,omitempty"`
 	}{Kind: rep.Kind, Gate: rep.Gate, Key: rep.Key, Fields: rep.Fields, Rules: rep.Rules, Warnings: rep.Warnings,
 		Cells: rep.Cells, Preview: rep.Preview}
 	if rep.Images != nil {
@@ -78,10 +80,14 @@ func reflectSummaryJSON(t testing.TB, rep *tabular.Report) []byte {
 
 // checkAgainstReflection holds WriteJSON, JSON and SummaryJSON to
 // encoding/json.
-func checkAgainstReflection(t testing.TB, what string, rep *tabular.Report) {
+func checkAgainstReflection(t testing.TB, what string, rep *tabularreport.Report) {
 	t.Helper()
 	want := reflectJSON(t, rep)
-	sameBytes(t, what+": WriteJSON", render(t, rep, "json"), want)
+	var buf bytes.Buffer
+	if err := rep.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	sameBytes(t, what+": WriteJSON", buf.Bytes(), want)
 	got, err := rep.JSON()
 	if err != nil {
 		t.Fatal(err)
@@ -113,8 +119,31 @@ func TestWriteJSONEqualsEncodingJSON(t *testing.T) {
 	// CPU-bound on inputs of its own: it runs beside the other parallel
 	// tests, once the sequential ones (TestStreamFlatMemory) are done.
 	t.Parallel()
-	for _, c := range sampleCases {
-		checkAgainstReflection(t, c.name, c.report(t))
+	// The sample's reports, as scoring/tabular's golden files hold them.
+	for _, c := range []struct {
+		name        string
+		withRules   bool
+		preview     string
+		noIntervals bool
+	}{
+		{"sample", true, "", false},
+		{"sample_preview_open", true, "open", false},
+		{"sample_no_rules", false, "", false},
+		{"sample_bootstrap0", true, "", true},
+	} {
+		req, err := sample.TabularRequest(c.withRules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Preview = c.preview
+		if !c.noIntervals {
+			req.Intervals = tabular.Intervals{Bootstrap: stats.DefaultReplicates, Permutations: stats.DefaultPermutations} // the hosts' default
+		}
+		rep, err := tabular.ScoreRequest(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAgainstReflection(t, c.name, rep)
 	}
 	s, err := sample.TabularRequest(true)
 	if err != nil {
@@ -149,23 +178,23 @@ func FuzzWriteJSON(f *testing.F) {
 			return // encoding/json refuses these: nothing to compare
 		}
 		score := x
-		rep := &tabular.Report{Kind: "tabular", Gate: x, Key: key, Fields: []string{key}, Warnings: []string{reading},
-			Rules: tabular.RulesSummary{File: page, Settled: n, Open: -n, SHA256: &reading, Preview: n%2 == 0},
-			Cells: []*tabular.Cell{{Model: model, Phase: page, F1: x, NameCER: &score,
-				Fields: tabular.FieldTotals{{Name: key, Accuracy: &score, Scored: n, Sum: x}, {Name: reading}},
+		rep := &tabularreport.Report{Kind: "tabular", Gate: x, Key: key, Fields: []string{key}, Warnings: []string{reading},
+			Rules: tabularreport.RulesSummary{File: page, Settled: n, Open: -n, SHA256: &reading, Preview: n%2 == 0},
+			Cells: []*tabularreport.Cell{{Model: model, Phase: page, F1: x, NameCER: &score,
+				Fields: tabularreport.FieldTotals{{Name: key, Accuracy: &score, Scored: n, Sum: x}, {Name: reading}},
 				CI: &stats.CI{Level: x, Replicates: n, Seed: uint64(n), Unit: page, Units: -n, Stats: []stats.StatInterval{
 					{Name: key, Interval: &stats.Range{x, -x}, Kept: n},
 					{Name: reading, Group: model, Kept: -n},
 					{Name: page, Group: model, Interval: &stats.Range{score, x / 3}},
 				}}}, {}, nil},
-			Images: []*tabular.ImageScore{
+			Images: []*tabularreport.ImageScore{
 				{Model: model, Phase: key, Run: json.RawMessage(run), Page: page, Status: "failed", Line: n, Failure: reading},
 				{Model: model, Run: json.RawMessage(run), Page: page, Status: "ok", Precision: x, Recall: -x, F1: x / 3,
-					Fields: tabular.FieldSums{{Name: key, Sum: x, Scored: n}, {Name: reading}},
-					Pairs: []*tabular.Pair{
+					Fields: tabularreport.FieldSums{{Name: key, Sum: x, Scored: n}, {Name: reading}},
+					Pairs: []*tabularreport.Pair{
 						{GT: reading, Model: model, Similarity: x, SimilarityGT: "resolved", GTResolved: key, ModelReading: reading,
-							Fields: tabular.PairFields{{Name: key, Score: &score}, {Name: page}},
-							Extra:  tabular.ExtraFields{{Key: key, Value: json.RawMessage(extra)}, {Key: reading, Value: json.RawMessage(run)}}},
+							Fields: tabularreport.PairFields{{Name: key, Score: &score}, {Name: page}},
+							Extra:  tabularreport.ExtraFields{{Key: key, Value: json.RawMessage(extra)}, {Key: reading, Value: json.RawMessage(run)}}},
 						{}, nil,
 					},
 					UnmatchedModel: []string{reading, key}, UnmatchedGT: []string{}},
@@ -173,8 +202,8 @@ func FuzzWriteJSON(f *testing.F) {
 			},
 		}
 		if n%2 == 0 {
-			rep.Preview = &tabular.Preview{Cells: []*tabular.PreviewCell{{Model: model, F1: tabular.Delta{Settled: &score},
-				Fields: tabular.FieldDeltas{{Name: key, Delta: tabular.Delta{Preview: &score, Delta: &score}}, {Name: reading}}}, nil}}
+			rep.Preview = &tabularreport.Preview{Cells: []*tabularreport.PreviewCell{{Model: model, F1: tabularreport.Delta{Settled: &score},
+				Fields: tabularreport.FieldDeltas{{Name: key, Delta: tabularreport.Delta{Preview: &score, Delta: &score}}, {Name: reading}}}, nil}}
 		}
 		checkAgainstReflection(t, "fuzzed report", rep)
 	})
@@ -200,7 +229,7 @@ func TestImageScoresDoNotDependOnEachOther(t *testing.T) {
 	images := in.Runs.Images
 	for i, im := range images {
 		one := in
-		one.Runs = &tabular.Runs{File: in.Runs.File, Images: []*tabular.Image{im}}
+		one.Runs = &tabularread.Runs{File: in.Runs.File, Images: []*tabularread.Image{im}}
 		alone, err := tabular.Score(one)
 		if err != nil {
 			t.Fatal(err)

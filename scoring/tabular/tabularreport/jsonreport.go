@@ -1,4 +1,4 @@
-package tabular
+package tabularreport
 
 import (
 	"io"
@@ -43,7 +43,7 @@ func (r *Report) SummaryJSON() ([]byte, error) {
 
 func (r *Report) jsonBytes(summary bool) ([]byte, error) {
 	jw := jsonout.NewWriter(r.jsonSize(summary))
-	err := r.writeJSON(jw, func(jw *jsonout.Writer) error {
+	err := r.WriteJSONAround(jw, func(jw *jsonout.Writer) error {
 		if r.Images == nil {
 			jw.Null()
 			return nil
@@ -51,7 +51,7 @@ func (r *Report) jsonBytes(summary bool) ([]byte, error) {
 		jw.Open('[')
 		for _, im := range r.Images {
 			jw.Elem()
-			writeImage(jw, im, summary)
+			WriteImage(jw, im, summary)
 		}
 		jw.Close(']')
 		return nil
@@ -62,10 +62,10 @@ func (r *Report) jsonBytes(summary bool) ([]byte, error) {
 	return jw.Bytes()
 }
 
-// writeJSON writes the report's members in their order; images writes
+// WriteJSONAround writes the report's members in their order; images writes
 // the value of "images" (the images a report holds, or those a streamed
 // scoring wrote aside).
-func (r *Report) writeJSON(jw *jsonout.Writer, images func(*jsonout.Writer) error) error {
+func (r *Report) WriteJSONAround(jw *jsonout.Writer, images func(*jsonout.Writer) error) error {
 	jw.Open('{')
 	jw.Key("kind")
 	jw.String(r.Kind)
@@ -360,8 +360,8 @@ func writeDelta(jw *jsonout.Writer, d *Delta) {
 	jw.Close('}')
 }
 
-// writeImage writes one image's scores; a summary stops after its f1.
-func writeImage(jw *jsonout.Writer, im *ImageScore, summary bool) {
+// WriteImage writes one image's scores; a summary stops after its f1.
+func WriteImage(jw *jsonout.Writer, im *ImageScore, summary bool) {
 	if im == nil {
 		jw.Null()
 		return

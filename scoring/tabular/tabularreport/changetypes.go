@@ -1,4 +1,4 @@
-package tabular
+package tabularreport
 
 import (
 	"bytes"
@@ -59,7 +59,8 @@ type ChangeCount struct {
 	ChangeTally
 }
 
-func (t *ChangeTally) add(c *Change, key string) {
+// Add counts c, a change of a report whose key column is key.
+func (t *ChangeTally) Add(c *Change, key string) {
 	switch {
 	case c.Field == PairingField:
 		t.Pairings++

@@ -1,4 +1,4 @@
-package tabular
+package tabularread
 
 import (
 	"bytes"
@@ -291,9 +291,9 @@ func MergePages(sets ...[]*GTPage) ([]*GTPage, error) {
 	return out, nil
 }
 
-// pageKey returns the integer form of a page id when it has one, so that
+// PageKey returns the integer form of a page id when it has one, so that
 // "7" and "07" name the same page.
-func pageKey(id string) (int64, bool) {
+func PageKey(id string) (int64, bool) {
 	n, err := strconv.ParseInt(strings.TrimSpace(id), 10, 64)
 	return n, err == nil
 }
