@@ -22,13 +22,13 @@ DEMO_ADDR ?= 127.0.0.1:8080
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
 
+# The binary as released: no symbol table or DWARF (-s -w), no local
+# paths (-trimpath); the site embedded gzip-compressed.
 build: site ## build bin/docscore, with the site embedded
-	$(GO) build -trimpath -o $(BIN) ./cmd/docscore
+	$(GO) build -trimpath -ldflags='-s -w' -o $(BIN) ./cmd/docscore
 
-site: ## write the static site to dist/site (for any static host) and embed it in the next build
-	$(GO) run ./cmd/docscore/internal/sitebuild/run -out $(SITE_OUT)
-	rm -rf $(WEBUI_DIR)/index.html $(WEBUI_DIR)/assets
-	cp -R $(SITE_OUT)/index.html $(SITE_OUT)/assets $(WEBUI_DIR)/
+site: ## write the static site to dist/site (for any static host) and embed it, gzip-compressed, in the next build
+	$(GO) run ./cmd/docscore/internal/sitebuild/run -out $(SITE_OUT) -embed $(WEBUI_DIR)
 
 demo: build ## score the tabular and page-text samples on the command line, then serve the site (prints the URL)
 	$(BIN) score tabular --sample --format md

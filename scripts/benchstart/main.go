@@ -4,10 +4,12 @@
 // machine's load falls on both), and the medians and their ratio are
 // printed. "make bench-start" runs it on bin/docscore --version:
 //
-//	go run ./scripts/benchstart [-n 21] [-max-ratio 0] BINARY [ARGS...]
+//	go run ./scripts/benchstart [-n 21] [-max-ratio 0] [-before OLD] BINARY [ARGS...]
 //
 // The target of issue 34 is a ratio of at most 2. With -max-ratio R it
-// exits 1 when the ratio is over R.
+// exits 1 when the ratio is over R. With -before OLD, an earlier build
+// runs in the same rounds with the same arguments, and its median and
+// ratio are printed beside.
 package main
 
 import (
@@ -25,6 +27,7 @@ import (
 func main() {
 	n := flag.Int("n", 21, "runs of each binary")
 	maxRatio := flag.Float64("max-ratio", 0, "exit 1 when docscore's median is over this many times hello-world's (0: never)")
+	before := flag.String("before", "", "an earlier build of the binary, run in the same rounds for a side-by-side figure")
 	flag.Parse()
 	if flag.NArg() < 1 {
 		fmt.Fprintln(os.Stderr, "usage: benchstart [-n 21] [-max-ratio R] BINARY [ARGS...]")
@@ -41,12 +44,20 @@ func main() {
 		fmt.Fprintln(os.Stderr, "benchstart:", err)
 		os.Exit(2)
 	}
-	r, err := measure(*n, []string{hello}, flag.Args())
+	subjects := [][]string{flag.Args()}
+	if *before != "" {
+		subjects = append(subjects, append([]string{*before}, flag.Args()[1:]...))
+	}
+	rs, err := measure(*n, []string{hello}, subjects...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchstart:", err)
 		os.Exit(2)
 	}
+	r := rs[0]
 	fmt.Print(r)
+	if len(rs) > 1 {
+		fmt.Printf("before: %s median %.2f ms, ratio %.2f× (same rounds)\n", *before, float64(median(rs[1].Subject))/float64(time.Millisecond), rs[1].Ratio())
+	}
 	if *maxRatio > 0 && r.Ratio() > *maxRatio {
 		fmt.Printf("over the target: %.2f× > %.2f×\n", r.Ratio(), *maxRatio)
 		os.Exit(1)
@@ -83,27 +94,35 @@ func buildHello(dir string) (string, error) {
 // Result holds the wall times of each run.
 type Result struct {
 	Base, Subject []time.Duration
-	SubjectName   string
 }
 
-// measure runs base and subject n times each, in turn.
-func measure(n int, base, subject []string) (Result, error) {
+// measure runs base and each subject n times, in turn (one round: base,
+// then every subject), and returns one Result per subject, each with
+// the base's times.
+func measure(n int, base []string, subjects ...[]string) ([]Result, error) {
 	if n < 1 {
-		return Result{}, errors.New("-n must be at least 1")
+		return nil, errors.New("-n must be at least 1")
 	}
-	r := Result{SubjectName: fmt.Sprint(subject)}
+	var baseTimes []time.Duration
+	subj := make([][]time.Duration, len(subjects))
 	for i := 0; i < n; i++ {
 		d, err := runOnce(base)
 		if err != nil {
-			return r, err
+			return nil, err
 		}
-		r.Base = append(r.Base, d)
-		if d, err = runOnce(subject); err != nil {
-			return r, err
+		baseTimes = append(baseTimes, d)
+		for j, s := range subjects {
+			if d, err = runOnce(s); err != nil {
+				return nil, err
+			}
+			subj[j] = append(subj[j], d)
 		}
-		r.Subject = append(r.Subject, d)
 	}
-	return r, nil
+	out := make([]Result, len(subjects))
+	for j := range subjects {
+		out[j] = Result{Base: baseTimes, Subject: subj[j]}
+	}
+	return out, nil
 }
 
 // runOnce is one run's wall time, from the spawn to the wait's return,

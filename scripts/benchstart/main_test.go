@@ -41,12 +41,17 @@ func TestMeasureRunsBoth(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	r, err := measure(3, []string{self, "-test.run=^$"}, []string{self, "-test.run=^$"})
+	rs, err := measure(3, []string{self, "-test.run=^$"}, []string{self, "-test.run=^$"}, []string{self, "-test.run=^$"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Base) != 3 || len(r.Subject) != 3 || r.Ratio() <= 0 {
-		t.Errorf("%+v", r)
+	if len(rs) != 2 {
+		t.Fatalf("%d results", len(rs))
+	}
+	for _, r := range rs {
+		if len(r.Base) != 3 || len(r.Subject) != 3 || r.Ratio() <= 0 {
+			t.Errorf("%+v", r)
+		}
 	}
 	if _, err := measure(1, []string{self, "-test.run=^$"}, []string{"/nonexistent/docscore"}); err == nil {
 		t.Error("a missing binary: no error")
