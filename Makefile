@@ -16,7 +16,7 @@ SITE_OUT  := dist/site
 WEBUI_DIR := cmd/docscore/internal/webui/built
 DEMO_ADDR ?= 127.0.0.1:8080
 
-.PHONY: help build site demo sample-text test deps vet test-go test-wasm test-site-js test-e2e test-memory bench-start bench-stream bench-million bench-million-receipts test-page-large test-python python-wheel python-wheels test-npm npm-package screenshots imports check-core fuzz-smoke worker clean \
+.PHONY: help build site demo sample-text test deps vet test-go test-wasm test-site-js test-e2e test-memory bench-start bench-stream bench-million bench-million-receipts test-page-large test-python python-wheel python-wheels test-npm npm-package screenshots generate imports check-core fuzz-smoke worker clean \
 	lint-workflows lint-release release-snapshot release
 
 help: ## list the targets
@@ -150,6 +150,9 @@ BAD_LINE_IMAGE ?= 150000
 test-page-large: ## the page streams LARGE_IMAGES images (160,000: about 1 GB) in Chromium; a bad line at BAD_LINE_IMAGE
 	DOCSCORE_LARGE_IMAGES=$(LARGE_IMAGES) DOCSCORE_BAD_LINE_IMAGE=$(BAD_LINE_IMAGE) $(GO) test -count=1 -v -timeout 180m \
 	  -tags 'e2e large' -run 'TestStreamedLargeFile|TestStreamedBadLine|TestBenchmarkCorpusStreamedAndWhole' ./cmd/docscore/internal/e2e/
+
+generate: ## write npm's and Python's functions from the operation registry (TestGeneratedFilesAreCurrent checks them)
+	$(GO) run ./cmd/docscore/internal/hostgen/run
 
 imports: ## redraw the package-import chart of docs/architecture.md (TestArchitectureIsCurrent checks it)
 	$(GO) run ./scripts/importgraph -w docs/architecture.md

@@ -19,4 +19,5 @@ setDefaults({
   read: (url) => fetch(url),
 });
 
-export { scoreTabular, checkRules, scoreReceipts, scoreTables, scoreText, evaluate, compare, version, locateWasm, DocscoreError } from './core.js';
+export * from './operations.js';
+export { version, locateWasm, DocscoreError } from './core.js';

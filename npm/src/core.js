@@ -10,8 +10,10 @@
 // escaped inside it; a report comes back as its bytes, exactly those the
 // command line writes.
 //
-// node.js and browser.js say where the WebAssembly files are by default
-// (setDefaults) and re-export this module's API.
+// The functions, one per operation of docscore's registry, are generated
+// into operations.js, which calls this module's call. node.js and
+// browser.js say where the WebAssembly files are by default (setDefaults)
+// and re-export the API.
 
 import './wasm_exec.js';
 
@@ -20,7 +22,7 @@ const FAMILIES = {
   receipts: { file: 'receipts.wasm', global: 'docscoreReceipts' },
   tables: { file: 'tables.wasm', global: 'docscoreTables' },
   text: { file: 'text.wasm', global: 'docscoreText' },
-  harness: { file: 'harness.wasm', global: 'docscoreHarness' },
+  eval: { file: 'harness.wasm', global: 'docscoreHarness' },
   compare: { file: 'compare.wasm', global: 'docscoreCompare' },
 };
 
@@ -116,9 +118,11 @@ async function instantiateSource(file, src, imports) {
   return (await WebAssembly.instantiate(src, imports)).instance;
 }
 
-// Request is a JSON request being built: files become parts, their texts
-// sent beside the JSON.
-class Request {
+/**
+ * @internal Request is a JSON request being built (operations.js builds
+ * them): files become parts, their texts sent beside the JSON.
+ */
+export class Request {
   constructor() {
     this.fields = {};
     this.parts = [];
@@ -184,9 +188,12 @@ function base64(bytes) {
   return btoa(s);
 }
 
-// call runs method of family and returns the report as the options ask:
-// its bytes (raw), its text (csv, md, junit) or the parsed JSON.
-async function call(family, method, req, opts) {
+/**
+ * @internal call runs method of family and returns the report as the
+ * options ask: its bytes (raw), its text (csv, md, junit) or the parsed
+ * JSON.
+ */
+export async function call(family, method, req, opts) {
   const api = await load(family);
   const out = await api.call(method, req.json(), req.parts);
   const envelope = typeof out === 'string' ? out : out.envelope;
@@ -204,97 +211,9 @@ async function call(family, method, req, opts) {
   return format === 'json' ? JSON.parse(text) : text;
 }
 
-function need(input, name) {
+/** @internal need refuses an input that is not an object of files. */
+export function need(input, name) {
   if (input === null || typeof input !== 'object') throw new TypeError(`expected an object with the files, such as {${name}: …}`);
-}
-
-/** scoreTabular is "docscore score tabular": gt, runs, rules?, schema?. */
-export function scoreTabular(input, options) {
-  return run(() => {
-    need(input, 'gt, runs');
-    const r = new Request();
-    r.options(options);
-    r.fields.gt = r.files('gt', input.gt);
-    r.fields.runs = r.file('runs', input.runs);
-    if (input.rules) r.fields.rules = r.file('rules', input.rules);
-    if (input.schema) r.fields.schema = r.file('schema', input.schema);
-    return call('tabular', 'scoreTabular', r, options);
-  });
-}
-
-/** checkRules is "docscore rules check --format json": rules, gt?, schema?. */
-export function checkRules(input, options) {
-  return run(() => {
-    need(input, 'rules');
-    const r = new Request();
-    r.options(options);
-    r.fields.rules = r.file('rules', input.rules);
-    if (input.gt) r.fields.gt = r.files('gt', input.gt);
-    if (input.schema) r.fields.schema = r.file('schema', input.schema);
-    return call('tabular', 'checkRules', r, options);
-  });
-}
-
-/** scoreReceipts is "docscore score receipts": refs, run. */
-export function scoreReceipts(input, options) {
-  return run(() => {
-    need(input, 'refs, run');
-    const r = new Request();
-    r.options(options);
-    r.fields.refs = r.files('refs', input.refs);
-    r.fields.run = r.file('run', input.run);
-    return call('receipts', 'scoreReceipts', r, options);
-  });
-}
-
-/** scoreTables is "docscore score tables": gt, and pred or runs. */
-export function scoreTables(input, options) {
-  return run(() => {
-    need(input, 'gt, pred or runs');
-    const r = new Request();
-    r.options(options);
-    r.fields.gt = r.files('gt', input.gt);
-    if (input.pred) r.fields.pred = r.files('pred', input.pred);
-    if (input.runs) r.fields.runs = r.file('runs', input.runs);
-    return call('tables', 'scoreTables', r, options);
-  });
-}
-
-/** scoreText is "docscore score text": gt, and ocr or runs. */
-export function scoreText(input, options) {
-  return run(() => {
-    need(input, 'gt, ocr or runs');
-    const r = new Request();
-    r.options(options);
-    r.fields.gt = r.files('gt', input.gt);
-    if (input.ocr) r.fields.ocr = r.files('ocr', input.ocr);
-    if (input.runs) r.fields.runs = r.file('runs', input.runs);
-    return call('text', 'scoreText', r, options);
-  });
-}
-
-/** evaluate is "docscore eval --judge none": cases and the files it names. */
-export function evaluate(input, options) {
-  return run(() => {
-    need(input, 'cases, files');
-    const r = new Request();
-    r.options(options);
-    r.fields.cases = r.file('cases', input.cases);
-    if (input.files) r.fields.files = r.files('files', input.files, true);
-    return call('harness', 'evaluate', r, options);
-  });
-}
-
-/** compare is "docscore compare": base and new, or base with within. */
-export function compare(input, options) {
-  return run(() => {
-    need(input, 'base, new');
-    const r = new Request();
-    r.options(options);
-    r.fields.base = r.file('base', input.base, true);
-    if (input.new) r.fields.new = r.file('new', input.new, true);
-    return call('compare', 'compare', r, options);
-  });
 }
 
 /** version is the docscore version of the WebAssembly files. */
@@ -302,7 +221,7 @@ export async function version() {
   return (await load('tabular')).version;
 }
 
-// run turns a synchronous throw (a bad argument) into a rejection.
-async function run(f) {
+/** @internal run turns a synchronous throw (a bad argument) into a rejection. */
+export async function run(f) {
   return f();
 }

@@ -16,4 +16,5 @@ setDefaults({
   read: (url) => (url.protocol === 'file:' ? readFile(url) : fetch(url)),
 });
 
-export { scoreTabular, checkRules, scoreReceipts, scoreTables, scoreText, evaluate, compare, version, locateWasm, DocscoreError } from './core.js';
+export * from './operations.js';
+export { version, locateWasm, DocscoreError } from './core.js';

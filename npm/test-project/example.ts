@@ -8,7 +8,10 @@
 // file loader (--loader:.wasm=file) gives their URLs. The worker uses the
 // package's default instead, the files copied next to the bundle.
 
-import { scoreTabular, compare, locateWasm, DocscoreError, type InputFile, type TabularReport } from '@docscore/core';
+import { scoreTabular, compare, locateWasm, DocscoreError, type CompareOptions, type InputFile, type TabularReport } from '@docscore/core';
+
+// The options generated from the registry type-check: compare takes preview.
+export const previewOptions: CompareOptions = { preview: true, effect: 0.01, seed: 7n };
 import wasmURLs from '@docscore/core/wasm-urls';
 
 locateWasm(wasmURLs);

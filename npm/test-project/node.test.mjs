@@ -76,6 +76,18 @@ test('compare: the sample report within itself, byte for byte', async () => {
   assert.equal((await compare({ base }, { within: true })).kind, 'comparison');
 });
 
+test('compare: a settled scoring with its preview, byte for byte "compare --preview"', async () => {
+  const base = { name: 'tabular.json', text: want('tabular.json') };
+  const preview = { name: 'tabular-preview.json', text: want('tabular-preview.json') };
+  for (const format of ['json', 'md']) {
+    assert.deepEqual(await compare({ base, new: preview }, { preview: true, format, raw: true }), want(`compare-preview.${format}`), format);
+  }
+  const report = await compare({ base, new: preview }, { preview: true });
+  assert.ok(report.comparisons[0].a.id.startsWith('settled:'), report.comparisons[0].a.id);
+  const bad = await compare({ base }, { within: true, preview: true }).then(() => null, (e) => e);
+  assert.equal(bad.code, 'bad_request');
+});
+
 test('a failed call rejects with the code, file and line', async () => {
   const runs = { name: 'runs.jsonl', text: tabular.runs.text + '{"image": \n' };
   const err = await scoreTabular({ ...tabular, runs }).then(() => null, (e) => e);

@@ -110,3 +110,35 @@ def test_score_text(root, reference):
     got = docscore.score_text(gt=gt, ocr=ocr, bootstrap=100)
     assert got == want
     assert got["pages"][0]["char_edits"] == 8 and got["pages"][0]["gt_chars"] == 591
+
+
+def test_compare_preview(tmp_path, root, reference):
+    """compare(settled, preview, preview=True) is "docscore compare --preview"."""
+    t = root / "sample" / "tabular"
+    files = ["--gt", str(t / "gt"), "--runs", str(t / "runs.jsonl"), "--rules", str(t / "EQUIVALENCES.md"), "--bootstrap", "0"]
+    settled, preview = tmp_path / "settled.json", tmp_path / "preview.json"
+    settled.write_bytes(reference("score", "tabular", *files))
+    preview.write_bytes(reference("score", "tabular", *files, "--preview", "open"))
+    want = json.loads(reference("compare", "--preview", str(settled), str(preview), "--permutations", "200", "--bootstrap", "200"))
+    got = docscore.compare(settled, preview, preview=True, permutations=200, bootstrap=200)
+    assert got == want
+    assert got["comparisons"][0]["a"]["id"].startswith("settled:")
+    assert got["comparisons"][0]["b"]["id"].startswith("preview:")
+    with pytest.raises(docscore.InputError):
+        docscore.compare(settled, within=True, preview=True)
+
+
+def test_plan_and_check_rules(tmp_path, root, reference):
+    """The functions generated for plan and rules check equal the command line."""
+    report = tmp_path / "report.json"
+    report.write_bytes(reference("score", "tabular", "--sample", "--format", "json", "--bootstrap", "0"))
+    want = json.loads(reference("plan", str(report), "--effect", "0.02", "--format", "json"))
+    assert docscore.plan(report, effect=0.02) == want
+    rules = root / "sample" / "tabular" / "EQUIVALENCES.md"
+    assert docscore.check_rules(rules=rules) == json.loads(reference("rules", "check", "--rules", str(rules), "--format", "json"))
+
+
+def test_every_operation_is_a_function():
+    """Each operation of the registry is a function of the package."""
+    for name in ["score_tabular", "check_rules", "score_receipts", "score_tables", "score_text", "evaluate", "compare", "plan"]:
+        assert callable(getattr(docscore, name)) and name in docscore.__all__

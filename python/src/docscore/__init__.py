@@ -15,32 +15,9 @@ command line, parsed), and maps its exit statuses onto exceptions:
 >>> sorted({cell["phase"] for cell in report["cells"]})
 ['G', 'N']
 """
-from ._run import (
-    DocscoreError,
-    InputError,
-    ThresholdError,
-    binary,
-    compare,
-    evaluate,
-    run,
-    score_receipts,
-    score_tables,
-    score_tabular,
-    score_text,
-)
+from . import _operations
+from ._operations import *  # noqa: F401,F403 (one function per operation)
+from ._run import DocscoreError, InputError, ThresholdError, binary, run
 from ._version import __version__
 
-__all__ = [
-    "DocscoreError",
-    "InputError",
-    "ThresholdError",
-    "binary",
-    "compare",
-    "evaluate",
-    "run",
-    "score_receipts",
-    "score_tables",
-    "score_tabular",
-    "score_text",
-    "__version__",
-]
+__all__ = ["DocscoreError", "InputError", "ThresholdError", "binary", "run", "__version__", *_operations.__all__]

@@ -121,8 +121,8 @@ func TestInstalledPackage(t *testing.T) {
 
 // cliReports writes the command line's reports into dir: the tabular
 // sample (--sample) in every format, its rule file's check, the receipts
-// sample, the pipeline example's evaluation and the tabular report
-// compared within itself.
+// sample, the pipeline example's evaluation, the tabular report compared
+// within itself and with its preview (--preview open).
 func cliReports(t *testing.T, root, dir string) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -140,8 +140,12 @@ func cliReports(t *testing.T, root, dir string) {
 	t.Chdir(filepath.Join(root, "examples", "harness", "pipeline"))
 	cliRun(t, "eval", "--cases", "cases.json", "--judge", "none", "--output", filepath.Join(dir, "eval.json"), "--markdown", filepath.Join(dir, "eval.md"))
 	t.Chdir(dir)
+	t.Chdir(root)
+	out("tabular-preview.json", "score", "tabular", "--sample", "--preview", "open")
+	t.Chdir(dir)
 	for _, f := range []string{"json", "md"} {
 		out("compare."+f, "compare", "--within", "tabular.json", "--format", f)
+		out("compare-preview."+f, "compare", "--preview", "tabular.json", "tabular-preview.json", "--format", f)
 	}
 }
 
