@@ -17,7 +17,9 @@ import (
 // (TabularOperations, receiptsapi.Operations, evalapi.Operations) and adds
 // only its transport: the command line reads files and writes the bytes,
 // the browser bridge hands texts across, the HTTP handler decodes bodies.
-// A new operation is one entry in a list and its function.
+// A new operation is one entry in a list, with its inputs and options
+// (Inputs, Params), and its function; package registry joins the lists,
+// and docs/architecture.md walks through adding one.
 type Operation struct {
 	// Name is the operation's method name in the browser bridge, such
 	// as "scoreTabular".
