@@ -7,6 +7,7 @@ import (
 
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 	"github.com/docscore/docscore/scoring/tabular"
 	"github.com/docscore/docscore/scoring/tabular/tabularreport"
 )
@@ -163,7 +164,7 @@ func (m *ReceiptsMetric) Evaluate(_ context.Context, stage evalcase.EvaluationCa
 			if err != nil {
 				return res, err
 			}
-			r, err := receipts.ParseCORD(ref.ArtifactID, b, receipts.ParseOptions{})
+			r, err := receiptsread.ParseCORD(ref.ArtifactID, b, receiptsread.ParseOptions{})
 			if err != nil {
 				res.Verdict, res.Reason = evalcase.Uncertain, "the CORD reference could not be read: "+err.Error()
 				return res, nil

@@ -20,6 +20,8 @@ import (
 	"github.com/docscore/docscore/scoring/internal/jsonout"
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
 )
 
 // Report is the report of one pilot run. Its JSON form has a stable key
@@ -51,9 +53,9 @@ type Report struct {
 	// UnattemptedCount counts the planned pairs with no record;
 	// Unattempted lists the first receipts.MaxListedPairs of them, in
 	// plan order; Duplicated the pairs recorded more than once.
-	UnattemptedCount int             `json:"unattempted_count"`
-	Unattempted      []receipts.Pair `json:"unattempted"`
-	Duplicated       []Duplicate     `json:"duplicated"`
+	UnattemptedCount int                   `json:"unattempted_count"`
+	Unattempted      []receiptsreport.Pair `json:"unattempted"`
+	Duplicated       []Duplicate           `json:"duplicated"`
 	// WarmupsMissing lists the samples without a warmup record.
 	WarmupsMissing []string `json:"warmups_missing"`
 	// Phases holds the performance of each phase (warmup first).
@@ -64,8 +66,8 @@ type Report struct {
 	// Scores is the receipts scorer's report (scored with
 	// AllowIncomplete); null when there are no references, ScoresNote
 	// then says why.
-	Scores     *receipts.Report `json:"scores"`
-	ScoresNote string           `json:"scores_note,omitempty"`
+	Scores     *receiptsreport.Report `json:"scores"`
+	ScoresNote string                 `json:"scores_note,omitempty"`
 }
 
 // Duplicate is a measured pair recorded more than once.
@@ -79,11 +81,11 @@ type Duplicate struct {
 type Options struct {
 	// References to score against; nil takes them from the run header's
 	// labels (when every sample has one).
-	References receipts.References
+	References receiptsread.References
 	// ReferencesFrom names where References came from, for the report.
 	ReferencesFrom string
 	// Order is the reference protocol (see receipts.Order).
-	Order receipts.Order
+	Order receiptsread.Order
 }
 
 // Build reports on run. Scoring errors (a sample without a reference, a
@@ -93,7 +95,7 @@ func Build(run *pilotrun.Run, opts Options) (*Report, error) {
 	rep := &Report{
 		Kind: "pilot", RunID: h.RunID, CreatedAt: h.CreatedAt, Engine: h.Engine, Model: h.Model, Dataset: h.Dataset,
 		PromptSHA256: h.PromptSHA256, DeadlineS: h.DeadlineS, Samples: len(h.Planned.SampleIDs),
-		Unattempted: []receipts.Pair{}, Duplicated: []Duplicate{}, WarmupsMissing: []string{},
+		Unattempted: []receiptsreport.Pair{}, Duplicated: []Duplicate{}, WarmupsMissing: []string{},
 		Phases: pilotrun.Stats(run),
 	}
 	if run.End != nil {
@@ -111,7 +113,7 @@ func Build(run *pilotrun.Run, opts Options) (*Report, error) {
 	if refs == nil {
 		var missing []string
 		var err error
-		refs, missing, err = HeaderReferences(run, receipts.ParseOptions{Order: opts.Order})
+		refs, missing, err = HeaderReferences(run, receiptsread.ParseOptions{Order: opts.Order})
 		switch {
 		case err != nil:
 			return nil, err
@@ -154,15 +156,15 @@ func completeness(run *pilotrun.Run, rep *Report) {
 			samples = append(samples, s)
 		}
 	}
-	count := map[receipts.Pair]int{}
-	var order []receipts.Pair
+	count := map[receiptsreport.Pair]int{}
+	var order []receiptsreport.Pair
 	warm := map[string]bool{}
 	for _, r := range run.Requests {
 		if r.Phase == pilotrun.WarmupPhase {
 			warm[r.SampleID] = true
 			continue
 		}
-		k := receipts.Pair{Phase: r.Phase, SampleID: r.SampleID}
+		k := receiptsreport.Pair{Phase: r.Phase, SampleID: r.SampleID}
 		if count[k] == 0 {
 			order = append(order, k)
 		}
@@ -175,7 +177,7 @@ func completeness(run *pilotrun.Run, rep *Report) {
 		}
 	}
 	rep.UnattemptedCount, rep.Unattempted = receipts.MissingPairs(phases, samples, rep.Recorded, func(pi, si int) bool {
-		return count[receipts.Pair{Phase: phases[pi], SampleID: samples[si]}] > 0
+		return count[receiptsreport.Pair{Phase: phases[pi], SampleID: samples[si]}] > 0
 	})
 	for _, k := range order {
 		if count[k] > 1 {
@@ -198,12 +200,12 @@ func completeness(run *pilotrun.Run, rep *Report) {
 // header's samples: a CORD annotation (label) or a plain-text reference.
 // It returns the ids of the samples without either in missing. A label
 // that does not parse is an input error naming the run file's header line.
-func HeaderReferences(run *pilotrun.Run, opts receipts.ParseOptions) (refs receipts.References, missing []string, err error) {
+func HeaderReferences(run *pilotrun.Run, opts receiptsread.ParseOptions) (refs receiptsread.References, missing []string, err error) {
 	for _, s := range run.Header.Samples {
 		source := fmt.Sprintf("%s:%d (run header, sample %s)", run.Name, run.HeaderLine, s.SampleID)
 		switch {
 		case len(s.Label) > 0:
-			ref, perr := receipts.ParseCORD(source, s.Label, opts)
+			ref, perr := receiptsread.ParseCORD(source, s.Label, opts)
 			if perr != nil {
 				if ie, ok := inputerr.As(perr); ok {
 					return nil, nil, inputerr.New(run.Name, run.HeaderLine, "sample %s: label: %s", s.SampleID, ie.Msg)
@@ -213,10 +215,10 @@ func HeaderReferences(run *pilotrun.Run, opts receipts.ParseOptions) (refs recei
 			ref.SampleID, ref.Source, ref.ImageSHA256 = s.SampleID, source, s.ImageSHA256
 			refs = append(refs, ref)
 		case s.Reference != nil:
-			if opts.Order == receipts.ReadingOrder {
+			if opts.Order == receiptsread.ReadingOrder {
 				return nil, nil, inputerr.New(run.Name, run.HeaderLine, "sample %s: reading order needs CORD annotations with word quads; its label is plain text", s.SampleID)
 			}
-			refs = append(refs, receipts.Reference{SampleID: s.SampleID, Text: *s.Reference, Source: source, ImageSHA256: s.ImageSHA256})
+			refs = append(refs, receiptsread.Reference{SampleID: s.SampleID, Text: *s.Reference, Source: source, ImageSHA256: s.ImageSHA256})
 		default:
 			missing = append(missing, s.SampleID)
 		}

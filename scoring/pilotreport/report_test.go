@@ -14,6 +14,8 @@ import (
 	"github.com/docscore/docscore/scoring/pilotreport"
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -31,13 +33,13 @@ func sampleRun(t testing.TB, name string) *pilotrun.Run {
 	return run
 }
 
-func sampleRefs(t testing.TB) receipts.References {
+func sampleRefs(t testing.TB) receiptsread.References {
 	t.Helper()
 	data, err := sample.Receipts.ReadFile("receipts/refs.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	refs, err := receipts.ParseReferences("refs.jsonl", data, receipts.ParseOptions{})
+	refs, err := receiptsread.ParseReferences("refs.jsonl", data, receiptsread.ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +110,7 @@ func TestReportFacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Complete || !rep.Incomplete || len(rep.Unattempted) != 1 || rep.Unattempted[0] != (receipts.Pair{Phase: "c4", SampleID: "cord-test-0007"}) ||
+	if rep.Complete || !rep.Incomplete || len(rep.Unattempted) != 1 || rep.Unattempted[0] != (receiptsreport.Pair{Phase: "c4", SampleID: "cord-test-0007"}) ||
 		len(rep.Duplicated) != 1 || rep.Duplicated[0].Count != 2 || rep.Recorded != 47 || rep.Planned != 48 {
 		t.Errorf("completeness: complete %v, unattempted %v, duplicated %v, %d/%d", rep.Complete, rep.Unattempted, rep.Duplicated, rep.Recorded, rep.Planned)
 	}
@@ -157,7 +159,7 @@ func TestReportErrors(t *testing.T) {
 		t.Errorf("broken label: %v", err)
 	}
 	// Reading order needs CORD quads, which a plain reference lacks.
-	_, err = pilotreport.Build(labelledRun(t), pilotreport.Options{Order: receipts.ReadingOrder})
+	_, err = pilotreport.Build(labelledRun(t), pilotreport.Options{Order: receiptsread.ReadingOrder})
 	if err == nil || !strings.Contains(err.Error(), "sample plain: reading order needs CORD annotations") {
 		t.Errorf("reading order: %v", err)
 	}
@@ -188,7 +190,7 @@ func TestUnattemptedPairsAreCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := pilotreport.Build(run, pilotreport.Options{References: receipts.References{}})
+	rep, err := pilotreport.Build(run, pilotreport.Options{References: receiptsread.References{}})
 	if err != nil {
 		t.Fatal(err)
 	}

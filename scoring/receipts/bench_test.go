@@ -13,6 +13,7 @@ import (
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 	"github.com/docscore/docscore/scoring/receipts/receiptstest"
 )
 
@@ -75,7 +76,7 @@ func BenchmarkRougeLLongPages(b *testing.B) {
 // parsed inputs to the report, "end_to_end" from the input bytes to the
 // JSON report bytes.
 func BenchmarkScoreSampleRun(b *testing.B) {
-	refs := loadSampleRefs(b, receipts.ParseOptions{})
+	refs := loadSampleRefs(b, receiptsread.ParseOptions{})
 	run := loadSampleRun(b, "run.jsonl")
 	b.Run("score", func(b *testing.B) {
 		b.ReportAllocs()
@@ -95,9 +96,9 @@ func BenchmarkScoreSampleRun(b *testing.B) {
 	b.Run("end_to_end", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			var refs receipts.References
+			var refs receiptsread.References
 			for name, data := range files {
-				r, err := receipts.ParseReferences(name, data, receipts.ParseOptions{})
+				r, err := receiptsread.ParseReferences(name, data, receiptsread.ParseOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -121,7 +122,7 @@ func BenchmarkScoreSampleRun(b *testing.B) {
 // BenchmarkStreamJobs streams a generated run of 4,800 records (held in
 // memory) as JSON with 1 and 2 jobs: records/s (make bench-stream).
 func BenchmarkStreamJobs(b *testing.B) {
-	refs := loadSampleRefs(b, receipts.ParseOptions{})
+	refs := loadSampleRefs(b, receiptsread.ParseOptions{})
 	const n = 4800
 	var run bytes.Buffer
 	if _, err := receiptstest.WriteRun(&run, refs, receiptstest.Options{Records: n, Seed: 1}); err != nil {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
 )
 
 // PageDetail is the drill-down of one scored page: the page's scores as
@@ -15,7 +17,7 @@ import (
 // a longest common subsequence and the reference numbers the prediction
 // lacks.
 type PageDetail struct {
-	Page
+	receiptsreport.Page
 	// Output is the record's raw output; nil when it is null.
 	Output *string `json:"output"`
 	// Prediction is the cleaned, case-folded output as scored: empty when
@@ -49,7 +51,7 @@ const maxAlignWords = 1 << 21
 // excluded, against its reference. Its scores and flags are the report's
 // page's; an unknown pair or a sample without a reference is an input
 // error.
-func Detail(refs References, run *pilotrun.Run, phase, sampleID string) (*PageDetail, error) {
+func Detail(refs receiptsread.References, run *pilotrun.Run, phase, sampleID string) (*PageDetail, error) {
 	return DetailLimited(nil, 0, refs, run, phase, sampleID)
 }
 
@@ -58,7 +60,7 @@ func Detail(refs References, run *pilotrun.Run, phase, sampleID string) (*PageDe
 // *WorkLimitError, found before any LCS is computed, and the drill-down's
 // segments (one per token) stay within it. Once ctx is done (nil never
 // is) the LCS stops early and the error is ctx's.
-func DetailLimited(ctx Canceler, maxTokens int, refs References, run *pilotrun.Run, phase, sampleID string) (*PageDetail, error) {
+func DetailLimited(ctx Canceler, maxTokens int, refs receiptsread.References, run *pilotrun.Run, phase, sampleID string) (*PageDetail, error) {
 	var rec *pilotrun.Record
 	count := 0
 	for i := range run.Requests {
@@ -74,7 +76,7 @@ func DetailLimited(ctx Canceler, maxTokens int, refs References, run *pilotrun.R
 	if rec == nil {
 		return nil, inputerr.New(run.Name, 0, "no record of phase %q and sample %q: expected a measured request for the pair", phase, sampleID)
 	}
-	var ref *Reference
+	var ref *receiptsread.Reference
 	for i := range refs {
 		if refs[i].SampleID == sampleID {
 			ref = &refs[i]
@@ -99,10 +101,10 @@ func DetailLimited(ctx Canceler, maxTokens int, refs References, run *pilotrun.R
 		return nil, fmt.Errorf("receipts: drill-down stopped: %w", ctx.Err())
 	}
 	if count > 1 {
-		page.Flags = append(page.Flags, FlagDuplicated)
+		page.Flags = append(page.Flags, receiptsreport.FlagDuplicated)
 	}
 	if !plannedPair(run, phase, sampleID) {
-		page.Flags = append(page.Flags, FlagUnplanned)
+		page.Flags = append(page.Flags, receiptsreport.FlagUnplanned)
 	}
 	d := &PageDetail{Page: page, Output: rec.Output}
 	predText := ""

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 )
 
 // TestDetailAgreesWithReport opens every page of the sample's complete
@@ -17,7 +18,7 @@ import (
 // are a common subsequence of the report's length on both sides, and the
 // numbers marked missing are the report's missing numbers, in order.
 func TestDetailAgreesWithReport(t *testing.T) {
-	refs := loadSampleRefs(t, receipts.ParseOptions{})
+	refs := loadSampleRefs(t, receiptsread.ParseOptions{})
 	byID := map[string]string{}
 	for _, r := range refs {
 		byID[r.SampleID] = r.Text

@@ -4,7 +4,7 @@
 //
 // The path from input bytes to report bytes is pure and host-independent:
 //
-//	refs, _ := receipts.ParseReferences("refs.jsonl", refBytes, receipts.ParseOptions{})
+//	refs, _ := receiptsread.ParseReferences("refs.jsonl", refBytes, receiptsread.ParseOptions{})
 //	run, _ := pilotrun.Read(bytes.NewReader(runBytes), "run.jsonl", pilotrun.ReadOptions{})
 //	rep, _ := receipts.Score(refs, run, receipts.Options{})
 //	rep.WriteJSON(w) // or WriteCSV, WritePhasesCSV, WriteMarkdown
@@ -20,6 +20,14 @@
 // primary observation; warmups are never scored; a run whose planned
 // (phase, sample) pairs are not each recorded exactly once is refused
 // unless Options.AllowIncomplete is set ([IncompleteError]).
+//
+// The family is three packages along the data flow: receiptsread reads
+// the references (CORD-v2 annotations, or JSONL), this package scores
+// (Score in memory; Stream for a run too large to hold, with the same
+// per-page scoring), and receiptsreport holds the report and writes it as
+// JSON, CSV or Markdown. Stream stays here: it drives the scoring's
+// private accumulators (per phase, per unit of the intervals) page by
+// page, which is why this package is near 3,000 lines.
 //
 // When predictions are JSON parses in Donut's gt_parse shape, the
 // CORD-standard structured metrics of package donut (TED accuracy and

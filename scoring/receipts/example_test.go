@@ -7,6 +7,7 @@ import (
 
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 )
 
 func ExampleClean() {
@@ -53,10 +54,10 @@ func ExampleNumericRecall() {
 }
 
 func ExampleScore() {
-	refs, err := receipts.ParseReferences("refs.jsonl", []byte(
+	refs, err := receiptsread.ParseReferences("refs.jsonl", []byte(
 		`{"sample_id": "cord-test-0000", "reference": "CAFE LATTE 2 60,000 TOTAL 60,000"}
 {"sample_id": "cord-test-0001", "reference": "ICE TEA 1 8,000 TOTAL 8,000"}
-`), receipts.ParseOptions{})
+`), receiptsread.ParseOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -88,7 +89,7 @@ func ExampleScore() {
 }
 
 func ExampleIncompleteError() {
-	refs := receipts.References{{SampleID: "s1", Text: "TOTAL 10"}, {SampleID: "s2", Text: "CASH 5"}}
+	refs := receiptsread.References{{SampleID: "s1", Text: "TOTAL 10"}, {SampleID: "s2", Text: "CASH 5"}}
 	run, _ := pilotrun.Read(strings.NewReader(
 		`{"type": "run", "run_id": "demo", "planned": {"phases": ["c1", "c4"], "sample_ids": ["s1", "s2"]}}
 {"type": "request", "phase": "c1", "sample_id": "s1", "status": "ok", "finish_reason": "stop", "output": "TOTAL 10"}
@@ -105,7 +106,7 @@ func ExampleIncompleteError() {
 }
 
 func ExampleReport_WriteMarkdown() {
-	refs := receipts.References{{SampleID: "s1", Text: "TOTAL 10"}}
+	refs := receiptsread.References{{SampleID: "s1", Text: "TOTAL 10"}}
 	run, _ := pilotrun.Read(strings.NewReader(
 		`{"type": "run", "run_id": "demo", "planned": {"phases": ["c1"], "sample_ids": ["s1"]}}
 {"type": "request", "phase": "c1", "sample_id": "s1", "status": "ok", "finish_reason": "stop", "output": "<b>TOTAL</b> 1O"}
@@ -146,14 +147,14 @@ func ExampleLCS() {
 
 func ExampleParseCORD() {
 	file := `{"ground_truth": "{\"gt_parse\": {\"total\": {\"total_price\": \"60,000\"}}, \"valid_line\": [{\"words\": [{\"text\": \"TOTAL\"}, {\"text\": \"60,000\"}]}]}"}`
-	ref, err := receipts.ParseCORD("refs/cord-test-0004.json", []byte(file), receipts.ParseOptions{})
+	ref, err := receiptsread.ParseCORD("refs/cord-test-0004.json", []byte(file), receiptsread.ParseOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Printf("%s: %q, gt_parse %s\n", ref.SampleID, ref.Text, ref.GTParse)
 
-	_, err = receipts.ParseCORD("refs/bad.json", []byte(`{"valid_line": [{"words": [{"text": 5}]}]}`), receipts.ParseOptions{})
+	_, err = receiptsread.ParseCORD("refs/bad.json", []byte(`{"valid_line": [{"words": [{"text": 5}]}]}`), receiptsread.ParseOptions{})
 	fmt.Println(err)
 	// Output:
 	// cord-test-0004: "TOTAL 60,000", gt_parse {"total": {"total_price": "60,000"}}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
-
 )
 
 // FuzzClean checks that cleaning never panics, keeps valid UTF-8 valid,

@@ -3,25 +3,27 @@ package receipts_test
 import (
 	"bytes"
 	"flag"
-	"github.com/docscore/docscore/scoring/stats"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
+	"github.com/docscore/docscore/scoring/stats"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // sampleReport scores one of the sample run files against the CORD refs.
-func sampleReport(t testing.TB, runFile string, refs receipts.References) *receipts.Report {
+func sampleReport(t testing.TB, runFile string, refs receiptsread.References) *receiptsreport.Report {
 	t.Helper()
 	return sampleReportWith(t, runFile, refs, receipts.Options{AllowIncomplete: true})
 }
 
 // sampleReportWith scores one of the sample run files with opts.
-func sampleReportWith(t testing.TB, runFile string, refs receipts.References, opts receipts.Options) *receipts.Report {
+func sampleReportWith(t testing.TB, runFile string, refs receiptsread.References, opts receipts.Options) *receiptsreport.Report {
 	t.Helper()
 	rep, err := receipts.Score(refs, loadSampleRun(t, runFile), opts)
 	if err != nil {
@@ -31,7 +33,7 @@ func sampleReportWith(t testing.TB, runFile string, refs receipts.References, op
 }
 
 // encodings renders a report in every format.
-func encodings(t testing.TB, rep *receipts.Report) map[string][]byte {
+func encodings(t testing.TB, rep *receiptsreport.Report) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
 	for ext, write := range map[string]func(*bytes.Buffer) error{
@@ -52,7 +54,7 @@ func encodings(t testing.TB, rep *receipts.Report) map[string][]byte {
 // TestGolden compares the JSON, CSV and Markdown of the sample runs with
 // testdata/golden; go test -run TestGolden -update rewrites them.
 func TestGolden(t *testing.T) {
-	refs := loadSampleRefs(t, receipts.ParseOptions{})
+	refs := loadSampleRefs(t, receiptsread.ParseOptions{})
 	for _, tc := range []struct {
 		run, golden string
 		bootstrap   int
@@ -88,11 +90,11 @@ func TestGolden(t *testing.T) {
 // TestDeterministic: the same input twice, and the references in another
 // order, give identical bytes in every format.
 func TestDeterministic(t *testing.T) {
-	refs := loadSampleRefs(t, receipts.ParseOptions{})
+	refs := loadSampleRefs(t, receiptsread.ParseOptions{})
 	first := encodings(t, sampleReport(t, "run_incomplete.jsonl", refs))
-	shuffled := append(receipts.References(nil), refs...)
+	shuffled := append(receiptsread.References(nil), refs...)
 	rand.New(rand.NewPCG(5, 5)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-	for round, r := range []receipts.References{refs, shuffled} {
+	for round, r := range []receiptsread.References{refs, shuffled} {
 		again := encodings(t, sampleReport(t, "run_incomplete.jsonl", r))
 		for ext := range first {
 			if !bytes.Equal(first[ext], again[ext]) {

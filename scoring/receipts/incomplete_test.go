@@ -10,6 +10,8 @@ import (
 
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
 )
 
 // TestIncompleteErrorAllow: the refusal names no host's switch unless the
@@ -23,7 +25,7 @@ func TestIncompleteErrorAllow(t *testing.T) {
 		{"allow_incomplete: true", "(allow_incomplete: true scores what is there"},
 	}
 	for _, tt := range tests {
-		e := &receipts.IncompleteError{File: "run.jsonl", RunID: "r", Planned: 2, Missing: []receipts.Pair{{Phase: "c1", SampleID: "a"}}, Allow: tt.allow}
+		e := &receipts.IncompleteError{File: "run.jsonl", RunID: "r", Planned: 2, Missing: []receiptsreport.Pair{{Phase: "c1", SampleID: "a"}}, Allow: tt.allow}
 		msg := e.Error()
 		if !strings.Contains(msg, tt.want) {
 			t.Errorf("Allow %q: %q does not hold %q", tt.allow, msg, tt.want)
@@ -63,19 +65,19 @@ func planRun(phases, samples int) string {
 // MaxListedPairs, in plan order. Both used to list all 999,999 (the
 // report grew to 100 MB for a 23 MB run file, gigabytes over HTTP).
 func TestMissingPairsAreCounted(t *testing.T) {
-	refs, err := receipts.ParseReferences("refs.jsonl", []byte(`{"sample_id": "s0", "reference": "TOTAL 12"}`+"\n"), receipts.ParseOptions{})
+	refs, err := receiptsread.ParseReferences("refs.jsonl", []byte(`{"sample_id": "s0", "reference": "TOTAL 12"}`+"\n"), receiptsread.ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	const phases, samples = 200, 5000
 	text := planRun(phases, samples)
 	want := phases*samples - 1
-	check := func(t *testing.T, rep *receipts.Report) {
+	check := func(t *testing.T, rep *receiptsreport.Report) {
 		t.Helper()
 		if rep.MissingCount != want || len(rep.Missing) != receipts.MaxListedPairs {
 			t.Fatalf("missing_count %d, %d listed; want %d, %d", rep.MissingCount, len(rep.Missing), want, receipts.MaxListedPairs)
 		}
-		if first := rep.Missing[0]; first != (receipts.Pair{Phase: "p0", SampleID: "s1"}) {
+		if first := rep.Missing[0]; first != (receiptsreport.Pair{Phase: "p0", SampleID: "s1"}) {
 			t.Errorf("first missing pair %v, want p0/s1", first)
 		}
 	}

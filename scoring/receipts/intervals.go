@@ -1,12 +1,15 @@
 package receipts
 
+import (
+	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
+)
 import "github.com/docscore/docscore/scoring/stats"
 
 // addIntervals sets each phase's CI from its page rows (SPEC F.1): one
 // unit per sample, contributing its ROUGE-L F1 (when not null), its
 // numeric counts and, when the report has structured metrics, its TED
 // accuracy and field counts (zero for a page without them).
-func addIntervals(rep *Report, opts Options) error {
+func addIntervals(rep *receiptsreport.Report, opts Options) error {
 	if opts.Bootstrap == 0 {
 		return nil
 	}
@@ -49,7 +52,7 @@ type unit struct {
 	matched, ref, fMatched, fPred, fRef int32
 }
 
-func unitOf(p *Page) unit {
+func unitOf(p *receiptsreport.Page) unit {
 	u := unit{matched: int32(p.NumericMatched), ref: int32(p.NumericRef)}
 	if p.F1 != nil {
 		u.f1, u.hasF1 = *p.F1, true

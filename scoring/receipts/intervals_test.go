@@ -8,6 +8,7 @@ import (
 
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 )
 
 // TestPhaseIntervalsWithStructuredMetrics: with structured metrics in
@@ -15,7 +16,7 @@ import (
 // phase without them gets null structured intervals kept on no draw, and
 // the Markdown shows the structured intervals.
 func TestPhaseIntervalsWithStructuredMetrics(t *testing.T) {
-	refs := loadSampleRefs(t, receipts.ParseOptions{})
+	refs := loadSampleRefs(t, receiptsread.ParseOptions{})
 	var ids []string
 	for i := range 5 {
 		ids = append(ids, refs[i].SampleID)
@@ -70,7 +71,7 @@ func TestPhaseIntervalsWithStructuredMetrics(t *testing.T) {
 // TestBadPhaseIntervalSettings: settings out of range are input errors
 // naming the option.
 func TestBadPhaseIntervalSettings(t *testing.T) {
-	refs := loadSampleRefs(t, receipts.ParseOptions{})
+	refs := loadSampleRefs(t, receiptsread.ParseOptions{})
 	for _, tc := range []struct {
 		opts receipts.Options
 		want string

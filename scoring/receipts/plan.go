@@ -1,5 +1,9 @@
 package receipts
 
+import (
+	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
+)
+
 // MaxListedPairs caps the missing (unattempted) pairs a report or an
 // error lists; their count is always given in full. A run header plans
 // phases × samples, so a few hundred kilobytes of header plan billions of
@@ -11,13 +15,13 @@ const MaxListedPairs = 20
 // MaxListedPairs of them. n is how many planned pairs recorded reports: the
 // walk stops at the last pair to list, so it costs at most
 // n + MaxListedPairs steps, never phases × samples.
-func MissingPairs(phases, samples []string, n int, recorded func(pi, si int) bool) (count int, first []Pair) {
+func MissingPairs(phases, samples []string, n int, recorded func(pi, si int) bool) (count int, first []receiptsreport.Pair) {
 	count = len(phases)*len(samples) - n
-	first = []Pair{}
+	first = []receiptsreport.Pair{}
 	for pi := 0; pi < len(phases) && len(first) < min(count, MaxListedPairs); pi++ {
 		for si := 0; si < len(samples) && len(first) < min(count, MaxListedPairs); si++ {
 			if !recorded(pi, si) {
-				first = append(first, Pair{Phase: phases[pi], SampleID: samples[si]})
+				first = append(first, receiptsreport.Pair{Phase: phases[pi], SampleID: samples[si]})
 			}
 		}
 	}

@@ -9,28 +9,30 @@ import (
 	"os"
 	"path"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 )
 
 // loadSampleRefs parses every CORD file of the embedded sample.
-func loadSampleRefs(t testing.TB, opts receipts.ParseOptions) receipts.References {
+func loadSampleRefs(t testing.TB, opts receiptsread.ParseOptions) receiptsread.References {
 	t.Helper()
 	entries, err := fs.ReadDir(sample.Receipts, "receipts/refs")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var refs receipts.References
+	var refs receiptsread.References
 	for _, e := range entries {
 		name := path.Join("receipts/refs", e.Name())
 		data, err := fs.ReadFile(sample.Receipts, name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := receipts.ParseReferences(name, data, opts)
+		r, err := receiptsread.ParseReferences(name, data, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,7 +110,7 @@ func compareNumbers(t *testing.T, where string, want, got any) {
 }
 
 func TestSampleAgreesWithExpected(t *testing.T) {
-	refs := loadSampleRefs(t, receipts.ParseOptions{})
+	refs := loadSampleRefs(t, receiptsread.ParseOptions{})
 	for _, tc := range []struct {
 		run, expected string
 		allow         bool
@@ -138,5 +140,31 @@ func TestSampleAgreesWithExpected(t *testing.T) {
 			}
 			compareNumbers(t, "report", want, got)
 		})
+	}
+}
+
+// The sample's CORD files and its JSONL hold the same reference texts.
+func TestSampleCORDMatchesJSONL(t *testing.T) {
+	cord := loadSampleRefs(t, receiptsread.ParseOptions{})
+	data, err := fs.ReadFile(sample.Receipts, "receipts/refs.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	jsonl, err := receiptsread.ParseReferences("refs.jsonl", data, receiptsread.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cord) != 24 || len(jsonl) != 24 {
+		t.Fatalf("got %d CORD and %d JSONL references, want 24 each", len(cord), len(jsonl))
+	}
+	for i := range cord {
+		if cord[i].SampleID != jsonl[i].SampleID || cord[i].Text != jsonl[i].Text {
+			t.Errorf("sample %d: CORD %q %q, JSONL %q %q", i, cord[i].SampleID, cord[i].Text, jsonl[i].SampleID, jsonl[i].Text)
+		}
+	}
+	// Reading order reorders the scrambled words of receipt 0: JAWA is left of MIE.
+	ro := loadSampleRefs(t, receiptsread.ParseOptions{Order: receiptsread.ReadingOrder})
+	if !strings.HasPrefix(ro[0].Text, "CAFÉ LATTE 3 93000 279000 JAWA MIE GORENG") {
+		t.Errorf("reading order of cord-test-0000 = %q", ro[0].Text)
 	}
 }

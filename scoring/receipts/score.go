@@ -9,6 +9,8 @@ import (
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts/donut"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
 	"github.com/docscore/docscore/scoring/stats"
 )
 
@@ -37,7 +39,7 @@ type Options struct {
 	AllowIncomplete bool
 	// Order is recorded in the report: the protocol the references were
 	// built with (the parsers apply it).
-	Order Order
+	Order receiptsread.Order
 	// Structured says when to compute TED accuracy and field F1.
 	Structured Structured
 	// Bootstrap is the number of bootstrap replicates of each phase's
@@ -70,8 +72,8 @@ type IncompleteError struct {
 	// MissingCount counts the planned pairs not recorded; Missing lists
 	// the first of them (at most MaxListedPairs).
 	MissingCount int
-	Missing      []Pair
-	Duplicated   []Duplicate
+	Missing      []receiptsreport.Pair
+	Duplicated   []receiptsreport.Duplicate
 	// Allow is the host's way to score the run anyway, named in the
 	// message: "--allow-incomplete" on the command line,
 	// "allow_incomplete: true" in the HTTP API. Score leaves it empty, and
@@ -130,21 +132,21 @@ func plural(n int) string {
 // sample, or a run record whose image hash contradicts the reference image
 // are *inputerr.Error values; an incomplete run without AllowIncomplete is
 // an *IncompleteError.
-func Score(refs References, run *pilotrun.Run, opts Options) (*Report, error) {
+func Score(refs receiptsread.References, run *pilotrun.Run, opts Options) (*receiptsreport.Report, error) {
 	return ScoreContext(context.Background(), refs, run, opts)
 }
 
 // ScoreContext is Score that stops when ctx is done: it looks at the
 // context before each page, and the error wraps ctx.Err(). A scoring that
 // finishes gives exactly the report Score gives.
-func ScoreContext(ctx context.Context, refs References, run *pilotrun.Run, opts Options) (*Report, error) {
+func ScoreContext(ctx context.Context, refs receiptsread.References, run *pilotrun.Run, opts Options) (*receiptsreport.Report, error) {
 	if run == nil {
 		return nil, errors.New("receipts: no run")
 	}
 	if _, err := stats.IntervalOptions(opts.Bootstrap, opts.CILevel, opts.Seed); err != nil {
 		return nil, err
 	}
-	index := make(map[string]*Reference, len(refs))
+	index := make(map[string]*receiptsread.Reference, len(refs))
 	for i := range refs {
 		r := &refs[i]
 		if prev, dup := index[r.SampleID]; dup {
@@ -172,16 +174,16 @@ func ScoreContext(ctx context.Context, refs References, run *pilotrun.Run, opts 
 		}
 	}
 
-	rep := &Report{
+	rep := &receiptsreport.Report{
 		Kind:           "receipts",
 		RunID:          run.Header.RunID,
 		Planned:        len(phases) * len(samples),
-		Missing:        []Pair{},
-		Duplicated:     []Duplicate{},
-		Unplanned:      []Unplanned{},
+		Missing:        []receiptsreport.Pair{},
+		Duplicated:     []receiptsreport.Duplicate{},
+		Unplanned:      []receiptsreport.Unplanned{},
 		ReferenceOrder: opts.Order.String(),
-		Phases:         []Phase{},
-		Pages:          []Page{},
+		Phases:         []receiptsreport.Phase{},
+		Pages:          []receiptsreport.Page{},
 	}
 	if run.Header.Model != nil {
 		rep.Model = run.Header.Model.Name
@@ -191,19 +193,19 @@ func ScoreContext(ctx context.Context, refs References, run *pilotrun.Run, opts 
 		rep.EndStatus = &s
 	}
 	for _, e := range run.Skipped {
-		rep.SkippedLines = append(rep.SkippedLines, SkippedLine{Line: e.Line, Error: e.Msg})
+		rep.SkippedLines = append(rep.SkippedLines, receiptsreport.SkippedLine{Line: e.Line, Error: e.Msg})
 	}
 
 	// Group the measured records by pair, in file order.
-	byPair := map[Pair]*pairRecords{}
-	var order []Pair
+	byPair := map[receiptsreport.Pair]*pairRecords{}
+	var order []receiptsreport.Pair
 	for i := range run.Requests {
 		rec := &run.Requests[i]
 		if rec.Phase == pilotrun.WarmupPhase {
 			continue
 		}
 		rep.CompletedRecords++
-		key := Pair{Phase: rec.Phase, SampleID: rec.SampleID}
+		key := receiptsreport.Pair{Phase: rec.Phase, SampleID: rec.SampleID}
 		pr, ok := byPair[key]
 		if !ok {
 			pr = &pairRecords{}
@@ -243,20 +245,20 @@ func ScoreContext(ctx context.Context, refs References, run *pilotrun.Run, opts 
 		}
 	}
 	rep.MissingCount, rep.Missing = MissingPairs(plannedPhases, samples, recorded, func(pi, si int) bool {
-		_, ok := byPair[Pair{Phase: plannedPhases[pi], SampleID: samples[si]}]
+		_, ok := byPair[receiptsreport.Pair{Phase: plannedPhases[pi], SampleID: samples[si]}]
 		return ok
 	})
 	for _, key := range order {
 		recs := byPair[key].records
 		if len(recs) > 1 {
-			d := Duplicate{Phase: key.Phase, SampleID: key.SampleID, Count: len(recs), ScoredLine: recs[0].Line}
+			d := receiptsreport.Duplicate{Phase: key.Phase, SampleID: key.SampleID, Count: len(recs), ScoredLine: recs[0].Line}
 			for _, r := range recs {
 				d.Lines = append(d.Lines, r.Line)
 			}
 			rep.Duplicated = append(rep.Duplicated, d)
 		}
 		if !planned[key.Phase] || !plannedSample[key.SampleID] {
-			rep.Unplanned = append(rep.Unplanned, Unplanned{Phase: key.Phase, SampleID: key.SampleID, Line: recs[0].Line})
+			rep.Unplanned = append(rep.Unplanned, receiptsreport.Unplanned{Phase: key.Phase, SampleID: key.SampleID, Line: recs[0].Line})
 		}
 	}
 	rep.Complete = rep.MissingCount == 0 && len(rep.Duplicated) == 0
@@ -290,10 +292,10 @@ func ScoreContext(ctx context.Context, refs References, run *pilotrun.Run, opts 
 			return nil, fmt.Errorf("receipts: scoring stopped: %w", err)
 		}
 		if len(recs) > 1 {
-			page.Flags = append(page.Flags, FlagDuplicated)
+			page.Flags = append(page.Flags, receiptsreport.FlagDuplicated)
 		}
 		if !planned[key.Phase] || !plannedSample[key.SampleID] {
-			page.Flags = append(page.Flags, FlagUnplanned)
+			page.Flags = append(page.Flags, receiptsreport.FlagUnplanned)
 		}
 		rep.Pages = append(rep.Pages, page)
 		scored = append(scored, rec)
@@ -318,8 +320,8 @@ func ScoreContext(ctx context.Context, refs References, run *pilotrun.Run, opts 
 // scorePage scores one record against its reference tokens, its LCS
 // counted against budget. Once ctx is done the LCS stops early and the
 // page's numbers mean nothing: the caller checks ctx after.
-func scorePage(ctx Canceler, budget *cellBudget, rec *pilotrun.Record, refToks []Token) (Page, error) {
-	page := Page{
+func scorePage(ctx Canceler, budget *cellBudget, rec *pilotrun.Record, refToks []Token) (receiptsreport.Page, error) {
+	page := receiptsreport.Page{
 		Phase:        rec.Phase,
 		SampleID:     rec.SampleID,
 		Line:         rec.Line,
@@ -338,18 +340,18 @@ func scorePage(ctx Canceler, budget *cellBudget, rec *pilotrun.Record, refToks [
 		pred = Tokenize(Clean(rec.OutputString()))
 	}
 	if page.EmptyOutput {
-		page.Flags = append(page.Flags, FlagEmptyOutput)
+		page.Flags = append(page.Flags, receiptsreport.FlagEmptyOutput)
 	}
 	if page.Truncated {
-		page.Flags = append(page.Flags, FlagTruncated)
+		page.Flags = append(page.Flags, receiptsreport.FlagTruncated)
 	}
 	if !page.ScoredText {
-		page.Flags = append(page.Flags, FlagNotScored)
+		page.Flags = append(page.Flags, receiptsreport.FlagNotScored)
 	} else if !page.EmptyOutput && len(pred) == 0 {
-		page.Flags = append(page.Flags, FlagEmptyAfterCleaning)
+		page.Flags = append(page.Flags, receiptsreport.FlagEmptyAfterCleaning)
 	}
 	if err := budget.take(rec.Phase+"/"+rec.SampleID, len(pred), len(refToks)); err != nil {
-		return Page{}, err
+		return receiptsreport.Page{}, err
 	}
 	r := rougeL(ctx, Words(pred), Words(refToks))
 	page.PredTokens, page.RefTokens, page.LCS = r.PredTokens, r.RefTokens, r.LCS
@@ -361,7 +363,7 @@ func scorePage(ctx Canceler, budget *cellBudget, rec *pilotrun.Record, refToks [
 }
 
 // aggregate pools the pages of one phase.
-func aggregate(phase string, pages []Page) Phase {
+func aggregate(phase string, pages []receiptsreport.Page) receiptsreport.Phase {
 	a := newPhaseAcc(phase)
 	for i := range pages {
 		if pages[i].Phase == phase {
@@ -373,12 +375,12 @@ func aggregate(phase string, pages []Page) Phase {
 
 // phaseAcc pools the pages of one phase, in page order.
 type phaseAcc struct {
-	p   Phase
+	p   receiptsreport.Phase
 	sum float64 // of the page F1s
 }
 
 func newPhaseAcc(phase string) *phaseAcc {
-	return &phaseAcc{p: Phase{
+	return &phaseAcc{p: receiptsreport.Phase{
 		Phase:              phase,
 		Primary:            phase == PrimaryPhase,
 		StatusCounts:       map[string]int{},
@@ -386,7 +388,7 @@ func newPhaseAcc(phase string) *phaseAcc {
 	}}
 }
 
-func (a *phaseAcc) add(p *Page) {
+func (a *phaseAcc) add(p *receiptsreport.Page) {
 	a.p.Pages++
 	if p.F1 != nil {
 		a.p.PagesWithF1++
@@ -411,7 +413,7 @@ func (a *phaseAcc) add(p *Page) {
 	a.p.FinishReasonCounts[fr]++
 }
 
-func (a *phaseAcc) result() Phase {
+func (a *phaseAcc) result() receiptsreport.Phase {
 	r := a.p
 	if r.PagesWithF1 > 0 {
 		r.RougeLF1Mean = ptr(a.sum / float64(r.PagesWithF1))
@@ -450,7 +452,7 @@ type pairRecords struct {
 
 // scoreStructured adds the Donut-style metrics to the phases that have
 // them (see Structured); scored[i] is the record of rep.Pages[i].
-func scoreStructured(rep *Report, runName string, scored []*pilotrun.Record, index map[string]*Reference, mode Structured) error {
+func scoreStructured(rep *receiptsreport.Report, runName string, scored []*pilotrun.Record, index map[string]*receiptsread.Reference, mode Structured) error {
 	if mode == StructuredOff {
 		return nil
 	}
@@ -516,11 +518,11 @@ func scoreStructured(rep *Report, runName string, scored []*pilotrun.Record, ind
 // (parsed true) or nothing (an unparsed or unscored prediction is an
 // empty parse). A ground truth that normalizes to nothing has no TED
 // accuracy; any other error of donut.Accuracy is returned.
-func pageStructured(pred any, parsed bool, gt any) (*PageStructured, error) {
+func pageStructured(pred any, parsed bool, gt any) (*receiptsreport.PageStructured, error) {
 	if !parsed {
 		pred = map[string]any{}
 	}
-	ps := &PageStructured{Parsed: parsed}
+	ps := &receiptsreport.PageStructured{Parsed: parsed}
 	acc, err := donut.Accuracy(pred, gt)
 	switch {
 	case err == nil:
@@ -536,12 +538,12 @@ func pageStructured(pred any, parsed bool, gt any) (*PageStructured, error) {
 // structAcc pools the structured scores of a phase's pages, in page
 // order.
 type structAcc struct {
-	p      PhaseStructured
+	p      receiptsreport.PhaseStructured
 	accSum float64
 	accN   int
 }
 
-func (a *structAcc) add(ps *PageStructured) {
+func (a *structAcc) add(ps *receiptsreport.PageStructured) {
 	if ps.TEDAccuracy != nil {
 		a.accSum += *ps.TEDAccuracy
 		a.accN++
@@ -555,7 +557,7 @@ func (a *structAcc) add(ps *PageStructured) {
 	a.p.FieldsRef += ps.FieldsRef
 }
 
-func (a *structAcc) result() *PhaseStructured {
+func (a *structAcc) result() *receiptsreport.PhaseStructured {
 	r := a.p
 	if a.accN > 0 {
 		r.TEDAccuracyMean = ptr(a.accSum / float64(a.accN))

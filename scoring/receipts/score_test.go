@@ -12,6 +12,8 @@ import (
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
 	"github.com/docscore/docscore/scoring/receipts/donut"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
 )
 
 // runOf reads a run file given as lines.
@@ -47,12 +49,12 @@ func ok(phase, id, output string) string {
 	return reqLine(phase, id, pilotrun.StatusOK, pilotrun.FinishStop, output)
 }
 
-var abRefs = receipts.References{
+var abRefs = receiptsread.References{
 	{SampleID: "a", Text: "TOTAL 10", Source: "refs.jsonl:1"},
 	{SampleID: "b", Text: "CASH 20 CHANGE 5", Source: "refs.jsonl:2"},
 }
 
-func pairs(ps []receipts.Pair) []string {
+func pairs(ps []receiptsreport.Pair) []string {
 	out := []string{}
 	for _, p := range ps {
 		out = append(out, p.Phase+"/"+p.SampleID)
@@ -97,7 +99,7 @@ func TestCompleteness(t *testing.T) {
 			complete: true, missing: []string{}, duplicated: []string{}, unplanned: []string{"c8/a", "c1/z-unplanned"}, records: 6, scored: 6,
 		},
 	}
-	refs := append(receipts.References{{SampleID: "z-unplanned", Text: "Z"}}, abRefs...)
+	refs := append(receiptsread.References{{SampleID: "z-unplanned", Text: "Z"}}, abRefs...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			run := runOf(t, tc.lines...)
@@ -159,7 +161,7 @@ func TestDuplicateScoresFirstRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := rep.Pages[0]
-	if p.Line != 2 || p.F1 == nil || *p.F1 != 1 || !reflect.DeepEqual(p.Flags, []string{receipts.FlagDuplicated}) {
+	if p.Line != 2 || p.F1 == nil || *p.F1 != 1 || !reflect.DeepEqual(p.Flags, []string{receiptsreport.FlagDuplicated}) {
 		t.Errorf("page = %+v, want line 2 scored with F1 1 and flag duplicated", p)
 	}
 }
@@ -185,7 +187,7 @@ func TestUnplannedPhaseOrder(t *testing.T) {
 func TestUnplannedPhaseListedOnce(t *testing.T) {
 	run := runOf(t, headerLine([]string{"c1"}, []string{"a", "b"}), ok("c1", "a", "TOTAL 10"), ok("c1", "b", "CASH"),
 		ok("c8", "a", "x"), ok("c8", "b", "CASH 20"), ok("c9", "a", "y"), ok("c8", "c", "z"))
-	rep, err := receipts.Score(append(abRefs, receipts.Reference{SampleID: "c", Text: "Z", Source: "refs.jsonl:3"}), run, receipts.Options{})
+	rep, err := receipts.Score(append(abRefs, receiptsread.Reference{SampleID: "c", Text: "Z", Source: "refs.jsonl:3"}), run, receipts.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +249,7 @@ func TestStatusRule(t *testing.T) {
 }
 
 func TestPhaseAggregates(t *testing.T) {
-	refs := append(receipts.References{{SampleID: "empty", Text: "", Source: "x"}}, abRefs...)
+	refs := append(receiptsread.References{{SampleID: "empty", Text: "", Source: "x"}}, abRefs...)
 	run := runOf(t, headerLine([]string{"c1"}, []string{"a", "b", "empty"}),
 		ok("c1", "a", "TOTAL 10"),                          // F1 1, numbers 1/1
 		reqLine("c1", "b", pilotrun.StatusTimeout, "", ""), // F1 0, numbers 0/2
@@ -281,15 +283,15 @@ func TestScoreInputErrors(t *testing.T) {
 	}
 	tests := []struct {
 		name     string
-		refs     receipts.References
+		refs     receiptsread.References
 		lines    []string
 		file     string
 		line     int
 		contains string
 	}{
 		{"unknown sample", abRefs, []string{hdr, ok("c1", "a", "x"), ok("c1", "nope", "x")}, "run.jsonl", 3, `no reference for sample_id "nope"`},
-		{"two references", append(receipts.References{{SampleID: "a", Source: "refs/a.json"}}, abRefs...), []string{hdr, ok("c1", "a", "x")}, "refs.jsonl:1", 0, "already has a reference from refs/a.json"},
-		{"image mismatch", receipts.References{{SampleID: "a", Text: "x", ImageSHA256: "00ff", Source: "t.parquet row 0"}}, []string{hdr, sha("11ee")}, "run.jsonl", 2, "differs from the reference image"},
+		{"two references", append(receiptsread.References{{SampleID: "a", Source: "refs/a.json"}}, abRefs...), []string{hdr, ok("c1", "a", "x")}, "refs.jsonl:1", 0, "already has a reference from refs/a.json"},
+		{"image mismatch", receiptsread.References{{SampleID: "a", Text: "x", ImageSHA256: "00ff", Source: "t.parquet row 0"}}, []string{hdr, sha("11ee")}, "run.jsonl", 2, "differs from the reference image"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -305,7 +307,7 @@ func TestScoreInputErrors(t *testing.T) {
 		t.Errorf("warmup of an unknown sample: %v", err)
 	}
 	// A matching image hash is fine (case-insensitive hex).
-	refs := receipts.References{{SampleID: "a", Text: "x", ImageSHA256: "00FF"}}
+	refs := receiptsread.References{{SampleID: "a", Text: "x", ImageSHA256: "00FF"}}
 	if _, err := receipts.Score(refs, runOf(t, hdr, sha("00ff")), receipts.Options{}); err != nil {
 		t.Errorf("matching image hash: %v", err)
 	}
@@ -324,7 +326,7 @@ func insertCost(n *donut.Node) int {
 // TestStructuredOnSampleReferences scores perturbed parses of the sample's
 // gt_parse objects as JSON predictions.
 func TestStructuredOnSampleReferences(t *testing.T) {
-	refs := loadSampleRefs(t, receipts.ParseOptions{})
+	refs := loadSampleRefs(t, receiptsread.ParseOptions{})
 	gt := func(i int) map[string]any {
 		v, err := donut.Parse(refs[i].GTParse)
 		if err != nil {

@@ -67,6 +67,8 @@ import (
 	"github.com/docscore/docscore/scoring/internal/workpool"
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts/donut"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
 	"github.com/docscore/docscore/scoring/stats"
 )
 
@@ -105,7 +107,7 @@ func (never) Err() error { return nil }
 // errors. It returns the report without its pages (for thresholds and
 // warnings) and the lines SkipBadLines left out, also with an
 // *IncompleteError.
-func Stream(ctx Canceler, refs References, name string, run io.Reader, out io.Writer, opts Options, o StreamOptions) (*Report, []*inputerr.Error, error) {
+func Stream(ctx Canceler, refs receiptsread.References, name string, run io.Reader, out io.Writer, opts Options, o StreamOptions) (*receiptsreport.Report, []*inputerr.Error, error) {
 	if ctx == nil {
 		ctx = never{}
 	}
@@ -214,7 +216,7 @@ type streamer struct {
 	opts         Options
 	skip         bool
 	jobs         int
-	refs         References
+	refs         receiptsread.References
 	index        map[string]int32 // sample → its (first) reference
 	refState     []refState
 	hdr          *pilotrun.Run // the header only: read by the workers
@@ -235,12 +237,12 @@ type streamer struct {
 	completed     int
 	pages         int
 	seen          *bitset // per planned pair (phase × sample): a bit, set by its first record
-	unplanned     map[Pair]int32
-	unplannedList []Unplanned
-	dups          map[Pair]*Duplicate
-	unresolved    map[int]*Duplicate // planned pair → its duplicate, first line not yet known
-	dupLines      map[int]bool       // the first lines of the duplicated pairs
-	pageSpool     Spool              // a frame per page (see pageFrame)
+	unplanned     map[receiptsreport.Pair]int32
+	unplannedList []receiptsreport.Unplanned
+	dups          map[receiptsreport.Pair]*receiptsreport.Duplicate
+	unresolved    map[int]*receiptsreport.Duplicate // planned pair → its duplicate, first line not yet known
+	dupLines      map[int]bool                      // the first lines of the duplicated pairs
+	pageSpool     Spool                             // a frame per page (see pageFrame)
 	newSpool      func() (Spool, error)
 	frameBuf      []byte
 	accs          []*streamPhase
@@ -267,7 +269,7 @@ type refState struct {
 	gtOnce  sync.Once
 	gt      any
 	gtErr   error
-	empty   *PageStructured // the score of an empty parse
+	empty   *receiptsreport.PageStructured // the score of an empty parse
 	emptyE  error
 }
 
@@ -312,8 +314,8 @@ func (st *streamer) plan() {
 		}
 	}
 	st.seen = newBitset()
-	st.unplanned, st.dups, st.dupLines = map[Pair]int32{}, map[Pair]*Duplicate{}, map[int]bool{}
-	st.unresolved = map[int]*Duplicate{}
+	st.unplanned, st.dups, st.dupLines = map[receiptsreport.Pair]int32{}, map[receiptsreport.Pair]*receiptsreport.Duplicate{}, map[int]bool{}
+	st.unresolved = map[int]*receiptsreport.Duplicate{}
 }
 
 func newStreamPhase(p string) *streamPhase { return &streamPhase{acc: newPhaseAcc(p)} }
@@ -332,13 +334,13 @@ type lineResult struct {
 	line    int
 	phase   string
 	sample  string
-	ref     int32  // -1: none
-	hashErr bool   // the record's image hash differs from its reference's
-	hash    string // the record's image hash, when it differs
-	parsed  bool   // the page's scored prediction parsed as JSON
-	page    *Page  // nil when not scored
-	structE error  // the page's structured error
-	hasGT   bool   // its reference has a gt_parse
+	ref     int32                // -1: none
+	hashErr bool                 // the record's image hash differs from its reference's
+	hash    string               // the record's image hash, when it differs
+	parsed  bool                 // the page's scored prediction parsed as JSON
+	page    *receiptsreport.Page // nil when not scored
+	structE error                // the page's structured error
+	hasGT   bool                 // its reference has a gt_parse
 	row     rowMarks
 	work    error // over Options.MaxLCSCells: stops the scoring, never skipped
 }
@@ -352,7 +354,7 @@ type rowMarks struct {
 }
 
 // flagOrder is the order of a page's flags (bit i: flagOrder[i]).
-var flagOrder = []string{FlagEmptyOutput, FlagTruncated, FlagNotScored, FlagEmptyAfterCleaning, FlagDuplicated, FlagUnplanned}
+var flagOrder = []string{receiptsreport.FlagEmptyOutput, receiptsreport.FlagTruncated, receiptsreport.FlagNotScored, receiptsreport.FlagEmptyAfterCleaning, receiptsreport.FlagDuplicated, receiptsreport.FlagUnplanned}
 
 const dupBit = 1 << 4
 
@@ -430,7 +432,7 @@ func (st *streamer) worker() func(*linepipe.Batch[*batchOut]) {
 			_, pp := st.planned[rec.Phase]
 			_, ps := st.plannedSample[rec.SampleID]
 			if !pp || !ps {
-				page.Flags = append(page.Flags, FlagUnplanned)
+				page.Flags = append(page.Flags, receiptsreport.FlagUnplanned)
 			}
 			if st.opts.Structured != StructuredOff && ref.GTParse != nil {
 				r.hasGT = true
@@ -499,7 +501,7 @@ func (st *streamer) take(bt *linepipe.Batch[*batchOut]) error {
 			continue // a warmup
 		}
 		st.completed++
-		key := Pair{Phase: r.phase, SampleID: r.sample}
+		key := receiptsreport.Pair{Phase: r.phase, SampleID: r.sample}
 		pi, pp := st.planned[key.Phase]
 		si, ps := st.plannedSample[key.SampleID]
 		pair := -1 // the planned pair's index
@@ -519,7 +521,7 @@ func (st *streamer) take(bt *linepipe.Batch[*batchOut]) error {
 		if first != 0 {
 			d := st.dups[key]
 			if d == nil {
-				d = &Duplicate{Phase: key.Phase, SampleID: key.SampleID, Count: 1, Lines: []int{int(first)}, ScoredLine: int(first)}
+				d = &receiptsreport.Duplicate{Phase: key.Phase, SampleID: key.SampleID, Count: 1, Lines: []int{int(first)}, ScoredLine: int(first)}
 				st.dups[key] = d
 				if first > 0 {
 					st.dupLines[int(first)] = true
@@ -539,7 +541,7 @@ func (st *streamer) take(bt *linepipe.Batch[*batchOut]) error {
 			st.accs = append(st.accs, newStreamPhase(key.Phase))
 		}
 		if !pp || !ps {
-			st.unplannedList = append(st.unplannedList, Unplanned{Phase: key.Phase, SampleID: key.SampleID, Line: r.line})
+			st.unplannedList = append(st.unplannedList, receiptsreport.Unplanned{Phase: key.Phase, SampleID: key.SampleID, Line: r.line})
 		}
 		if st.refErr == nil && st.early == nil {
 			switch {
@@ -591,13 +593,13 @@ func (st *streamer) take(bt *linepipe.Batch[*batchOut]) error {
 
 // lowPage is a page the Markdown may list, with its place in the report.
 type lowPage struct {
-	page Page
+	page receiptsreport.Page
 	at   int
 }
 
 // keepLowest keeps the MarkdownLowest pages Report.lowest would list:
 // by ascending F1 (null last), ties in report order.
-func (st *streamer) keepLowest(p *Page, at int) {
+func (st *streamer) keepLowest(p *receiptsreport.Page, at int) {
 	less := func(a, b *float64) bool { // a strictly before b
 		switch {
 		case a == nil:
@@ -608,7 +610,7 @@ func (st *streamer) keepLowest(p *Page, at int) {
 		return *a < *b
 	}
 	n := len(st.lowest)
-	if n == MarkdownLowest && !less(p.F1, st.lowest[n-1].page.F1) {
+	if n == receiptsreport.MarkdownLowest && !less(p.F1, st.lowest[n-1].page.F1) {
 		return
 	}
 	pos := n
@@ -618,8 +620,8 @@ func (st *streamer) keepLowest(p *Page, at int) {
 	st.lowest = append(st.lowest, lowPage{})
 	copy(st.lowest[pos+1:], st.lowest[pos:])
 	st.lowest[pos] = lowPage{page: *p, at: at}
-	if len(st.lowest) > MarkdownLowest {
-		st.lowest = st.lowest[:MarkdownLowest]
+	if len(st.lowest) > receiptsreport.MarkdownLowest {
+		st.lowest = st.lowest[:receiptsreport.MarkdownLowest]
 	}
 }
 
@@ -640,30 +642,30 @@ func (st *streamer) spoolRow(rows []byte, m rowMarks, line int, phase int32) err
 }
 
 // report is the report without its pages, from what was kept.
-func (st *streamer) report() (*Report, error) {
+func (st *streamer) report() (*receiptsreport.Report, error) {
 	h := &st.hdr.Header
-	rep := &Report{
+	rep := &receiptsreport.Report{
 		Kind:             "receipts",
 		RunID:            h.RunID,
 		Planned:          len(st.planned) * len(st.samples),
 		CompletedRecords: st.completed,
 		ScoredRecords:    st.pages,
-		Missing:          []Pair{},
-		Duplicated:       []Duplicate{},
+		Missing:          []receiptsreport.Pair{},
+		Duplicated:       []receiptsreport.Duplicate{},
 		Unplanned:        st.unplannedList,
 		ReferenceOrder:   st.opts.Order.String(),
-		Phases:           []Phase{},
-		Pages:            []Page{},
+		Phases:           []receiptsreport.Phase{},
+		Pages:            []receiptsreport.Page{},
 		EndStatus:        st.endStatus,
 	}
 	if rep.Unplanned == nil {
-		rep.Unplanned = []Unplanned{}
+		rep.Unplanned = []receiptsreport.Unplanned{}
 	}
 	if h.Model != nil {
 		rep.Model = h.Model.Name
 	}
 	for _, e := range st.skipped {
-		rep.SkippedLines = append(rep.SkippedLines, SkippedLine{Line: e.Line, Error: e.Msg})
+		rep.SkippedLines = append(rep.SkippedLines, receiptsreport.SkippedLine{Line: e.Line, Error: e.Msg})
 	}
 	rep.MissingCount, rep.Missing = MissingPairs(st.phases[:len(st.planned)], st.samples, st.seen.n, func(pi, si int) bool {
 		return st.seen.has(pi*len(st.samples) + si)
@@ -731,7 +733,7 @@ func (st *streamer) frameSize() int {
 }
 
 // spoolPage writes a page's frame to the page spool.
-func (st *streamer) spoolPage(line, phase, sample int, ref int32, p *Page) error {
+func (st *streamer) spoolPage(line, phase, sample int, ref int32, p *receiptsreport.Page) error {
 	f := binary.LittleEndian.AppendUint32(st.frameBuf[:0], uint32(line))
 	f = binary.LittleEndian.AppendUint32(f, uint32(phase))
 	f = binary.LittleEndian.AppendUint32(f, uint32(sample+1))
@@ -842,7 +844,7 @@ func (st *streamer) resolveDuplicates() error {
 
 // intervals sets each phase's CI from the units in the page spool, a
 // group of phases of at most unitBudget units a pass.
-func (st *streamer) intervals(rep *Report, structured bool) error {
+func (st *streamer) intervals(rep *receiptsreport.Report, structured bool) error {
 	o, err := stats.IntervalOptions(st.opts.Bootstrap, st.opts.CILevel, st.opts.Seed)
 	if err != nil {
 		return err
@@ -900,10 +902,10 @@ func (st *streamer) intervals(rep *Report, structured bool) error {
 }
 
 // write writes the report: its summaries, then the spooled rows.
-func (st *streamer) write(rep *Report, out io.Writer) error {
+func (st *streamer) write(rep *receiptsreport.Report, out io.Writer) error {
 	switch st.format {
 	case "md":
-		rep.Pages = make([]Page, len(st.lowest))
+		rep.Pages = make([]receiptsreport.Page, len(st.lowest))
 		for i := range st.lowest {
 			p := &st.lowest[i].page
 			if st.dupLines[p.Line] {
@@ -918,7 +920,7 @@ func (st *streamer) write(rep *Report, out io.Writer) error {
 		return rep.WriteMarkdown(out)
 	case "csv":
 		cw := csv.NewWriter(out)
-		if err := cw.Write(CSVHeader); err != nil {
+		if err := cw.Write(receiptsreport.CSVHeader); err != nil {
 			return err
 		}
 		cw.Flush()
@@ -1040,7 +1042,7 @@ func writeStrings(jw *jsonout.Writer, list []string) {
 
 // writePageJSON writes a page as the report's JSON lays it out (at the
 // depth of the pages), and places it in rows.
-func writePageJSON(jw *jsonout.Writer, p *Page, rows *bytes.Buffer) rowMarks {
+func writePageJSON(jw *jsonout.Writer, p *receiptsreport.Page, rows *bytes.Buffer) rowMarks {
 	jw.Reset()
 	var m rowMarks
 	jw.Open('{')
@@ -1118,10 +1120,10 @@ func writePageJSON(jw *jsonout.Writer, p *Page, rows *bytes.Buffer) rowMarks {
 }
 
 // writePageCSV writes a page's CSV row (WriteCSV's) into rows.
-func writePageCSV(p *Page, rows *bytes.Buffer) rowMarks {
+func writePageCSV(p *receiptsreport.Page, rows *bytes.Buffer) rowMarks {
 	var m rowMarks
 	m.start = rows.Len()
-	row := csvPageRow(p)
+	row := receiptsreport.CSVPageRow(p)
 	cw := csv.NewWriter(rows)
 	field := func(fields []string) {
 		cw.Write(fields)
@@ -1147,8 +1149,8 @@ func writePageCSV(p *Page, rows *bytes.Buffer) rowMarks {
 
 // sortDuplicates puts duplicated pairs in the order of their first
 // records.
-func sortDuplicates(d []Duplicate) {
-	slices.SortFunc(d, func(a, b Duplicate) int { return a.ScoredLine - b.ScoredLine })
+func sortDuplicates(d []receiptsreport.Duplicate) {
+	slices.SortFunc(d, func(a, b receiptsreport.Duplicate) int { return a.ScoredLine - b.ScoredLine })
 }
 
 // sortLowest puts the kept pages back in report order.

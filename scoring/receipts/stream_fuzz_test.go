@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 )
 
 // FuzzStreamMatchesInMemory holds Stream to the in-memory path
@@ -18,7 +19,7 @@ import (
 // testdata/fuzz/FuzzStreamMatchesInMemory: a few lines of the sample run
 // each, so that an exec takes milliseconds.
 func FuzzStreamMatchesInMemory(f *testing.F) {
-	refs := loadSampleRefs(f, receipts.ParseOptions{})
+	refs := loadSampleRefs(f, receiptsread.ParseOptions{})
 	formats := [4]string{"json", "csv", "md", "json"}
 	structured := [4]receipts.Structured{receipts.StructuredAuto, receipts.StructuredOff, receipts.StructuredOn, receipts.StructuredAuto}
 	f.Fuzz(func(t *testing.T, run []byte, sel uint8) {

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
 	"github.com/docscore/docscore/scoring/receipts/receiptstest"
 )
 
@@ -23,7 +25,7 @@ var memoryRecords = flag.Int("memory-records", 20000, "records of TestStreamFlat
 // into a pipe as it is read, as Markdown to nowhere with intervals (its
 // spools in files, as the command line's), and samples the live heap
 // after a full collection at 40 evenly spaced points.
-func streamRecords(t *testing.T, refs receipts.References, n, bad int) (*receipts.Report, []uint64, time.Duration) {
+func streamRecords(t *testing.T, refs receiptsread.References, n, bad int) (*receiptsreport.Report, []uint64, time.Duration) {
 	pr, pw := io.Pipe()
 	go func() {
 		_, err := receiptstest.WriteRun(pw, refs, receiptstest.Options{Records: n, BadLines: []int{bad}, Seed: 1})
@@ -67,7 +69,7 @@ func TestStreamFlatMemory(t *testing.T) {
 	}
 	// At least 20 phases in the large run: the references' caches
 	// (tokens, parses) fill during the first phase.
-	refs := receiptstest.Repeat(loadSampleRefs(t, receipts.ParseOptions{}), min(1000, max(24, large/20)))
+	refs := receiptstest.Repeat(loadSampleRefs(t, receiptsread.ParseOptions{}), min(1000, max(24, large/20)))
 	small := large / 10
 	_, smallLive, smallTime := streamRecords(t, refs, small, small/2)
 	rep, largeLive, largeTime := streamRecords(t, refs, large, large*3/4)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/docscore/docscore/scoring/internal/linepipe"
 	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 )
 
 // countedSpools is a StreamOptions.Spool that counts the spools it gives.
@@ -23,7 +24,7 @@ func (c *countedSpools) spool() (receipts.Spool, error) {
 // the in-memory path's. A duplicated pair's first line is found in the
 // page spool too.
 func TestStreamIntervalsInPasses(t *testing.T) {
-	refs := loadSampleRefs(t, receipts.ParseOptions{})
+	refs := loadSampleRefs(t, receiptsread.ParseOptions{})
 	runs := map[string][]byte{"generated": generated(t, refs, 240, 100), "duplicates": withDuplicates(t, refs)}
 	opts := receipts.Options{AllowIncomplete: true, Bootstrap: 100}
 	for _, budget := range []int{1, 50, 1 << 16} {

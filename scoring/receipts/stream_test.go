@@ -12,19 +12,21 @@ import (
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
 	"github.com/docscore/docscore/scoring/receipts/receiptstest"
 	"github.com/docscore/docscore/scoring/stats"
 )
 
 // inMemory is the report of the whole-file path: pilotrun.Read, Score and
 // the format's writer, or the first error.
-func inMemory(refs receipts.References, run []byte, opts receipts.Options, format string, skip bool) ([]byte, error) {
+func inMemory(refs receiptsread.References, run []byte, opts receipts.Options, format string, skip bool) ([]byte, error) {
 	rep, err := scoreInMemory(refs, run, opts, skip)
 	return writeInMemory(rep, err, format)
 }
 
 // scoreInMemory is the whole-file path's report: pilotrun.Read and Score.
-func scoreInMemory(refs receipts.References, run []byte, opts receipts.Options, skip bool) (*receipts.Report, error) {
+func scoreInMemory(refs receiptsread.References, run []byte, opts receipts.Options, skip bool) (*receiptsreport.Report, error) {
 	r, err := pilotrun.Read(bytes.NewReader(run), "run.jsonl", pilotrun.ReadOptions{SkipBadLines: skip})
 	if err != nil {
 		return nil, err
@@ -34,7 +36,7 @@ func scoreInMemory(refs receipts.References, run []byte, opts receipts.Options, 
 
 // writeInMemory is rep in a format, by its writer, or err when the
 // scoring failed.
-func writeInMemory(rep *receipts.Report, err error, format string) ([]byte, error) {
+func writeInMemory(rep *receiptsreport.Report, err error, format string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +52,7 @@ func writeInMemory(rep *receipts.Report, err error, format string) ([]byte, erro
 	return b.Bytes(), err
 }
 
-func streamed(refs receipts.References, run []byte, opts receipts.Options, format string, skip bool, jobs int) ([]byte, error) {
+func streamed(refs receiptsread.References, run []byte, opts receipts.Options, format string, skip bool, jobs int) ([]byte, error) {
 	var b bytes.Buffer
 	_, _, err := receipts.Stream(nil, refs, "run.jsonl", bytes.NewReader(run), &b, opts,
 		receipts.StreamOptions{Format: format, Jobs: jobs, SkipBadLines: skip})
@@ -64,7 +66,7 @@ func streamed(refs receipts.References, run []byte, opts receipts.Options, forma
 // from the in-memory path's, in any format, with 1 and 8 jobs. The
 // in-memory report is scored once and written in each format (its
 // writers only read it).
-func sameAsInMemory(t *testing.T, what string, refs receipts.References, run []byte, opts receipts.Options, skip bool) {
+func sameAsInMemory(t *testing.T, what string, refs receiptsread.References, run []byte, opts receipts.Options, skip bool) {
 	t.Helper()
 	rep, repErr := scoreInMemory(refs, run, opts, skip)
 	for _, format := range []string{"json", "csv", "md"} {
@@ -107,7 +109,7 @@ func TestStreamSamples(t *testing.T) {
 	// CPU-bound on inputs of its own: it runs beside the other parallel
 	// tests, once the sequential ones (TestStreamFlatMemory) are done.
 	t.Parallel()
-	refs := loadSampleRefs(t, receipts.ParseOptions{})
+	refs := loadSampleRefs(t, receiptsread.ParseOptions{})
 	for _, run := range []string{"run.jsonl", "run_incomplete.jsonl"} {
 		data := sampleRun(t, run)
 		for _, allow := range []bool{false, true} {
@@ -123,7 +125,7 @@ func TestStreamSamples(t *testing.T) {
 
 // generated is a generated run of n records over the sample's
 // references.
-func generated(t testing.TB, refs receipts.References, n int, bad ...int) []byte {
+func generated(t testing.TB, refs receiptsread.References, n int, bad ...int) []byte {
 	var b bytes.Buffer
 	if _, err := receiptstest.WriteRun(&b, refs, receiptstest.Options{Records: n, BadLines: bad, Seed: 7}); err != nil {
 		t.Fatal(err)
@@ -138,7 +140,7 @@ func TestStreamGenerated(t *testing.T) {
 	// CPU-bound on inputs of its own: it runs beside the other parallel
 	// tests, once the sequential ones (TestStreamFlatMemory) are done.
 	t.Parallel()
-	refs := loadSampleRefs(t, receipts.ParseOptions{})
+	refs := loadSampleRefs(t, receiptsread.ParseOptions{})
 	n := 720
 	if slowBuild {
 		n = 240
@@ -157,10 +159,10 @@ func TestStreamGenerated(t *testing.T) {
 	sameAsInMemory(t, "no reference", refs, []byte(noRef), opts, false)
 	sameAsInMemory(t, "no reference, skipping", refs, []byte(noRef), opts, true)
 	// Two references for one sample.
-	twice := append(append(receipts.References(nil), refs...), refs[2])
+	twice := append(append(receiptsread.References(nil), refs...), refs[2])
 	sameAsInMemory(t, "two references", twice, run, opts, true)
 	// Broken gt_parse of a reference.
-	broken := append(receipts.References(nil), refs...)
+	broken := append(receiptsread.References(nil), refs...)
 	broken[3].GTParse = []byte(`{"menu": [`)
 	sameAsInMemory(t, "broken gt_parse", broken, run, opts, true)
 	// Not a header first; empty.
@@ -171,7 +173,7 @@ func TestStreamGenerated(t *testing.T) {
 // withDuplicates is a generated run of 500 records with three records
 // again (two pairs of one phase and one of another), an unplanned phase
 // and sample, an end record moved and a header repeated.
-func withDuplicates(t testing.TB, refs receipts.References) []byte {
+func withDuplicates(t testing.TB, refs receiptsread.References) []byte {
 	lines := strings.Split(strings.TrimSuffix(string(generated(t, refs, 500)), "\n"), "\n")
 	extra := []string{lines[40], lines[41], lines[300],
 		`{"type": "request", "phase": "c99", "sample_id": "cord-test-0003", "status": "ok", "finish_reason": "stop", "output": "TOTAL 10.000", "error": null}`,
@@ -184,7 +186,7 @@ func withDuplicates(t testing.TB, refs receipts.References) []byte {
 // TestStreamBadLineFarIn: a malformed line far into a generated file is
 // reported with its line number, and skipped under SkipBadLines.
 func TestStreamBadLineFarIn(t *testing.T) {
-	refs := loadSampleRefs(t, receipts.ParseOptions{})
+	refs := loadSampleRefs(t, receiptsread.ParseOptions{})
 	n, bad := 12000, 11000
 	if slowBuild {
 		n, bad = 2400, 2200
@@ -215,7 +217,7 @@ func TestStreamBadLineFarIn(t *testing.T) {
 // TestStreamCancel: a cancelled scoring stops with the context's error
 // and writes nothing.
 func TestStreamCancel(t *testing.T) {
-	refs := loadSampleRefs(t, receipts.ParseOptions{})
+	refs := loadSampleRefs(t, receiptsread.ParseOptions{})
 	run := generated(t, refs, 3000)
 	ctx, cancel := context.WithCancel(context.Background())
 	var out bytes.Buffer

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 )
 
 // cancelAfter is a Canceler that turns done after n looks.
@@ -49,7 +50,7 @@ func longRun(text string) string {
 // the page, before the LCS is computed.
 func TestLCSCellsAreCapped(t *testing.T) {
 	text := strings.Repeat("w ", 1000)
-	refs := References{{SampleID: "s0", Text: text, Source: "refs.jsonl:1"}}
+	refs := receiptsread.References{{SampleID: "s0", Text: text, Source: "refs.jsonl:1"}}
 	run, err := pilotrun.Read(strings.NewReader(longRun(text)), "run.jsonl", pilotrun.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -11,10 +11,11 @@ import (
 	"strings"
 
 	"github.com/docscore/docscore/scoring/api"
-
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
 )
 
 // ReceiptsRequest asks for a receipt OCR scoring (SPEC B). Refs are CORD
@@ -32,7 +33,7 @@ type ReceiptsRequest struct {
 
 	// References are references a host has already read (the command
 	// line's parquet files and folders), scored after those of Refs.
-	References receipts.References `json:"-"`
+	References receiptsread.References `json:"-"`
 }
 
 // InputFiles lists the reference files, then the run.
@@ -116,9 +117,9 @@ var ReceiptPageOperation = api.Define(api.Operation{
 }, receiptPage)
 
 func receiptPage(ctx api.Cancel, req *ReceiptPageRequest) (*api.Result, error) {
-	opts := receipts.ParseOptions{}
+	opts := receiptsread.ParseOptions{}
 	if req.ReadingOrder {
-		opts.Order = receipts.ReadingOrder
+		opts.Order = receiptsread.ReadingOrder
 	}
 	refs, err := parseRefs(req.Refs, opts)
 	if err != nil {
@@ -162,10 +163,10 @@ func limitsOf(ctx api.Cancel) Limits {
 }
 
 // parseRefs parses reference files, in order.
-func parseRefs(files []api.File, opts receipts.ParseOptions) (receipts.References, error) {
-	var refs receipts.References
+func parseRefs(files []api.File, opts receiptsread.ParseOptions) (receiptsread.References, error) {
+	var refs receiptsread.References
 	for _, f := range files {
-		got, err := receipts.ParseReferences(f.Name, []byte(f.Text), opts)
+		got, err := receiptsread.ParseReferences(f.Name, []byte(f.Text), opts)
 		if err != nil {
 			return nil, err
 		}
@@ -203,10 +204,10 @@ func ScoreReceiptsReport(ctx api.Cancel, req *ReceiptsRequest) (*api.Result, *Re
 
 // references are the request's references: its files parsed, then those
 // the host read.
-func (req *ReceiptsRequest) references() (receipts.References, receipts.ParseOptions, error) {
-	opts := receipts.ParseOptions{}
+func (req *ReceiptsRequest) references() (receiptsread.References, receiptsread.ParseOptions, error) {
+	opts := receiptsread.ParseOptions{}
 	if req.ReadingOrder {
-		opts.Order = receipts.ReadingOrder
+		opts.Order = receiptsread.ReadingOrder
 	}
 	if len(req.Refs) == 0 && len(req.References) == 0 {
 		return nil, opts, inputerr.New("", 0, "no references given (expected CORD .json files or a .jsonl of {\"sample_id\", \"reference\"})")
@@ -220,7 +221,7 @@ func (req *ReceiptsRequest) references() (receipts.References, receipts.ParseOpt
 
 // options are the scoring's options the request asks for, with the work
 // bound ctx sets (Bounded).
-func (req *ReceiptsRequest) options(ctx api.Cancel, order receipts.Order) receipts.Options {
+func (req *ReceiptsRequest) options(ctx api.Cancel, order receiptsread.Order) receipts.Options {
 	ropts := receipts.Options{AllowIncomplete: req.AllowIncomplete, Order: order, MaxLCSCells: limitsOf(ctx).MaxLCSCells}
 	ropts.Bootstrap, ropts.CILevel, ropts.Seed = req.IntervalOptions.Settings()
 	return ropts
@@ -296,7 +297,7 @@ func scoreReceiptsReport(ctx api.Cancel, req *ReceiptsRequest) (*api.Result, *Re
 // run lines that were skipped (SkipBadLines), for hosts that tell the
 // user about them.
 type Report struct {
-	*receipts.Report
+	*receiptsreport.Report
 	Skipped []*inputerr.Error
 }
 

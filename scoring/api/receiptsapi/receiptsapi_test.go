@@ -13,6 +13,7 @@ import (
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
 )
 
 func sampleReceipts(t *testing.T, run string) ReceiptsRequest {
@@ -62,7 +63,7 @@ func TestScoreReceiptsIncomplete(t *testing.T) {
 		t.Fatalf("refusal message %q", d.Message)
 	}
 	var inc *receipts.IncompleteError
-	if !errors.As(err, &inc) || len(inc.Missing) != 1 || inc.Missing[0] != (receipts.Pair{Phase: "c4", SampleID: "cord-test-0007"}) || len(inc.Duplicated) != 1 {
+	if !errors.As(err, &inc) || len(inc.Missing) != 1 || inc.Missing[0] != (receiptsreport.Pair{Phase: "c4", SampleID: "cord-test-0007"}) || len(inc.Duplicated) != 1 {
 		t.Fatalf("the scorer's refusal is not in the chain: %v", err)
 	}
 	req.AllowIncomplete = true

@@ -12,7 +12,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 )
 
 // Options say what to write.
@@ -39,7 +39,7 @@ func Phases(n, samples int) int { return max(1, n/max(samples, 1)) }
 // layout markup); some are truncated, timed out, failed over HTTP, empty,
 // or (when the reference has a gt_parse) a JSON parse. It returns the
 // number of lines written.
-func WriteRun(w io.Writer, refs receipts.References, o Options) (int, error) {
+func WriteRun(w io.Writer, refs receiptsread.References, o Options) (int, error) {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	rng := rand.New(rand.NewPCG(o.Seed, 0x5eed))
 	phases := Phases(o.Records, len(refs))
@@ -109,7 +109,7 @@ type request struct {
 
 func str(s string) *string { return &s }
 
-func record(rng *rand.Rand, phase string, ref *receipts.Reference) request {
+func record(rng *rand.Rand, phase string, ref *receiptsread.Reference) request {
 	r := request{Type: "request", Phase: phase, SampleID: ref.SampleID, Status: "ok",
 		FinishReason: str("stop"), LatencyS: float64(rng.IntN(9000)+500) / 1000}
 	switch x := rng.IntN(100); {
@@ -175,8 +175,8 @@ func parse(rng *rand.Rand, gt json.RawMessage) string {
 // Repeat returns n references: refs in turn, each under a new sample id
 // (gen-00000, gen-00001, …) and source (gen-00000.json, …), as
 // "gencorpus -kind receipts -samples n" writes them.
-func Repeat(refs receipts.References, n int) receipts.References {
-	out := make(receipts.References, n)
+func Repeat(refs receiptsread.References, n int) receiptsread.References {
+	out := make(receiptsread.References, n)
 	for i := range out {
 		out[i] = refs[i%len(refs)]
 		out[i].SampleID = fmt.Sprintf("gen-%05d", i)

@@ -18,7 +18,7 @@ import (
 	"github.com/docscore/docscore/scoring/harness"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/pilotrun"
-	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 	"github.com/docscore/docscore/scoring/schema"
 	"github.com/docscore/docscore/scoring/tabular/tabularread"
 )
@@ -61,11 +61,11 @@ func TestEveryReaderShowsTheCaret(t *testing.T) {
 			return err
 		}, 2, ", 2]"},
 		{"CORD reference (JSON)", func() error {
-			_, err := receipts.ParseCORD("refs/a.json", []byte("{\"valid_line\": [{\"words\": [\n {\"text\": 5}]}]}"), receipts.ParseOptions{})
+			_, err := receiptsread.ParseCORD("refs/a.json", []byte("{\"valid_line\": [{\"words\": [\n {\"text\": 5}]}]}"), receiptsread.ParseOptions{})
 			return err
 		}, 2, "5}"},
 		{"receipts references (JSONL)", func() error {
-			_, err := receipts.ParseJSONL("refs.jsonl", strings.NewReader("{\"sample_id\": \"a\", \"reference\": \"x\"}\n{\"sample_id\": 3}\n"))
+			_, err := receiptsread.ParseJSONL("refs.jsonl", strings.NewReader("{\"sample_id\": \"a\", \"reference\": \"x\"}\n{\"sample_id\": 3}\n"))
 			return err
 		}, 2, "3}"},
 		{"harness cases (JSON)", func() error {

@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/spf13/cobra"
-
 	"github.com/docscore/docscore/cmd/docscore/internal/cord"
 	"github.com/docscore/docscore/scoring/pilotreport"
 	"github.com/docscore/docscore/scoring/pilotrun"
-	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/spf13/cobra"
 )
 
 type pilotReportOptions struct {
@@ -61,9 +60,9 @@ func runPilotReport(env *Env, path string, o pilotReportOptions) error {
 	if err := checkFormat(o.format, "json", "md"); err != nil {
 		return err
 	}
-	popts := receipts.ParseOptions{}
+	popts := receiptsread.ParseOptions{}
 	if o.readingOrder {
-		popts.Order = receipts.ReadingOrder
+		popts.Order = receiptsread.ReadingOrder
 	}
 	opts := pilotreport.Options{Order: popts.Order}
 	if err := notOverInputs(env, flagged("--out", o.out), []named{{"RUN", path}, {"--refs", o.refs}}); err != nil {

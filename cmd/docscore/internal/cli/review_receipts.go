@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/docscore/docscore/cmd/docscore/internal/cord"
 	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
 	judgeapi "github.com/docscore/docscore/cmd/docscore/internal/judge"
@@ -15,6 +13,9 @@ import (
 	"github.com/docscore/docscore/scoring/judging"
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
+	"github.com/spf13/cobra"
 )
 
 func init() { register("review", newReviewReceipts) }
@@ -79,9 +80,9 @@ not_judged with the reason.
 			if err := notOverInputs(env, flagged("--out", outPath), []named{{"--refs", refsPath}, {"--run", runPath}}); err != nil {
 				return err
 			}
-			opts := receipts.ParseOptions{}
+			opts := receiptsread.ParseOptions{}
 			if readingOrder {
-				opts.Order = receipts.ReadingOrder
+				opts.Order = receiptsread.ReadingOrder
 			}
 			refs, err := cord.LoadWith(env.inputs(), refsPath, opts)
 			if err != nil {
@@ -185,7 +186,7 @@ not_judged with the reason.
 // advisoryPages turns the scored pages of one phase ("" for all) into
 // review candidates with their raw output, reference text and, when the
 // images directory holds one, the receipt image.
-func advisoryPages(rep *receipts.Report, run *pilotrun.Run, refs receipts.References, phase, imagesDir string) ([]judging.AdvisoryPage, error) {
+func advisoryPages(rep *receiptsreport.Report, run *pilotrun.Run, refs receiptsread.References, phase, imagesDir string) ([]judging.AdvisoryPage, error) {
 	outputs := map[int]string{}
 	for _, r := range run.Requests {
 		outputs[r.Line] = r.OutputString()
@@ -237,7 +238,7 @@ func reviewJudgeNames() []string {
 	return names
 }
 
-func phaseNames(rep *receipts.Report) string {
+func phaseNames(rep *receiptsreport.Report) string {
 	var names []string
 	for _, p := range rep.Phases {
 		names = append(names, p.Phase)

@@ -9,21 +9,22 @@ import (
 	"os"
 	"runtime"
 
-	"github.com/spf13/cobra"
-
 	"github.com/docscore/docscore/cmd/docscore/internal/cord"
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/api/receiptsapi"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
+	"github.com/spf13/cobra"
 )
 
 // receiptsMetrics are the metric names --fail-under accepts for receipts,
 // each read from the primary phase.
-var receiptsMetrics = map[string]func(p *receipts.Phase) *float64{
-	"rougeL":  func(p *receipts.Phase) *float64 { return p.RougeLF1Mean },
-	"numeric": func(p *receipts.Phase) *float64 { return p.NumericRecall },
+var receiptsMetrics = map[string]func(p *receiptsreport.Phase) *float64{
+	"rougeL":  func(p *receiptsreport.Phase) *float64 { return p.RougeLF1Mean },
+	"numeric": func(p *receiptsreport.Phase) *float64 { return p.NumericRecall },
 }
 
 type scoreReceiptsOptions struct {
@@ -114,9 +115,9 @@ func runScoreReceipts(ctx context.Context, env *Env, o scoreReceiptsOptions) err
 	if err := notOverInputs(env, flagged("--out", o.out), []named{{"--refs", o.refs}, {"--run", o.run}}); err != nil {
 		return err
 	}
-	opts := receipts.ParseOptions{}
+	opts := receiptsread.ParseOptions{}
 	if o.readingOrder {
-		opts.Order = receipts.ReadingOrder
+		opts.Order = receiptsread.ReadingOrder
 	}
 	// The references are read here (folders and parquet files need the
 	// file system); the operation parses the run and scores.
@@ -184,11 +185,11 @@ func unwrapPathErr(err error) error {
 
 // checkReceiptsThresholds applies --fail-under to the primary phase, or to
 // every phase when the run has no primary phase.
-func checkReceiptsThresholds(rep *receipts.Report, t Thresholds) error {
+func checkReceiptsThresholds(rep *receiptsreport.Report, t Thresholds) error {
 	if len(t) == 0 {
 		return nil
 	}
-	var phases []*receipts.Phase
+	var phases []*receiptsreport.Phase
 	for i := range rep.Phases {
 		if rep.Phases[i].Primary {
 			phases = append(phases, &rep.Phases[i])

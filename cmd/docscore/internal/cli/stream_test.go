@@ -13,7 +13,7 @@ import (
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/api/receiptsapi"
-	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 	"github.com/docscore/docscore/scoring/receipts/receiptstest"
 	"github.com/docscore/docscore/scoring/stats"
 	"github.com/docscore/docscore/scoring/tabular"
@@ -122,7 +122,7 @@ func TestJobsRefused(t *testing.T) {
 // every format, with --jobs 1 and 8, to a file and to standard output.
 func TestStreamedReceiptsEqualsTheOperation(t *testing.T) {
 	dir := t.TempDir()
-	refs, err := cord.Load(sampleFile("refs"), receipts.ParseOptions{})
+	refs, err := cord.Load(sampleFile("refs"), receiptsread.ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,12 +18,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/parquet-go/parquet-go"
-
-	"github.com/docscore/docscore/scoring/inputerr"
-	"github.com/docscore/docscore/scoring/receipts"
-
 	"github.com/docscore/docscore/cmd/docscore/internal/inputfile"
+	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/parquet-go/parquet-go"
 )
 
 // Load reads the references at path: one file (.json, .jsonl or .parquet)
@@ -31,13 +29,13 @@ import (
 // order (other files and subdirectories are left alone). Parquet rows get
 // the sample ids cord-<split>-<NNNN> (see LoadParquet), numbered across
 // the files of one split in name order.
-func Load(path string, opts receipts.ParseOptions) (receipts.References, error) {
+func Load(path string, opts receiptsread.ParseOptions) (receiptsread.References, error) {
 	return LoadWith(inputfile.Reader{}, path, opts)
 }
 
 // LoadWith is Load reading the JSON files with rd: under its size limit,
 // stopped by its context. (Parquet files are read in place, not whole.)
-func LoadWith(rd inputfile.Reader, path string, opts receipts.ParseOptions) (receipts.References, error) {
+func LoadWith(rd inputfile.Reader, path string, opts receiptsread.ParseOptions) (receiptsread.References, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, inputerr.New(path, 0, "cannot read the references: %v", unwrapPathError(err))
@@ -60,10 +58,10 @@ func LoadWith(rd inputfile.Reader, path string, opts receipts.ParseOptions) (rec
 			return nil, inputerr.New(path, 0, "no reference files: expected .json CORD annotations, a .jsonl of {\"sample_id\", \"reference\"} or cord-v2 .parquet files")
 		}
 	}
-	var refs receipts.References
+	var refs receiptsread.References
 	rows := map[string]int{} // next row number per split, across parquet files
 	for _, f := range files {
-		var got receipts.References
+		var got receiptsread.References
 		if strings.EqualFold(filepath.Ext(f), ".parquet") {
 			got, err = loadParquetFile(f, opts, rows)
 		} else {
@@ -75,7 +73,7 @@ func LoadWith(rd inputfile.Reader, path string, opts receipts.ParseOptions) (rec
 				}
 				return nil, inputerr.New(f, 0, "cannot read: %v%s", unwrapPathError(err), limitHint(err))
 			}
-			got, err = receipts.ParseReferences(f, data, opts)
+			got, err = receiptsread.ParseReferences(f, data, opts)
 		}
 		if err != nil {
 			return nil, err
@@ -101,7 +99,7 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-func loadParquetFile(path string, opts receipts.ParseOptions, rows map[string]int) (receipts.References, error) {
+func loadParquetFile(path string, opts receiptsread.ParseOptions, rows map[string]int) (receiptsread.References, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, inputerr.New(path, 0, "cannot read: %v", unwrapPathError(err))
@@ -123,10 +121,10 @@ func loadParquetFile(path string, opts receipts.ParseOptions, rows map[string]in
 // file name up to its first "-", as in test-00000-of-00001.parquet) and
 // NNNN the row's 0-based position within the split; next holds the next
 // row number per split and is updated, so that sharded splits number on.
-func LoadParquet(name string, r io.ReaderAt, size int64, opts receipts.ParseOptions, next map[string]int) (receipts.References, error) {
-	var refs receipts.References
+func LoadParquet(name string, r io.ReaderAt, size int64, opts receiptsread.ParseOptions, next map[string]int) (receiptsread.References, error) {
+	var refs receiptsread.References
 	err := ReadParquetRows(name, r, size, next, func(row ParquetRow) error {
-		ref, perr := receipts.ParseGroundTruth(name, row.Index, row.SampleID, row.GroundTruth, opts)
+		ref, perr := receiptsread.ParseGroundTruth(name, row.Index, row.SampleID, row.GroundTruth, opts)
 		if perr != nil {
 			return perr
 		}

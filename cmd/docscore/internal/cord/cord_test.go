@@ -9,10 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parquet-go/parquet-go"
-
 	"github.com/docscore/docscore/scoring/inputerr"
-	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/parquet-go/parquet-go"
 )
 
 // sampleDir is the repository's copy of the receipt sample.
@@ -71,11 +70,11 @@ func TestLoadParquetFixture(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Load(path, receipts.ParseOptions{})
+	got, err := Load(path, receiptsread.ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := Load(filepath.Join(sampleDir, "refs"), receipts.ParseOptions{})
+	want, err := Load(filepath.Join(sampleDir, "refs"), receiptsread.ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +112,7 @@ func TestLoadParquetSplitNumbering(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	refs, err := Load(dir, receipts.ParseOptions{})
+	refs, err := Load(dir, receiptsread.ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +167,7 @@ func TestLoadParquetErrors(t *testing.T) {
 			if err := os.WriteFile(path, tc.data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := Load(path, receipts.ParseOptions{})
+			_, err := Load(path, receiptsread.ParseOptions{})
 			e, ok := inputerr.As(err)
 			if !ok || e.File != path || !strings.Contains(e.Msg, tc.contains) {
 				t.Errorf("err = %v, want an input error naming %s and containing %q", err, path, tc.contains)
@@ -178,15 +177,15 @@ func TestLoadParquetErrors(t *testing.T) {
 }
 
 func TestLoadFilesAndDirectories(t *testing.T) {
-	dir, err := Load(filepath.Join(sampleDir, "refs"), receipts.ParseOptions{})
+	dir, err := Load(filepath.Join(sampleDir, "refs"), receiptsread.ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	jsonl, err := Load(filepath.Join(sampleDir, "refs.jsonl"), receipts.ParseOptions{})
+	jsonl, err := Load(filepath.Join(sampleDir, "refs.jsonl"), receiptsread.ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	one, err := Load(filepath.Join(sampleDir, "refs", "cord-test-0007.json"), receipts.ParseOptions{})
+	one, err := Load(filepath.Join(sampleDir, "refs", "cord-test-0007.json"), receiptsread.ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +195,7 @@ func TestLoadFilesAndDirectories(t *testing.T) {
 	empty := t.TempDir()
 	os.WriteFile(filepath.Join(empty, "notes.txt"), []byte("x"), 0o644)
 	for _, p := range []string{empty, filepath.Join(empty, "missing.json")} {
-		if _, err := Load(p, receipts.ParseOptions{}); err == nil {
+		if _, err := Load(p, receiptsread.ParseOptions{}); err == nil {
 			t.Errorf("Load(%s): no error", p)
 		} else if e, ok := inputerr.As(err); !ok || e.File != p {
 			t.Errorf("Load(%s): err = %v, want an input error naming it", p, err)

@@ -25,7 +25,7 @@ import (
 	"strings"
 
 	"github.com/docscore/docscore/sample"
-	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 	"github.com/docscore/docscore/scoring/receipts/receiptstest"
 	"github.com/docscore/docscore/scoring/tabular/tabulartest"
 )
@@ -139,14 +139,14 @@ func runReceipts(records, samples int, out, bad string) error {
 		}
 		bundled = append(bundled, data)
 	}
-	var refs receipts.References
+	var refs receiptsread.References
 	for i := range samples {
 		data := bundled[i%len(bundled)]
 		path := filepath.Join(out, "refs", fmt.Sprintf("gen-%05d.json", i))
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			return err
 		}
-		r, err := receipts.ParseReferences(path, data, receipts.ParseOptions{})
+		r, err := receiptsread.ParseReferences(path, data, receiptsread.ParseOptions{})
 		if err != nil {
 			return err
 		}

@@ -19,7 +19,7 @@ import (
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/pilotrun"
-	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 )
 
 // Dataset kinds.
@@ -167,7 +167,7 @@ func labelFromSidecar(s *Sample, dir, image string) error {
 	data, err := readFile(base + ".json")
 	switch {
 	case err == nil:
-		ref, perr := receipts.ParseCORD(base+".json", data, receipts.ParseOptions{})
+		ref, perr := receiptsread.ParseCORD(base+".json", data, receiptsread.ParseOptions{})
 		if perr != nil {
 			return perr
 		}
@@ -236,7 +236,7 @@ func loadParquet(path string, files []string, opts DatasetOptions) (*Dataset, er
 			if !opts.contains(pos) {
 				return nil
 			}
-			if _, err := receipts.ParseGroundTruth(file, row.Index, row.SampleID, row.GroundTruth, receipts.ParseOptions{}); err != nil {
+			if _, err := receiptsread.ParseGroundTruth(file, row.Index, row.SampleID, row.GroundTruth, receiptsread.ParseOptions{}); err != nil {
 				return err
 			}
 			if len(row.Image) == 0 {
@@ -339,7 +339,7 @@ func ParseManifest(name string, data []byte) ([]ManifestEntry, error) {
 				}
 				gt = []byte(s)
 			}
-			if _, err := receipts.ParseGroundTruth(name, lineNo, e.SampleID, gt, receipts.ParseOptions{}); err != nil {
+			if _, err := receiptsread.ParseGroundTruth(name, lineNo, e.SampleID, gt, receiptsread.ParseOptions{}); err != nil {
 				msg := err.Error()
 				if ie, ok := inputerr.As(err); ok {
 					msg = strings.TrimPrefix(ie.Msg, fmt.Sprintf("row %d: ", lineNo))

@@ -16,6 +16,7 @@ import (
 	"github.com/docscore/docscore/cmd/docscore/internal/cord"
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 )
 
 // openaiConfig is a run of the openai engine against a fake server.
@@ -586,7 +587,7 @@ func TestParquetDatasetRuns(t *testing.T) {
 	}
 	// The scorer, given the same parquet file as references, checks the
 	// records' image hashes against the file's images: they agree.
-	refs, err := cord.Load(pq, receipts.ParseOptions{})
+	refs, err := cord.Load(pq, receiptsread.ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

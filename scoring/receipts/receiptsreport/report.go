@@ -1,4 +1,4 @@
-package receipts
+package receiptsreport
 
 import "github.com/docscore/docscore/scoring/stats"
 

@@ -1,12 +1,12 @@
-package receipts
+package receiptsread
 
 import (
-	"github.com/docscore/docscore/scoring/ingest"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 

@@ -1,4 +1,4 @@
-package receipts
+package receiptsreport
 
 import (
 	"encoding/csv"
@@ -42,7 +42,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 		return err
 	}
 	for i := range r.Pages {
-		row := csvPageRow(&r.Pages[i])
+		row := CSVPageRow(&r.Pages[i])
 		if err := cw.Write(row); err != nil {
 			return err
 		}
@@ -51,8 +51,8 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// csvPageRow is a page's row of WriteCSV.
-func csvPageRow(p *Page) []string {
+// CSVPageRow is a page's row of WriteCSV.
+func CSVPageRow(p *Page) []string {
 	fr := ""
 	if p.FinishReason != nil {
 		fr = *p.FinishReason
