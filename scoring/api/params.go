@@ -51,6 +51,9 @@ type Param struct {
 	Choices []string
 	// Help says in one line what the option does: the flag's usage.
 	Help string
+	// Required is true for an option every request must give (the page
+	// a drill-down is about); Define adds it to the operation's Required.
+	Required bool
 }
 
 // FlagName is the option's command-line flag without its dashes, ""
@@ -173,24 +176,31 @@ func (o Operation) withFormat() Operation {
 		if p.Name != "format" || p.Kind != "" {
 			continue
 		}
+		formats := o.Formats
+		if len(formats) == 0 {
+			formats = []string{"json"} // a JSON value
+		}
 		ps := append([]Param(nil), o.Params...)
-		ps[i] = Param{Name: "format", Flag: p.Flag, Kind: String, Default: o.DefaultFormat(), Choices: o.Formats,
-			Help: "output format: " + orList(o.Formats)}
+		ps[i] = Param{Name: "format", Flag: p.Flag, Kind: String, Default: formats[0], Choices: formats,
+			Help: "output format: " + orList(formats)}
 		o.Params = ps
 	}
 	return o
 }
 
-// withRequired adds every required input to Required, its help saying
-// what is expected, unless Required names it already.
+// withRequired adds every required input, then every required option,
+// to Required, its help saying what is expected, unless Required names
+// it already.
 func (o Operation) withRequired() Operation {
 	var req []Field
 	for _, in := range o.Inputs {
-		if !in.Required {
-			continue
-		}
-		if _, ok := o.required(in.Name); !ok {
+		if _, ok := o.required(in.Name); in.Required && !ok {
 			req = append(req, Field{Name: in.Name, Want: in.Help})
+		}
+	}
+	for _, p := range o.Params {
+		if _, ok := o.required(p.Name); p.Required && !ok {
+			req = append(req, Field{Name: p.Name, Want: p.Help})
 		}
 	}
 	if req != nil {

@@ -19,17 +19,7 @@ var (
 		Family:  "tabular",
 		Command: "score tabular",
 		Inputs:  tabularInputs,
-		Params: append(append([]Param{
-			{Name: "gate", Kind: Float, Default: tabular.DefaultGate, Range: &param.Gate, Help: "name-similarity gate for a candidate pair"},
-			{Name: "preview", Kind: String, Help: `switch OPEN rows on: "open" for all, or their line numbers "32,33"`},
-			FormatParam,
-			{Name: "skip_bad_lines", Kind: Bool, Help: "report and skip malformed runs lines instead of failing"},
-			{Name: "skip_bad_inputs", Kind: Bool, Help: "score what is valid: leave out unreadable ground-truth files, bad rule rows and bad runs lines, and list them"},
-		}, IntervalParams("cell")...),
-			Param{Name: "permutations", Kind: Int, Default: stats.DefaultPermutations, Range: &stats.RoundsRange, Help: "with --preview, randomization rounds of the p-values (0: none)"},
-			Param{Name: "alpha", Kind: Float, Default: stats.DefaultAlpha, Range: &stats.AlphaRange, Help: "with --preview, significance level of the Holm-adjusted p-values, between 0 and 1"},
-			Param{Name: "effect", Kind: Float, Default: 0.0, Range: &stats.EffectRange, Help: "with --preview, the difference each statistic's units_needed is computed for, e.g. 0.01"},
-		),
+		Params:  tabularParams,
 	}, scoreTabular)
 
 	// DropTabularOperation is the page's call after a drop: the rule
@@ -40,6 +30,7 @@ var (
 		Formats: []string{"json"},
 		Family:  "tabular",
 		Inputs:  tabularInputs,
+		Params:  tabularParams,
 	}, dropTabular)
 
 	// CheckRulesOperation checks a rule file: its rows, errors and
@@ -70,11 +61,9 @@ var (
 		Route:  "/v1/tabular/detail",
 		Doc:    "the drill-down of one image: its pairs, field values and differences",
 		Family: "tabular",
-		Required: []Field{
-			{"gt", "one or more ground-truth CSV files"},
-			{"runs", "the runs JSONL file"},
-			{"line", "the image's line in the runs file"},
-		},
+		Inputs: tabularInputs,
+		Params: append(append([]Param(nil), tabularParams...),
+			Param{Name: "line", Kind: Int, Required: true, Help: "the image's line in the runs file"}),
 	}, tabularDetail)
 )
 
@@ -85,6 +74,19 @@ var tabularInputs = []Input{
 	{Name: "rules", Help: "the EQUIVALENCES.md rule file"},
 	{Name: "schema", Help: "a schema file for tables other than the default register"},
 }
+
+// tabularParams are the options of a tabular scoring.
+var tabularParams = append(append([]Param{
+	{Name: "gate", Kind: Float, Default: tabular.DefaultGate, Range: &param.Gate, Help: "name-similarity gate for a candidate pair"},
+	{Name: "preview", Kind: String, Help: `switch OPEN rows on: "open" for all, or their line numbers "32,33"`},
+	FormatParam,
+	{Name: "skip_bad_lines", Kind: Bool, Help: "report and skip malformed runs lines instead of failing"},
+	{Name: "skip_bad_inputs", Kind: Bool, Help: "score what is valid: leave out unreadable ground-truth files, bad rule rows and bad runs lines, and list them"},
+}, IntervalParams("cell")...),
+	Param{Name: "permutations", Kind: Int, Default: stats.DefaultPermutations, Range: &stats.RoundsRange, Help: "with --preview, randomization rounds of the p-values (0: none)"},
+	Param{Name: "alpha", Kind: Float, Default: stats.DefaultAlpha, Range: &stats.AlphaRange, Help: "with --preview, significance level of the Holm-adjusted p-values, between 0 and 1"},
+	Param{Name: "effect", Kind: Float, Default: 0.0, Range: &stats.EffectRange, Help: "with --preview, the difference each statistic's units_needed is computed for, e.g. 0.01"},
+)
 
 func tabularDetail(ctx Cancel, req *TabularDetailRequest) (*Result, error) {
 	d, err := sessionOf(ctx).detail(req)

@@ -94,12 +94,12 @@ var (
 	// ReportMarkdownOperation renders a harness report JSON as the
 	// Markdown "docscore eval --markdown" wrote beside it.
 	ReportMarkdownOperation = api.Define(api.Operation{
-		Name:     "reportMarkdown",
-		Route:    "/v1/eval/markdown",
-		Doc:      `the Markdown of a harness report, as "docscore eval --markdown" wrote it`,
-		Formats:  []string{"md"},
-		Family:   "eval",
-		Required: []api.Field{{Name: "report", Want: "a harness report (the JSON of docscore eval --output)"}},
+		Name:    "reportMarkdown",
+		Route:   "/v1/eval/markdown",
+		Doc:     `the Markdown of a harness report, as "docscore eval --markdown" wrote it`,
+		Formats: []string{"md"},
+		Family:  "eval",
+		Inputs:  []api.Input{{Name: "report", Required: true, Help: "a harness report (the JSON of docscore eval --output)"}},
 	}, func(ctx api.Cancel, req *ReportRequest) (*api.Result, error) {
 		out, err := ReportMarkdown(req.Report)
 		if err != nil {

@@ -61,10 +61,7 @@ var ScoreReceiptsOperation = api.Define(api.Operation{
 	Formats: []string{"json", "csv", "md"},
 	Family:  "receipts",
 	Command: "score receipts",
-	Inputs: []api.Input{
-		{Name: "refs", Many: true, Required: true, Help: "one or more CORD annotation (.json) or reference (.jsonl) files"},
-		{Name: "run", Required: true, Help: "the pilot run file (JSONL)"},
-	},
+	Inputs:  receiptsInputs,
 	Params: append([]api.Param{
 		api.FormatParam,
 		{Name: "allow_incomplete", Kind: api.Bool, Help: "score an incomplete run and label the report incomplete"},
@@ -108,13 +105,20 @@ var ReceiptPageOperation = api.Define(api.Operation{
 	Route:  "/v1/receipts/page",
 	Family: "receipts",
 	Doc:    "the drill-down of one receipt page: its cleaned prediction against its reference, LCS tokens and missing numbers marked",
-	Required: []api.Field{
-		{Name: "refs", Want: "one or more CORD annotation (.json) or reference (.jsonl) files"},
-		{Name: "run", Want: "the pilot run file (JSONL)"},
-		{Name: "phase", Want: "the page's phase"},
-		{Name: "sample_id", Want: "the page's sample"},
+	Inputs: receiptsInputs,
+	Params: []api.Param{
+		{Name: "reading_order", Kind: api.Bool, Help: "reference text in reading order instead of annotation order (a different protocol)"},
+		{Name: "skip_bad_lines", Kind: api.Bool, Help: "report and skip malformed run lines instead of failing"},
+		{Name: "phase", Kind: api.String, Required: true, Help: "the page's phase"},
+		{Name: "sample_id", Kind: api.String, Required: true, Help: "the page's sample"},
 	},
 }, receiptPage)
+
+// receiptsInputs are the files of a receipts scoring.
+var receiptsInputs = []api.Input{
+	{Name: "refs", Many: true, Required: true, Help: "one or more CORD annotation (.json) or reference (.jsonl) files"},
+	{Name: "run", Required: true, Help: "the pilot run file (JSONL)"},
+}
 
 func receiptPage(ctx api.Cancel, req *ReceiptPageRequest) (*api.Result, error) {
 	opts := receiptsread.ParseOptions{}

@@ -127,9 +127,14 @@ var DetailOperation = api.Define(api.Operation{
 	Route:  "/v1/tables/detail",
 	Family: "tables",
 	Doc:    "one table's ground truth and prediction as grids, differing cells marked, with its TEDS and GriTS",
-	Required: []api.Field{
-		{Name: "gt", Want: "the ground-truth table file"},
-		{Name: "pred", Want: "the predicted table file"},
+	Inputs: []api.Input{
+		{Name: "gt", Required: true, Help: "the ground-truth table file"},
+		{Name: "pred", Required: true, Help: "the predicted table file"},
+	},
+	Params: []api.Param{
+		{Name: "table", Kind: api.String, Default: "#1", Help: "the table of gt to show: its key in the report (#1 for a file's first table)"},
+		{Name: "pred_table", Kind: api.String, Help: "the table of pred to show, when its key differs from table's"},
+		{Name: "th_as_td", Kind: api.Bool, Help: "read th as a td cell in TEDS (docling-eval's reading)"},
 	},
 }, detail)
 

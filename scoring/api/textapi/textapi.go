@@ -270,8 +270,14 @@ var TextPageOperation = api.Define(api.Operation{
 	Route:  "/v1/text/page",
 	Family: "text",
 	Doc:    "one page's two texts aligned cluster by cluster, substitutions, insertions and deletions marked, with its scores",
-	Required: []api.Field{
-		{Name: "gt", Want: "the page's ground truth"},
+	Inputs: []api.Input{
+		{Name: "gt", Required: true, Help: "the page's ground truth"},
+		{Name: "ocr", Help: "the page's OCR output"},
+	},
+	Params: []api.Param{
+		{Name: "ocr_text", Kind: api.String, Help: "instead of ocr, the text of a runs record, taken as score text --runs takes it"},
+		{Name: "level", Kind: api.String, Default: "region", Choices: []string{"region", "line"}, Help: "the PAGE level text is read at: region or line"},
+		{Name: "normalize", Kind: api.String, Default: "sbb", Choices: []string{"sbb", "nfc"}, Help: "normalization: sbb (dinglehopper's, the default) or nfc"},
 	},
 }, textPage)
 
