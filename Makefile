@@ -8,7 +8,7 @@ BIN       := bin/docscore
 FUZZTIME  ?= 8s
 # Packages that must stay pure (no os, net, syscall/js): they run natively,
 # in the browser and in the Worker.
-CORE_PKGS := ./scoring/... ./rules/...
+CORE_PKGS := ./scoring/... ./rules/... ./internal/sha256sum
 
 # The static site: written to SITE_OUT for any static host, and copied into
 # WEBUI_DIR so that the docscore binary built next embeds it.
@@ -16,7 +16,7 @@ SITE_OUT  := dist/site
 WEBUI_DIR := cmd/docscore/internal/webui/built
 DEMO_ADDR ?= 127.0.0.1:8080
 
-.PHONY: help build site demo sample-text test deps vet test-go test-wasm test-site-js test-e2e test-memory bench-start bench-stream bench-million bench-million-receipts test-page-large test-python python-wheel python-wheels test-npm npm-package screenshots generate imports check-core fuzz-smoke worker clean \
+.PHONY: help build site demo sample-text test deps vet test-go test-wasm test-site-js test-e2e test-memory bench-start bench-stream bench-million bench-million-receipts test-page-large test-python python-wheel python-wheels test-npm npm-package screenshots generate imports check-core fuzz-smoke worker wasm-map clean \
 	lint-workflows lint-release release-snapshot release
 
 help: ## list the targets
@@ -156,6 +156,18 @@ generate: ## write npm's and Python's functions from the operation registry (Tes
 
 imports: ## redraw the package-import chart of docs/architecture.md (TestArchitectureIsCurrent checks it)
 	$(GO) run ./scripts/importgraph -w docs/architecture.md
+
+# What a WebAssembly file holds, by package, and what leaving one package
+# out would free (not part of make test): WASM_PKG built with the site's
+# -gcflags and WASM_TAGS, with its names and the linker's dependency graph.
+WASM_PKG  ?= ./wasm/site
+WASM_TAGS ?=
+WITHOUT   ?= encoding/json.
+wasm-map: ## the code of WASM_PKG's wasm by package, and the gzip bytes leaving WITHOUT out would free (scripts/wasmmap.py)
+	@mkdir -p dist/wasm-map
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -tags '$(WASM_TAGS)' $$($(GO) run ./cmd/docscore/internal/sitebuild/run -gcflags) \
+	  -ldflags=-dumpdep -o dist/wasm-map/map.wasm $(WASM_PKG) 2> dist/wasm-map/dumpdep.txt
+	python3 scripts/wasmmap.py dist/wasm-map/map.wasm dist/wasm-map/dumpdep.txt $(WITHOUT)
 
 check-core: ## prove scoring/ and rules/ import no os, net or syscall/js
 	@scripts/check-core.sh $(CORE_PKGS)

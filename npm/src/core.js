@@ -1,12 +1,12 @@
 // core.js — the API of @docscore/core over the docscore WebAssembly files.
 //
 // Each family of scorers is its own Go program, as on docscore's page:
-// docscore.wasm (tabular scoring and the rule file's check),
-// receipts.wasm, harness.wasm (evaluate) and compare.wasm. A family's
-// program is instantiated the first time one of its functions is called,
-// once, and then serves every call: globalThis[name].call(method,
-// requestJSON, texts) (wasm/site/internal/host in the docscore
-// repository). The file texts travel beside the small JSON request, not
+// docscore.wasm (tabular scoring, the rule file's check and the
+// comparison of reports), receipts.wasm, tables.wasm, text.wasm and
+// harness.wasm (evaluate). A file's program is instantiated the first
+// time one of its functions is called, once, and then serves every call:
+// globalThis[name].call(method, requestJSON, texts)
+// (wasm/site/internal/host in the docscore repository). The file texts travel beside the small JSON request, not
 // escaped inside it; a report comes back as its bytes, exactly those the
 // command line writes.
 //
@@ -23,7 +23,7 @@ const FAMILIES = {
   tables: { file: 'tables.wasm', global: 'docscoreTables' },
   text: { file: 'text.wasm', global: 'docscoreText' },
   eval: { file: 'harness.wasm', global: 'docscoreHarness' },
-  compare: { file: 'compare.wasm', global: 'docscoreCompare' },
+  compare: { file: 'docscore.wasm', global: 'docscore' },
 };
 
 // RAW_MARKER is the envelope of an answer whose report comes as bytes.
@@ -34,7 +34,7 @@ const utf8Encoder = new TextEncoder();
 
 let defaults = null; // {sources: {file: () => URL}, read: (URL) => Promise<Response|Uint8Array>}
 let located = null; // what locateWasm was given
-const loaded = {}; // family → Promise of its API {call, version}
+const loaded = {}; // file → Promise of its program's API {call, version}
 
 /** @internal node.js and browser.js set where the files are by default. */
 export function setDefaults(d) {
@@ -68,14 +68,17 @@ export class DocscoreError extends Error {
   }
 }
 
+// load starts the program of a family's file once: tabular and compare
+// share docscore.wasm and its one program.
 function load(family) {
-  if (!loaded[family]) {
-    loaded[family] = instantiate(FAMILIES[family]).catch((err) => {
-      delete loaded[family];
+  const f = FAMILIES[family];
+  if (!loaded[f.file]) {
+    loaded[f.file] = instantiate(f).catch((err) => {
+      delete loaded[f.file];
       throw err;
     });
   }
-  return loaded[family];
+  return loaded[f.file];
 }
 
 function sourceOf(file) {

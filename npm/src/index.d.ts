@@ -96,7 +96,7 @@ export function version(): Promise<string>;
 /** Where a WebAssembly file is: a URL, a string, its bytes or a compiled module. */
 export type WasmSource = URL | string | ArrayBuffer | Uint8Array | WebAssembly.Module;
 
-/** Say where the WebAssembly files are ("docscore.wasm", "receipts.wasm", "harness.wasm", "compare.wasm"), before the first call. */
+/** Say where the WebAssembly files are ("docscore.wasm", "receipts.wasm", "tables.wasm", "text.wasm", "harness.wasm"), before the first call. */
 export function locateWasm(sources: Partial<Record<string, WasmSource>> | ((file: string) => WasmSource | undefined)): void;
 
 /** A failed call: the core's error code ("input", "bad_request", "incomplete", "internal"), and the file, line and column it names; the message shows the source line with a caret under the column. */

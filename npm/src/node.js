@@ -11,7 +11,6 @@ setDefaults({
     'tables.wasm': () => new URL('./tables.wasm', import.meta.url),
     'text.wasm': () => new URL('./text.wasm', import.meta.url),
     'harness.wasm': () => new URL('./harness.wasm', import.meta.url),
-    'compare.wasm': () => new URL('./compare.wasm', import.meta.url),
   },
   read: (url) => (url.protocol === 'file:' ? readFile(url) : fetch(url)),
 });

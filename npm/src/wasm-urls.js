@@ -8,7 +8,6 @@ import receipts from './receipts.wasm';
 import tables from './tables.wasm';
 import text from './text.wasm';
 import harness from './harness.wasm';
-import compare from './compare.wasm';
 
 const url = (path) => new URL(path, import.meta.url);
 
@@ -18,5 +17,4 @@ export default {
   'tables.wasm': url(tables),
   'text.wasm': url(text),
   'harness.wasm': url(harness),
-  'compare.wasm': url(compare),
 };

@@ -11,13 +11,13 @@ package provenance
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"path"
 	"strings"
 
+	"github.com/docscore/docscore/internal/sha256sum"
 	"github.com/docscore/docscore/scoring/internal/jsonout"
 )
 
@@ -84,7 +84,7 @@ func Name(name string) string {
 
 // NewInput records a file given whole.
 func NewInput(role, name string, data []byte) Input {
-	sum := sha256.Sum256(data)
+	sum := sha256sum.Sum256(data)
 	return Input{Role: role, Name: Name(name), Bytes: int64(len(data)), SHA256: hex.EncodeToString(sum[:])}
 }
 

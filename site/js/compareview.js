@@ -3,7 +3,7 @@
 // statistic (A, B, delta, interval, p, Holm p, significant, better) and
 // the pages whose F1 rose or fell, each opening its drill-down. The page
 // imports it on the first comparison; it only renders the report the
-// worker sent (compare.wasm's), numbers formatted as the Markdown report.
+// worker sent (docscore.wasm's), numbers formatted as the Markdown report.
 
 import { el, clear } from './view.js';
 import {

@@ -1216,7 +1216,7 @@ function openReceiptPage(phase, sample) {
 // ---- comparison (SPEC F.6) ---------------------------------------------------
 
 // The comparison's view is a module of its own, fetched on the first
-// comparison (with compare.wasm, in the worker).
+// comparison (with docscore.wasm, in the worker).
 let compareView = null;
 
 // compareCells lists the cells one report's comparison can pick: the

@@ -7,10 +7,9 @@
 // wasm files and the bundled samples, from the page's own origin.
 //
 // Each family of scorers is its own WebAssembly file: docscore.wasm (the
-// tabular core) starts with the worker; receipts.wasm and harness.wasm are
-// fetched the first time their files are scored, never before, and
-// compare.wasm (the comparison of reports, SPEC F) the first time a
-// comparison is asked for.
+// tabular core, with the comparison of reports, SPEC F) starts with the
+// worker; receipts.wasm and harness.wasm are fetched the first time their
+// files are scored, never before.
 
 import { instantiate, callRaw } from './wasmload.js';
 import { detectRole, FAMILIES, ROLES, casePaths, resolveCasePath, isTextName, firstBadByte, notUTF8 } from './roles.js';
@@ -29,7 +28,6 @@ const MODULES = {
   core: { url: new URL('./docscore.wasm', import.meta.url), global: 'docscore' },
   receipts: { url: new URL('./receipts.wasm', import.meta.url), global: 'docscoreReceipts' },
   harness: { url: new URL('./harness.wasm', import.meta.url), global: 'docscoreHarness' },
-  compare: { url: new URL('./compare.wasm', import.meta.url), global: 'docscoreCompare' },
 };
 const SAMPLES = {
   tabular: new URL('./sample.json', import.meta.url),
@@ -468,7 +466,7 @@ const ops = {
       if (!lastCompare) throw new Error('nothing compared yet');
       data = lastCompare.json;
       if (format !== 'json') {
-        const env = await call('compare', { ...lastCompare.request, format }, 'compare');
+        const env = await call('compare', { ...lastCompare.request, format });
         if (env.error) throw new Error(env.error.message);
         data = env.raw;
       }
@@ -1026,7 +1024,7 @@ async function compare({ source, family = 'tabular', pairs = '', options = {} })
   }
   progress({ phase: 'compare', done: 0, total: 0, name: 'comparison' }, true);
   const t0 = performance.now();
-  const env = await call('compare', { ...request, format: 'json' }, 'compare');
+  const env = await call('compare', { ...request, format: 'json' });
   const ms = performance.now() - t0;
   if (env.error) return { error: env.error, ms };
   const json = env.raw;
@@ -1038,7 +1036,7 @@ async function compare({ source, family = 'tabular', pairs = '', options = {} })
   if (request.within) {
     const preq = { report: request.base, format: 'json' };
     for (const k of ['pairs', 'alpha', 'effect']) if (request[k] !== undefined && request[k] !== null) preq[k] = request[k];
-    const penv = await call('plan', preq, 'compare');
+    const penv = await call('plan', preq);
     if (!penv.error) plan = JSON.parse(rawText(penv));
   }
   return { report, plan, name, file: comparisonFileName(name[0], name[1], 'json'), stems: name.map(fileStem), drill: drillPages(report, drillOf), ms };

@@ -1,19 +1,22 @@
 //go:build js && wasm
 
-// Command site is the tabular core of the static site (docscore.wasm). It
-// runs inside a Web Worker (never on the page's main thread) and exposes
+// Command site is the tabular core of the static site (docscore.wasm),
+// with the comparison of reports (compareapi: compare and plan, SPEC F.5,
+// F.6). It runs inside a Web Worker (never on the page's main thread) and
+// exposes
 //
 //	globalThis.docscore.call(method, requestJSON[, texts]) → Promise<answer> (an envelope, or {envelope, raw} for a report: internal/host)
 //
 // where the envelope is wasm/bridge's {"error", "result"} and the methods
-// are api.TabularOperations'. When it is ready it calls
-// globalThis.docscoreReady(version) if the host defined it. The receipt
-// scorer and the harness are separate files (wasm/site/receipts,
-// wasm/site/harness), loaded only when their files are dropped.
+// are api.TabularOperations' and compareapi.Operations'. When it is ready
+// it calls globalThis.docscoreReady(version) if the host defined it. The
+// receipt scorer, the tables, the page text and the harness are separate
+// files (wasm/site/receipts, …), loaded only when their files are dropped.
 package main
 
 import (
 	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/api/compareapi"
 	"github.com/docscore/docscore/wasm/bridge"
 	"github.com/docscore/docscore/wasm/site/internal/heapfloor"
 	"github.com/docscore/docscore/wasm/site/internal/host"
@@ -34,5 +37,5 @@ const heapFloor = 64 << 20
 
 func main() {
 	heapfloor.Set(heapFloor)
-	host.Serve("docscore", bridge.NewSession(api.TabularOperations()).With(bridge.StreamMethods()))
+	host.Serve("docscore", bridge.NewSession(api.TabularOperations(), compareapi.Operations()).With(bridge.StreamMethods()))
 }

@@ -359,10 +359,11 @@ func roundAll(v []float64) []int {
 	return out
 }
 
-// TestWasmSize checks the core's WebAssembly file against the budget:
-// at most 1.5 MB gzip-compressed (gzip -9, as served by a static host).
-// The receipt scorer and the harness, fetched only when their files are
-// dropped, have no budget: their sizes are logged. The files are
+// TestWasmSize checks the core's WebAssembly file (tabular scoring and the
+// comparison of reports) against the budget: at most 1.5 MB
+// gzip-compressed (gzip -9, as served by a static host). The other
+// families, fetched only when their files are dropped, have no budget:
+// their sizes are logged. There is no compare.wasm. The files are
 // compressed side by side (one gzip process each), then checked in order.
 func TestWasmSize(t *testing.T) {
 	type gz struct {
@@ -394,6 +395,9 @@ func TestWasmSize(t *testing.T) {
 		}
 		n := gzs[i].out.Len()
 		t.Logf("%s: %d bytes, %d gzip -9, %d Go compress/gzip (best)", w.Name, a.Size, n, a.Gzip)
+		if w.Name == "compare.wasm" {
+			t.Fatal("the site builds a compare.wasm: the comparison belongs in docscore.wasm")
+		}
 		if w.Name == "docscore.wasm" && n > 1_500_000 {
 			t.Fatalf("docscore.wasm is %d bytes gzip -9: over the 1.5 MB budget", n)
 		}
@@ -405,8 +409,8 @@ func TestWasmSize(t *testing.T) {
 // comparisons, 10,000 permutations and 2,000 bootstrap replicates, the
 // defaults) against the scoring of the sample, over
 // $DOCSCORE_E2E_ROUNDS rounds (3 by default), and logs both and their
-// ratio. The first comparison also fetches and starts compare.wasm: it is
-// logged apart. It reports; it is not a pass/fail line on a shared
+// ratio. The first comparison also fetches the comparison's view
+// (compareview.js): it is logged apart. It reports; it is not a pass/fail line on a shared
 // machine.
 func TestCompareTimeInTheBrowser(t *testing.T) {
 	rounds := 3
@@ -447,7 +451,7 @@ func TestCompareTimeInTheBrowser(t *testing.T) {
 		var ms float64
 		evalJSON(t, ctx, `Number(document.getElementById('compare').dataset.ms)`, &ms)
 		if r == 0 {
-			first = wall // compare.wasm fetched and started
+			first = wall // compareview.js fetched
 			continue
 		}
 		score = append(score, w["core"])
@@ -455,7 +459,7 @@ func TestCompareTimeInTheBrowser(t *testing.T) {
 		compareWall = append(compareWall, wall)
 	}
 	t.Logf("the sample scored, parsed anew (the worker's core call, 2,000 replicates for the cells' intervals): median %.0f ms %v", median(score), roundAll(score))
-	t.Logf("compare --within, 4 comparisons, 10,000 permutations, 2,000 replicates (compare.wasm's call): median %.0f ms %v", median(compare), roundAll(compare))
-	t.Logf("the same from the click to the view (the report written, the view drawn): median %.0f ms %v; the first, compare.wasm fetched and started: %.0f ms", median(compareWall), roundAll(compareWall), first)
+	t.Logf("compare --within, 4 comparisons, 10,000 permutations, 2,000 replicates (docscore.wasm's call): median %.0f ms %v", median(compare), roundAll(compare))
+	t.Logf("the same from the click to the view (the report written, the view drawn): median %.0f ms %v; the first, its view fetched: %.0f ms", median(compareWall), roundAll(compareWall), first)
 	t.Logf("ratio compare/score: %.1f×", median(compare)/median(score))
 }

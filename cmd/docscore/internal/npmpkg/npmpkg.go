@@ -1,7 +1,7 @@
 // Package npmpkg builds the npm package @docscore/core (the repository's
 // npm/ folder): the package's JavaScript and type declarations (npm/src),
 // the WebAssembly files of the page's families compiled with the page's
-// flags (sitebuild.WasmBuildFlags) plus compare.wasm, and Go's
+// flags (sitebuild.WasmBuildFlags), and Go's
 // wasm_exec.js from the Go that compiled them, all in the package's dist/
 // folder, with the repository's LICENSE, packed by "npm pack" into a
 // tarball.
@@ -24,19 +24,9 @@ import (
 	"github.com/docscore/docscore/cmd/docscore/internal/sitebuild"
 )
 
-// Wasm lists the package's WebAssembly files: the page's (sitebuild.Wasm)
-// and the comparison's, which the page loads on its own.
-var Wasm = withCompare(sitebuild.Wasm)
-
-func withCompare(files []sitebuild.WasmFile) []sitebuild.WasmFile {
-	out := append([]sitebuild.WasmFile(nil), files...)
-	for _, f := range files {
-		if f.Name == "compare.wasm" {
-			return out
-		}
-	}
-	return append(out, sitebuild.WasmFile{Name: "compare.wasm", Package: "./wasm/site/compare"})
-}
+// Wasm lists the package's WebAssembly files: the page's (sitebuild.Wasm;
+// the comparison of reports is in docscore.wasm).
+var Wasm = sitebuild.Wasm
 
 // Options configure a build.
 type Options struct {

@@ -57,18 +57,17 @@ type WasmFile struct {
 }
 
 // Wasm lists the site's WebAssembly files, one per family of scorers: the
-// tabular core, which the page loads at once (and whose size the tests
-// hold to 1.5 MB gzip-compressed), then the receipt scorer and the
-// harness, which the page's worker loads only when their files are
-// dropped, and the comparison of reports (SPEC F), loaded only when a
-// comparison is asked for.
+// tabular core with the comparison of reports (SPEC F), which the page
+// loads at once (and whose size the tests hold to 1.5 MB
+// gzip-compressed), then the receipt scorer, the tables, the page text
+// and the harness, which the page's workers load only when their files
+// are dropped.
 var Wasm = []WasmFile{
 	{"docscore.wasm", WasmPackage},
 	{"receipts.wasm", "./wasm/site/receipts"},
 	{"tables.wasm", "./wasm/site/tables"},
 	{"text.wasm", "./wasm/site/text"},
 	{"harness.wasm", "./wasm/site/harness"},
-	{"compare.wasm", "./wasm/site/compare"},
 }
 
 // PipelineExample is the harness example the page's "Load pipeline

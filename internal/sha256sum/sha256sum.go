@@ -1,8 +1,11 @@
 // Package sha256sum computes the SHA-256 digest (FIPS 180-4) of a byte
 // slice, and nothing else. It exists for the browser: crypto/sha256 links
 // Go's FIPS 140 module with it (self-tests, a DRBG, AES), about 46 KB of
-// the tabular core's 1.5 MB gzip budget for one digest of a rule file. The
-// tests hold it to crypto/sha256 and to the standard's examples.
+// the page core's 1.5 MB gzip budget and of every other page wasm, for one
+// digest of a rule file and the provenance's digests of inputs given
+// whole. The tests hold it to crypto/sha256 and to the standard's
+// examples. It sits at the module's root so that rules and scoring both
+// import it.
 package sha256sum
 
 import (
