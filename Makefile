@@ -110,6 +110,21 @@ bench-start: ## docscore --version's start against a hello-world Go binary's: me
 	$(GO) build -trimpath -ldflags='-s -w' -o $(BIN) ./cmd/docscore
 	$(GO) run ./scripts/benchstart $(BIN) --version
 
+# docscore against the Python reference scorer (scripts/reference, written
+# from seed 000's description with difflib, as its users run theirs) on
+# gencorpus's 450-image corpus (15 model-phase cells x 3 pages x 10 runs,
+# 2.7 MB of runs, every fifth image a raw response) with the sample's rule
+# file: whole process each, docscore on one core (--jobs 1, --bootstrap 0),
+# in turn; checks that both give the same numbers, then prints the medians
+# and the ratio (target: at least 100x).
+REFERENCE_DIR ?= /tmp/docscore-reference
+.PHONY: bench-reference
+bench-reference: ## the 450-image corpus scored by the Python reference and by docscore --jobs 1, whole process, in turn: same numbers, the ratio
+	@command -v python3 >/dev/null || { echo "bench-reference needs python3"; exit 1; }
+	$(GO) build -trimpath -ldflags='-s -w' -o $(BIN) ./cmd/docscore
+	@test -s $(REFERENCE_DIR)/runs.jsonl || $(GO) run ./cmd/docscore/internal/gencorpus -images 450 -pages 3 -out $(REFERENCE_DIR)
+	$(GO) run ./scripts/benchreference -docscore $(BIN) -gt $(REFERENCE_DIR)/gt -runs $(REFERENCE_DIR)/runs.jsonl -rules sample/tabular/EQUIVALENCES.md
+
 bench-stream: ## images/s streamed with --jobs 1 and 2, and the 450-image corpus old and new side by side
 	$(GO) test -run '^$$' -bench 'BenchmarkStreamJobs|BenchmarkBenchmarkCorpus' -benchtime 3x ./scoring/tabular/
 	$(GO) test -run '^$$' -bench 'BenchmarkStreamJobs' -benchtime 3x ./scoring/receipts/
