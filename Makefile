@@ -92,7 +92,7 @@ test-npm: ## pack @docscore/core, install the tarball into an empty project: Nod
 	$(GO) test -count=1 -tags e2e $(NPM_PKG)
 
 screenshots: ## rewrite the screenshots in docs/ from the browser tests
-	$(GO) test -count=1 -tags e2e -run 'TestDroppedSampleFilesEqualTheCLI|TestTablesViewEqualsTheCLI|TestPreviewDeltasEqualTheCLI|TestDrillDown|TestPageAcrossCells|TestReceiptPageDiff|TestReceiptsEqualTheCLI|TestPipelineGraphEqualsTheCLI|TestCompareTwoCellsEqualsTheCLI|TestNarrowLayout390' ./cmd/docscore/internal/e2e/ -update
+	$(GO) test -count=1 -tags e2e -run 'TestDroppedSampleFilesEqualTheCLI|TestTablesViewEqualsTheCLI|TestTextViewEqualsTheCLI|TestPreviewDeltasEqualTheCLI|TestDrillDown|TestPageAcrossCells|TestReceiptPageDiff|TestReceiptsEqualTheCLI|TestPipelineGraphEqualsTheCLI|TestCompareTwoCellsEqualsTheCLI|TestNarrowLayout390' ./cmd/docscore/internal/e2e/ -update
 
 # Large runs (not part of make test): the flat-memory test at 200,000
 # images, the streamed scoring's benchmarks, and a million images scored

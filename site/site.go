@@ -8,8 +8,8 @@ package site
 
 import "embed"
 
-// FS holds the site's sources: index.html, tables.html, style.css,
-// icon.svg and js/.
+// FS holds the site's sources: index.html, tables.html, text.html,
+// style.css, icon.svg and js/.
 //
-//go:embed index.html tables.html style.css icon.svg js/*.js
+//go:embed index.html tables.html text.html style.css icon.svg js/*.js
 var FS embed.FS

@@ -8,42 +8,13 @@
 // globalThis.docscoreTablesReport (the report's text).
 
 import { fmtOpt4 } from './format.js';
+import { el } from './view.js';
+import { workerCall, bump } from './familyview.js';
 import { STATS, gridRows, predictionOf, cellLines } from './tablesgrid.js';
 
 const $ = (id) => document.getElementById(id);
 
-const worker = new Worker(new URL('./tablesworker.js', import.meta.url), { type: 'module', name: 'docscore-tables' });
-const pending = new Map();
-let nextId = 1;
-worker.onmessage = (e) => {
-  const p = pending.get(e.data.id);
-  if (!p) return;
-  pending.delete(e.data.id);
-  if (e.data.ok) p.resolve(e.data.value);
-  else p.reject(new Error(e.data.error));
-};
-function call(op, args) {
-  const id = nextId++;
-  return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-    worker.postMessage({ id, op, args });
-  });
-}
-
-function el(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') e.className = v;
-    else if (k === 'text') e.textContent = v;
-    else e.setAttribute(k, v);
-  }
-  for (const k of kids) e.append(k);
-  return e;
-}
-
-function bump(key) {
-  document.body.dataset[key] = String(Number(document.body.dataset[key] || 0) + 1);
-}
+const call = workerCall(new Worker(new URL('./tablesworker.js', import.meta.url), { type: 'module', name: 'docscore-tables' }));
 
 function status(text) {
   $('tables-status').textContent = text;

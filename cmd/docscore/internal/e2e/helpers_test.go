@@ -169,6 +169,17 @@ func evalJSON(t *testing.T, ctx context.Context, expr string, v any) {
 // saved, checking that the progress shown meanwhile is gone.
 func download(t *testing.T, ctx context.Context, format string) []byte {
 	t.Helper()
+	b := saveDownload(t, ctx, format)
+	if hidden, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById('progress').hidden`)); err != nil || !hidden {
+		t.Errorf("after the %s download the progress bar still shows (%v)", format, err)
+	}
+	return b
+}
+
+// saveDownload clicks the button [data-download=format] and returns the
+// bytes the browser saved.
+func saveDownload(t *testing.T, ctx context.Context, format string) []byte {
+	t.Helper()
 	dir := t.TempDir()
 	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
 		Behavior: browser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dir, EventsEnabled: ptr(true)}); err != nil {
@@ -187,10 +198,6 @@ func download(t *testing.T, ctx context.Context, format string) []byte {
 			b, err := os.ReadFile(filepath.Join(dir, ev.GUID))
 			if err != nil {
 				t.Fatal(err)
-			}
-			// The progress shown while the report was written is gone.
-			if hidden, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById('progress').hidden`)); err != nil || !hidden {
-				t.Errorf("after the %s download the progress bar still shows (%v)", format, err)
 			}
 			return b
 		case browser.DownloadProgressStateCanceled:

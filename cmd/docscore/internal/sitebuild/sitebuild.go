@@ -183,6 +183,9 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	if files["sample-tables.json"], err = tablesSampleJSON(); err != nil {
 		return nil, err
 	}
+	if files["sample-text.json"], err = textSampleJSON(); err != nil {
+		return nil, err
+	}
 	if files["sample-pipeline.json"], err = pipelineSampleJSON(os.DirFS(root)); err != nil {
 		return nil, err
 	}
@@ -356,13 +359,36 @@ func receiptsSampleJSON() ([]byte, error) {
 // make its report that of "docscore score tables --gt
 // sample/tables/gt.html --runs sample/tables/runs.jsonl".
 func tablesSampleJSON() ([]byte, error) {
+	return familySample(sample.Tables, []string{"tables/gt.html"}, "tables-gt", "tables/runs.jsonl", "tables-runs")
+}
+
+// textSampleJSON bundles the page-text sample for the page-text view
+// (text.html): the ground-truth pages and the runs file under the names
+// that make its report that of "docscore score text --gt sample/text/gt
+// --runs sample/text/runs.jsonl".
+func textSampleJSON() ([]byte, error) {
+	gt, err := fs.Glob(sample.Text, "text/gt/*")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(gt)
+	return familySample(sample.Text, gt, "text-gt", "text/runs.jsonl", "text-runs")
+}
+
+// familySample bundles a family view's sample: its ground-truth files
+// and its runs file, each named as the repository holds it under sample/.
+func familySample(fsys fs.FS, gt []string, gtRole, runs, runsRole string) ([]byte, error) {
 	var files []SampleFile
-	for _, f := range []struct{ name, role string }{{"tables/gt.html", "tables-gt"}, {"tables/runs.jsonl", "tables-runs"}} {
-		b, err := fs.ReadFile(sample.Tables, f.name)
+	for i, name := range append(gt, runs) {
+		b, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, SampleFile{Name: path.Join("sample", f.name), Role: f.role, Text: string(b)})
+		role := gtRole
+		if i == len(gt) {
+			role = runsRole
+		}
+		files = append(files, SampleFile{Name: path.Join("sample", name), Role: role, Text: string(b)})
 	}
 	return sampleFiles(files)
 }
