@@ -6,7 +6,7 @@
 // the textPage operation and are drawn aligned, line by line, with the
 // substitutions, deletions and insertions marked. A long page is
 // virtualized: only the rows in view (and a few either side) are in the
-// DOM. Tests read document.body.dataset.textScored / textDetail
+// DOM. Tests read document.body.dataset.ready, textScored / textDetail
 // (counters), dataset.textRows (the chosen page's rows) and
 // globalThis.docscoreTextReport (the JSON report's text).
 
@@ -317,3 +317,6 @@ for (const b of document.querySelectorAll('[data-download]')) {
     }
   });
 }
+
+// The view is ready for input (the end-to-end tests wait on it).
+document.body.dataset.ready = 'true';
