@@ -52,6 +52,14 @@ func Array(dst []string, data string) (elems []string, ok bool) {
 	return dst, ok && skipSpace(data, end) == len(data)
 }
 
+// ValueEnd scans the JSON value that starts at data[i] (no whitespace
+// before it) and returns the index after it: what encoding/json's Decoder
+// reads of a stream that starts there, whatever follows. ok is false when
+// no valid value starts there.
+func ValueEnd(data string, i int) (end int, ok bool) {
+	return value(data, i, 0)
+}
+
 // Valid reports whether data is one JSON value with optional whitespace
 // around it.
 func Valid(data string) bool {

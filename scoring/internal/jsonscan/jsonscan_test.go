@@ -244,3 +244,26 @@ func TestNoCopies(t *testing.T) {
 		t.Errorf("%v allocations per line, want 0", allocs)
 	}
 }
+
+// TestValueEnd: the value starting at an index, whatever follows it.
+func TestValueEnd(t *testing.T) {
+	for _, c := range []struct {
+		data string
+		i    int
+		end  int
+		ok   bool
+	}{
+		{"[1,2] and more", 0, 5, true},
+		{"see [1]: [{\"a\":1}]", 4, 7, true},
+		{"see [1]: [{\"a\":1}]", 9, 18, true},
+		{`"a\"b"c`, 0, 6, true},
+		{"[1,", 0, 0, false},
+		{"[x]", 0, 0, false},
+		{" [1]", 0, 0, false},
+	} {
+		end, ok := ValueEnd(c.data, c.i)
+		if ok != c.ok || (ok && end != c.end) {
+			t.Errorf("ValueEnd(%q, %d) = %d, %v; want %d, %v", c.data, c.i, end, ok, c.end, c.ok)
+		}
+	}
+}

@@ -244,9 +244,43 @@ func FuzzExtractRecords(f *testing.F) {
 				t.Fatalf("a JSON array of %d objects gave ok=%v with %d records", len(whole), ok, len(recs))
 			}
 		}
+		if old, ook := extractRecordsDecoder(s); ook != ok || !reflect.DeepEqual(old, recs) {
+			t.Fatalf("ExtractRecords %v %q, the json.Decoder search %v %q", ok, recs, ook, old)
+		}
 		wrapped, wok := ExtractRecords("Here are the travelers:\n```json\n" + s + "\n```\n")
 		if wok != ok || !reflect.DeepEqual(wrapped, recs) {
 			t.Fatalf("a fence and prose around the text changed the result: ok %v→%v, %d→%d records", ok, wok, len(recs), len(wrapped))
 		}
 	})
+}
+
+// extractRecordsDecoder is ExtractRecords as it was written before the
+// in-place scan: a json.Decoder at every "[", the same bounds. The fuzz
+// target holds the two equal.
+func extractRecordsDecoder(response string) (records []string, ok bool) {
+	attempts, scanned := 0, int64(0)
+	for i := 0; i < len(response); i++ {
+		j := strings.IndexByte(response[i:], '[')
+		if j < 0 {
+			return nil, false
+		}
+		i += j
+		if attempts++; attempts > maxResponseAttempts {
+			return nil, false
+		}
+		if scanned > maxResponseScan {
+			return nil, false
+		}
+		dec := json.NewDecoder(strings.NewReader(response[i:]))
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
+		scanned += dec.InputOffset() + 1
+		if err != nil {
+			continue
+		}
+		if recs, ok := recordList(string(raw)); ok {
+			return recs, true
+		}
+	}
+	return nil, false
 }

@@ -3,6 +3,8 @@ package tabularread
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/docscore/docscore/scoring/internal/jsonscan"
 )
 
 // maxResponseAttempts bounds how many "[" positions ExtractRecords tries,
@@ -33,16 +35,22 @@ func ExtractRecords(response string) (records []string, ok bool) {
 		if scanned > maxResponseScan {
 			return nil, false
 		}
-		dec := json.NewDecoder(strings.NewReader(response[i:]))
-		var raw json.RawMessage
-		err := dec.Decode(&raw)
-		scanned += dec.InputOffset() + 1
-		if err != nil {
+		// A value that starts here is scanned in place (no copy of the
+		// rest of the text, as a json.Decoder makes); its records are
+		// substrings of the response.
+		if end, ok := jsonscan.ValueEnd(response, i); ok {
+			scanned += int64(end-i) + 1
+			if recs, ok := recordList(response[i:end]); ok {
+				return recs, true
+			}
 			continue
 		}
-		if recs, ok := recordList(string(raw)); ok {
-			return recs, true
-		}
+		// None does: encoding/json says how far it read before giving up,
+		// which the scan budget counts.
+		dec := json.NewDecoder(strings.NewReader(response[i:]))
+		var raw json.RawMessage
+		dec.Decode(&raw)
+		scanned += dec.InputOffset() + 1
 	}
 	return nil, false
 }
