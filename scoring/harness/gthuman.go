@@ -8,10 +8,10 @@ import (
 
 	"github.com/docscore/docscore/scoring/agreement"
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/groundtruth"
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/internal/jsonout"
-	"github.com/docscore/docscore/scoring/judging"
 )
 
 // HumanAgreementKind is the Kind of a HumanAgreementReport.
@@ -23,7 +23,7 @@ const HumanAgreementCategories = "a unit is one field of one reviewed case; a ra
 // NamedReport is a generation report and the name it was read from.
 type NamedReport struct {
 	Name   string
-	Report *judging.GroundTruthReport
+	Report *groundtruth.GroundTruthReport
 }
 
 // NamedFile is a file's bytes and its name.
@@ -79,7 +79,7 @@ const ReasonNoHumanDecisions = "no review file is signed (status \"approved\" wi
 func JudgeHumanAgreement(reports []NamedReport, reviews []NamedFile) (*HumanAgreementReport, error) {
 	out := &HumanAgreementReport{Kind: HumanAgreementKind, Version: 1, Categories: HumanAgreementCategories, Reviews: []ReviewUse{}}
 	decidedBy := map[int]string{}
-	var gens []judging.ReviewedGeneration
+	var gens []groundtruth.ReviewedGeneration
 	for _, rv := range reviews {
 		use := ReviewUse{Review: rv.Name, ReviewSHA256: evalcase.SHA256Hex(rv.Data)}
 		v, tree, err := ingest.ParseTree(ingest.StripBOM(rv.Data), rv.Name, 0)
@@ -131,13 +131,13 @@ func JudgeHumanAgreement(reports []NamedReport, reviews []NamedFile) (*HumanAgre
 		}
 		use.Report, use.Used = reports[idx].Name, true
 		out.Reviews = append(out.Reviews, use)
-		gens = append(gens, judging.ReviewedGeneration{Report: reports[idx].Report, Approved: fields})
+		gens = append(gens, groundtruth.ReviewedGeneration{Report: reports[idx].Report, Approved: fields})
 	}
 	if len(gens) == 0 {
 		out.Agreement.HumanReason = ReasonNoHumanDecisions
 		return out, nil
 	}
-	out.Agreement.Human = judging.JudgeHumanKappa(gens)
+	out.Agreement.Human = groundtruth.JudgeHumanKappa(gens)
 	return out, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/groundtruth"
 	"github.com/docscore/docscore/scoring/judging"
 )
 
@@ -76,8 +77,8 @@ func ExampleGroundTruthPanel() {
 			})
 	}
 	page, _ := evalcase.ArtifactFromBytes("page-001.png", []byte("\x89PNG…"), evalcase.ArtifactOptions{ArtifactID: "page-001"})
-	panel := &judging.GroundTruthPanel{
-		Providers:             []judging.GroundTruthProvider{{Name: "a", Adapter: reader("1,250.00")}, {Name: "b", Adapter: reader("1,250.50")}},
+	panel := &groundtruth.GroundTruthPanel{
+		Providers:             []groundtruth.GroundTruthProvider{{Name: "a", Adapter: reader("1,250.00")}, {Name: "b", Adapter: reader("1,250.50")}},
 		ExtractionInstruction: "Extract currency and amount.",
 		ExpectedFields:        []string{"$.currency", "$.amount"},
 	}
@@ -86,11 +87,11 @@ func ExampleGroundTruthPanel() {
 		panic(err)
 	}
 	fmt.Println(gen.ProvisionalReference.Authority, gen.RequiresHumanReview, gen.DisputedPaths())
-	_, err = judging.ApproveGeneratedReference(gen.ProvisionalReference, judging.Approval{ApprovedBy: "reviewer@example.org"})
+	_, err = groundtruth.ApproveGeneratedReference(gen.ProvisionalReference, groundtruth.Approval{ApprovedBy: "reviewer@example.org"})
 	fmt.Println(err)
-	approved, _ := judging.ApproveGeneratedReference(gen.ProvisionalReference, judging.Approval{
+	approved, _ := groundtruth.ApproveGeneratedReference(gen.ProvisionalReference, groundtruth.Approval{
 		ApprovedBy: "reviewer@example.org",
-		Decisions:  []judging.FieldDecision{{Path: "$.amount", Decision: judging.DecisionSet, Value: "1,250.00"}},
+		Decisions:  []groundtruth.FieldDecision{{Path: "$.amount", Decision: groundtruth.DecisionSet, Value: "1,250.00"}},
 	})
 	fmt.Print(approved.Authority, "\n", approved.Value)
 	// Output:

@@ -1,7 +1,5 @@
 package judging
 
-import ()
-
 // Helpers of the package's own tests, for its external tests (the ones
 // that need the harness: a judging_test file may import it, a judging one
 // may not).
@@ -10,10 +8,8 @@ var (
 	Claims         = claims
 	Fixed          = fixed
 	Sources        = sources
-	FirstPass      = firstPass
 	Variant        = variant
 	PanelStage     = panelStage
-	CompactJSON    = compactJSON
 	StatementField = statementFields
 	ValidAnswer    = validAnswer
 )

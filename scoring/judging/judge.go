@@ -239,7 +239,7 @@ func BuildJudgeRequest(stage evalcase.EvaluationCase) (JudgeRequest, error) {
 			PredictionClaims: claims, Rubric: stage.Rubric, EvaluationSpec: es,
 			ReferenceInventory: inventory,
 		},
-		OutputSchema: json.RawMessage(compactJSON(JudgeOutputSchema)),
+		OutputSchema: json.RawMessage(CompactJSON(JudgeOutputSchema)),
 		References:   refs,
 		Warnings:     warnings,
 	}
@@ -250,7 +250,7 @@ func BuildJudgeRequest(stage evalcase.EvaluationCase) (JudgeRequest, error) {
 	return req, nil
 }
 
-func compactJSON(b []byte) []byte {
+func CompactJSON(b []byte) []byte {
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, b); err != nil {
 		panic("harness: embedded schema is not JSON: " + err.Error())
@@ -357,7 +357,7 @@ func checkJudgeShape(v any) error {
 	if !ok {
 		return errors.New("expected a JSON object")
 	}
-	if err := exactKeys(obj, "", "verdict", "rationale", "confidence", "claims", "reference_claims"); err != nil {
+	if err := ExactKeys(obj, "", "verdict", "rationale", "confidence", "claims", "reference_claims"); err != nil {
 		return err
 	}
 	for name, keys := range map[string][]string{
@@ -373,7 +373,7 @@ func checkJudgeShape(v any) error {
 			if !ok {
 				return fmt.Errorf("%s[%d]: expected an object", name, i)
 			}
-			if err := exactKeys(m, fmt.Sprintf("%s[%d].", name, i), keys...); err != nil {
+			if err := ExactKeys(m, fmt.Sprintf("%s[%d].", name, i), keys...); err != nil {
 				return err
 			}
 		}
@@ -381,7 +381,7 @@ func checkJudgeShape(v any) error {
 	return nil
 }
 
-func exactKeys(m map[string]any, at string, keys ...string) error {
+func ExactKeys(m map[string]any, at string, keys ...string) error {
 	for _, k := range keys {
 		if _, ok := m[k]; !ok {
 			return fmt.Errorf("%s%s: required", at, k)

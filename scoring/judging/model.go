@@ -176,7 +176,7 @@ type TextReference struct {
 }
 
 // splitReferences puts text references in-line and files in attachments.
-func splitReferences(refs []evalcase.ReferenceArtifact) ([]TextReference, []evalcase.ReferenceArtifact) {
+func SplitReferences(refs []evalcase.ReferenceArtifact) ([]TextReference, []evalcase.ReferenceArtifact) {
 	text := []TextReference{}
 	var files []evalcase.ReferenceArtifact
 	for _, r := range refs {
@@ -194,7 +194,7 @@ func splitReferences(refs []evalcase.ReferenceArtifact) ([]TextReference, []eval
 
 // ModelRequestForJudge returns the ModelRequest a ModelJudge sends for req.
 func ModelRequestForJudge(req JudgeRequest) ModelRequest {
-	text, files := splitReferences(req.References)
+	text, files := SplitReferences(req.References)
 	return ModelRequest{
 		Purpose:      PurposeJudge,
 		Instructions: req.Instructions,

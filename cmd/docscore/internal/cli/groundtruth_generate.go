@@ -9,23 +9,23 @@ import (
 	"os/exec"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
 	"github.com/docscore/docscore/cmd/docscore/internal/judge"
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/groundtruth"
 	"github.com/docscore/docscore/scoring/harness"
 	"github.com/docscore/docscore/scoring/judging"
 	"github.com/docscore/docscore/scoring/param"
+	"github.com/spf13/cobra"
 )
 
 // parseProvider builds a ground-truth provider from a --provider value:
 // openai:MODEL, anthropic:MODEL or command:NAME=PROGRAM ARGS….
-func parseProvider(env *Env, spec string, s judgeSettings) (judging.GroundTruthProvider, error) {
+func parseProvider(env *Env, spec string, s judgeSettings) (groundtruth.GroundTruthProvider, error) {
 	kind, rest, ok := strings.Cut(spec, ":")
 	if !ok || strings.TrimSpace(rest) == "" {
-		return judging.GroundTruthProvider{}, usageError("--provider %q: expected openai:MODEL, anthropic:MODEL or command:NAME=PROGRAM", spec)
+		return groundtruth.GroundTruthProvider{}, usageError("--provider %q: expected openai:MODEL, anthropic:MODEL or command:NAME=PROGRAM", spec)
 	}
 	switch kind {
 	case "openai", "anthropic":
@@ -34,28 +34,28 @@ func parseProvider(env *Env, spec string, s judgeSettings) (judging.GroundTruthP
 			if p.name == kind {
 				a, err := p.build(env, s)
 				if err != nil {
-					return judging.GroundTruthProvider{}, err
+					return groundtruth.GroundTruthProvider{}, err
 				}
-				return judging.GroundTruthProvider{Name: kind + "/" + rest, Adapter: a}, nil
+				return groundtruth.GroundTruthProvider{Name: kind + "/" + rest, Adapter: a}, nil
 			}
 		}
 	case "command":
 		name, program, ok := strings.Cut(rest, "=")
 		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(program) == "" {
-			return judging.GroundTruthProvider{}, usageError("--provider %q: expected command:NAME=PROGRAM ARGS…", spec)
+			return groundtruth.GroundTruthProvider{}, usageError("--provider %q: expected command:NAME=PROGRAM ARGS…", spec)
 		}
 		a, err := judge.NewCommand(program, judge.CommandOptions{Model: name, Policy: s.policy, Limiter: s.limiter})
 		if err != nil {
-			return judging.GroundTruthProvider{}, usageError("--provider %q: %v", spec, err)
+			return groundtruth.GroundTruthProvider{}, usageError("--provider %q: %v", spec, err)
 		}
-		return judging.GroundTruthProvider{Name: name, Adapter: a}, nil
+		return groundtruth.GroundTruthProvider{Name: name, Adapter: a}, nil
 	}
-	return judging.GroundTruthProvider{}, usageError("--provider %q: unknown kind %q (expected openai, anthropic or command)", spec, kind)
+	return groundtruth.GroundTruthProvider{}, usageError("--provider %q: unknown kind %q (expected openai, anthropic or command)", spec, kind)
 }
 
 // commandDeriver converts a document to Markdown with a program: the
 // document's bytes on stdin, Markdown on stdout.
-func commandDeriver(command string) (judging.MarkdownDeriver, error) {
+func commandDeriver(command string) (groundtruth.MarkdownDeriver, error) {
 	argv, err := judge.SplitCommand(command)
 	if err != nil || len(argv) == 0 {
 		return nil, usageError("--markdown-command %q: expected a program", command)
@@ -167,7 +167,7 @@ depends on its answers, and the ceiling can stop it).
 					seen[a.ArtifactID] = p
 					refs = append(refs, a)
 				}
-				router := &judging.GroundTruthRouter{DocumentMode: judging.DocumentMode(docMode)}
+				router := &groundtruth.GroundTruthRouter{DocumentMode: groundtruth.DocumentMode(docMode)}
 				if mdCommand != "" {
 					if router.Markdown, err = commandDeriver(mdCommand); err != nil {
 						return err
@@ -177,7 +177,7 @@ depends on its answers, and the ceiling can stop it).
 				if err != nil {
 					return err
 				}
-				var raw []judging.GroundTruthProvider
+				var raw []groundtruth.GroundTruthProvider
 				for _, spec := range providers {
 					p, err := parseProvider(env, spec, settings)
 					if err != nil {
@@ -187,10 +187,10 @@ depends on its answers, and the ceiling can stop it).
 				}
 				images := true
 				for _, r := range refs {
-					images = images && judging.IsImage(r)
+					images = images && groundtruth.IsImage(r)
 				}
-				panel := func(ps []judging.GroundTruthProvider) *judging.GroundTruthPanel {
-					return &judging.GroundTruthPanel{Providers: ps, ExtractionInstruction: instruction, ExpectedFields: fields, MinimumAgreement: minimum}
+				panel := func(ps []groundtruth.GroundTruthProvider) *groundtruth.GroundTruthPanel {
+					return &groundtruth.GroundTruthPanel{Providers: ps, ExtractionInstruction: instruction, ExpectedFields: fields, MinimumAgreement: minimum}
 				}
 				if images {
 					if strings.TrimSpace(instruction) == "" {
@@ -214,13 +214,13 @@ depends on its answers, and the ceiling can stop it).
 					// (--adjudicate's second reading depends on the answers
 					// and is not in it; the ceiling still holds there).
 					dry := *router
-					var dps []judging.GroundTruthProvider
+					var dps []groundtruth.GroundTruthProvider
 					for _, p := range raw {
 						var a judging.ModelAdapter = plan.Wrap(p.Adapter)
 						if store != nil {
 							a = &judging.CachedAdapter{Adapter: a, Store: readOnlyStore{store}}
 						}
-						dps = append(dps, judging.GroundTruthProvider{Name: p.Name, Adapter: a})
+						dps = append(dps, groundtruth.GroundTruthProvider{Name: p.Name, Adapter: a})
 					}
 					dry.ImagePanel = panel(dps)
 					var nj *judging.NotJudgedError
@@ -232,14 +232,14 @@ depends on its answers, and the ceiling can stop it).
 					}
 				}
 				var (
-					prep  *judging.Prepared
-					rep   *judging.GroundTruthReport
+					prep  *groundtruth.Prepared
+					rep   *groundtruth.GroundTruthReport
 					usage []any
 				)
 				// One pass, or (--batch) as many as the batches need: the
 				// adjudication asks only once the first reading is in.
 				sc, err := settings.runJudged(env, store, func(sc *batchScope) error {
-					var ps []judging.GroundTruthProvider
+					var ps []groundtruth.GroundTruthProvider
 					usage = sc.usage()
 					for _, p := range raw {
 						usage = append(usage, p.Adapter)
@@ -263,7 +263,7 @@ depends on its answers, and the ceiling can stop it).
 						return nil
 					}
 					if adjudicate && len(rep.Disputed) > 0 {
-						adj := &judging.GroundTruthAdjudicator{Providers: ps, MinimumAgreement: adjMinimum}
+						adj := &groundtruth.GroundTruthAdjudicator{Providers: ps, MinimumAgreement: adjMinimum}
 						if rep, err = adj.Adjudicate(env.Context, rep, refs); err != nil {
 							return err
 						}
@@ -286,7 +286,7 @@ depends on its answers, and the ceiling can stop it).
 					return sc.commit()
 				}
 				if union {
-					if rep, err = judging.ResolveGroundTruthUnion(rep); err != nil {
+					if rep, err = groundtruth.ResolveGroundTruthUnion(rep); err != nil {
 						return err
 					}
 				}
@@ -311,7 +311,7 @@ depends on its answers, and the ceiling can stop it).
 				fmt.Fprintf(env.Stderr, "docscore: %d field(s) agreed, %d disputed (%d read by no provider); requires human review: %v; %d call(s) made, %d reused\n",
 					len(rep.Agreed), len(rep.Disputed), len(rep.OmittedFields), rep.RequiresHumanReview, summary.Calls, summary.CachedCalls)
 				if err := writeJSON(env, "--output", output, struct {
-					*judging.GroundTruthReport
+					*groundtruth.GroundTruthReport
 					Usage *judging.UsageSummary `json:"usage"`
 				}{rep, summary}); err != nil {
 					return err

@@ -4,28 +4,27 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/spf13/cobra"
-
+	"github.com/docscore/docscore/scoring/groundtruth"
 	"github.com/docscore/docscore/scoring/harness"
 	"github.com/docscore/docscore/scoring/inputerr"
-	"github.com/docscore/docscore/scoring/judging"
+	"github.com/spf13/cobra"
 )
 
 // readGeneration reads a generation report written by groundtruth
 // generate.
-func readGeneration(env *Env, path string) (*judging.GroundTruthReport, error) {
+func readGeneration(env *Env, path string) (*groundtruth.GroundTruthReport, error) {
 	data, err := readPath(env, "--report", path)
 	if err != nil {
 		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	var rep judging.GroundTruthReport
+	var rep groundtruth.GroundTruthReport
 	if err := dec.Decode(&rep); err != nil {
 		return nil, inputerr.New(path, 0, "expected a generation report (docscore groundtruth generate --output): %v", err)
 	}
-	if rep.Kind != judging.GroundTruthReportKind {
-		return nil, inputerr.New(path, 0, "kind %q: expected %q (a report of docscore groundtruth generate)", rep.Kind, judging.GroundTruthReportKind)
+	if rep.Kind != groundtruth.GroundTruthReportKind {
+		return nil, inputerr.New(path, 0, "kind %q: expected %q (a report of docscore groundtruth generate)", rep.Kind, groundtruth.GroundTruthReportKind)
 	}
 	return &rep, nil
 }

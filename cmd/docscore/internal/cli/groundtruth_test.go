@@ -11,7 +11,7 @@ import (
 
 	"github.com/docscore/docscore/scoring/agreement"
 	"github.com/docscore/docscore/scoring/evalcase"
-	"github.com/docscore/docscore/scoring/judging"
+	"github.com/docscore/docscore/scoring/groundtruth"
 )
 
 var pages = filepath.Join("..", "..", "..", "..", "examples", "judges", "pages")
@@ -40,7 +40,7 @@ func TestGroundTruthFlow(t *testing.T) {
 	if b, _ := os.ReadFile(generated); string(b) != "path,expected\n$.currency,USD\n" {
 		t.Errorf("generated reference %q", b)
 	}
-	var rep judging.GroundTruthReport
+	var rep groundtruth.GroundTruthReport
 	b, _ := os.ReadFile(gen)
 	json.Unmarshal(b, &rep)
 	if rep.ProvisionalReference.Authority != evalcase.AuthorityGenerated || len(rep.Readings) != 2 || rep.Disputed[0].Kind != "conflict" || rep.Disputed[1].Kind != "omission" {
@@ -124,7 +124,7 @@ func TestGroundTruthAdjudicateAndUnion(t *testing.T) {
 			if code != ExitOK {
 				t.Fatalf("exit %d %s", code, errs)
 			}
-			var rep judging.GroundTruthReport
+			var rep groundtruth.GroundTruthReport
 			json.Unmarshal([]byte(out), &rep)
 			var got []string
 			for _, a := range rep.Agreed {

@@ -15,6 +15,7 @@ import (
 	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
 	"github.com/docscore/docscore/cmd/docscore/internal/judge/judgetest"
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/groundtruth"
 	"github.com/docscore/docscore/scoring/judging"
 )
 
@@ -474,8 +475,8 @@ func TestGroundTruthOverTheWire(t *testing.T) {
 	an.Answer = func(judgetest.Request) judgetest.Reply { return an.Text(answer, 800, 30) }
 	a, _ := NewOpenAI(Config{Model: "gpt-reader", APIKey: testKey, BaseURL: oa.BaseURL()})
 	b, _ := NewAnthropic(Config{Model: "claude-reader", APIKey: testKey, BaseURL: an.BaseURL()})
-	panel := &judging.GroundTruthPanel{
-		Providers:             []judging.GroundTruthProvider{{Name: "openai", Adapter: a}, {Name: "anthropic", Adapter: b}},
+	panel := &groundtruth.GroundTruthPanel{
+		Providers:             []groundtruth.GroundTruthProvider{{Name: "openai", Adapter: a}, {Name: "anthropic", Adapter: b}},
 		ExtractionInstruction: "Read the invoice total.", ExpectedFields: []string{"$.total"},
 	}
 	rep, err := panel.Generate(context.Background(), c.CaseID, c.References[:1])

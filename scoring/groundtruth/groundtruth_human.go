@@ -1,10 +1,11 @@
-package judging
+package groundtruth
 
 import (
 	"sort"
 
 	"github.com/docscore/docscore/scoring/agreement"
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 // ReviewedGeneration is a generation and what a person approved of it:
@@ -71,7 +72,7 @@ func JudgeHumanKappa(gens []ReviewedGeneration) map[string]agreement.Kappa {
 			add(p)
 		}
 		for _, rd := range g.Report.Readings {
-			if rd.Purpose != PurposeGroundTruth {
+			if rd.Purpose != judging.PurposeGroundTruth {
 				continue
 			}
 			claims := map[string]GroundTruthClaim{}

@@ -1,21 +1,22 @@
-package judging
+package groundtruth
 
 import (
 	"github.com/docscore/docscore/scoring/agreement"
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 // ProviderReading is one provider's pass over the sources.
 type ProviderReading struct {
-	Name     string    `json:"name"`
-	Model    ModelInfo `json:"model"`
-	Purpose  string    `json:"purpose"`
-	Status   string    `json:"status"` // ok, unusable
-	Unusable string    `json:"unusable,omitempty"`
+	Name     string            `json:"name"`
+	Model    judging.ModelInfo `json:"model"`
+	Purpose  string            `json:"purpose"`
+	Status   string            `json:"status"` // ok, unusable
+	Unusable string            `json:"unusable,omitempty"`
 	// RawAnswer is kept when the answer could not be used.
 	RawAnswer string             `json:"raw_answer,omitempty"`
 	Claims    []GroundTruthClaim `json:"claims"`
-	Usage     Usage              `json:"usage"`
+	Usage     judging.Usage      `json:"usage"`
 	Warnings  []string           `json:"warnings,omitempty"`
 }
 
@@ -76,23 +77,23 @@ type DisputedField struct {
 // claims, the agreed fields, the disputed ones, the expected fields no
 // provider read, and the provisional reference.
 type GroundTruthReport struct {
-	Kind                  string            `json:"kind"`
-	CaseID                string            `json:"case_id"`
-	ExtractionInstruction string            `json:"extraction_instruction"`
-	ExpectedFields        []string          `json:"expected_fields"`
-	MinimumAgreement      float64           `json:"minimum_agreement"`
-	Sources               []ReferenceEntry  `json:"sources"`
-	Readings              []ProviderReading `json:"readings"`
-	Agreed                []AgreedField     `json:"agreed"`
-	Disputed              []DisputedField   `json:"disputed"`
+	Kind                  string                   `json:"kind"`
+	CaseID                string                   `json:"case_id"`
+	ExtractionInstruction string                   `json:"extraction_instruction"`
+	ExpectedFields        []string                 `json:"expected_fields"`
+	MinimumAgreement      float64                  `json:"minimum_agreement"`
+	Sources               []judging.ReferenceEntry `json:"sources"`
+	Readings              []ProviderReading        `json:"readings"`
+	Agreed                []AgreedField            `json:"agreed"`
+	Disputed              []DisputedField          `json:"disputed"`
 	// OmittedFields are expected fields no provider read.
 	OmittedFields       []string `json:"omitted_fields"`
 	RequiresHumanReview bool     `json:"requires_human_review"`
 	// ProvisionalReference is the consensus rows as a path/value table
 	// with authority "generated".
-	ProvisionalReference evalcase.ReferenceArtifact `json:"provisional_reference"`
-	Instructions         []InstructionRecord        `json:"instructions"`
-	Notice               string                     `json:"notice"`
+	ProvisionalReference evalcase.ReferenceArtifact  `json:"provisional_reference"`
+	Instructions         []judging.InstructionRecord `json:"instructions"`
+	Notice               string                      `json:"notice"`
 	// Agreement is how far the first-pass providers agree (absent with
 	// no reading).
 	Agreement *GroundTruthAgreement `json:"agreement,omitempty"`
@@ -114,7 +115,7 @@ type GroundTruthAgreement struct {
 func (r *GroundTruthReport) agreementOf() *GroundTruthAgreement {
 	var first []ProviderReading
 	for _, rd := range r.Readings {
-		if rd.Purpose == PurposeGroundTruth {
+		if rd.Purpose == judging.PurposeGroundTruth {
 			first = append(first, rd)
 		}
 	}

@@ -1,4 +1,4 @@
-package judging_test
+package groundtruth_test
 
 import (
 	"bytes"
@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/groundtruth"
 	"github.com/docscore/docscore/scoring/harness"
 	"github.com/docscore/docscore/scoring/inputerr"
-	"github.com/docscore/docscore/scoring/judging"
 )
 
 // edit applies f to a review file's JSON and re-encodes it indented.
@@ -50,12 +50,12 @@ func approveAll(m map[string]any) {
 }
 
 func TestReviewFileRoundTrip(t *testing.T) {
-	rep, _ := judging.FirstPass(t)
+	rep, _ := groundtruth.FirstPass(t)
 	data, err := harness.WriteGroundTruthReview(rep)
 	if err != nil {
 		t.Fatal(err)
 	}
-	judging.Golden(t, filepath.Join("testdata", "ground-truth-review.golden.json"), data)
+	groundtruth.Golden(t, filepath.Join("testdata", "ground-truth-review.golden.json"), data)
 	var f harness.ReviewFile
 	if err := json.Unmarshal(data, &f); err != nil {
 		t.Fatal(err)
@@ -84,7 +84,7 @@ func TestReviewFileRoundTrip(t *testing.T) {
 }
 
 func TestReviewFileRefusals(t *testing.T) {
-	rep, _ := judging.FirstPass(t)
+	rep, _ := groundtruth.FirstPass(t)
 	data, _ := harness.WriteGroundTruthReview(rep)
 	tests := []struct {
 		name string
@@ -124,9 +124,9 @@ func TestReviewFileRefusals(t *testing.T) {
 // TestReviewFileNoDisagreement: a unanimous generation needs only the
 // signature.
 func TestReviewFileNoDisagreement(t *testing.T) {
-	answer := judging.Fixed(judging.Claims("$.x", `"1"`))
-	p := &judging.GroundTruthPanel{Providers: []judging.GroundTruthProvider{{"a", judging.ScriptedReader("a", answer)}, {"b", judging.ScriptedReader("b", answer)}}, ExtractionInstruction: "x", ExpectedFields: []string{"$.x"}}
-	rep, err := p.Generate(context.Background(), "c", judging.Sources(t))
+	answer := groundtruth.Fixed(groundtruth.Claims("$.x", `"1"`))
+	p := &groundtruth.GroundTruthPanel{Providers: []groundtruth.GroundTruthProvider{{"a", groundtruth.ScriptedReader("a", answer)}, {"b", groundtruth.ScriptedReader("b", answer)}}, ExtractionInstruction: "x", ExpectedFields: []string{"$.x"}}
+	rep, err := p.Generate(context.Background(), "c", groundtruth.Sources(t))
 	if err != nil || rep.RequiresHumanReview {
 		t.Fatalf("%v %v", rep, err)
 	}
@@ -145,7 +145,7 @@ func TestReviewFileNoDisagreement(t *testing.T) {
 // reader: no panic, every rejection an input error naming the file, and
 // every accepted file an approved ground-truth path/value table.
 func FuzzApprovedReferenceFromReview(f *testing.F) {
-	if b, err := os.ReadFile(filepath.Join("..", "judging", "testdata", "ground-truth-review.golden.json")); err == nil {
+	if b, err := os.ReadFile(filepath.Join("..", "groundtruth", "testdata", "ground-truth-review.golden.json")); err == nil {
 		f.Add(b)
 		var m map[string]any
 		if json.Unmarshal(b, &m) == nil {

@@ -1,4 +1,4 @@
-package judging
+package groundtruth
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package judging
+package groundtruth
 
 import (
 	_ "embed"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/ingest"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 // GroundTruthClaimsSchema is the JSON Schema a ground-truth provider's
@@ -60,7 +61,7 @@ type GroundTruthClaim struct {
 // an *UnusableAnswerError keeping the raw text.
 func ParseGroundTruthClaims(raw []byte, sourceIDs []string) ([]GroundTruthClaim, error) {
 	unusable := func(err error) ([]GroundTruthClaim, error) {
-		return nil, &UnusableAnswerError{Raw: string(raw), Err: err}
+		return nil, &judging.UnusableAnswerError{Raw: string(raw), Err: err}
 	}
 	text := strings.TrimSpace(string(raw))
 	if strings.HasPrefix(text, "```") {
@@ -76,7 +77,7 @@ func ParseGroundTruthClaims(raw []byte, sourceIDs []string) ([]GroundTruthClaim,
 	if !ok {
 		return unusable(errors.New("expected a JSON object"))
 	}
-	if err := exactKeys(obj, "", "claims"); err != nil {
+	if err := judging.ExactKeys(obj, "", "claims"); err != nil {
 		return unusable(err)
 	}
 	items, ok := obj["claims"].([]any)
@@ -95,7 +96,7 @@ func ParseGroundTruthClaims(raw []byte, sourceIDs []string) ([]GroundTruthClaim,
 		if !ok {
 			return unusable(fmt.Errorf("%s: expected an object", at))
 		}
-		if err := exactKeys(m, at+".", "path", "value", "reference_id", "visual_evidence", "confidence"); err != nil {
+		if err := judging.ExactKeys(m, at+".", "path", "value", "reference_id", "visual_evidence", "confidence"); err != nil {
 			return unusable(err)
 		}
 		var c GroundTruthClaim

@@ -1,4 +1,4 @@
-package judging_test
+package groundtruth_test
 
 import (
 	"context"
@@ -6,35 +6,35 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/groundtruth"
 	"github.com/docscore/docscore/scoring/harness"
-	"github.com/docscore/docscore/scoring/judging"
 )
 
 func TestApproveGeneratedReference(t *testing.T) {
-	rep, _ := judging.FirstPass(t)
+	rep, _ := groundtruth.FirstPass(t)
 	ref := rep.ProvisionalReference
 	human, _ := evalcase.ArtifactFromValue("path,expected\n$.a,1\n", evalcase.ArtifactOptions{Authority: evalcase.AuthorityGroundTruth, Kind: evalcase.KindCSV})
 	plain, _ := evalcase.ArtifactFromValue("path,expected\n$.a,1\n", evalcase.ArtifactOptions{Authority: evalcase.AuthorityGenerated, Kind: evalcase.KindCSV})
-	all := []judging.FieldDecision{{"$.amount", judging.DecisionSet, "1,250.00"}, {"account_name", judging.DecisionSet, "J. Smith"}, {"$.date", judging.DecisionOmit, nil}}
+	all := []groundtruth.FieldDecision{{"$.amount", groundtruth.DecisionSet, "1,250.00"}, {"account_name", groundtruth.DecisionSet, "J. Smith"}, {"$.date", groundtruth.DecisionOmit, nil}}
 	tests := []struct {
 		name string
 		ref  evalcase.ReferenceArtifact
-		a    judging.Approval
+		a    groundtruth.Approval
 		err  string
 	}{
-		{"not generated", human, judging.Approval{ApprovedBy: "a@example.org"}, "only a generated reference"},
-		{"not from a panel", plain, judging.Approval{ApprovedBy: "a@example.org"}, "not made by a ground-truth panel"},
-		{"unsigned", ref, judging.Approval{Decisions: all}, "needs approved_by"},
-		{"unresolved", ref, judging.Approval{ApprovedBy: "a@example.org", Decisions: all[:1]}, "2 disagreement(s) unresolved ($.account_name, $.date)"},
-		{"bad decision", ref, judging.Approval{ApprovedBy: "a@example.org", Decisions: []judging.FieldDecision{{"$.amount", "keep", nil}}}, `"keep": expected set or omit`},
-		{"decided twice", ref, judging.Approval{ApprovedBy: "a@example.org", Decisions: append(all, judging.FieldDecision{"$.amount", judging.DecisionOmit, nil})}, "decided twice"},
+		{"not generated", human, groundtruth.Approval{ApprovedBy: "a@example.org"}, "only a generated reference"},
+		{"not from a panel", plain, groundtruth.Approval{ApprovedBy: "a@example.org"}, "not made by a ground-truth panel"},
+		{"unsigned", ref, groundtruth.Approval{Decisions: all}, "needs approved_by"},
+		{"unresolved", ref, groundtruth.Approval{ApprovedBy: "a@example.org", Decisions: all[:1]}, "2 disagreement(s) unresolved ($.account_name, $.date)"},
+		{"bad decision", ref, groundtruth.Approval{ApprovedBy: "a@example.org", Decisions: []groundtruth.FieldDecision{{"$.amount", "keep", nil}}}, `"keep": expected set or omit`},
+		{"decided twice", ref, groundtruth.Approval{ApprovedBy: "a@example.org", Decisions: append(all, groundtruth.FieldDecision{"$.amount", groundtruth.DecisionOmit, nil})}, "decided twice"},
 	}
 	for _, tc := range tests {
-		if _, err := judging.ApproveGeneratedReference(tc.ref, tc.a); err == nil || !strings.Contains(err.Error(), tc.err) {
+		if _, err := groundtruth.ApproveGeneratedReference(tc.ref, tc.a); err == nil || !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.err)
 		}
 	}
-	got, err := judging.ApproveGeneratedReference(ref, judging.Approval{ApprovedBy: " reviewer@example.org ", Decisions: append(all, judging.FieldDecision{"$.currency", judging.DecisionSet, "EUR"})})
+	got, err := groundtruth.ApproveGeneratedReference(ref, groundtruth.Approval{ApprovedBy: " reviewer@example.org ", Decisions: append(all, groundtruth.FieldDecision{"$.currency", groundtruth.DecisionSet, "EUR"})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package judging
+package groundtruth
 
 import (
 	"context"
@@ -11,12 +11,13 @@ import (
 	"sync"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 // GroundTruthProvider is one independent reader of a GroundTruthPanel.
 type GroundTruthProvider struct {
 	Name    string
-	Adapter ModelAdapter
+	Adapter judging.ModelAdapter
 }
 
 // GroundTruthPanel generates a provisional reference from evidence when no
@@ -111,15 +112,15 @@ func canonicalFields(fields []string) ([]string, error) {
 // groundTruthTask is the user message of a ground-truth call. It has no
 // place for a prediction.
 type groundTruthTask struct {
-	CaseID                string           `json:"case_id"`
-	ExtractionInstruction string           `json:"extraction_instruction"`
-	ExpectedFields        []string         `json:"expected_fields,omitempty"`
-	DisputedPaths         []string         `json:"disputed_paths,omitempty"`
-	AllowExtraFields      bool             `json:"allow_extra_fields"`
-	Sources               []ReferenceEntry `json:"sources"`
+	CaseID                string                   `json:"case_id"`
+	ExtractionInstruction string                   `json:"extraction_instruction"`
+	ExpectedFields        []string                 `json:"expected_fields,omitempty"`
+	DisputedPaths         []string                 `json:"disputed_paths,omitempty"`
+	AllowExtraFields      bool                     `json:"allow_extra_fields"`
+	Sources               []judging.ReferenceEntry `json:"sources"`
 	// TextSources are sources that travel as text (OCR or Markdown
 	// derivatives, when a caller includes them).
-	TextSources []TextReference `json:"text_sources"`
+	TextSources []judging.TextReference `json:"text_sources"`
 }
 
 const generatedNotice = "Generated ground truth: agreement among models is a reliability signal, not proof of accuracy. Scores against this reference are agreement with a provisional AI-generated reference. It becomes ground truth only through signed human approval."
@@ -140,7 +141,7 @@ func (p *GroundTruthPanel) Generate(ctx context.Context, caseID string, sources 
 		CaseID: caseID, ExtractionInstruction: p.ExtractionInstruction, ExpectedFields: fields,
 		AllowExtraFields: p.AllowExtraFields || len(fields) == 0,
 	}
-	req, ids := sourceRequest(PurposeGroundTruth, GroundTruthInstructions, &task, sources)
+	req, ids := sourceRequest(judging.PurposeGroundTruth, GroundTruthInstructions, &task, sources)
 	readings, err := readAll(ctx, p.Providers, req, ids)
 	if err != nil {
 		return nil, err
@@ -148,7 +149,7 @@ func (p *GroundTruthPanel) Generate(ctx context.Context, caseID string, sources 
 	r := &GroundTruthReport{
 		Kind: GroundTruthReportKind, CaseID: caseID, ExtractionInstruction: p.ExtractionInstruction,
 		ExpectedFields: fields, MinimumAgreement: p.minimum(), Sources: task.Sources, Readings: readings,
-		Instructions: []InstructionRecord{
+		Instructions: []judging.InstructionRecord{
 			{Name: "ground_truth_instructions", Source: "docscore", Version: GroundTruthInstructionsVersion, SHA256: evalcase.SHA256Hex([]byte(GroundTruthInstructions))},
 			{Name: "extraction_instruction", Source: "caller", SHA256: evalcase.SHA256Hex([]byte(p.ExtractionInstruction))},
 		},
@@ -182,29 +183,29 @@ func (p *GroundTruthPanel) Generate(ctx context.Context, caseID string, sources 
 }
 
 // sourceRequest builds the request every provider of a pass receives.
-func sourceRequest(purpose, instructions string, task *groundTruthTask, sources []evalcase.ReferenceArtifact) (ModelRequest, []string) {
+func sourceRequest(purpose, instructions string, task *groundTruthTask, sources []evalcase.ReferenceArtifact) (judging.ModelRequest, []string) {
 	var ids []string
-	task.Sources = []ReferenceEntry{}
+	task.Sources = []judging.ReferenceEntry{}
 	for _, s := range sources {
-		task.Sources = append(task.Sources, ReferenceEntry{ArtifactID: s.ArtifactID, Authority: s.Authority, Kind: s.Kind, MediaType: s.MediaType, ComparisonMode: s.ComparisonMode, SHA256: s.SHA256, Metadata: s.Metadata})
+		task.Sources = append(task.Sources, judging.ReferenceEntry{ArtifactID: s.ArtifactID, Authority: s.Authority, Kind: s.Kind, MediaType: s.MediaType, ComparisonMode: s.ComparisonMode, SHA256: s.SHA256, Metadata: s.Metadata})
 		ids = append(ids, s.ArtifactID)
 	}
-	text, files := splitReferences(sources)
-	task.TextSources = []TextReference{}
+	text, files := judging.SplitReferences(sources)
+	task.TextSources = []judging.TextReference{}
 	for _, t := range text {
 		if !t.Attached {
 			task.TextSources = append(task.TextSources, t)
 		}
 	}
-	return ModelRequest{
+	return judging.ModelRequest{
 		Purpose: purpose, Instructions: instructions, Input: *task,
-		SchemaName: "docscore_ground_truth_claims", OutputSchema: json.RawMessage(compactJSON(GroundTruthClaimsSchema)),
+		SchemaName: "docscore_ground_truth_claims", OutputSchema: json.RawMessage(judging.CompactJSON(GroundTruthClaimsSchema)),
 		Attachments: files,
 	}, ids
 }
 
 // readAll asks every provider the same request, each on its own.
-func readAll(ctx context.Context, providers []GroundTruthProvider, req ModelRequest, ids []string) ([]ProviderReading, error) {
+func readAll(ctx context.Context, providers []GroundTruthProvider, req judging.ModelRequest, ids []string) ([]ProviderReading, error) {
 	out := make([]ProviderReading, len(providers))
 	errs := make([]error, len(providers))
 	var wg sync.WaitGroup
@@ -214,7 +215,7 @@ func readAll(ctx context.Context, providers []GroundTruthProvider, req ModelRequ
 			defer wg.Done()
 			rd := ProviderReading{Name: pr.Name, Model: pr.Adapter.Info(), Purpose: req.Purpose, Status: "ok", Claims: []GroundTruthClaim{}}
 			resp, err := pr.Adapter.Call(ctx, req)
-			var ua *UnusableAnswerError
+			var ua *judging.UnusableAnswerError
 			if errors.As(err, &ua) {
 				// An adapter that got an answer it cannot use (a batch item
 				// the provider answered with an error) says so itself.

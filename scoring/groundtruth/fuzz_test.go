@@ -1,4 +1,4 @@
-package judging
+package groundtruth
 
 import (
 	"bytes"
@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 // FuzzParseGroundTruthClaims feeds arbitrary answers to the claims parser:
 // no panic, every rejection an unusable answer keeping the raw text, and
 // every accepted claim a canonical path citing a known source.
 func FuzzParseGroundTruthClaims(f *testing.F) {
-	f.Add([]byte(Claims("$.currency", `"USD"`, "amount", "12.50", "$.items[0].code", "null", "$.ok", "true")))
+	f.Add([]byte(claims("$.currency", `"USD"`, "amount", "12.50", "$.items[0].code", "null", "$.ok", "true")))
 	f.Add([]byte("```json\n{\"claims\": []}\n```"))
 	f.Add([]byte(`{"claims": [{"path": "$[\"odd key\"]", "value": "x", "reference_id": "page-001", "visual_evidence": "", "confidence": 0}]}`))
 	f.Add([]byte(`{"claims": [{"path": "$.a", "value": 1e400, "reference_id": "page-001", "visual_evidence": "", "confidence": 1}]}`))
@@ -22,7 +23,7 @@ func FuzzParseGroundTruthClaims(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, err := ParseGroundTruthClaims(data, []string{"page-001"})
 		if err != nil {
-			var ua *UnusableAnswerError
+			var ua *judging.UnusableAnswerError
 			if !errors.As(err, &ua) || !bytes.Equal([]byte(ua.Raw), data) {
 				t.Fatalf("not an unusable answer keeping the raw text: %v", err)
 			}

@@ -1,4 +1,4 @@
-package judging
+package groundtruth
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 // GroundTruthAdjudicator is a blind second reading of disputed fields
@@ -41,7 +42,7 @@ func (a *GroundTruthAdjudicator) Adjudicate(ctx context.Context, report *GroundT
 		return out, nil
 	}
 	task := groundTruthTask{CaseID: report.CaseID, ExtractionInstruction: report.ExtractionInstruction, DisputedPaths: report.DisputedPaths()}
-	req, ids := sourceRequest(PurposeAdjudication, AdjudicationInstructions, &task, sources)
+	req, ids := sourceRequest(judging.PurposeAdjudication, AdjudicationInstructions, &task, sources)
 	readings, err := readAll(ctx, a.Providers, req, ids)
 	if err != nil {
 		return nil, err
@@ -80,12 +81,12 @@ func (a *GroundTruthAdjudicator) Adjudicate(ctx context.Context, report *GroundT
 		still = []DisputedField{}
 	}
 	out.Disputed = still
-	out.Instructions = append(out.Instructions, InstructionRecord{Name: "adjudication_instructions", Source: "docscore", Version: GroundTruthInstructionsVersion, SHA256: evalcase.SHA256Hex([]byte(AdjudicationInstructions))})
+	out.Instructions = append(out.Instructions, judging.InstructionRecord{Name: "adjudication_instructions", Source: "docscore", Version: GroundTruthInstructionsVersion, SHA256: evalcase.SHA256Hex([]byte(AdjudicationInstructions))})
 	out.sortAgreed()
 	return out, out.finish()
 }
 
-func sameSources(entries []ReferenceEntry, sources []evalcase.ReferenceArtifact) error {
+func sameSources(entries []judging.ReferenceEntry, sources []evalcase.ReferenceArtifact) error {
 	if len(entries) != len(sources) {
 		return fmt.Errorf("adjudication sources: the report was generated from %d source(s), %d given", len(entries), len(sources))
 	}
@@ -104,7 +105,7 @@ func (r *GroundTruthReport) clone() *GroundTruthReport {
 	c.Readings = append([]ProviderReading(nil), r.Readings...)
 	c.Agreed = append([]AgreedField(nil), r.Agreed...)
 	c.Disputed = append([]DisputedField(nil), r.Disputed...)
-	c.Instructions = append([]InstructionRecord(nil), r.Instructions...)
+	c.Instructions = append([]judging.InstructionRecord(nil), r.Instructions...)
 	return &c
 }
 

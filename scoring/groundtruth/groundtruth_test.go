@@ -1,4 +1,4 @@
-package judging
+package groundtruth
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/judging"
 )
 
 func TestGroundTruthPanel(t *testing.T) {
@@ -65,12 +66,12 @@ func TestGroundTruthPanel(t *testing.T) {
 	if len(a.seen) != 1 || len(b.seen) != 1 || len(c.seen) != 1 {
 		t.Fatal("each provider should be asked once")
 	}
-	fa, _ := a.seen[0].Fingerprint(ModelInfo{})
-	fb, _ := b.seen[0].Fingerprint(ModelInfo{})
+	fa, _ := a.seen[0].Fingerprint(judging.ModelInfo{})
+	fb, _ := b.seen[0].Fingerprint(judging.ModelInfo{})
 	if fa != fb {
 		t.Error("providers received different requests: one saw something of another")
 	}
-	if len(a.seen[0].Attachments) != 2 || a.seen[0].Purpose != PurposeGroundTruth || a.seen[0].Instructions != GroundTruthInstructions {
+	if len(a.seen[0].Attachments) != 2 || a.seen[0].Purpose != judging.PurposeGroundTruth || a.seen[0].Instructions != GroundTruthInstructions {
 		t.Errorf("request %+v", a.seen[0])
 	}
 }
@@ -188,15 +189,15 @@ func TestParseGroundTruthClaims(t *testing.T) {
 			}
 			continue
 		}
-		var ua *UnusableAnswerError
+		var ua *judging.UnusableAnswerError
 		if err == nil || !strings.Contains(err.Error(), tc.err) || !asUnusable(err, &ua) || ua.Raw != tc.in {
 			t.Errorf("%s: %v (%v), want %q", tc.in, err, got, tc.err)
 		}
 	}
 }
 
-func asUnusable(err error, ua **UnusableAnswerError) bool {
-	u, ok := err.(*UnusableAnswerError)
+func asUnusable(err error, ua **judging.UnusableAnswerError) bool {
+	u, ok := err.(*judging.UnusableAnswerError)
 	*ua = u
 	return ok
 }
@@ -230,7 +231,7 @@ func TestGroundTruthAdjudicator(t *testing.T) {
 	for _, r := range []*reader{a, b} {
 		req := r.seen[0]
 		task := req.Input.(groundTruthTask)
-		if fmt.Sprint(task.DisputedPaths) != "[$.amount $.account_name $.date]" || task.ExpectedFields != nil || req.Purpose != PurposeAdjudication || req.Instructions != AdjudicationInstructions {
+		if fmt.Sprint(task.DisputedPaths) != "[$.amount $.account_name $.date]" || task.ExpectedFields != nil || req.Purpose != judging.PurposeAdjudication || req.Instructions != AdjudicationInstructions {
 			t.Errorf("adjudication request %+v", task)
 		}
 		body, _ := json.Marshal(req)
