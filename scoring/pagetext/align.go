@@ -29,10 +29,26 @@ type Op struct {
 // the cells it computes (twice the band's). Past either of the last two,
 // Align returns a *WorkLimitError. Zero is the default: 8 Mi front
 // cells, 16 Mi band cells, work unbounded.
+//
+// Cancel, when set, is asked between steps of an alignment: every 64
+// fronts, every 64 rows of the distance, every 256 rows of the band and
+// of each block of its trace back (on two 200,000-character pages, a few
+// million cell updates, milliseconds). Once it returns an error, Align
+// stops and returns it: Ctrl-C or a client that left stops even one long
+// page.
 type AlignLimits struct {
 	FrontCells int
 	BandCells  int
 	WorkCells  int64
+	Cancel     Cancel
+}
+
+// cancelled is lim.Cancel's error, nil without one.
+func (lim AlignLimits) cancelled() error {
+	if lim.Cancel == nil {
+		return nil
+	}
+	return lim.Cancel.Err()
 }
 
 const (
@@ -68,17 +84,19 @@ func Align(a, b []int32, symbols int, lim AlignLimits) (int, []Op, error) {
 	if lim.BandCells <= 0 {
 		lim.BandCells = defaultBandCells
 	}
-	d, ops, ok := alignFronts(a, b, lim.FrontCells)
-	if ok {
-		return d, ops, nil
+	d, ops, ok, err := alignFronts(a, b, lim)
+	if err != nil || ok {
+		return d, ops, err
 	}
 	// d edits were not enough: refuse before the distance's own work when
 	// even a band for d + 1 edits is over the limits.
 	if _, _, w := band(len(a), len(b), d+1); overLimits(len(a), w, lim.BandCells, lim.WorkCells) {
 		return 0, nil, &WorkLimitError{GT: len(a), OCR: len(b), Edits: d + 1}
 	}
-	d = Distance(a, b, symbols)
-	ops, err := alignBand(a, b, d, lim.BandCells, lim.WorkCells)
+	if d, err = distance(a, b, symbols, lim); err != nil {
+		return 0, nil, err
+	}
+	ops, err = alignBand(a, b, d, lim)
 	return d, ops, err
 }
 
@@ -87,8 +105,9 @@ const negInf = -1 << 30
 // alignFronts is the diagonal-transition alignment (Ukkonen 1985, Myers
 // 1986, with substitutions as Landau and Vishkin have them): front e holds,
 // for each diagonal k = j − i with |k| ≤ e, the furthest row reached with
-// at most e edits. ok is false when the fronts would exceed maxCells.
-func alignFronts(a, b []int32, maxCells int) (int, []Op, bool) {
+// at most e edits. ok is false when the fronts would exceed
+// lim.FrontCells.
+func alignFronts(a, b []int32, lim AlignLimits) (int, []Op, bool, error) {
 	n, m := len(a), len(b)
 	// front e covers diagonals lo(e)..hi(e).
 	lo := func(e int) int { return max(-e, -n) }
@@ -113,8 +132,13 @@ func alignFronts(a, b []int32, maxCells int) (int, []Op, bool) {
 	d := -1
 	for e := 0; ; e++ {
 		l, h := lo(e), hi(e)
-		if total += h - l + 1; total > maxCells {
-			return e - 1, nil, false
+		if total += h - l + 1; total > lim.FrontCells {
+			return e - 1, nil, false, nil
+		}
+		if e%64 == 0 {
+			if err := lim.cancelled(); err != nil {
+				return 0, nil, false, err
+			}
 		}
 		front := make([]int32, h-l+1)
 		fronts = append(fronts, front)
@@ -161,7 +185,7 @@ func alignFronts(a, b []int32, maxCells int) (int, []Op, bool) {
 		e--
 	}
 	reverse(ops)
-	return d, ops, true
+	return d, ops, true, nil
 }
 
 func reverse(ops []Op) {
@@ -176,12 +200,12 @@ func reverse(ops []Op) {
 // trace back enters it. Cells outside the band count as infinite: every
 // cell of an optimal path is inside it, so its values and the trace
 // back's choices are those of the full programme.
-func alignBand(a, b []int32, d, maxCells int, maxWork int64) ([]Op, error) {
+func alignBand(a, b []int32, d int, lim AlignLimits) ([]Op, error) {
 	n, m := len(a), len(b)
 	kLo, _, w := band(n, m, d)
 	K := checkpointEvery(n)
 	nCheck := n/K + 1
-	if overLimits(n, w, maxCells, maxWork) {
+	if overLimits(n, w, lim.BandCells, lim.WorkCells) {
 		return nil, &WorkLimitError{GT: n, OCR: m, Edits: d}
 	}
 	const inf = int32(1 << 30)
@@ -219,6 +243,11 @@ func alignBand(a, b []int32, d, maxCells int, maxWork int64) ([]Op, error) {
 	row := make([]int32, w)
 	prev := make([]int32, w)
 	for i := 0; i <= n; i++ {
+		if i%256 == 0 {
+			if err := lim.cancelled(); err != nil {
+				return nil, err
+			}
+		}
 		fill(i, prev, row)
 		if i%K == 0 {
 			copy(checks[(i/K)*w:], row)
@@ -242,6 +271,11 @@ func alignBand(a, b []int32, d, maxCells int, maxWork int64) ([]Op, error) {
 		}
 		copy(block[:w], checks[(base/K)*w:(base/K+1)*w])
 		for r := base + 1; r <= min(base+K, n); r++ {
+			if (r-base)%256 == 1 {
+				if err := lim.cancelled(); err != nil {
+					return nil, err
+				}
+			}
 			fill(r, block[(r-1-base)*w:(r-base)*w], block[(r-base)*w:(r-base+1)*w])
 		}
 		for (i > base || (i == 0 && j > 0)) && (i > 0 || j > 0) {

@@ -94,11 +94,11 @@ func TestAlignAgreesWithTheFullProgramme(t *testing.T) {
 		if got := Distance(a, b, alpha); got != wantD {
 			t.Fatalf("Distance(%v, %v) = %d, want %d", a, b, got, wantD)
 		}
-		d, ops, ok := alignFronts(a, b, 1<<30)
-		if !ok || d != wantD || !reflect.DeepEqual(ops, wantOps) {
+		d, ops, ok, err := alignFronts(a, b, AlignLimits{FrontCells: 1 << 30})
+		if err != nil || !ok || d != wantD || !reflect.DeepEqual(ops, wantOps) {
 			t.Fatalf("alignFronts(%v, %v) = %d %v, want %d %v", a, b, d, ops, wantD, wantOps)
 		}
-		bops, err := alignBand(a, b, wantD, 1<<30, 0)
+		bops, err := alignBand(a, b, wantD, AlignLimits{BandCells: 1 << 30})
 		if err != nil || !reflect.DeepEqual(bops, wantOps) {
 			t.Fatalf("alignBand(%v, %v) = %v %v, want %v", a, b, bops, err, wantOps)
 		}

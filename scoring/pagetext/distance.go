@@ -6,11 +6,17 @@ package pagetext
 // programme per machine word, block by block down the pattern, so that
 // it takes O(⌈len(a)/64⌉·len(b)) steps and O(symbols + len(b)) memory.
 func Distance(a, b []int32, symbols int) int {
+	d, _ := distance(a, b, symbols, AlignLimits{})
+	return d
+}
+
+// distance is Distance, asking lim.Cancel before each block of 64 rows.
+func distance(a, b []int32, symbols int, lim AlignLimits) (int, error) {
 	if len(a) == 0 {
-		return len(b)
+		return len(b), nil
 	}
 	if len(b) == 0 {
-		return len(a)
+		return len(a), nil
 	}
 	peq := make([]uint64, symbols) // the current block's match vectors
 	h := make([]int8, len(b))      // the horizontal deltas at the block's top, then bottom
@@ -18,6 +24,9 @@ func Distance(a, b []int32, symbols int) int {
 		h[j] = 1 // row 0: D[0][j] − D[0][j−1] = 1
 	}
 	for lo := 0; lo < len(a); lo += 64 {
+		if err := lim.cancelled(); err != nil {
+			return 0, err
+		}
 		hi := min(lo+64, len(a))
 		for i := lo; i < hi; i++ {
 			peq[a[i]] |= 1 << uint(i-lo)
@@ -60,5 +69,5 @@ func Distance(a, b []int32, symbols int) int {
 	for _, x := range h {
 		d += int(x)
 	}
-	return d
+	return d, nil
 }

@@ -48,7 +48,7 @@ type FilesOptions struct {
 // and those without a partner are listed in the report's Unpaired. Two
 // files of one side with one id are an error.
 func ScoreFiles(ctx Cancel, gt, ocr []Input, fo FilesOptions, opts ReportOptions) (*Report, error) {
-	s := NewScorer(opts)
+	s := NewScorer(opts.withCancel(ctx))
 	if len(gt) == 1 && len(ocr) == 1 {
 		if err := s.addFiles(ctx, PageID(gt[0].Name), gt[0], ocr[0], fo); err != nil {
 			return nil, err
@@ -127,6 +127,15 @@ type runRecord struct {
 	Text  *string         `json:"text"`
 }
 
+// withCancel is opts with ctx asked inside each alignment too, unless the
+// limits name a Cancel of their own.
+func (opts ReportOptions) withCancel(ctx Cancel) ReportOptions {
+	if opts.Limits.Cancel == nil {
+		opts.Limits.Cancel = ctx
+	}
+	return opts
+}
+
 // ScoreRuns scores a runs file — one JSON object a line, {"model",
 // "phase", "run", "page", "text"} — against ground-truth files paired by
 // page id (SPEC G.1). It reads the runs as a stream and keeps of each
@@ -148,7 +157,7 @@ func ScoreRuns(ctx Cancel, gt []Input, runsName string, runs io.Reader, opts Rep
 		}
 		texts[id], files[id] = ex.Text, baseName(f.Name)
 	}
-	s := NewScorer(opts)
+	s := NewScorer(opts.withCancel(ctx))
 	seen := map[string]int{}
 	used := map[string]bool{}
 	missing := map[string]bool{}
@@ -201,6 +210,9 @@ func ScoreRuns(ctx Cancel, gt []Input, runsName string, runs io.Reader, opts Rep
 		used[*rec.Page] = true
 		row := Row{Model: *rec.Model, Phase: *rec.Phase, Run: json.RawMessage(run), Page: *rec.Page, GTFile: files[*rec.Page], Line: line}
 		if err := s.Add(row, gtText, Normalize(*rec.Text, opts.Extract.Normalization)); err != nil {
+			if cerr := ctx.Err(); cerr != nil {
+				return nil, cerr // stopped inside the page's alignment
+			}
 			return nil, inputerr.New(runsName, line, "%v", err)
 		}
 	}

@@ -107,11 +107,16 @@ func Operations() []api.Operation {
 // page by the fast method, then a band of at most BandCells cells.
 var WorkLimits = pagetext.AlignLimits{BandCells: 1 << 23, WorkCells: 1 << 28}
 
+// limits are the alignments' limits for ctx: WorkLimits when it bounds
+// the work, none otherwise; ctx is asked inside each alignment, so that a
+// long page stops when the request does.
 func limits(ctx api.Cancel) pagetext.AlignLimits {
+	lim := pagetext.AlignLimits{}
 	if _, ok := ctx.(api.Bounded); ok {
-		return WorkLimits
+		lim = WorkLimits
 	}
-	return pagetext.AlignLimits{}
+	lim.Cancel = ctx
+	return lim
 }
 
 // options are the report options the request asks for.
