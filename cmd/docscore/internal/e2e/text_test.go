@@ -133,6 +133,16 @@ func TestTextViewEqualsTheCLI(t *testing.T) {
 	if !strings.Contains(gtText, "Hartkopf, der Frau Amtm") {
 		t.Errorf("the ground truth's text is not shown readably:\n%.300s", gtText)
 	}
+	// Every control shown has an accessible name.
+	var unnamed []string
+	evalJSON(t, ctx, `[...document.querySelectorAll('button, select, input')].filter(el => {
+		if (el.closest('[hidden]')) return false;
+		const label = el.getAttribute('aria-label') || el.textContent.trim() || el.closest('label');
+		return !label;
+	}).map(el => el.outerHTML.slice(0, 80))`, &unnamed)
+	if len(unnamed) > 0 {
+		t.Errorf("controls without an accessible name: %q", unnamed)
+	}
 	screenshot(t, ctx, "#text-detail-h", "site-text.png")
 }
 
