@@ -196,7 +196,7 @@ function base64(bytes) {
  * options ask: its bytes (raw), its text (csv, md, junit) or the parsed
  * JSON.
  */
-export async function call(family, method, req, opts) {
+export async function call(family, method, req, opts, defaultFormat = 'json') {
   const api = await load(family);
   const out = await api.call(method, req.json(), req.parts);
   const envelope = typeof out === 'string' ? out : out.envelope;
@@ -210,7 +210,7 @@ export async function call(family, method, req, opts) {
   }
   if (opts?.raw) return out.raw;
   const text = utf8.decode(out.raw);
-  const format = opts?.format ?? 'json';
+  const format = opts?.format ?? defaultFormat;
   return format === 'json' ? JSON.parse(text) : text;
 }
 

@@ -18,6 +18,20 @@ export function scoreTabular(input, options) {
   });
 }
 
+/** dropTabular is the page's call: gt, runs, rules?, schema?. */
+export function dropTabular(input, options) {
+  return run(() => {
+    need(input, 'gt, runs');
+    const r = new Request();
+    r.options(options);
+    r.fields.gt = r.files('gt', input.gt);
+    r.fields.runs = r.file('runs', input.runs);
+    if (input.rules) r.fields.rules = r.file('rules', input.rules);
+    if (input.schema) r.fields.schema = r.file('schema', input.schema);
+    return call('tabular', 'dropTabular', r, options);
+  });
+}
+
 /** checkRules is "docscore rules check": rules, gt?, schema?. */
 export function checkRules(input, options) {
   return run(() => {
@@ -31,6 +45,20 @@ export function checkRules(input, options) {
   });
 }
 
+/** tabularDetail is POST /v1/tabular/detail of the HTTP API: gt, runs, rules?, schema?. */
+export function tabularDetail(input, options) {
+  return run(() => {
+    need(input, 'gt, runs');
+    const r = new Request();
+    r.options(options);
+    r.fields.gt = r.files('gt', input.gt);
+    r.fields.runs = r.file('runs', input.runs);
+    if (input.rules) r.fields.rules = r.file('rules', input.rules);
+    if (input.schema) r.fields.schema = r.file('schema', input.schema);
+    return call('tabular', 'tabularDetail', r, options);
+  });
+}
+
 /** scoreReceipts is "docscore score receipts": refs, run. */
 export function scoreReceipts(input, options) {
   return run(() => {
@@ -40,6 +68,18 @@ export function scoreReceipts(input, options) {
     r.fields.refs = r.files('refs', input.refs);
     r.fields.run = r.file('run', input.run);
     return call('receipts', 'scoreReceipts', r, options);
+  });
+}
+
+/** receiptPage is POST /v1/receipts/page of the HTTP API: refs, run. */
+export function receiptPage(input, options) {
+  return run(() => {
+    need(input, 'refs, run');
+    const r = new Request();
+    r.options(options);
+    r.fields.refs = r.files('refs', input.refs);
+    r.fields.run = r.file('run', input.run);
+    return call('receipts', 'receiptPage', r, options);
   });
 }
 
@@ -56,6 +96,18 @@ export function scoreTables(input, options) {
   });
 }
 
+/** tableDetail is POST /v1/tables/detail of the HTTP API: gt, pred. */
+export function tableDetail(input, options) {
+  return run(() => {
+    need(input, 'gt, pred');
+    const r = new Request();
+    r.options(options);
+    r.fields.gt = r.file('gt', input.gt);
+    r.fields.pred = r.file('pred', input.pred);
+    return call('tables', 'tableDetail', r, options);
+  });
+}
+
 /** scoreText is "docscore score text": gt, ocr?, runs?. */
 export function scoreText(input, options) {
   return run(() => {
@@ -69,6 +121,18 @@ export function scoreText(input, options) {
   });
 }
 
+/** textPage is POST /v1/text/page of the HTTP API: gt, ocr?. */
+export function textPage(input, options) {
+  return run(() => {
+    need(input, 'gt');
+    const r = new Request();
+    r.options(options);
+    r.fields.gt = r.file('gt', input.gt);
+    if (input.ocr) r.fields.ocr = r.file('ocr', input.ocr);
+    return call('text', 'textPage', r, options);
+  });
+}
+
 /** evaluate is "docscore eval": cases, files?. */
 export function evaluate(input, options) {
   return run(() => {
@@ -78,6 +142,17 @@ export function evaluate(input, options) {
     r.fields.cases = r.file('cases', input.cases);
     if (input.files) r.fields.files = r.files('files', input.files, true);
     return call('eval', 'evaluate', r, options);
+  });
+}
+
+/** reportMarkdown is POST /v1/eval/markdown of the HTTP API: report. */
+export function reportMarkdown(input, options) {
+  return run(() => {
+    need(input, 'report');
+    const r = new Request();
+    r.options(options);
+    r.fields.report = r.file('report', input.report);
+    return call('eval', 'reportMarkdown', r, options, 'md');
   });
 }
 

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { scoreTabular, checkRules, scoreReceipts, evaluate, compare, version, DocscoreError } from '@docscore/core';
+import { scoreTabular, checkRules, scoreReceipts, evaluate, compare, textPage, reportMarkdown, version, DocscoreError } from '@docscore/core';
 
 const repo = process.env.DOCSCORE_REPO;
 const expected = process.env.DOCSCORE_EXPECTED;
@@ -86,6 +86,14 @@ test('compare: a settled scoring with its preview, byte for byte "compare --prev
   assert.ok(report.comparisons[0].a.id.startsWith('settled:'), report.comparisons[0].a.id);
   const bad = await compare({ base }, { within: true, preview: true }).then(() => null, (e) => e);
   assert.equal(bad.code, 'bad_request');
+});
+
+test('textPage and reportMarkdown: operations the command line does not answer', async () => {
+  const page = await textPage({ gt: { name: '0001.gt.txt', text: 'Zu Venedig, im Jahre 1769.\n' }, ocr: { name: '0001.ocr.txt', text: 'Zu Venedlg, im Jahre 1769\n' } });
+  assert.deepEqual(page, JSON.parse(text(want('textpage.json'))));
+  // The Markdown "docscore eval --markdown" wrote beside the report.
+  assert.deepEqual(await reportMarkdown({ report: { name: 'eval.json', text: want('eval.json') } }, { raw: true }), want('eval.md'));
+  assert.equal(await reportMarkdown({ report: { name: 'eval.json', text: want('eval.json') } }), text(want('eval.md')));
 });
 
 test('a failed call rejects with the code, file and line', async () => {

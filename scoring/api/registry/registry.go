@@ -13,6 +13,8 @@
 // one family each, take their family's list instead.
 package registry
 
+//go:generate go run ../../../cmd/docscore/internal/hostgen/run -root ../../..
+
 import (
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/api/compareapi"

@@ -1,16 +1,17 @@
 // Package hostgen writes the hosts that are generated from docscore's
 // operation registry (scoring/api/registry): npm's functions and their
-// type declarations (npm/src/operations.js, operations.d.ts) and
-// Python's typed functions (python/src/docscore/_operations.py), one per
-// operation the command line answers. npm's functions call the
+// type declarations (npm/src/operations.js, operations.d.ts), one per
+// operation, and Python's typed functions
+// (python/src/docscore/_operations.py), one per operation the command
+// line answers (Python runs the command). npm's functions call the
 // operation's WebAssembly core with its inputs and options; Python's run
 // the command with the operation's flags, whose types it reads from the
 // command line itself. Run it after changing the registry:
 //
 //	go run ./cmd/docscore/internal/hostgen/run
 //
-// (make generate); its test fails while the committed files differ from
-// a fresh generation.
+// (make generate, or go generate ./scoring/api/registry); its test fails
+// while the committed files differ from a fresh generation.
 package hostgen
 
 import (
@@ -80,12 +81,12 @@ var pythonFixed = map[string][]string{
 func Files() (map[string][]byte, error) {
 	env := cli.Env{Getenv: func(string) string { return "" }}
 	root := cli.NewRoot(&env)
-	ops := registry.Commands()
-	py, err := Python(ops, root)
+	py, err := Python(registry.Commands(), root)
 	if err != nil {
 		return nil, err
 	}
-	return map[string][]byte{NPMFile: NPM(ops), TypesFile: Types(ops), PythonFile: py}, nil
+	all := registry.Operations()
+	return map[string][]byte{NPMFile: NPM(all), TypesFile: Types(all), PythonFile: py}, nil
 }
 
 // camel is a JSON name in npm's spelling: ci_level → ciLevel.
@@ -154,7 +155,7 @@ import { Request, call, need, run } from './core.js';
 				required = append(required, in.Name)
 			}
 		}
-		fmt.Fprintf(&b, "\n/** %s is \"docscore %s\": %s. */\n", o.Name, o.Command, inputList(o))
+		fmt.Fprintf(&b, "\n/** %s is %s: %s. */\n", o.Name, served(o), inputList(o))
 		fmt.Fprintf(&b, "export function %s(input, options) {\n  return run(() => {\n", o.Name)
 		fmt.Fprintf(&b, "    need(input, %s);\n", jsString(strings.Join(required, ", ")))
 		b.WriteString("    const r = new Request();\n    r.options(options);\n")
@@ -175,9 +176,25 @@ import { Request, call, need, run } from './core.js';
 				fmt.Fprintf(&b, "    if (input.%s) %s\n", key, set)
 			}
 		}
-		fmt.Fprintf(&b, "    return call(%s, %s, r, options);\n  });\n}\n", jsString(o.Family), jsString(o.Name))
+		format := ""
+		if d := o.DefaultFormat(); d != "" && d != "json" {
+			format = ", " + jsString(d)
+		}
+		fmt.Fprintf(&b, "    return call(%s, %s, r, options%s);\n  });\n}\n", jsString(o.Family), jsString(o.Name), format)
 	}
 	return b.Bytes()
+}
+
+// served says where an operation is served besides npm: "docscore score
+// tabular", "POST /v1/tabular/detail", "the page's call".
+func served(o api.Operation) string {
+	switch {
+	case o.Command != "":
+		return `"docscore ` + o.Command + `"`
+	case o.Route != "":
+		return "POST " + o.Route + " of the HTTP API"
+	}
+	return "the page's call"
 }
 
 // inputList is "gt, runs, rules?, schema?".
@@ -208,7 +225,7 @@ import type { Answer, InputFile, %s } from './index.js';
 `, regenerate, strings.Join(usedReportTypes(ops), ", "))
 	for _, o := range ops {
 		prefix := typePrefix(o.Name)
-		fmt.Fprintf(&b, "\n/** The files of %s (\"docscore %s\"). */\nexport interface %sInput {\n", o.Name, o.Command, prefix)
+		fmt.Fprintf(&b, "\n/** The files of %s (%s). */\nexport interface %sInput {\n", o.Name, served(o), prefix)
 		for _, in := range o.Inputs {
 			t := "InputFile"
 			if in.Many {
@@ -221,9 +238,18 @@ import type { Answer, InputFile, %s } from './index.js';
 			fmt.Fprintf(&b, "  /** %s */\n  %s%s: %s;\n", docText(sentence(in.Help)), camel(in.Name), opt, t)
 		}
 		b.WriteString("}\n")
-		fmt.Fprintf(&b, "\n/** The options of %s (its flags on the command line, where it has one). */\nexport interface %sOptions {\n", o.Name, prefix)
+		flags := ""
+		if o.Command != "" {
+			flags = " (its flags on the command line, where it has one)"
+		}
+		fmt.Fprintf(&b, "\n/** The options of %s%s. */\nexport interface %sOptions {\n", o.Name, flags, prefix)
+		optional := "?"
 		for _, p := range options(o) {
-			fmt.Fprintf(&b, "  /** %s */\n  %s?: %s;\n", docText(paramDoc(p, true)), camel(p.Name), tsType(p))
+			q := "?"
+			if p.Required {
+				q, optional = "", ""
+			}
+			fmt.Fprintf(&b, "  /** %s */\n  %s%s: %s;\n", docText(paramDoc(p, o.Command != "")), camel(p.Name), q, tsType(p))
 		}
 		b.WriteString("}\n")
 		report := reportTypes[o.Name]
@@ -231,20 +257,38 @@ import type { Answer, InputFile, %s } from './index.js';
 			report = "Report"
 		}
 		in, opts := prefix+"Input", prefix+"Options"
-		fmt.Fprintf(&b, "\n/** %s is \"docscore %s\": %s. */\n", o.Name, o.Command, docText(o.Doc))
+		fmt.Fprintf(&b, "\n/** %s is %s: %s. */\n", o.Name, served(o), docText(o.Doc))
 		if len(o.Formats) == 0 {
-			fmt.Fprintf(&b, "export function %s(input: %s, options?: %s & { raw?: false }): Promise<%s>;\n", o.Name, in, opts, report)
+			fmt.Fprintf(&b, "export function %s(input: %s, options%s: %s & { raw?: false }): Promise<%s>;\n", o.Name, in, optional, opts, report)
 			fmt.Fprintf(&b, "export function %s(input: %s, options: %s & { raw: true }): Promise<Uint8Array>;\n", o.Name, in, opts)
 			continue
 		}
-		all, others := tsUnion(o.Formats), tsUnion(o.Formats[1:])
-		fmt.Fprintf(&b, "export function %s(input: %s, options?: %s & Answer<'%s'> & { raw?: false }): Promise<%s>;\n", o.Name, in, opts, o.Formats[0], report)
-		if len(o.Formats) > 1 {
-			fmt.Fprintf(&b, "export function %s(input: %s, options: %s & Answer<%s> & { format: %s; raw?: false }): Promise<string>;\n", o.Name, in, opts, others, others)
+		var texts []string
+		if o.Formats[0] == "json" {
+			fmt.Fprintf(&b, "export function %s(input: %s, options%s: %s & Answer<'json'> & { raw?: false }): Promise<%s>;\n", o.Name, in, optional, opts, report)
+			texts = o.Formats[1:]
+		} else {
+			texts = o.Formats
 		}
-		fmt.Fprintf(&b, "export function %s(input: %s, options: %s & Answer<%s> & { raw: true }): Promise<Uint8Array>;\n", o.Name, in, opts, all)
+		if len(texts) > 0 {
+			t := tsUnion(texts)
+			formatKey := "format"
+			if texts[0] == o.Formats[0] {
+				formatKey = "format?" // the default
+			}
+			fmt.Fprintf(&b, "export function %s(input: %s, options%s: %s & Answer<%s> & { %s: %s; raw?: false }): Promise<string>;\n", o.Name, in, optionalIf(formatKey == "format?", optional), opts, t, formatKey, t)
+		}
+		fmt.Fprintf(&b, "export function %s(input: %s, options: %s & Answer<%s> & { raw: true }): Promise<Uint8Array>;\n", o.Name, in, opts, tsUnion(o.Formats))
 	}
 	return b.Bytes()
+}
+
+// optionalIf is optional when cond, else "" (the options must be given).
+func optionalIf(cond bool, optional string) string {
+	if cond {
+		return optional
+	}
+	return ""
 }
 
 func usedReportTypes(ops []api.Operation) []string {
@@ -297,7 +341,7 @@ func paramDoc(p api.Param, withFlag bool) string {
 	if f := p.FlagName(); f != "" && withFlag {
 		notes = append(notes, "--"+f)
 	}
-	if d := p.DefaultText(); d != "" && d != "false" && d != "[]" {
+	if d := p.DefaultText(); d != "" && d != "false" && d != "[]" && !p.Required {
 		notes = append(notes, "default "+d)
 	}
 	if p.Range != nil {

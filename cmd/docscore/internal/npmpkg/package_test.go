@@ -20,6 +20,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/cli"
+	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/api/textapi"
 )
 
 // TestInstalledPackage packs @docscore/core, installs the tarball into an
@@ -122,7 +124,8 @@ func TestInstalledPackage(t *testing.T) {
 // cliReports writes the command line's reports into dir: the tabular
 // sample (--sample) in every format, its rule file's check, the receipts
 // sample, the pipeline example's evaluation, the tabular report compared
-// within itself and with its preview (--preview open).
+// within itself and with its preview (--preview open), and a page-text
+// drill-down (textPage).
 func cliReports(t *testing.T, root, dir string) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -147,6 +150,20 @@ func cliReports(t *testing.T, root, dir string) {
 		out("compare."+f, "compare", "--within", "tabular.json", "--format", f)
 		out("compare-preview."+f, "compare", "--preview", "tabular.json", "tabular-preview.json", "--format", f)
 	}
+	// A page's drill-down, an operation only the HTTP API and the page
+	// serve: the core's answer, as the HTTP API writes it.
+	res, err := textapi.TextPageOperation.Run(api.NoCancel, &textapi.TextPageRequest{
+		GT:  api.File{Name: "0001.gt.txt", Text: "Zu Venedig, im Jahre 1769.\n"},
+		OCR: &api.File{Name: "0001.ocr.txt", Text: "Zu Venedlg, im Jahre 1769\n"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := api.MarshalJSON(res.Value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "textpage.json"), b)
 }
 
 // cliRun runs the command line in-process and returns its standard

@@ -4,10 +4,12 @@
 //
 //	go run ./cmd/docscore/internal/hostgen/run
 //
-// (make generate), run from the module root.
+// (make generate, or go generate ./scoring/api/registry), run from the
+// module root or given it with -root.
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,6 +19,8 @@ import (
 )
 
 func main() {
+	root := flag.String("root", ".", "the module's root, where the files are written")
+	flag.Parse()
 	files, err := hostgen.Files()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "hostgen:", err)
@@ -28,7 +32,7 @@ func main() {
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
-		if err := os.WriteFile(filepath.FromSlash(p), files[p], 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(*root, filepath.FromSlash(p)), files[p], 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "hostgen:", err)
 			os.Exit(1)
 		}
