@@ -83,6 +83,11 @@ type TabularRequest struct {
 	// Effect is the difference a preview's units_needed is computed for
 	// (SPEC F.7, --effect); left out or 0, units_needed is left out.
 	Effect *float64 `json:"effect,omitempty"`
+
+	// leftOut records, once the request is scored, whether the scoring
+	// left anything out (a runs line skipped, a file or rule row left
+	// out), for the provenance's skip options (ProvenanceOptions).
+	leftOut bool
 }
 
 // InputFiles lists the request's files: the GT CSVs, the runs file, then the
@@ -177,7 +182,11 @@ func ScoreTabularReport(ctx Cancel, req *TabularRequest) (*Result, *tabularrepor
 	if err := ScoreTabularOperation.Check(ctx, req); err != nil {
 		return nil, nil, err
 	}
-	return scoreTabularReport(ctx, req)
+	res, rep, err := scoreTabularReport(ctx, req)
+	if err == nil {
+		err = ScoreTabularOperation.Stamp(req, res)
+	}
+	return res, rep, err
 }
 
 func scoreTabularReport(ctx Cancel, req *TabularRequest) (*Result, *tabularreport.Report, error) {
@@ -185,6 +194,7 @@ func scoreTabularReport(ctx Cancel, req *TabularRequest) (*Result, *tabularrepor
 	if err != nil {
 		return nil, nil, err
 	}
+	req.leftOut = leftOut(rep)
 	format := req.Format
 	if format == "" {
 		format = "json"

@@ -10,10 +10,12 @@ package api
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"strconv"
 
 	"github.com/docscore/docscore/scoring/internal/jsonout"
+	"github.com/docscore/docscore/scoring/provenance"
 	"github.com/docscore/docscore/scoring/tabular"
 	"github.com/docscore/docscore/scoring/tabular/tabularreport"
 	"github.com/docscore/docscore/scoring/tabular/tabularstream"
@@ -76,6 +78,9 @@ type StreamMerger struct {
 	spool   partSpool
 	images  []byte // the images taken since the last Take's answer: "[" and rows, each ending in ","
 	err     error  // the scoring's error, once one stopped it
+	// runs describes the runs file as the host hands its bytes over
+	// (Hash), for a JSON report's provenance (SPEC F.8).
+	runs *provenance.Hash
 }
 
 // partSpool is a spool the merger empties after each part: the page
@@ -91,7 +96,7 @@ func NewStreamMerger(req *TabularRequest, summary bool) (*StreamMerger, error) {
 	if err != nil {
 		return nil, err
 	}
-	sm := &StreamMerger{req: keep(req), summary: summary, images: []byte{'['}}
+	sm := &StreamMerger{req: keep(req), summary: summary, images: []byte{'['}, runs: provenance.NewHash("runs", req.Runs.Name)}
 	o := tabularstream.StreamOptions{Format: streamFormat(req, summary), Spool: func() (tabularstream.Spool, error) { return &sm.spool, nil }}
 	if summary {
 		o.Image = sm.image
@@ -161,6 +166,11 @@ func (sm *StreamMerger) Take(results []byte) ([]byte, error) {
 	return out, nil
 }
 
+// Hash takes the next bytes of the runs file, in file order, for the
+// provenance of a JSON report (SPEC F.8): the host hands over every byte
+// it read, the whole file, before Finish. The page reads the file once.
+func (sm *StreamMerger) Hash(data []byte) { sm.runs.Write(data) }
+
 // Stopped reports whether an error stopped the scoring: the host reads
 // no more of the file and calls Finish.
 func (sm *StreamMerger) Stopped() bool { return sm.err != nil }
@@ -193,13 +203,38 @@ func (sm *StreamMerger) Finish() ([]byte, error) {
 		if mark < 0 {
 			mark = len(b)
 		}
-		return sections(b[:mark], b[mark:]), nil
+		after := b[mark:]
+		if f := streamFormat(&sm.req, false); f == "json" && ScoreTabularOperation.Provenance {
+			sm.req.leftOut = leftOut(rep)
+			if after, err = sm.stamp(after); err != nil {
+				return nil, err
+			}
+		}
+		return sections(b[:mark], after), nil
 	}
 	var check any
 	if sm.req.Rules != nil {
 		check = rulesCheckAnswer(&sm.req)
 	}
 	return dropAnswer(check, rep, err)
+}
+
+// stamp ends a JSON report's last bytes in its provenance, the runs
+// file described by the bytes Hash took.
+func (sm *StreamMerger) stamp(last []byte) ([]byte, error) {
+	body, ok := bytes.CutSuffix(last, []byte("\n}\n"))
+	if !ok {
+		return nil, fmt.Errorf("provenance: the streamed report does not end in an indented JSON object's close")
+	}
+	p, err := ScoreTabularOperation.StreamedProvenance(&sm.req, &sm.req.Runs, sm.runs.Input())
+	if err != nil {
+		return nil, err
+	}
+	tail, err := provenance.Tail(p)
+	if err != nil {
+		return nil, err
+	}
+	return append(body[:len(body):len(body)], tail...), nil
 }
 
 // sections puts byte strings one after the other, each after its length

@@ -24,6 +24,14 @@ func Option(name string, v any) provenance.Option {
 	return provenance.Option{Name: name, Value: raw}
 }
 
+// Described is a request some of whose inputs a host read outside its
+// file fields (the command line's reference folders and parquet files):
+// DescribeInputs returns the inputs its fields gave with those added in
+// their place.
+type Described interface {
+	DescribeInputs(fromFields []provenance.Input) []provenance.Input
+}
+
 // Drawn is a request whose operation draws random numbers: the seed,
 // replicates and permutations that took effect, defaults included, for
 // its report's provenance (SPEC F.8).
@@ -38,12 +46,21 @@ type Drawn interface {
 // changes no number). Adding a request field adds it here: a File,
 // *File or []File is an input, anything else an option.
 func (o Operation) ProvenanceOf(req Request) (*provenance.Provenance, error) {
+	return o.provenanceOf(req, nil)
+}
+
+// provenanceOf is ProvenanceOf with the files of streamed described as
+// given there rather than by their contents.
+func (o Operation) provenanceOf(req Request, streamed map[*File]provenance.Input) (*provenance.Provenance, error) {
 	p := &provenance.Provenance{Version: provenance.Version, Spec: provenance.Spec, Operation: o.Name}
-	if err := walkRequest(reflect.ValueOf(req).Elem(), p); err != nil {
+	if err := walkRequest(reflect.ValueOf(req).Elem(), p, streamed); err != nil {
 		return nil, err
 	}
 	if c, ok := req.(Canonical); ok {
 		p.Options = c.ProvenanceOptions()
+	}
+	if d, ok := req.(Described); ok {
+		p.Inputs = d.DescribeInputs(p.Inputs)
 	}
 	for _, in := range p.Inputs {
 		if in.Role == "rules" {
@@ -59,7 +76,7 @@ func (o Operation) ProvenanceOf(req Request) (*provenance.Provenance, error) {
 
 var fileType = reflect.TypeOf(File{})
 
-func walkRequest(v reflect.Value, p *provenance.Provenance) error {
+func walkRequest(v reflect.Value, p *provenance.Provenance, streamed map[*File]provenance.Input) error {
 	t := v.Type()
 	for i := range t.NumField() {
 		f, fv := t.Field(i), v.Field(i)
@@ -67,7 +84,7 @@ func walkRequest(v reflect.Value, p *provenance.Provenance) error {
 			continue
 		}
 		if f.Anonymous && f.Type.Kind() == reflect.Struct {
-			if err := walkRequest(fv, p); err != nil {
+			if err := walkRequest(fv, p, streamed); err != nil {
 				return err
 			}
 			continue
@@ -88,6 +105,8 @@ func walkRequest(v reflect.Value, p *provenance.Provenance) error {
 			return nil
 		}
 		switch {
+		case f.Type == fileType && fv.CanAddr() && hasKey(streamed, fv.Addr().Interface().(*File)):
+			p.Inputs = append(p.Inputs, streamed[fv.Addr().Interface().(*File)])
 		case f.Type == fileType:
 			if err := add(fv.Interface().(File)); err != nil {
 				return err
@@ -114,6 +133,11 @@ func walkRequest(v reflect.Value, p *provenance.Provenance) error {
 		}
 	}
 	return nil
+}
+
+func hasKey(m map[*File]provenance.Input, f *File) bool {
+	_, ok := m[f]
+	return ok
 }
 
 // Stamp adds the provenance member to res when the operation carries

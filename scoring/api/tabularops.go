@@ -12,14 +12,15 @@ var (
 	// ScoreTabularOperation scores a TabularRequest: the report, exactly
 	// the bytes of "docscore score tabular --format F".
 	ScoreTabularOperation = Define(Operation{
-		Name:    "scoreTabular",
-		Route:   "/v1/score/tabular",
-		Doc:     `exactly "docscore score tabular --format F"`,
-		Formats: []string{"json", "csv", "md"},
-		Family:  "tabular",
-		Command: "score tabular",
-		Inputs:  tabularInputs,
-		Params:  tabularParams,
+		Name:       "scoreTabular",
+		Route:      "/v1/score/tabular",
+		Doc:        `exactly "docscore score tabular --format F"`,
+		Formats:    []string{"json", "csv", "md"},
+		Family:     "tabular",
+		Command:    "score tabular",
+		Inputs:     tabularInputs,
+		Params:     tabularParams,
+		Provenance: true,
 	}, scoreTabular)
 
 	// DropTabularOperation is the page's call after a drop: the rule

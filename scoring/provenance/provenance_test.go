@@ -1,8 +1,10 @@
 package provenance
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 )
@@ -104,4 +106,46 @@ func ExampleAppend() {
 	//     "options": {}
 	//   }
 	// }
+}
+
+// TestTailWriter: a report streamed in pieces of every size comes out as
+// Append writes it, and a report that does not end in "\n}\n" is refused.
+func TestTailWriter(t *testing.T) {
+	report := []byte("{\n  \"kind\": \"comparison\",\n  \"n\": 12345\n}\n")
+	want, err := Append(report, sample())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for size := 1; size <= len(report); size++ {
+		var out strings.Builder
+		tw := NewTailWriter(&out)
+		for i := 0; i < len(report); i += size {
+			if _, err := tw.Write(report[i:min(i+size, len(report))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tw.Finish(sample()); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != string(want) {
+			t.Fatalf("pieces of %d: got\n%s\nwant\n%s", size, out.String(), want)
+		}
+	}
+	tw := NewTailWriter(io.Discard)
+	tw.Write([]byte("[1]\n"))
+	if err := tw.Finish(sample()); err == nil {
+		t.Error("a report ending in ]: no error")
+	}
+}
+
+// TestHash: the streamed description is NewInput's.
+func TestHash(t *testing.T) {
+	data := []byte("line 1\nline 2\n")
+	h := NewHash("runs", "/tmp/runs.jsonl")
+	if _, err := io.Copy(io.Discard, h.Reader(bytes.NewReader(data))); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := h.Input(), NewInput("runs", "runs.jsonl", data); got != want {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
 }

@@ -3,11 +3,18 @@ package receipts_test
 import (
 	"bytes"
 	"flag"
+	"io/fs"
 	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
+	"sort"
 	"testing"
 
+	"github.com/docscore/docscore/sample"
+	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/api/receiptsapi"
+	"github.com/docscore/docscore/scoring/provenance"
 	"github.com/docscore/docscore/scoring/receipts"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
@@ -51,6 +58,49 @@ func encodings(t testing.TB, rep *receiptsreport.Report) map[string][]byte {
 	return out
 }
 
+// stamp adds the provenance (SPEC F.8) every host's JSON report ends in,
+// as "docscore score receipts --refs sample/receipts/refs --run
+// sample/receipts/RUN" writes it from the repository's root (the page's
+// sample names its files so): the golden JSON files are those reports,
+// byte for byte (with --allow-incomplete, recorded only for the run that
+// is incomplete).
+func stamp(t testing.TB, report []byte, run string, bootstrap int) []byte {
+	t.Helper()
+	names, err := fs.Glob(sample.Receipts, "receipts/refs/*.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(names)
+	file := func(name string) api.File {
+		b, err := fs.ReadFile(sample.Receipts, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return api.File{Name: path.Join("sample", name), Text: string(b)}
+	}
+	req := &receiptsapi.ReceiptsRequest{Run: file("receipts/" + run), AllowIncomplete: true}
+	for _, n := range names {
+		req.Refs = append(req.Refs, file(n))
+	}
+	if bootstrap != stats.DefaultReplicates {
+		req.Bootstrap = &bootstrap
+	}
+	// The operation's provenance, as it records it once scored.
+	res, err := receiptsapi.ScoreReceiptsOperation.Run(api.NoCancel, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := provenance.Read(run, res.Bytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := provenance.Append(report, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // TestGolden compares the JSON, CSV and Markdown of the sample runs with
 // testdata/golden; go test -run TestGolden -update rewrites them.
 func TestGolden(t *testing.T) {
@@ -66,6 +116,9 @@ func TestGolden(t *testing.T) {
 	} {
 		opts := receipts.Options{AllowIncomplete: true, Bootstrap: tc.bootstrap}
 		for ext, got := range encodings(t, sampleReportWith(t, tc.run, refs, opts)) {
+			if ext == ".json" {
+				got = stamp(t, got, tc.run, tc.bootstrap)
+			}
 			path := filepath.Join("testdata", "golden", tc.golden+ext)
 			if *update {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/sample"
+	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/provenance"
 	"github.com/docscore/docscore/scoring/stats"
 	"github.com/docscore/docscore/scoring/tabular"
 	"github.com/docscore/docscore/scoring/tabular/tabularreport"
@@ -87,6 +89,9 @@ func TestSampleGolden(t *testing.T) {
 		rep := c.report(t)
 		for _, format := range []string{"json", "csv", "md"} {
 			got := render(t, rep, format)
+			if format == "json" {
+				got = c.stamp(t, got)
+			}
 			path := filepath.Join("testdata", "golden", c.name+"."+format)
 			if *update {
 				if err := os.WriteFile(path, got, 0o644); err != nil {
@@ -103,6 +108,39 @@ func TestSampleGolden(t *testing.T) {
 			}
 		}
 	}
+}
+
+// stamp adds the provenance (SPEC F.8) every host's JSON report ends in,
+// for the request "docscore score tabular --sample" makes of the case:
+// the golden JSON files are the command line's reports, byte for byte.
+func (c sampleCase) stamp(t testing.TB, report []byte) []byte {
+	t.Helper()
+	files, err := sample.TabularRequest(c.withRules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := func(f tabular.File) api.File { return api.File{Name: f.Name, Text: string(f.Data)} }
+	req := &api.TabularRequest{Runs: file(files.Runs), Preview: c.preview}
+	for _, f := range files.GT {
+		req.GT = append(req.GT, file(f))
+	}
+	if files.Rules != nil {
+		r := file(*files.Rules)
+		req.Rules = &r
+	}
+	if c.noIntervals {
+		zero := 0
+		req.Bootstrap = &zero
+	}
+	p, err := api.ScoreTabularOperation.ProvenanceOf(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := provenance.Append(report, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // TestNoStrayGoldenFiles fails on a golden file no case produces.

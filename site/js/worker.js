@@ -916,7 +916,12 @@ async function streamRuns(f, request, { summary, format = 'json' }) {
       const { done, value } = await me.reader.read();
       if (me.cancelled) throw new Cancelled();
       if (done) splitter.end();
-      else splitter.push(value);
+      else {
+        // A report's provenance (SPEC F.8) describes the runs file by
+        // the bytes read here, the file read once: the merger hashes them.
+        if (!summary) await callBytes('streamHash', {}, value);
+        splitter.push(value);
+      }
       for (const b of ready) queue.push({ promise: p.score(b.first, b.bytes), end: b.end });
       ready.length = 0;
       while (!stopped && (queue.length > limit || (done && queue.length > 0))) await take();

@@ -14,6 +14,7 @@ import (
 //	streamStart  {TabularRequest…, "summary": bool, "role": "scorer"|"merger"} → {}
 //	streamScore  {"first": line} + bytes (whole lines) → raw: the results
 //	streamTake   bytes (streamScore's results) → raw: api.StreamMerger.Take's sections, and a fourth: 1 when stopped
+//	streamHash   bytes (the runs file's next bytes, in order) → {}: for a JSON report's provenance
 //	streamFinish {} → raw: api.StreamMerger.Finish's answer
 func StreamMethods() map[string]Method {
 	var scorer *api.StreamScorer
@@ -65,6 +66,13 @@ func StreamMethods() map[string]Method {
 				stopped = 1
 			}
 			return Raw(append(out, 1, 0, 0, 0, stopped)), nil
+		},
+		"streamHash": func(r Request) (any, error) {
+			if merger == nil {
+				return nil, api.Paramf("streamHash", "no merger: call streamStart first")
+			}
+			merger.Hash(r.Bytes)
+			return struct{}{}, nil
 		},
 		"streamFinish": func(r Request) (any, error) {
 			if merger == nil {

@@ -72,6 +72,13 @@ func streamedByPool(t *testing.T, req api.TabularRequest, summary bool, scorers 
 	if a := merger.Answer("streamStart", start("merger")); !strings.Contains(a.Envelope, `"error": null`) {
 		t.Fatalf("streamStart merger: %s", a.Envelope)
 	}
+	// The page hands the runs file's bytes to the merger as it reads
+	// them, in pieces of any size.
+	for i := 0; i < len(runs); i += 4096 {
+		if a := merger.AnswerRequest("streamHash", Request{JSON: []byte("{}"), Bytes: runs[i:min(i+4096, len(runs))]}); !strings.Contains(a.Envelope, `"error": null`) {
+			t.Fatalf("streamHash: %s", a.Envelope)
+		}
+	}
 	var out, spool []byte
 	lines := bytes.SplitAfter(runs, []byte("\n"))
 	for i, k := 0, 0; i < len(lines); i, k = i+7, k+1 {

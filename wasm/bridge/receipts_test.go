@@ -29,13 +29,13 @@ func receiptsSampleRequest(t *testing.T, run string) receiptsapi.ReceiptsRequest
 	var req receiptsapi.ReceiptsRequest
 	for _, n := range names {
 		b, _ := fs.ReadFile(sample.Receipts, n)
-		req.Refs = append(req.Refs, api.File{Name: n, Text: string(b)})
+		req.Refs = append(req.Refs, api.File{Name: "sample/" + n, Text: string(b)})
 	}
 	b, err := fs.ReadFile(sample.Receipts, "receipts/"+run)
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Run = api.File{Name: run, Text: string(b)}
+	req.Run = api.File{Name: "sample/receipts/" + run, Text: string(b)}
 	return req
 }
 
@@ -91,10 +91,10 @@ func TestScoreReceiptsErrors(t *testing.T) {
 		code, file, message string
 		line                int
 	}{
-		{"incomplete run", jsonOf(t, receiptsSampleRequest(t, "run_incomplete.jsonl")), "incomplete", "run_incomplete.jsonl",
+		{"incomplete run", jsonOf(t, receiptsSampleRequest(t, "run_incomplete.jsonl")), "incomplete", "sample/receipts/run_incomplete.jsonl",
 			"missing:    c4/cord-test-0007\n  duplicated: c1/cord-test-0005 recorded 2 times (lines 31, 32)", 0},
-		{"bad run line", jsonOf(t, badRun), "input", "run.jsonl", "", 4},
-		{"bad reference", jsonOf(t, badRef), "input", "receipts/refs/cord-test-0002.json", "", 0},
+		{"bad run line", jsonOf(t, badRun), "input", "sample/receipts/run.jsonl", "", 4},
+		{"bad reference", jsonOf(t, badRef), "input", "sample/receipts/refs/cord-test-0002.json", "", 0},
 		{"no references", `{"run": {"name": "run.jsonl", "text": ""}}`, "input", "", "no references given", 0},
 		{"unknown key", `{"refs": [], "allow_incomplet": true}`, "input", "", `unknown field "allow_incomplet"`, 0},
 		{"bad format", jsonOf(t, receiptsapi.ReceiptsRequest{Refs: receiptsSampleRequest(t, "run.jsonl").Refs, Run: receiptsSampleRequest(t, "run.jsonl").Run, Format: "xml"}), "bad_request", "", `format "xml"`, 0},

@@ -125,10 +125,12 @@ func TestWorkerEndToEnd(t *testing.T) {
 		var req receiptsapi.ReceiptsRequest
 		for _, p := range refs {
 			b, _ := os.ReadFile(p)
-			req.Refs = append(req.Refs, core.File{Name: "receipts/refs/" + filepath.Base(p), Text: string(b)})
+			// Named as the page's sample names them: the golden
+			// report's provenance.
+			req.Refs = append(req.Refs, core.File{Name: "sample/receipts/refs/" + filepath.Base(p), Text: string(b)})
 		}
 		run, _ := os.ReadFile(filepath.Join(root, "sample", "receipts", "run.jsonl"))
-		req.Run = core.File{Name: "run.jsonl", Text: string(run)}
+		req.Run = core.File{Name: "sample/receipts/run.jsonl", Text: string(run)}
 		body, _ := json.Marshal(req)
 		want, _ := os.ReadFile(filepath.Join(root, "scoring", "receipts", "testdata", "golden", "receipts.json"))
 		if status, _, got := wd.post(t, "/v1/score/receipts", "application/json", body); status != 200 || !bytes.Equal(got, want) {

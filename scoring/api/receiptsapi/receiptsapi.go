@@ -13,6 +13,7 @@ import (
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/provenance"
 	"github.com/docscore/docscore/scoring/receipts"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
@@ -34,6 +35,57 @@ type ReceiptsRequest struct {
 	// References are references a host has already read (the command
 	// line's parquet files and folders), scored after those of Refs.
 	References receiptsread.References `json:"-"`
+	// ReferenceInputs describe the files References were read from, for
+	// the report's provenance (SPEC F.8): role "refs", listed before the
+	// run as if they had been given in Refs.
+	ReferenceInputs []provenance.Input `json:"-"`
+
+	// incomplete and skipped record, once the request is scored, whether
+	// the run was incomplete and whether a line was skipped, for the
+	// provenance's options (ProvenanceOptions).
+	incomplete, skipped bool
+}
+
+// ProvenanceOptions are the scoring's options that change numbers, as
+// they take effect (SPEC F.8): incomplete runs allowed, the reference
+// order, bad lines skipped, the interval level. allow_incomplete and
+// skip_bad_lines are recorded as given only when the run was incomplete
+// or a line was skipped (they changed no number otherwise), so that the
+// page, which skips bad lines unless told not to, and the command line
+// write the same bytes for a complete, valid run.
+func (req *ReceiptsRequest) ProvenanceOptions() []provenance.Option {
+	_, level, _ := req.IntervalOptions.Settings()
+	return []provenance.Option{api.Option("allow_incomplete", req.AllowIncomplete && req.incomplete), api.Option("reading_order", req.ReadingOrder),
+		api.Option("skip_bad_lines", req.SkipBadLines && req.skipped), api.Option("ci_level", level)}
+}
+
+// Draws are the intervals' seed and bootstrap replicates, defaults
+// included (SPEC F.8); receipts draw no permutations.
+func (req *ReceiptsRequest) Draws() (uint64, int, int) {
+	reps, _, seed := req.IntervalOptions.Settings()
+	return seed, reps, 0
+}
+
+// DescribeInputs adds ReferenceInputs after the inputs of Refs, before
+// the run's (api.Described).
+func (req *ReceiptsRequest) DescribeInputs(inputs []provenance.Input) []provenance.Input {
+	if len(req.ReferenceInputs) == 0 {
+		return inputs
+	}
+	at := 0
+	for at < len(inputs) && inputs[at].Role == "refs" {
+		at++
+	}
+	return append(inputs[:at:at], append(append([]provenance.Input(nil), req.ReferenceInputs...), inputs[at:]...)...)
+}
+
+// provenance is the report's provenance, the run as run describes it
+// when it was streamed (nil: its text).
+func (req *ReceiptsRequest) provenance(run *provenance.Input) (*provenance.Provenance, error) {
+	if run != nil {
+		return ScoreReceiptsOperation.StreamedProvenance(req, &req.Run, *run)
+	}
+	return ScoreReceiptsOperation.ProvenanceOf(req)
 }
 
 // InputFiles lists the reference files, then the run.
@@ -68,6 +120,7 @@ var ScoreReceiptsOperation = api.Define(api.Operation{
 		{Name: "reading_order", Kind: api.Bool, Help: "reference text in reading order instead of annotation order (a different protocol)"},
 		{Name: "skip_bad_lines", Kind: api.Bool, Help: "report and skip malformed run lines instead of failing"},
 	}, api.IntervalParams("phase")...),
+	Provenance: true,
 }, scoreReceipts)
 
 // Operations lists the receipts family's operations.
@@ -203,7 +256,15 @@ func ScoreReceiptsReport(ctx api.Cancel, req *ReceiptsRequest) (*api.Result, *Re
 	if err := ScoreReceiptsOperation.Check(ctx, req); err != nil {
 		return nil, nil, err
 	}
-	return scoreReceiptsReport(ctx, req)
+	res, rep, err := scoreReceiptsReport(ctx, req)
+	if err != nil || res.Format != "json" {
+		return res, rep, err
+	}
+	p, err := req.provenance(nil)
+	if err == nil {
+		res.Bytes, err = provenance.Append(res.Bytes, p)
+	}
+	return res, rep, err
 }
 
 // references are the request's references: its files parsed, then those
@@ -236,7 +297,8 @@ func (req *ReceiptsRequest) options(ctx api.Cancel, order receiptsread.Order) re
 // it): the same checks, then receipts.Stream, which writes the report to
 // out in req.Format, the operation's bytes, in memory that does not grow
 // with the run's records. Errors are the operation's, an incomplete run
-// an *IncompleteError.
+// an *IncompleteError. A JSON report ends in its provenance (SPEC F.8),
+// the run described by the bytes read from run.
 func StreamReceipts(ctx api.Cancel, req *ReceiptsRequest, run io.Reader, out io.Writer, o receipts.StreamOptions) (*Report, error) {
 	if err := ScoreReceiptsOperation.Check(ctx, req); err != nil {
 		return nil, err
@@ -246,12 +308,35 @@ func StreamReceipts(ctx api.Cancel, req *ReceiptsRequest, run io.Reader, out io.
 		return nil, err
 	}
 	o.Format, o.SkipBadLines = req.Format, req.SkipBadLines
+	// A JSON report carries its provenance (SPEC F.8): the run is hashed
+	// as it is read, and the report's close held back for it.
+	stamp := o.Format == "" || o.Format == "json"
+	h := provenance.NewHash("run", req.Run.Name)
+	tw := provenance.NewTailWriter(out)
+	if stamp {
+		run, out = h.Reader(run), tw
+	}
 	rep, skipped, err := receipts.Stream(ctx, refs, req.Run.Name, run, out, req.options(ctx, opts.Order), o)
 	if err != nil {
 		if inc, ok := err.(*receipts.IncompleteError); ok {
 			return nil, newIncomplete(inc, skipped)
 		}
 		return nil, err
+	}
+	req.incomplete, req.skipped = rep.Incomplete, len(skipped) > 0
+	if stamp {
+		// The rest of the run, if the scorer stopped before its end.
+		if _, err := io.Copy(io.Discard, run); err != nil {
+			return nil, err
+		}
+		in := h.Input()
+		p, err := req.provenance(&in)
+		if err != nil {
+			return nil, err
+		}
+		if err := tw.Finish(p); err != nil {
+			return nil, err
+		}
 	}
 	return &Report{Report: rep, Skipped: skipped}, nil
 }
@@ -294,6 +379,7 @@ func scoreReceiptsReport(ctx api.Cancel, req *ReceiptsRequest) (*api.Result, *Re
 	if err != nil {
 		return nil, nil, err
 	}
+	req.incomplete, req.skipped = rep.Incomplete, len(run.Skipped) > 0
 	return &api.Result{Format: format, Bytes: buf.Bytes()}, &Report{Report: rep, Skipped: run.Skipped}, nil
 }
 

@@ -26,10 +26,10 @@ func sampleReceipts(t *testing.T, run string) ReceiptsRequest {
 	var req ReceiptsRequest
 	for _, n := range names {
 		b, _ := fs.ReadFile(sample.Receipts, n)
-		req.Refs = append(req.Refs, api.File{Name: n, Text: string(b)})
+		req.Refs = append(req.Refs, api.File{Name: "sample/" + n, Text: string(b)})
 	}
 	b, _ := fs.ReadFile(sample.Receipts, "receipts/"+run)
-	req.Run = api.File{Name: run, Text: string(b)} // named as the receipts golden files name it
+	req.Run = api.File{Name: "sample/receipts/" + run, Text: string(b)} // named as the receipts golden files name it
 	return req
 }
 
@@ -55,11 +55,11 @@ func TestScoreReceiptsIncomplete(t *testing.T) {
 	req := sampleReceipts(t, "run_incomplete.jsonl")
 	_, err := ScoreReceipts(req)
 	d := api.DescribeError(err)
-	if file, _ := d.Where(); d.Code != "incomplete" || file != "run_incomplete.jsonl" || !strings.Contains(d.Message, "c4/cord-test-0007") || !strings.Contains(d.Message, "c1/cord-test-0005") {
+	if file, _ := d.Where(); d.Code != "incomplete" || file != "sample/receipts/run_incomplete.jsonl" || !strings.Contains(d.Message, "c4/cord-test-0007") || !strings.Contains(d.Message, "c1/cord-test-0005") {
 		t.Fatalf("refusal %+v", d)
 	}
 	// The file is named once, as the command line names it.
-	if !strings.HasPrefix(d.Message, `run_incomplete.jsonl: run "pilot-100" is incomplete: `) {
+	if !strings.HasPrefix(d.Message, `sample/receipts/run_incomplete.jsonl: run "pilot-100" is incomplete: `) {
 		t.Fatalf("refusal message %q", d.Message)
 	}
 	var inc *receipts.IncompleteError

@@ -121,7 +121,7 @@ func runScoreReceipts(ctx context.Context, env *Env, o scoreReceiptsOptions) err
 	}
 	// The references are read here (folders and parquet files need the
 	// file system); the operation parses the run and scores.
-	refs, err := cord.LoadWith(env.inputs(), o.refs, opts)
+	refs, refInputs, err := cord.LoadDescribed(env.inputs(), o.refs, opts)
 	if err != nil {
 		return interrupted(err)
 	}
@@ -134,7 +134,7 @@ func runScoreReceipts(ctx context.Context, env *Env, o scoreReceiptsOptions) err
 		return err
 	}
 	defer closeRun()
-	req := &receiptsapi.ReceiptsRequest{References: refs, Run: api.File{Name: runsName(o.run)}, AllowIncomplete: o.allowIncomplete,
+	req := &receiptsapi.ReceiptsRequest{References: refs, ReferenceInputs: refInputs, Run: api.File{Name: runsName(o.run)}, AllowIncomplete: o.allowIncomplete,
 		ReadingOrder: o.readingOrder, SkipBadLines: o.skipBadLines, Format: o.format,
 		IntervalOptions: intervalOptions(o.bootstrap, o.ciLevel, o.seed)}
 	var rep *receiptsapi.Report

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/provenance"
 	"github.com/docscore/docscore/scoring/tabular"
 	"github.com/docscore/docscore/scoring/tabular/tabularreport"
 	"github.com/spf13/cobra"
@@ -157,9 +160,9 @@ file into memory.`,
 					return nil
 				})
 				if err != nil {
-					return interrupted(flagError(err))
+					return interrupted(flagError(pathsBack(err, req)))
 				}
-				warnTabular(env, rep)
+				warnTabular(env, rep, req)
 				return checkTabularThresholds(rep, thresholds)
 			}
 			if !useSample {
@@ -172,7 +175,7 @@ file into memory.`,
 			}
 			res, rep, err := api.ScoreTabularReport(env.Context, tabularRequest(req, format))
 			if err != nil {
-				return interrupted(flagError(err))
+				return interrupted(flagError(pathsBack(err, req)))
 			}
 			if err := checkTabularThresholds(rep, thresholds); err != nil && !isThresholdFailure(err) {
 				return err
@@ -180,7 +183,7 @@ file into memory.`,
 			if err := writeOutput(env, "--out", outPath, res.Bytes); err != nil {
 				return err
 			}
-			warnTabular(env, rep)
+			warnTabular(env, rep, req)
 			return checkTabularThresholds(rep, thresholds)
 		},
 	}
@@ -202,12 +205,16 @@ file into memory.`,
 }
 
 // warnTabular writes a report's warnings and what it left out to
-// standard error.
-func warnTabular(env *Env, rep *tabularreport.Report) {
+// standard error, each file left out named by the path given (req's).
+func warnTabular(env *Env, rep *tabularreport.Report, req tabular.Request) {
 	for _, w := range rep.Warnings {
 		fmt.Fprintln(env.Stderr, "warning: "+w)
 	}
+	paths := inputPaths(req)
 	for _, l := range rep.LeftOut {
+		if p, ok := paths[l.File]; ok {
+			l.File = p
+		}
 		fmt.Fprintln(env.Stderr, "warning: "+l.String())
 	}
 }
@@ -255,7 +262,11 @@ func sampleRequest(req tabular.Request, withRules bool) (tabular.Request, error)
 }
 
 // tabularRequest is the operation's request for the files and options the
-// command read.
+// command read, each file named by its base name (provenance.Name), as
+// the report's provenance names it (SPEC F.8): a report does not depend
+// on where its files lay, so that "docscore verify" reproduces it from
+// copies elsewhere, and the page, given the same files, writes the same
+// bytes. An input error names the path given again (pathsBack).
 func tabularRequest(req tabular.Request, format string) *api.TabularRequest {
 	gate := req.Gate
 	out := &api.TabularRequest{Runs: apiFile(req.Runs), Gate: &gate, Preview: req.Preview, SkipBadLines: req.SkipBadLines, SkipBadInputs: req.SkipBadInputs, Format: format,
@@ -279,7 +290,46 @@ func tabularRequest(req tabular.Request, format string) *api.TabularRequest {
 }
 
 // apiFile is a file the command read, as the operations take it.
-func apiFile(f tabular.File) api.File { return api.File{Name: f.Name, Text: string(f.Data)} }
+func apiFile(f tabular.File) api.File {
+	return api.File{Name: provenance.Name(f.Name), Text: string(f.Data)}
+}
+
+// inputPaths maps the base name of each of req's files to the path given.
+func inputPaths(req tabular.Request) map[string]string {
+	paths := map[string]string{}
+	add := func(f *tabular.File) {
+		if f != nil {
+			paths[provenance.Name(f.Name)] = f.Name
+		}
+	}
+	for i := range req.GT {
+		add(&req.GT[i])
+	}
+	add(&req.Runs)
+	add(req.Rules)
+	add(req.Schema)
+	return paths
+}
+
+// pathsBack names in an input error about one of req's files the path
+// the user gave rather than the base name the scoring was given.
+func pathsBack(err error, req tabular.Request) error {
+	paths := inputPaths(req)
+	fix := func(e *inputerr.Error) {
+		if p, ok := paths[e.File]; ok {
+			e.File = p
+		}
+	}
+	var list inputerr.List
+	if errors.As(err, &list) {
+		for _, e := range list {
+			fix(e)
+		}
+	} else if e, ok := inputerr.As(err); ok {
+		fix(e)
+	}
+	return err
+}
 
 // readGTFiles reads ground-truth CSVs from directories (every *.csv in
 // them, sorted) and files.

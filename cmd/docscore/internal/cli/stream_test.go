@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/cord"
+	"github.com/docscore/docscore/cmd/docscore/internal/inputfile"
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/api/receiptsapi"
@@ -60,10 +61,12 @@ func TestStreamedScoreEqualsTheOperation(t *testing.T) {
 		}
 		runsPath := write(corpus.name, corpus.runs)
 		for _, format := range []string{"json", "csv", "md"} {
-			req := &api.TabularRequest{Runs: api.File{Name: runsPath, Text: string(corpus.runs.Data)}, Format: format,
-				Rules: &api.File{Name: rules, Text: string(files.Rules.Data)}, SkipBadLines: corpus.name == "generated"}
+			// The command line names its files by their base names, as
+			// the report's provenance does (SPEC F.8).
+			req := &api.TabularRequest{Runs: api.File{Name: filepath.Base(runsPath), Text: string(corpus.runs.Data)}, Format: format,
+				Rules: &api.File{Name: filepath.Base(rules), Text: string(files.Rules.Data)}, SkipBadLines: corpus.name == "generated"}
 			for _, g := range corpus.gt {
-				req.GT = append(req.GT, api.File{Name: filepath.Join(dir, corpus.name, "gt", g.Name), Text: string(g.Data)})
+				req.GT = append(req.GT, api.File{Name: filepath.Base(g.Name), Text: string(g.Data)})
 			}
 			if corpus.name == "sample" {
 				req.IntervalOptions = intervalOptions(100, 0.95, 0)
@@ -122,7 +125,7 @@ func TestJobsRefused(t *testing.T) {
 // every format, with --jobs 1 and 8, to a file and to standard output.
 func TestStreamedReceiptsEqualsTheOperation(t *testing.T) {
 	dir := t.TempDir()
-	refs, err := cord.Load(sampleFile("refs"), receiptsread.ParseOptions{})
+	refs, refInputs, err := cord.LoadDescribed(inputfile.Reader{}, sampleFile("refs"), receiptsread.ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +151,7 @@ func TestStreamedReceiptsEqualsTheOperation(t *testing.T) {
 		}
 		for _, format := range []string{"json", "csv", "md"} {
 			args := append([]string{"score", "receipts", "--refs", sampleFile("refs"), "--run", run.path, "--format", format}, run.args...)
-			req := &receiptsapi.ReceiptsRequest{References: refs, Run: api.File{Name: run.path, Text: string(data)}, Format: format,
+			req := &receiptsapi.ReceiptsRequest{References: refs, ReferenceInputs: refInputs, Run: api.File{Name: run.path, Text: string(data)}, Format: format,
 				AllowIncomplete: slices.Contains(run.args, "--allow-incomplete"), SkipBadLines: slices.Contains(run.args, "--skip-bad-lines"),
 				IntervalOptions: intervalOptions(stats.DefaultReplicates, stats.DefaultLevel, 0)}
 			if slices.Contains(run.args, "--bootstrap") {

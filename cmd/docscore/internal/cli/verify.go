@@ -8,16 +8,20 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/docscore/docscore/cmd/docscore/internal/cord"
 	"github.com/docscore/docscore/httpapi"
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/api/receiptsapi"
 	"github.com/docscore/docscore/scoring/provenance"
+	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 )
 
 func init() {
@@ -88,6 +92,11 @@ func runVerify(env *Env, path, inputsDir string) error {
 	if err != nil {
 		return &ExitError{Code: ExitInput, Err: fmt.Errorf("%s: %v", path, err)}
 	}
+	if rr, ok := req.(*receiptsapi.ReceiptsRequest); ok {
+		if err := referencesAsRead(rr, p); err != nil {
+			return &ExitError{Code: ExitInput, Err: fmt.Errorf("%s: %v", path, err)}
+		}
+	}
 	res, err := o.Run(env.Context, req)
 	if err != nil {
 		return flagError(err)
@@ -101,6 +110,33 @@ func runVerify(env *Env, path, inputsDir string) error {
 		diffs = []string{"the bytes differ, every value agrees (spacing or order)"}
 	}
 	return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%s: not reproduced; re-running %s gives other numbers:\n  %s", path, p.Operation, strings.Join(diffs, "\n  "))}
+}
+
+// referencesAsRead reads a receipts request's reference files as "score
+// receipts" reads them (cord.LoadDescribed), parquet files included, in
+// the order the provenance records: the references, described as read.
+func referencesAsRead(req *receiptsapi.ReceiptsRequest, p *provenance.Provenance) error {
+	opts := receiptsread.ParseOptions{}
+	if req.ReadingOrder {
+		opts.Order = receiptsread.ReadingOrder
+	}
+	rows := map[string]int{}
+	for _, f := range req.Refs {
+		var got receiptsread.References
+		var err error
+		if strings.EqualFold(path.Ext(f.Name), ".parquet") {
+			got, err = cord.LoadParquet(f.Name, strings.NewReader(f.Text), int64(len(f.Text)), opts, rows)
+		} else {
+			got, err = receiptsread.ParseReferences(f.Name, []byte(f.Text), opts)
+		}
+		if err != nil {
+			return err
+		}
+		req.References = append(req.References, got...)
+		req.ReferenceInputs = append(req.ReferenceInputs, provenance.NewInput("refs", f.Name, []byte(f.Text)))
+	}
+	req.Refs = nil
+	return nil
 }
 
 // findInput reads the input from the first folder holding a file of its
@@ -122,6 +158,14 @@ func findInput(dirs []string, in provenance.Input) ([]byte, string, error) {
 			return data, p, nil
 		}
 	}
+	// Below those folders: ground truth in gt/ beside the runs file. A
+	// file is taken only with the recorded size and hash, so that two of
+	// one name cannot be confused.
+	for _, d := range dirs {
+		if data, p, ok := findBelow(d, in, check); ok {
+			return data, p, nil
+		}
+	}
 	if rest, ok := strings.CutPrefix(in.Name, provenance.SamplePrefix); ok {
 		for _, fsys := range []fs.FS{sample.Tabular, sample.Receipts, sample.Tables, sample.Text} {
 			if data, err := fs.ReadFile(fsys, rest); err == nil && check(data, "the embedded sample's "+rest) {
@@ -133,6 +177,43 @@ func findInput(dirs []string, in provenance.Input) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("input %s (%s): %s", in.Name, in.Role, mismatch)
 	}
 	return nil, "", fmt.Errorf("input %s (%s) not found in %s: give its folder with --inputs", in.Name, in.Role, strings.Join(dirs, ", "))
+}
+
+// maxSearched bounds the entries findBelow looks at in one folder's tree.
+const maxSearched = 10000
+
+// findBelow looks for a file of the input's base name in the folders
+// below dir, at most three levels down and maxSearched entries in all,
+// and reads the first of its recorded size whose hash agrees.
+func findBelow(dir string, in provenance.Input, check func([]byte, string) bool) ([]byte, string, bool) {
+	base := path.Base(in.Name)
+	seen := 0
+	var found []byte
+	var where string
+	filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		seen++
+		if err != nil || seen > maxSearched {
+			return filepath.SkipAll
+		}
+		if e.IsDir() {
+			if rel, _ := filepath.Rel(dir, p); rel != "." && strings.Count(rel, string(filepath.Separator)) >= 3 {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if e.Name() != base || !e.Type().IsRegular() {
+			return nil
+		}
+		if info, err := e.Info(); err != nil || info.Size() != in.Bytes {
+			return nil
+		}
+		if data, err := os.ReadFile(p); err == nil && check(data, p) {
+			found, where = data, p
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found, where, found != nil
 }
 
 // jsonDiffs names up to limit values that differ between two JSON

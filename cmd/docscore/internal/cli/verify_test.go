@@ -59,8 +59,82 @@ func TestVerify(t *testing.T) {
 	}
 
 	// No provenance.
-	if code, _, stderr := run(t, "verify", filepath.Join(dir, "sample.json")); code != 2 || !strings.Contains(stderr, "provenance") {
+	bare := filepath.Join(dir, "bare.json")
+	if err := os.WriteFile(bare, []byte(withoutProvenance(t, string(b))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := run(t, "verify", bare); code != 2 || !strings.Contains(stderr, "provenance") {
 		t.Errorf("no provenance: exit %d, stderr %s; want 2", code, stderr)
+	}
+}
+
+// TestVerifyScoreTabular: the sample's score tabular report verifies
+// (exit 0) from the embedded sample; a copy with one F1 edited by hand
+// exits 1 naming it; the same report from files, the runs file streamed
+// (and from standard input), verifies beside its inputs, gt/ below them
+// included, and exits 2 once an input byte changed. A preview report,
+// scored whole, verifies too.
+func TestVerifyScoreTabular(t *testing.T) {
+	dir := t.TempDir()
+	report := filepath.Join(dir, "sample.json")
+	if code, _, stderr := run(t, "score", "tabular", "--sample", "--bootstrap", "200", "--out", report); code != 0 {
+		t.Fatalf("score: exit %d: %s", code, stderr)
+	}
+	if code, stdout, stderr := run(t, "verify", report); code != 0 || !strings.Contains(stdout, "reproduced byte for byte") {
+		t.Fatalf("verify: exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+	data, _ := os.ReadFile(report)
+	i := strings.Index(string(data), `"f1": `)
+	j := i + strings.IndexAny(string(data[i:]), ",\n")
+	edited := string(data[:i]) + `"f1": 0.123` + string(data[j:])
+	if err := os.WriteFile(filepath.Join(dir, "edited.json"), []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := run(t, "verify", filepath.Join(dir, "edited.json")); code != 1 || !strings.Contains(stderr, "f1: report 0.123, re-run ") {
+		t.Errorf("edited F1: exit %d, stderr %s; want 1 naming the F1", code, stderr)
+	}
+
+	// From files: the runs file streamed, hashed on the way.
+	files := map[string]string{}
+	for _, name := range []string{"gt/gt_page_27.csv", "gt/gt_page_28.csv", "gt/gt_page_29.csv", "runs.jsonl", "EQUIVALENCES.md"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "sample", "tabular", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = string(b)
+	}
+	in := writeFiles(t, files)
+	args := []string{"score", "tabular", "--gt", filepath.Join(in, "gt"), "--rules", filepath.Join(in, "EQUIVALENCES.md"), "--bootstrap", "200"}
+	streamed := filepath.Join(in, "streamed.json")
+	if code, _, stderr := run(t, append(args, "--runs", filepath.Join(in, "runs.jsonl"), "--out", streamed)...); code != 0 {
+		t.Fatalf("score: exit %d: %s", code, stderr)
+	}
+	got, _ := os.ReadFile(streamed)
+	if want := strings.ReplaceAll(string(data), "sample/tabular/gt/", ""); string(got) != strings.ReplaceAll(want, "sample/tabular/", "") {
+		t.Errorf("the streamed report is not the sample's with its inputs named by their base names")
+	}
+	if code, stdout, stderr := run(t, "verify", streamed); code != 0 {
+		t.Fatalf("verify streamed: exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+	// From standard input: the same bytes but the runs file's name.
+	code, stdout, stderr := runEnv(t, files["runs.jsonl"], nil, append(args, "--runs", "-")...)
+	if code != 0 || stdout != strings.Replace(string(got), `"name": "runs.jsonl"`, `"name": "`+stdinName+`"`, 1) {
+		t.Errorf("--runs -: exit %d (%s), or the report differs from the file's but for the runs' name", code, stderr)
+	}
+	// A preview, scored whole.
+	preview := filepath.Join(in, "preview.json")
+	if code, _, stderr := run(t, append(args, "--runs", filepath.Join(in, "runs.jsonl"), "--preview", "open", "--permutations", "300", "--out", preview)...); code != 0 {
+		t.Fatalf("score --preview: exit %d: %s", code, stderr)
+	}
+	if code, stdout, stderr := run(t, "verify", preview); code != 0 {
+		t.Errorf("verify preview: exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+	// An input byte changed.
+	if err := os.WriteFile(filepath.Join(in, "gt", "gt_page_28.csv"), []byte(strings.Replace(files["gt/gt_page_28.csv"], "a", "b", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := run(t, "verify", streamed); code != 2 || !strings.Contains(stderr, "gt_page_28.csv") || !strings.Contains(stderr, "sha256") {
+		t.Errorf("changed input: exit %d, stderr %s; want 2 naming the file and its hash", code, stderr)
 	}
 }
 
@@ -78,5 +152,59 @@ func TestPlan(t *testing.T) {
 	}
 	if code, _, stderr := run(t, "plan", tabularGolden, "--effect", "-1"); code != 2 {
 		t.Errorf("--effect -1: exit %d (%s), want 2", code, stderr)
+	}
+}
+
+// TestVerifyScoreReceipts: the sample's score receipts report verifies
+// (exit 0) from the embedded sample (scored from the repository's root,
+// its files named sample/receipts/…) and from copies elsewhere, the
+// references in refs/ below the report; a copy with one ROUGE-L F1
+// edited by hand exits 1 naming it; a copy whose run has a byte changed
+// exits 2.
+func TestVerifyScoreReceipts(t *testing.T) {
+	out := t.TempDir()
+	fromRoot := filepath.Join(out, "root.json")
+	t.Run("from the repository's root", func(t *testing.T) {
+		t.Chdir(filepath.Join("..", "..", "..", ".."))
+		if code, _, stderr := run(t, "score", "receipts", "--refs", "sample/receipts/refs", "--run", "sample/receipts/run.jsonl", "--bootstrap", "200", "--out", fromRoot); code != 0 {
+			t.Fatalf("score: exit %d: %s", code, stderr)
+		}
+	})
+	if code, stdout, stderr := run(t, "verify", fromRoot); code != 0 || !strings.Contains(stdout, "reproduced byte for byte") || !strings.Contains(stderr, "the embedded sample") {
+		t.Fatalf("verify: exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+
+	files := map[string]string{}
+	entries, _ := os.ReadDir(sampleFile("refs"))
+	for _, e := range entries {
+		b, _ := os.ReadFile(filepath.Join(sampleFile("refs"), e.Name()))
+		files["refs/"+e.Name()] = string(b)
+	}
+	b, _ := os.ReadFile(sampleFile("run.jsonl"))
+	files["run.jsonl"] = string(b)
+	dir := writeFiles(t, files)
+	report := filepath.Join(dir, "receipts.json")
+	if code, _, stderr := run(t, "score", "receipts", "--refs", filepath.Join(dir, "refs"), "--run", filepath.Join(dir, "run.jsonl"), "--bootstrap", "200", "--out", report); code != 0 {
+		t.Fatalf("score: exit %d: %s", code, stderr)
+	}
+	if code, stdout, stderr := run(t, "verify", report); code != 0 {
+		t.Fatalf("verify: exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+	data, _ := os.ReadFile(report)
+	edited := strings.Replace(string(data), `"rouge_l_f1_mean": 0.5880441191144785`, `"rouge_l_f1_mean": 0.6`, 1)
+	if edited == string(data) {
+		t.Fatal("no ROUGE-L F1 of 0.5880441191144785 to edit")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "edited.json"), []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := run(t, "verify", filepath.Join(dir, "edited.json")); code != 1 || !strings.Contains(stderr, "phases[0].rouge_l_f1_mean: report 0.6, re-run 0.5880441191144785") {
+		t.Errorf("edited: exit %d, stderr %s; want 1 naming the F1", code, stderr)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "run.jsonl"), []byte(strings.Replace(files["run.jsonl"], "c1", "c2", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := run(t, "verify", report); code != 2 || !strings.Contains(stderr, "run.jsonl") || !strings.Contains(stderr, "sha256") {
+		t.Errorf("changed run: exit %d, stderr %s; want 2 naming the run's hash", code, stderr)
 	}
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/docscore/docscore/cmd/docscore/internal/inputfile"
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/provenance"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 	"github.com/parquet-go/parquet-go"
 )
@@ -36,6 +37,47 @@ func Load(path string, opts receiptsread.ParseOptions) (receiptsread.References,
 // LoadWith is Load reading the JSON files with rd: under its size limit,
 // stopped by its context. (Parquet files are read in place, not whole.)
 func LoadWith(rd inputfile.Reader, path string, opts receiptsread.ParseOptions) (receiptsread.References, error) {
+	refs, _, err := load(rd, path, opts, false)
+	return refs, err
+}
+
+// LoadDescribed is LoadWith that also describes every file it read for a
+// report's provenance (SPEC F.8): role "refs", base name, byte count and
+// sha256, in the order the references were read. A JSON file is hashed
+// from the bytes parsed; a parquet file, read in place, is hashed in one
+// more pass over it.
+func LoadDescribed(rd inputfile.Reader, path string, opts receiptsread.ParseOptions) (receiptsread.References, []provenance.Input, error) {
+	return load(rd, path, opts, true)
+}
+
+func load(rd inputfile.Reader, path string, opts receiptsread.ParseOptions, describe bool) (receiptsread.References, []provenance.Input, error) {
+	var inputs []provenance.Input
+	refs, err := loadFiles(rd, path, opts, func(name string, data []byte) error {
+		if !describe {
+			return nil
+		}
+		if data != nil {
+			inputs = append(inputs, provenance.NewInput("refs", name, data))
+			return nil
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			return inputerr.New(name, 0, "cannot read: %v", unwrapPathError(err))
+		}
+		defer f.Close()
+		h := provenance.NewHash("refs", name)
+		if _, err := io.Copy(h, f); err != nil {
+			return inputerr.New(name, 0, "cannot read: %v", unwrapPathError(err))
+		}
+		inputs = append(inputs, h.Input())
+		return nil
+	})
+	return refs, inputs, err
+}
+
+// loadFiles reads the references under path; read is told of each file
+// read, with its bytes (nil for a parquet file, read in place).
+func loadFiles(rd inputfile.Reader, path string, opts receiptsread.ParseOptions, read func(name string, data []byte) error) (receiptsread.References, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, inputerr.New(path, 0, "cannot read the references: %v", unwrapPathError(err))
@@ -63,7 +105,9 @@ func LoadWith(rd inputfile.Reader, path string, opts receiptsread.ParseOptions) 
 	for _, f := range files {
 		var got receiptsread.References
 		if strings.EqualFold(filepath.Ext(f), ".parquet") {
-			got, err = loadParquetFile(f, opts, rows)
+			if got, err = loadParquetFile(f, opts, rows); err == nil {
+				err = read(f, nil)
+			}
 		} else {
 			var data []byte
 			data, err = rd.ReadFile(f)
@@ -73,7 +117,9 @@ func LoadWith(rd inputfile.Reader, path string, opts receiptsread.ParseOptions) 
 				}
 				return nil, inputerr.New(f, 0, "cannot read: %v%s", unwrapPathError(err), limitHint(err))
 			}
-			got, err = receiptsread.ParseReferences(f, data, opts)
+			if got, err = receiptsread.ParseReferences(f, data, opts); err == nil {
+				err = read(f, data)
+			}
 		}
 		if err != nil {
 			return nil, err
