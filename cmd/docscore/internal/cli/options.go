@@ -11,10 +11,25 @@ import (
 // optionFlags registers on f the flags of the options of o that the
 // command line takes, as the registry declares them (api.Param): the
 // flag's name, type, default and help. vars gives, by each option's JSON
-// name, the variable its flag sets; an option given none gets a variable
-// of its own, which applyOptions reads. A variable for no option of o is
-// a bug and panics, as every test builds the command tree.
+// name, the variable its flag sets, for the options the command reads
+// itself; every other option gets a variable of its own, and the command
+// sets its request from the flags with applyOptions, so that an option
+// added to the registry reaches the request with no change here. A
+// variable for no option of o is a bug and panics, as every test builds
+// the command tree.
 func optionFlags(f *pflag.FlagSet, o api.Operation, vars map[string]any) {
+	registerOptions(f, o, vars, false)
+}
+
+// bindOptions is optionFlags for a command that reads every option from
+// its own variable (it builds its request by hand): each option with a
+// flag must have one in vars, so that an option added to the registry
+// without being passed on panics in every test instead of being ignored.
+func bindOptions(f *pflag.FlagSet, o api.Operation, vars map[string]any) {
+	registerOptions(f, o, vars, true)
+}
+
+func registerOptions(f *pflag.FlagSet, o api.Operation, vars map[string]any, bindAll bool) {
 	used := map[string]bool{}
 	for _, p := range o.Params {
 		name := p.FlagName()
@@ -23,6 +38,9 @@ func optionFlags(f *pflag.FlagSet, o api.Operation, vars map[string]any) {
 		}
 		v := vars[p.Name]
 		used[p.Name] = v != nil
+		if v == nil && bindAll {
+			panic(fmt.Sprintf("cli: %s: option %q has no variable: pass it on to the request, and bind it", o.Name, p.Name))
+		}
 		switch p.Kind {
 		case api.Bool:
 			f.BoolVar(ptrOf[bool](v), name, defaultOf[bool](p), p.Help)

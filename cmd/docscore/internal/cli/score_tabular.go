@@ -192,7 +192,7 @@ file into memory.`,
 	f.StringVar(&runsPath, "runs", "", "model outputs, JSONL (- for standard input)")
 	f.StringVar(&rulesPath, "rules", "", "EQUIVALENCES.md rule file (- for standard input)")
 	f.StringVar(&schemaPath, "schema", "", "schema file for tables other than the default register (- for standard input)")
-	optionFlags(f, api.ScoreTabularOperation, map[string]any{
+	bindOptions(f, api.ScoreTabularOperation, map[string]any{
 		"gate": &gate, "preview": &preview, "format": &format, "skip_bad_lines": &skipBadLines, "skip_bad_inputs": &skipInputs,
 		"bootstrap": &intervals.Bootstrap, "ci_level": &intervals.CILevel, "seed": &intervals.Seed,
 		"permutations": &intervals.Permutations, "alpha": &intervals.Alpha, "effect": &intervals.Effect,

@@ -68,7 +68,7 @@ unless its OCR is empty too; its edits still count in its cell.`,
 		f.StringVar(&o.gt, "gt", "", "ground truth: a page file or a folder of them (required)")
 		f.StringVar(&o.ocr, "ocr", "", "OCR output: a page file or a folder of them")
 		f.StringVar(&o.runs, "runs", "", `a JSONL file of {"model", "phase", "run", "page", "text"} records, or - for standard input`)
-		optionFlags(f, textapi.ScoreTextOperation, map[string]any{
+		bindOptions(f, textapi.ScoreTextOperation, map[string]any{
 			"model": &o.model, "phase": &o.phase, "level": &o.level, "normalize": &o.normalize, "format": &o.format,
 			"bootstrap": &o.bootstrap, "ci_level": &o.ciLevel, "seed": &o.seed,
 		})
