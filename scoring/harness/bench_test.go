@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/harness/expression"
 )
 
 // BenchmarkExactStructured compares a 1,000-field prediction with its
@@ -37,7 +38,7 @@ func BenchmarkExpressionMetric(b *testing.B) {
 	for i := range items {
 		items[i] = map[string]any{"quantity": 2, "unit_price": 4.25}
 	}
-	m, err := NewExpressionMetric(evalcase.MetricSpec{Name: "t", Expression: "prediction.total == sum(input.line_items, .quantity * .unit_price)"})
+	m, err := expression.NewExpressionMetric(evalcase.MetricSpec{Name: "t", Expression: "prediction.total == sum(input.line_items, .quantity * .unit_price)"})
 	if err != nil {
 		b.Fatal(err)
 	}

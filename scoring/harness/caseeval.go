@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"io"
 	"bytes"
 	"context"
 
@@ -27,8 +28,9 @@ type EvaluatorOptions struct {
 	CheckpointContext any
 }
 
-// Evaluator builds the PipelineEvaluator the file describes.
-func (f *CaseFile) Evaluator(opts EvaluatorOptions) (*PipelineEvaluator, error) {
+// NewCaseEvaluator builds the PipelineEvaluator the cases file f
+// describes.
+func NewCaseEvaluator(f *CaseFile, opts EvaluatorOptions) (*PipelineEvaluator, error) {
 	kinds := opts.MetricKinds
 	if kinds == nil {
 		kinds = DefaultMetricKinds()
@@ -75,9 +77,10 @@ func (f *CaseFile) Evaluator(opts EvaluatorOptions) (*PipelineEvaluator, error) 
 	return e, nil
 }
 
-// Evaluate evaluates every pipeline and case of the file into one report.
-func (f *CaseFile) Evaluate(ctx context.Context, opts EvaluatorOptions) (*Report, error) {
-	e, err := f.Evaluator(opts)
+// EvaluateCaseFile evaluates every pipeline and case of the cases file f
+// into one report.
+func EvaluateCaseFile(ctx context.Context, f *CaseFile, opts EvaluatorOptions) (*Report, error) {
+	e, err := NewCaseEvaluator(f, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -87,6 +90,15 @@ func (f *CaseFile) Evaluate(ctx context.Context, opts EvaluatorOptions) (*Report
 	}
 	r.Source = f.Name
 	return r, nil
+}
+
+// ReadCaseFile reads a cases file (casefile.ReadCaseFile) with
+// DefaultMetricKinds when opts names no metric kinds.
+func ReadCaseFile(r io.Reader, name string, opts ReadOptions) (*CaseFile, error) {
+	if opts.MetricKinds == nil {
+		opts.MetricKinds = DefaultMetricKinds()
+	}
+	return readCases(r, name, opts)
 }
 
 // DefaultCasesName names a cases file given without a name, in errors and
@@ -137,5 +149,5 @@ func evaluateCases(ctx context.Context, data []byte, opts RunOptions) (*Report, 
 	if err != nil {
 		return nil, err
 	}
-	return f.Evaluate(ctx, EvaluatorOptions{})
+	return EvaluateCaseFile(ctx, f, EvaluatorOptions{})
 }

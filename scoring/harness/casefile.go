@@ -57,7 +57,7 @@ type CaseFile struct {
 // operation_metrics, default_metrics, operation_specs); the format is
 // docs/schema/cases.schema.json. Every problem is an input error naming
 // name, the line and column, the field and what was expected.
-func ReadCaseFile(r io.Reader, name string, opts ReadOptions) (_ *CaseFile, err error) {
+func readCases(r io.Reader, name string, opts ReadOptions) (_ *CaseFile, err error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -65,9 +65,6 @@ func ReadCaseFile(r io.Reader, name string, opts ReadOptions) (_ *CaseFile, err 
 	src := ingest.OpenBytes(name, data)
 	defer func() { src.AttachAll(err) }() // every error shows its line
 	data = src.Bytes()
-	if opts.MetricKinds == nil {
-		opts.MetricKinds = DefaultMetricKinds()
-	}
 	f := &CaseFile{Name: name, StageMetrics: map[string][]evalcase.MetricSpec{}, OperationMetrics: map[string][]evalcase.MetricSpec{}}
 	st := &fileState{file: f, opts: opts, name: name, caseLine: map[string]string{}, pipelineLine: map[string]string{}}
 	lower := strings.ToLower(name)

@@ -37,7 +37,7 @@ func TestReadCaseFileJSONL(t *testing.T) {
 	if _, err := readString("cases.txt", src, nil); err != nil {
 		t.Fatal(err)
 	}
-	r, err := f.Evaluate(context.Background(), EvaluatorOptions{})
+	r, err := EvaluateCaseFile(context.Background(), f, EvaluatorOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestEvaluateCasesJSON(t *testing.T) {
 	}
 	f := readExample(t, "pipeline/cases.json")
 	f.Name = "cases.json"
-	r, err := f.Evaluate(context.Background(), EvaluatorOptions{})
+	r, err := EvaluateCaseFile(context.Background(), f, EvaluatorOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

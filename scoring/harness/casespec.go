@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/harness/expression"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 
@@ -55,8 +56,8 @@ func (d *fileDecoder) metricList(v any, at string, opts ReadOptions) ([]evalcase
 		if mv, ok := obj["max_steps"]; ok {
 			n, ok := mv.(json.Number)
 			k, kerr := strconv.Atoi(string(n))
-			if !ok || kerr != nil || k < 1 || k > MaxExpressionSteps {
-				return nil, d.errAt(joinKey(mat, "max_steps"), "expected an integer from 1 to %d", MaxExpressionSteps)
+			if !ok || kerr != nil || k < 1 || k > expression.MaxExpressionSteps {
+				return nil, d.errAt(joinKey(mat, "max_steps"), "expected an integer from 1 to %d", expression.MaxExpressionSteps)
 			}
 			s.MaxSteps = k
 		}
@@ -68,7 +69,7 @@ func (d *fileDecoder) metricList(v any, at string, opts ReadOptions) ([]evalcase
 		case kind == "":
 			return nil, d.errAt(mat, "expected \"expression\" or \"kind\" (one of %s)", strings.Join(opts.MetricKinds.Names(), ", "))
 		case kind == evalcase.KindExpression:
-			if err := CheckExpression(s.Expression); err != nil {
+			if err := expression.CheckExpression(s.Expression); err != nil {
 				return nil, d.errAt(joinKey(mat, "expression"), "%v", err)
 			}
 		case s.Expression != "":

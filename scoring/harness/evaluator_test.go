@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/harness/expression"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/judging"
 )
@@ -314,7 +315,7 @@ func TestCheckpointReuse(t *testing.T) {
 func TestCheckpointChangedMetricReruns(t *testing.T) {
 	store := evalcase.NewMemoryCheckpointStore()
 	eval := func(expr string) StageReport {
-		m, err := NewExpressionMetric(evalcase.MetricSpec{Name: "m", Expression: expr})
+		m, err := expression.NewExpressionMetric(evalcase.MetricSpec{Name: "m", Expression: expr})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/harness/expression"
 	"github.com/docscore/docscore/scoring/judging"
 )
 
@@ -68,7 +69,7 @@ func ExamplePipelineEvaluator() {
 
 // An expression metric needs no Go code and runs in every host.
 func ExampleNewExpressionMetric() {
-	m, err := harness.NewExpressionMetric(evalcase.MetricSpec{
+	m, err := expression.NewExpressionMetric(evalcase.MetricSpec{
 		Name:       "recalculate_total",
 		Expression: "prediction.total == sum(input.line_items, .quantity * .unit_price)",
 	})
@@ -124,7 +125,7 @@ func ExampleReadCaseFile() {
 	if err != nil {
 		panic(err)
 	}
-	r, _ := f.Evaluate(context.Background(), harness.EvaluatorOptions{})
+	r, _ := harness.EvaluateCaseFile(context.Background(), f, harness.EvaluatorOptions{})
 	fmt.Println(r.Cases[0].CaseID, r.Cases[0].Verdict)
 
 	_, err = harness.ReadCaseFile(strings.NewReader(`{"case_id": "r1", "prediction": 1, "references": [{"authority": "gold", "value": 1}]}`), "bad.json", harness.ReadOptions{})

@@ -37,7 +37,7 @@ func readExample(t *testing.T, rel string) *CaseFile {
 // attribution outcomes.
 func TestPipelineExampleAttribution(t *testing.T) {
 	f := readExample(t, "pipeline/cases.json")
-	r, err := f.Evaluate(context.Background(), EvaluatorOptions{})
+	r, err := EvaluateCaseFile(context.Background(), f, EvaluatorOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/harness/expression"
 )
 
 // TestNoExpressionsBuild checks the explicit answer of the build without
@@ -17,7 +18,7 @@ func TestNoExpressionsBuild(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "cases.json") || !strings.Contains(err.Error(), "expression metrics are not in this build") {
 		t.Fatalf("error %v", err)
 	}
-	if _, err := NewExpressionMetric(evalcase.MetricSpec{Name: "m", Expression: "1"}); err != ErrNoExpressions {
-		t.Fatalf("NewExpressionMetric: %v", err)
+	if _, err := expression.NewExpressionMetric(evalcase.MetricSpec{Name: "m", Expression: "1"}); err != expression.ErrNoExpressions {
+		t.Fatalf("expression.NewExpressionMetric: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/harness/expression"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 
@@ -37,7 +38,7 @@ func FuzzReadCaseFile(f *testing.F) {
 			}
 			return
 		}
-		r, err := cf.Evaluate(context.Background(), EvaluatorOptions{Checkpoints: evalcase.NewMemoryCheckpointStore()})
+		r, err := EvaluateCaseFile(context.Background(), cf, EvaluatorOptions{Checkpoints: evalcase.NewMemoryCheckpointStore()})
 		if err != nil {
 			return
 		}
@@ -61,7 +62,7 @@ func FuzzExpressionMetric(f *testing.F) {
 	f.Add(`reference["gt"].x in prediction`, []byte(`[1]`))
 	f.Add(`groupBy(prediction, #)`, []byte(`[[1], {"a": 1}]`))
 	f.Fuzz(func(t *testing.T, src string, pred []byte) {
-		m, err := NewExpressionMetric(evalcase.MetricSpec{Name: "m", Expression: src, MaxSteps: 20000})
+		m, err := expression.NewExpressionMetric(evalcase.MetricSpec{Name: "m", Expression: src, MaxSteps: 20000})
 		if err != nil {
 			return
 		}

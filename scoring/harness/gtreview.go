@@ -164,11 +164,11 @@ func ApprovedReferenceFromReview(data []byte, name string) (evalcase.ReferenceAr
 		if err := d.keys(m, at, []string{"path", "value", "agreement", "providers", "resolution", "citations"}, []string{"path", "value"}); err != nil {
 			return evalcase.ReferenceArtifact{}, err
 		}
-		p, err := d.reviewPath(m, at, seen)
+		p, err := reviewPath(d, m, at, seen)
 		if err != nil {
 			return evalcase.ReferenceArtifact{}, err
 		}
-		val, err := d.scalar(m["value"], ingest.JoinKey(at, "value"))
+		val, err := scalar(d, m["value"], ingest.JoinKey(at, "value"))
 		if err != nil {
 			return evalcase.ReferenceArtifact{}, err
 		}
@@ -189,7 +189,7 @@ func ApprovedReferenceFromReview(data []byte, name string) (evalcase.ReferenceAr
 		if err := d.keys(m, at, []string{"path", "kind", "candidates", "omitted", "adjudication", "decision", "value", "note"}, []string{"path", "decision"}); err != nil {
 			return evalcase.ReferenceArtifact{}, err
 		}
-		p, err := d.reviewPath(m, at, seen)
+		p, err := reviewPath(d, m, at, seen)
 		if err != nil {
 			return evalcase.ReferenceArtifact{}, err
 		}
@@ -207,7 +207,7 @@ func ApprovedReferenceFromReview(data []byte, name string) (evalcase.ReferenceAr
 				if !ok || val == nil {
 					return evalcase.ReferenceArtifact{}, d.errAt(ingest.JoinKey(at, "value"), "decision \"set\" needs a value (use \"\" for a visibly empty field)")
 				}
-				if val, err = d.scalar(val, ingest.JoinKey(at, "value")); err != nil {
+				if val, err = scalar(d, val, ingest.JoinKey(at, "value")); err != nil {
 					return evalcase.ReferenceArtifact{}, err
 				}
 				rows = append(rows, evalcase.Field{Path: p, Value: val})
@@ -252,7 +252,7 @@ func ApprovedReferenceFromReview(data []byte, name string) (evalcase.ReferenceAr
 	return ref, nil
 }
 
-func (d *fileDecoder) reviewPath(m map[string]any, at string, seen map[string]string) (string, error) {
+func reviewPath(d *fileDecoder, m map[string]any, at string, seen map[string]string) (string, error) {
 	raw, err := d.reqString(m, at, "path")
 	if err != nil {
 		return "", err
@@ -268,7 +268,7 @@ func (d *fileDecoder) reviewPath(m map[string]any, at string, seen map[string]st
 	return p, nil
 }
 
-func (d *fileDecoder) scalar(v any, at string) (any, error) {
+func scalar(d *fileDecoder, v any, at string) (any, error) {
 	switch v.(type) {
 	case nil, string, bool, json.Number:
 		return v, nil

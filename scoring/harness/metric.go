@@ -5,10 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
-	"strings"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/harness/expression"
 	"github.com/docscore/docscore/scoring/judging"
 )
 
@@ -96,10 +95,6 @@ func isUndecided(err error) bool {
 	return errors.Is(err, ErrUndecided)
 }
 
-// MetricKinds maps a metric kind to its factory. Hosts add kinds (the
-// tabular and receipts scorers, a configured judge) with With.
-type MetricKinds map[string]evalcase.MetricFactory
-
 // DefaultMetricKinds returns the kinds that need nothing from the host:
 // expression, exact_structured, tabular, receipts, and llm_judge without a
 // judge (its results are not_applicable until a judge is configured with
@@ -107,7 +102,7 @@ type MetricKinds map[string]evalcase.MetricFactory
 func DefaultMetricKinds() MetricKinds {
 	return MetricKinds{
 		evalcase.KindExpression: func(s evalcase.MetricSpec) (evalcase.Metric, error) {
-			return NewExpressionMetric(s)
+			return expression.NewExpressionMetric(s)
 		},
 		evalcase.KindExactStructured: func(s evalcase.MetricSpec) (evalcase.Metric, error) {
 			m := &ExactStructuredMetric{MetricName: s.Name}
@@ -126,45 +121,3 @@ func DefaultMetricKinds() MetricKinds {
 	}
 }
 
-// With returns a copy of k with kind set to f.
-func (k MetricKinds) With(kind string, f evalcase.MetricFactory) MetricKinds {
-	out := MetricKinds{}
-	for n, v := range k {
-		out[n] = v
-	}
-	out[kind] = f
-	return out
-}
-
-// Names returns the known kinds, sorted.
-func (k MetricKinds) Names() []string {
-	out := make([]string, 0, len(k))
-	for n := range k {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// Build returns the metrics of specs, in order.
-func (k MetricKinds) Build(specs []evalcase.MetricSpec) ([]evalcase.Metric, error) {
-	out := make([]evalcase.Metric, 0, len(specs))
-	seen := map[string]bool{}
-	for _, s := range specs {
-		kind := s.EffectiveKind()
-		f, ok := k[kind]
-		if !ok {
-			return nil, fmt.Errorf("metric %q: unknown kind %q (known: %s)", s.Name, kind, strings.Join(k.Names(), ", "))
-		}
-		m, err := f(s)
-		if err != nil {
-			return nil, fmt.Errorf("metric %q: %w", s.Name, err)
-		}
-		if seen[m.Name()] {
-			return nil, fmt.Errorf("metric %q is listed twice", m.Name())
-		}
-		seen[m.Name()] = true
-		out = append(out, m)
-	}
-	return out, nil
-}

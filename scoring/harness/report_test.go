@@ -15,7 +15,7 @@ import (
 // it shows the browser build writes the same bytes.
 func TestPipelineExampleReportGolden(t *testing.T) {
 	f := readExample(t, "pipeline/cases.json")
-	r, err := f.Evaluate(context.Background(), EvaluatorOptions{})
+	r, err := EvaluateCaseFile(context.Background(), f, EvaluatorOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestReportDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := f.Evaluate(context.Background(), EvaluatorOptions{Checkpoints: store, CheckpointContext: map[string]string{"k": "v"}})
+		r, err := EvaluateCaseFile(context.Background(), f, EvaluatorOptions{Checkpoints: store, CheckpointContext: map[string]string{"k": "v"}})
 		if err != nil {
 			t.Fatal(err)
 		}

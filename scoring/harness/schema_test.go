@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/internal/testkit"
-
 	"github.com/docscore/docscore/scoring/ingest"
 )
 

@@ -84,7 +84,7 @@ func TestScorerKindsFromACasesFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := f.Evaluate(context.Background(), EvaluatorOptions{})
+	rep, err := EvaluateCaseFile(context.Background(), f, EvaluatorOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

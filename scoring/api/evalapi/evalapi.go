@@ -157,7 +157,7 @@ func evaluateReport(cancel api.Cancel, req *EvalRequest) (*api.Result, *harness.
 			return nil, nil, err
 		}
 	}
-	rep, err := f.Evaluate(ctx, req.Evaluator)
+	rep, err := harness.EvaluateCaseFile(ctx, f, req.Evaluator)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,6 +1,6 @@
 //go:build !noexpr
 
-package harness
+package expression
 
 import (
 	"context"
@@ -13,11 +13,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/vm"
-
-	"github.com/docscore/docscore/scoring/evalcase"
 )
 
 // ExpressionMetric is a metric written as an expression (the expr
@@ -410,4 +409,13 @@ func exprValue(v any) any {
 		return out
 	}
 	return v
+}
+
+// verdictFor is the verdict of a score against a threshold: pass at or
+// above it.
+func verdictFor(score, threshold float64) evalcase.Verdict {
+	if score >= threshold {
+		return evalcase.Pass
+	}
+	return evalcase.Fail
 }

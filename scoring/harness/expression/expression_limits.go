@@ -1,4 +1,4 @@
-package harness
+package expression
 
 // Limits of expression metrics. A hostile expression terminates: its size
 // is bounded, every iteration of a predicate (map, filter, all, sum, …) and

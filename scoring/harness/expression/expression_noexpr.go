@@ -1,6 +1,6 @@
 //go:build noexpr
 
-package harness
+package expression
 
 import (
 	"context"
