@@ -1,9 +1,9 @@
 package harness
 
 import (
-	"io"
 	"bytes"
 	"context"
+	"io"
 
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/inputerr"

@@ -120,4 +120,3 @@ func DefaultMetricKinds() MetricKinds {
 		},
 	}
 }
-
