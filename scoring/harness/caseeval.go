@@ -6,15 +6,16 @@ import (
 	"io"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/harness/casefile"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/judging"
 )
 
-// EvaluatorOptions configure CaseFile.Evaluate.
+// EvaluatorOptions configure NewCaseEvaluator and EvaluateCaseFile.
 type EvaluatorOptions struct {
 	// MetricKinds builds the file's metric specs; nil means
 	// DefaultMetricKinds (with Judge, when set, behind llm_judge).
-	MetricKinds MetricKinds
+	MetricKinds casefile.MetricKinds
 	// Judge, when set, backs the llm_judge kind and joins the default
 	// metrics; nil means deterministic metrics only.
 	Judge judging.Judge
@@ -30,7 +31,7 @@ type EvaluatorOptions struct {
 
 // NewCaseEvaluator builds the PipelineEvaluator the cases file f
 // describes.
-func NewCaseEvaluator(f *CaseFile, opts EvaluatorOptions) (*PipelineEvaluator, error) {
+func NewCaseEvaluator(f *casefile.CaseFile, opts EvaluatorOptions) (*PipelineEvaluator, error) {
 	kinds := opts.MetricKinds
 	if kinds == nil {
 		kinds = DefaultMetricKinds()
@@ -79,7 +80,7 @@ func NewCaseEvaluator(f *CaseFile, opts EvaluatorOptions) (*PipelineEvaluator, e
 
 // EvaluateCaseFile evaluates every pipeline and case of the cases file f
 // into one report.
-func EvaluateCaseFile(ctx context.Context, f *CaseFile, opts EvaluatorOptions) (*Report, error) {
+func EvaluateCaseFile(ctx context.Context, f *casefile.CaseFile, opts EvaluatorOptions) (*Report, error) {
 	e, err := NewCaseEvaluator(f, opts)
 	if err != nil {
 		return nil, err
@@ -94,11 +95,11 @@ func EvaluateCaseFile(ctx context.Context, f *CaseFile, opts EvaluatorOptions) (
 
 // ReadCaseFile reads a cases file (casefile.ReadCaseFile) with
 // DefaultMetricKinds when opts names no metric kinds.
-func ReadCaseFile(r io.Reader, name string, opts ReadOptions) (*CaseFile, error) {
+func ReadCaseFile(r io.Reader, name string, opts casefile.ReadOptions) (*casefile.CaseFile, error) {
 	if opts.MetricKinds == nil {
 		opts.MetricKinds = DefaultMetricKinds()
 	}
-	return readCases(r, name, opts)
+	return casefile.ReadCaseFile(r, name, opts)
 }
 
 // DefaultCasesName names a cases file given without a name, in errors and
@@ -141,11 +142,11 @@ func evaluateCases(ctx context.Context, data []byte, opts RunOptions) (*Report, 
 	if name == "" {
 		name = DefaultCasesName
 	}
-	var loader Loader
+	var loader casefile.Loader
 	if opts.Files != nil {
-		loader = MapLoader(opts.Files)
+		loader = casefile.MapLoader(opts.Files)
 	}
-	f, err := ReadCaseFile(bytes.NewReader(data), name, ReadOptions{Loader: loader})
+	f, err := ReadCaseFile(bytes.NewReader(data), name, casefile.ReadOptions{Loader: loader})
 	if err != nil {
 		return nil, err
 	}

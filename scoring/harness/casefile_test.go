@@ -9,15 +9,16 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/harness/casefile"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 
-func readString(name, s string, files map[string][]byte) (*CaseFile, error) {
-	var l Loader
+func readString(name, s string, files map[string][]byte) (*casefile.CaseFile, error) {
+	var l casefile.Loader
 	if files != nil {
-		l = MapLoader(files)
+		l = casefile.MapLoader(files)
 	}
-	return ReadCaseFile(strings.NewReader(s), name, ReadOptions{Loader: l})
+	return ReadCaseFile(strings.NewReader(s), name, casefile.ReadOptions{Loader: l})
 }
 
 func TestReadCaseFileJSONL(t *testing.T) {
@@ -158,7 +159,7 @@ func TestEvaluateCasesJSON(t *testing.T) {
 	}
 	native, _ := r.JSON()
 	if !bytes.Equal(a, native) {
-		t.Error("EvaluateCasesJSON and CaseFile.Evaluate disagree")
+		t.Error("EvaluateCasesJSON and EvaluateCaseFile disagree")
 	}
 	if _, err := EvaluateCasesJSON(context.Background(), data, RunOptions{Name: "cases.json"}); err == nil || !strings.Contains(err.Error(), `cannot read "invoice.png"`) {
 		t.Errorf("without files: %v", err)

@@ -4,10 +4,11 @@
 //
 // The concepts follow the visual_evals library described in the project's
 // seed: an evalcase.EvaluationCase is one stage (what it was asked, what it
-// got, what it answered, what it is judged against); a [PipelineCase]
+// got, what it answered, what it is judged against); a casefile.PipelineCase
 // chains stages through depends_on; an evalcase.ReferenceArtifact carries
 // an authority (evidence, generated or ground_truth) and a comparison mode.
-// Metrics ([ExactStructuredMetric], [FunctionMetric], [ExpressionMetric] and,
+// Metrics ([ExactStructuredMetric], [FunctionMetric],
+// expression.ExpressionMetric (package scoring/harness/expression) and,
 // through judging.Judge, judging.LLMJudgeMetric) give each stage a verdict; the
 // [PipelineEvaluator] selects metrics by stage id, then operation, then
 // defaults, and attributes failures across the dependency graph
@@ -15,7 +16,8 @@
 // [CheckpointStore] and are reused only while their fingerprint matches.
 //
 // Cases are data: [ReadCaseFile] reads the JSON or JSONL cases file
-// documented by docs/schema/cases.schema.json, and [CaseFile.Evaluate] turns
+// documented by docs/schema/cases.schema.json (package
+// scoring/harness/casefile is the reader), and [EvaluateCaseFile] turns
 // it into a [Report]. Hosts run it through one operation,
 // scoring/api/evalapi's EvaluateOperation, so the command line, the
 // browser and the Worker produce the same report.

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/harness/casefile"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/judging"
 )
@@ -138,16 +139,16 @@ func (u upstreamState) attribute(v evalcase.Verdict) FailureContext {
 // fails; otherwise any uncertain is uncertain; otherwise any pass passes;
 // otherwise (nothing applied) not_applicable.
 func combineVerdicts(vs []evalcase.Verdict) evalcase.Verdict {
-	has := map[evalcase.Verdict]bool{}
+	Has := map[evalcase.Verdict]bool{}
 	for _, v := range vs {
-		has[v] = true
+		Has[v] = true
 	}
 	switch {
-	case has[evalcase.Fail]:
+	case Has[evalcase.Fail]:
 		return evalcase.Fail
-	case has[evalcase.Uncertain]:
+	case Has[evalcase.Uncertain]:
 		return evalcase.Uncertain
-	case has[evalcase.Pass]:
+	case Has[evalcase.Pass]:
 		return evalcase.Pass
 	}
 	return evalcase.NotApplicable
@@ -166,7 +167,7 @@ type PipelineEvaluator struct {
 	Registry *evalcase.OperationRegistry
 	// MetricKinds builds the metrics written on stages; nil means
 	// DefaultMetricKinds.
-	MetricKinds MetricKinds
+	MetricKinds casefile.MetricKinds
 	// Checkpoints, when set, keeps every completed stage; a stage is
 	// reused only while its fingerprint (the serialized stage, its
 	// metrics, its upstream stages' fingerprints and CheckpointContext) is
@@ -182,11 +183,11 @@ type PipelineEvaluator struct {
 
 // Evaluate evaluates one pipeline. A pipeline whose stage graph is invalid
 // (unknown dependency, cycle, duplicate id) is an input error.
-func (e *PipelineEvaluator) Evaluate(ctx context.Context, p PipelineCase) (PipelineReport, error) {
+func (e *PipelineEvaluator) Evaluate(ctx context.Context, p casefile.PipelineCase) (PipelineReport, error) {
 	if len(p.Stages) > MaxPipelineStages {
 		return PipelineReport{}, inputerr.New("pipeline "+p.PipelineID, 0, "%d stages: over the cap of %d stages per pipeline (split it into pipelines)", len(p.Stages), MaxPipelineStages)
 	}
-	order, err := p.order()
+	order, err := p.Order()
 	if err != nil {
 		return PipelineReport{}, err
 	}
@@ -243,7 +244,7 @@ func (e *PipelineEvaluator) EvaluateCase(ctx context.Context, c evalcase.Evaluat
 }
 
 // Run evaluates pipelines and standalone cases into one report.
-func (e *PipelineEvaluator) Run(ctx context.Context, pipelines []PipelineCase, cases []evalcase.EvaluationCase) (*Report, error) {
+func (e *PipelineEvaluator) Run(ctx context.Context, pipelines []casefile.PipelineCase, cases []evalcase.EvaluationCase) (*Report, error) {
 	r := newReport(e.JudgeName)
 	seenP := map[string]bool{}
 	for _, p := range pipelines {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/harness/casefile"
 	"github.com/docscore/docscore/scoring/harness/expression"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/judging"
@@ -95,7 +96,7 @@ func TestPipelineGraphErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := &PipelineEvaluator{DefaultMetrics: []evalcase.Metric{constMetric{"m", evalcase.Pass, nil}}}
-			_, err := e.Evaluate(context.Background(), PipelineCase{PipelineID: "p", Stages: tt.stages})
+			_, err := e.Evaluate(context.Background(), casefile.PipelineCase{PipelineID: "p", Stages: tt.stages})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want %q", err, tt.want)
 			}
@@ -110,7 +111,7 @@ func TestPipelineGraphErrors(t *testing.T) {
 // every stage lists its direct dependencies' verdicts, and its failure
 // context weighs every stage upstream.
 func TestPipelineOrderAndUpstream(t *testing.T) {
-	p := PipelineCase{PipelineID: "p", Stages: []evalcase.EvaluationCase{stage("d", "b", "c"), stage("b", "a"), stage("c", "a"), stage("a")}}
+	p := casefile.PipelineCase{PipelineID: "p", Stages: []evalcase.EvaluationCase{stage("d", "b", "c"), stage("b", "a"), stage("c", "a"), stage("a")}}
 	var order []string
 	e := &PipelineEvaluator{DefaultMetrics: []evalcase.Metric{&FunctionMetric{MetricName: "m", Func: func(_ context.Context, s evalcase.EvaluationCase) (float64, error) {
 		order = append(order, s.Stage())
@@ -225,7 +226,7 @@ func TestFunctionMetricSeedExample(t *testing.T) {
 		total any
 		want  evalcase.Verdict
 	}{{11.50, evalcase.Pass}, {12.0, evalcase.Fail}, {"n/a", evalcase.Uncertain}} {
-		p := PipelineCase{PipelineID: "document-processing", Stages: []evalcase.EvaluationCase{
+		p := casefile.PipelineCase{PipelineID: "document-processing", Stages: []evalcase.EvaluationCase{
 			{CaseID: "document-001", StageID: "extract", Operation: "parse_line_items", Prediction: items, References: []evalcase.ReferenceArtifact{gt}},
 			{CaseID: "document-001", StageID: "calculate-total", Operation: "sum_quantity_times_unit_price", InputData: items,
 				Prediction: map[string]any{"total": tt.total}, DependsOn: []string{"extract"}},
@@ -247,13 +248,13 @@ func TestFunctionMetricSeedExample(t *testing.T) {
 func TestMetricErrorsStopTheRun(t *testing.T) {
 	boom := errors.New("provider down")
 	e := &PipelineEvaluator{DefaultMetrics: []evalcase.Metric{&FunctionMetric{MetricName: "m", Func: func(context.Context, evalcase.EvaluationCase) (float64, error) { return 0, boom }}}}
-	_, err := e.Evaluate(context.Background(), PipelineCase{PipelineID: "p", Stages: []evalcase.EvaluationCase{stage("a")}})
+	_, err := e.Evaluate(context.Background(), casefile.PipelineCase{PipelineID: "p", Stages: []evalcase.EvaluationCase{stage("a")}})
 	if !errors.Is(err, boom) || !strings.Contains(err.Error(), `pipeline "p" stage "a": metric "m"`) {
 		t.Fatalf("error %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := e.Evaluate(ctx, PipelineCase{PipelineID: "p", Stages: []evalcase.EvaluationCase{stage("a")}}); !errors.Is(err, context.Canceled) {
+	if _, err := e.Evaluate(ctx, casefile.PipelineCase{PipelineID: "p", Stages: []evalcase.EvaluationCase{stage("a")}}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: %v", err)
 	}
 }
@@ -265,8 +266,8 @@ func TestCheckpointReuse(t *testing.T) {
 	newEval := func(ctx any) *PipelineEvaluator {
 		return &PipelineEvaluator{DefaultMetrics: []evalcase.Metric{counting}, Checkpoints: store, CheckpointContext: ctx}
 	}
-	p := PipelineCase{PipelineID: "p", Stages: []evalcase.EvaluationCase{stage("a"), stage("b", "a"), stage("c")}}
-	run := func(e *PipelineEvaluator, p PipelineCase) PipelineReport {
+	p := casefile.PipelineCase{PipelineID: "p", Stages: []evalcase.EvaluationCase{stage("a"), stage("b", "a"), stage("c")}}
+	run := func(e *PipelineEvaluator, p casefile.PipelineCase) PipelineReport {
 		t.Helper()
 		r, err := e.Evaluate(context.Background(), p)
 		if err != nil {
@@ -366,8 +367,8 @@ func TestReplaceModeGuard(t *testing.T) {
 }
 
 // chain is a pipeline of n stages, stage i depending on stage i-1.
-func chain(n int) PipelineCase {
-	p := PipelineCase{PipelineID: "chain"}
+func chain(n int) casefile.PipelineCase {
+	p := casefile.PipelineCase{PipelineID: "chain"}
 	for i := 0; i < n; i++ {
 		var deps []string
 		if i > 0 {
@@ -417,7 +418,7 @@ func TestChainAttribution(t *testing.T) {
 func TestLongChainIsLinear(t *testing.T) {
 	size := func(n int) int {
 		e := &PipelineEvaluator{DefaultMetrics: []evalcase.Metric{constMetric{"m", evalcase.Fail, nil}}}
-		r, err := e.Run(context.Background(), []PipelineCase{chain(n)}, nil)
+		r, err := e.Run(context.Background(), []casefile.PipelineCase{chain(n)}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

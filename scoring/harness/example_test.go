@@ -7,7 +7,7 @@ import (
 
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/harness"
-	"github.com/docscore/docscore/scoring/harness/expression"
+	"github.com/docscore/docscore/scoring/harness/casefile"
 	"github.com/docscore/docscore/scoring/judging"
 )
 
@@ -52,7 +52,7 @@ func ExamplePipelineEvaluator() {
 			harness.NewFunctionMetric("recalculate_total", "calculation_accuracy", totalMatches),
 		},
 	}}
-	report, err := evaluator.Evaluate(context.Background(), harness.PipelineCase{
+	report, err := evaluator.Evaluate(context.Background(), casefile.PipelineCase{
 		PipelineID: "document-processing",
 		Stages:     []evalcase.EvaluationCase{extraction, calculation},
 	})
@@ -65,25 +65,6 @@ func ExamplePipelineEvaluator() {
 	// Output:
 	// extract: fail, failure context "current_stage", scores map[field_accuracy:0.75]
 	// calculate-total: pass, failure context "upstream", scores map[calculation_accuracy:1]
-}
-
-// An expression metric needs no Go code and runs in every host.
-func ExampleNewExpressionMetric() {
-	m, err := expression.NewExpressionMetric(evalcase.MetricSpec{
-		Name:       "recalculate_total",
-		Expression: "prediction.total == sum(input.line_items, .quantity * .unit_price)",
-	})
-	if err != nil {
-		panic(err)
-	}
-	stage := evalcase.EvaluationCase{
-		CaseID:     "document-001",
-		InputData:  map[string]any{"line_items": []any{map[string]any{"quantity": 2, "unit_price": 4.25}}},
-		Prediction: map[string]any{"total": 8.5},
-	}
-	res, _ := m.Evaluate(context.Background(), stage)
-	fmt.Println(res.Verdict, res.Scores)
-	// Output: pass map[recalculate_total:1]
 }
 
 // Resolve a stage against its operation's spec and inspect exactly what a
@@ -121,14 +102,14 @@ func ExampleBuildJudgeRequest() {
 func ExampleReadCaseFile() {
 	src := `{"operation_metrics": {"total": [{"name": "sum", "expression": "prediction.total == sum(input.items, .price)"}]},
 	 "cases": [{"case_id": "r1", "operation": "total", "input_data": {"items": [{"price": 2}, {"price": 2.5}]}, "prediction": {"total": 4.5}}]}`
-	f, err := harness.ReadCaseFile(strings.NewReader(src), "cases.json", harness.ReadOptions{})
+	f, err := harness.ReadCaseFile(strings.NewReader(src), "cases.json", casefile.ReadOptions{})
 	if err != nil {
 		panic(err)
 	}
 	r, _ := harness.EvaluateCaseFile(context.Background(), f, harness.EvaluatorOptions{})
 	fmt.Println(r.Cases[0].CaseID, r.Cases[0].Verdict)
 
-	_, err = harness.ReadCaseFile(strings.NewReader(`{"case_id": "r1", "prediction": 1, "references": [{"authority": "gold", "value": 1}]}`), "bad.json", harness.ReadOptions{})
+	_, err = harness.ReadCaseFile(strings.NewReader(`{"case_id": "r1", "prediction": 1, "references": [{"authority": "gold", "value": 1}]}`), "bad.json", casefile.ReadOptions{})
 	fmt.Println(err)
 	// Output:
 	// r1 pass

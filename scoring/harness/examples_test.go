@@ -7,17 +7,18 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/harness/casefile"
 )
 
 // exampleDir is where the runnable examples live.
 const exampleDir = "../../examples/harness"
 
 // dirLoader reads files named by a cases file relative to its folder.
-func dirLoader(dir string) Loader {
+func dirLoader(dir string) casefile.Loader {
 	return func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, p)) }
 }
 
-func readExample(t *testing.T, rel string) *CaseFile {
+func readExample(t *testing.T, rel string) *casefile.CaseFile {
 	t.Helper()
 	path := filepath.Join(exampleDir, rel)
 	fh, err := os.Open(path)
@@ -25,7 +26,7 @@ func readExample(t *testing.T, rel string) *CaseFile {
 		t.Fatal(err)
 	}
 	defer fh.Close()
-	f, err := ReadCaseFile(fh, rel, ReadOptions{Loader: dirLoader(filepath.Dir(path))})
+	f, err := ReadCaseFile(fh, rel, casefile.ReadOptions{Loader: dirLoader(filepath.Dir(path))})
 	if err != nil {
 		t.Fatal(err)
 	}

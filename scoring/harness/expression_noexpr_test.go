@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/harness/casefile"
 	"github.com/docscore/docscore/scoring/harness/expression"
 )
 
@@ -14,7 +15,7 @@ import (
 // the expression engine: a cases file with an expression metric is an
 // input error naming the file and saying why and where to run it instead.
 func TestNoExpressionsBuild(t *testing.T) {
-	_, err := ReadCaseFile(strings.NewReader(`{"case_id": "a", "prediction": 1, "metrics": [{"name": "m", "expression": "prediction == 1"}]}`), "cases.json", ReadOptions{})
+	_, err := ReadCaseFile(strings.NewReader(`{"case_id": "a", "prediction": 1, "metrics": [{"name": "m", "expression": "prediction == 1"}]}`), "cases.json", casefile.ReadOptions{})
 	if err == nil || !strings.Contains(err.Error(), "cases.json") || !strings.Contains(err.Error(), "expression metrics are not in this build") {
 		t.Fatalf("error %v", err)
 	}

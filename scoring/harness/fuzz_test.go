@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/harness/casefile"
 	"github.com/docscore/docscore/scoring/harness/expression"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
@@ -30,7 +31,7 @@ func FuzzReadCaseFile(f *testing.F) {
 	f.Add([]byte(`{"case_id": "a", "prediction": 1, "references": [{"authority": "evidence", "path": "invoice.png"}], "metrics": [{"name": "m", "expression": "len(references) == 1"}]}`))
 	files := map[string][]byte{"invoice.png": {0x89, 'P', 'N', 'G'}, "gt.json": []byte(`{"x": 1}`), "gt.csv": []byte("path,expected\n$.x,1\n")}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cf, err := ReadCaseFile(bytes.NewReader(data), "fuzz.json", ReadOptions{Loader: MapLoader(files)})
+		cf, err := ReadCaseFile(bytes.NewReader(data), "fuzz.json", casefile.ReadOptions{Loader: casefile.MapLoader(files)})
 		if err != nil {
 			ie, ok := inputerr.As(err)
 			if !ok || ie.File == "" {

@@ -9,6 +9,7 @@ import (
 	"github.com/docscore/docscore/scoring/agreement"
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/groundtruth"
+	"github.com/docscore/docscore/scoring/harness/casefile"
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/internal/jsonout"
@@ -86,13 +87,13 @@ func JudgeHumanAgreement(reports []NamedReport, reviews []NamedFile) (*HumanAgre
 		if err != nil {
 			return nil, err
 		}
-		d := &fileDecoder{name: rv.Name, tree: tree}
-		obj, err := d.object(v, "")
+		d := &casefile.Decoder{Name: rv.Name, Tree: tree}
+		obj, err := d.Object(v, "")
 		if err != nil {
 			return nil, err
 		}
 		if k, _ := obj["kind"].(string); k != ReviewFileKind {
-			return nil, d.errAt("kind", "expected %q (a review file of docscore groundtruth review-file)", ReviewFileKind)
+			return nil, d.ErrAt("kind", "expected %q (a review file of docscore groundtruth review-file)", ReviewFileKind)
 		}
 		use.CaseID, _ = obj["case_id"].(string)
 		if status, _ := obj["status"].(string); status != ReviewApproved {
@@ -117,7 +118,7 @@ func JudgeHumanAgreement(reports []NamedReport, reviews []NamedFile) (*HumanAgre
 			if len(match) > 1 {
 				what = fmt.Sprintf("%d reports (%s and %s)", len(match), reports[match[0]].Name, reports[match[1]].Name)
 			}
-			return nil, d.errAt("generated_reference", "case %q, generated reference sha256 %q: matches %s; give the one generation report this review was written from", use.CaseID, sha, what)
+			return nil, d.ErrAt("generated_reference", "case %q, generated reference sha256 %q: matches %s; give the one generation report this review was written from", use.CaseID, sha, what)
 		}
 		idx := match[0]
 		if prev, dup := decidedBy[idx]; dup {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/groundtruth"
+	"github.com/docscore/docscore/scoring/harness/casefile"
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/internal/jsonout"
@@ -118,26 +119,26 @@ func ApprovedReferenceFromReview(data []byte, name string) (evalcase.ReferenceAr
 	if err != nil {
 		return evalcase.ReferenceArtifact{}, err
 	}
-	d := &fileDecoder{name: name, tree: tree}
-	obj, err := d.object(v, "")
+	d := &casefile.Decoder{Name: name, Tree: tree}
+	obj, err := d.Object(v, "")
 	if err != nil {
 		return evalcase.ReferenceArtifact{}, err
 	}
 	allowed := []string{"kind", "version", "case_id", "status", "approved_by", "how_to_review", "generated_reference", "sources", "notice", "claims", "review_items"}
-	if err := d.keys(obj, "", allowed, []string{"kind", "version", "status", "approved_by", "claims", "review_items"}); err != nil {
+	if err := d.Keys(obj, "", allowed, []string{"kind", "version", "status", "approved_by", "claims", "review_items"}); err != nil {
 		return evalcase.ReferenceArtifact{}, err
 	}
 	if k, _ := obj["kind"].(string); k != ReviewFileKind {
-		return evalcase.ReferenceArtifact{}, d.errAt("kind", "expected %q", ReviewFileKind)
+		return evalcase.ReferenceArtifact{}, d.ErrAt("kind", "expected %q", ReviewFileKind)
 	}
 	if n, _ := obj["version"].(json.Number); string(n) != strconv.Itoa(ReviewFileVersion) {
-		return evalcase.ReferenceArtifact{}, d.errAt("version", "expected %d", ReviewFileVersion)
+		return evalcase.ReferenceArtifact{}, d.ErrAt("version", "expected %d", ReviewFileVersion)
 	}
-	caseID, err := d.optString(obj, "", "case_id")
+	caseID, err := d.OptString(obj, "", "case_id")
 	if err != nil {
 		return evalcase.ReferenceArtifact{}, err
 	}
-	status, err := d.reqString(obj, "", "status")
+	status, err := d.ReqString(obj, "", "status")
 	if err != nil {
 		return evalcase.ReferenceArtifact{}, err
 	}
@@ -147,21 +148,21 @@ func ApprovedReferenceFromReview(data []byte, name string) (evalcase.ReferenceAr
 	case string:
 		approvedBy = strings.TrimSpace(x)
 	default:
-		return evalcase.ReferenceArtifact{}, d.errAt("approved_by", "expected a string, found %s", jsonType(x))
+		return evalcase.ReferenceArtifact{}, d.ErrAt("approved_by", "expected a string, found %s", casefile.JSONType(x))
 	}
 	var rows []evalcase.Field
 	seen := map[string]string{}
-	claims, err := d.array(obj["claims"], "claims")
+	claims, err := d.Array(obj["claims"], "claims")
 	if err != nil {
 		return evalcase.ReferenceArtifact{}, err
 	}
 	for i, c := range claims {
 		at := "claims[" + strconv.Itoa(i) + "]"
-		m, err := d.object(c, at)
+		m, err := d.Object(c, at)
 		if err != nil {
 			return evalcase.ReferenceArtifact{}, err
 		}
-		if err := d.keys(m, at, []string{"path", "value", "agreement", "providers", "resolution", "citations"}, []string{"path", "value"}); err != nil {
+		if err := d.Keys(m, at, []string{"path", "value", "agreement", "providers", "resolution", "citations"}, []string{"path", "value"}); err != nil {
 			return evalcase.ReferenceArtifact{}, err
 		}
 		p, err := reviewPath(d, m, at, seen)
@@ -174,7 +175,7 @@ func ApprovedReferenceFromReview(data []byte, name string) (evalcase.ReferenceAr
 		}
 		rows = append(rows, evalcase.Field{Path: p, Value: val})
 	}
-	items, err := d.array(obj["review_items"], "review_items")
+	items, err := d.Array(obj["review_items"], "review_items")
 	if err != nil {
 		return evalcase.ReferenceArtifact{}, err
 	}
@@ -182,11 +183,11 @@ func ApprovedReferenceFromReview(data []byte, name string) (evalcase.ReferenceAr
 	firstUndecided := ""
 	for i, it := range items {
 		at := "review_items[" + strconv.Itoa(i) + "]"
-		m, err := d.object(it, at)
+		m, err := d.Object(it, at)
 		if err != nil {
 			return evalcase.ReferenceArtifact{}, err
 		}
-		if err := d.keys(m, at, []string{"path", "kind", "candidates", "omitted", "adjudication", "decision", "value", "note"}, []string{"path", "decision"}); err != nil {
+		if err := d.Keys(m, at, []string{"path", "kind", "candidates", "omitted", "adjudication", "decision", "value", "note"}, []string{"path", "decision"}); err != nil {
 			return evalcase.ReferenceArtifact{}, err
 		}
 		p, err := reviewPath(d, m, at, seen)
@@ -205,27 +206,27 @@ func ApprovedReferenceFromReview(data []byte, name string) (evalcase.ReferenceAr
 			case groundtruth.DecisionSet:
 				val, ok := m["value"]
 				if !ok || val == nil {
-					return evalcase.ReferenceArtifact{}, d.errAt(ingest.JoinKey(at, "value"), "decision \"set\" needs a value (use \"\" for a visibly empty field)")
+					return evalcase.ReferenceArtifact{}, d.ErrAt(ingest.JoinKey(at, "value"), "decision \"set\" needs a value (use \"\" for a visibly empty field)")
 				}
 				if val, err = scalar(d, val, ingest.JoinKey(at, "value")); err != nil {
 					return evalcase.ReferenceArtifact{}, err
 				}
 				rows = append(rows, evalcase.Field{Path: p, Value: val})
 			default:
-				return evalcase.ReferenceArtifact{}, d.errAt(ingest.JoinKey(at, "decision"), "%q: expected \"set\" or \"omit\"", dec)
+				return evalcase.ReferenceArtifact{}, d.ErrAt(ingest.JoinKey(at, "decision"), "%q: expected \"set\" or \"omit\"", dec)
 			}
 		default:
-			return evalcase.ReferenceArtifact{}, d.errAt(ingest.JoinKey(at, "decision"), "expected \"set\", \"omit\" or null, found %s", jsonType(dec))
+			return evalcase.ReferenceArtifact{}, d.ErrAt(ingest.JoinKey(at, "decision"), "expected \"set\", \"omit\" or null, found %s", casefile.JSONType(dec))
 		}
 	}
 	if len(undecided) > 0 {
-		return evalcase.ReferenceArtifact{}, d.errAt(firstUndecided, "refusing to approve: %d review item(s) undecided (%s): set each decision to \"set\" (with a value) or \"omit\"", len(undecided), strings.Join(undecided, ", "))
+		return evalcase.ReferenceArtifact{}, d.ErrAt(firstUndecided, "refusing to approve: %d review item(s) undecided (%s): set each decision to \"set\" (with a value) or \"omit\"", len(undecided), strings.Join(undecided, ", "))
 	}
 	if status != ReviewApproved {
-		return evalcase.ReferenceArtifact{}, d.errAt("status", "refusing to approve: status is %q; after checking every claim and deciding every item, set it to %q", status, ReviewApproved)
+		return evalcase.ReferenceArtifact{}, d.ErrAt("status", "refusing to approve: status is %q; after checking every claim and deciding every item, set it to %q", status, ReviewApproved)
 	}
 	if approvedBy == "" {
-		return evalcase.ReferenceArtifact{}, d.errAt("approved_by", "refusing to approve an unsigned review: approved_by must name who approved it")
+		return evalcase.ReferenceArtifact{}, d.ErrAt("approved_by", "refusing to approve an unsigned review: approved_by must name who approved it")
 	}
 	genID, genSHA := "", ""
 	if g, ok := obj["generated_reference"].(map[string]any); ok {
@@ -252,26 +253,26 @@ func ApprovedReferenceFromReview(data []byte, name string) (evalcase.ReferenceAr
 	return ref, nil
 }
 
-func reviewPath(d *fileDecoder, m map[string]any, at string, seen map[string]string) (string, error) {
-	raw, err := d.reqString(m, at, "path")
+func reviewPath(d *casefile.Decoder, m map[string]any, at string, seen map[string]string) (string, error) {
+	raw, err := d.ReqString(m, at, "path")
 	if err != nil {
 		return "", err
 	}
 	p, err := evalcase.CanonicalPath(raw)
 	if err != nil {
-		return "", d.errAt(ingest.JoinKey(at, "path"), "%v", err)
+		return "", d.ErrAt(ingest.JoinKey(at, "path"), "%v", err)
 	}
 	if prev, dup := seen[p]; dup {
-		return "", d.errAt(ingest.JoinKey(at, "path"), "path %s appears twice (first at %s)", p, prev)
+		return "", d.ErrAt(ingest.JoinKey(at, "path"), "path %s appears twice (first at %s)", p, prev)
 	}
 	seen[p] = at
 	return p, nil
 }
 
-func scalar(d *fileDecoder, v any, at string) (any, error) {
+func scalar(d *casefile.Decoder, v any, at string) (any, error) {
 	switch v.(type) {
 	case nil, string, bool, json.Number:
 		return v, nil
 	}
-	return nil, d.errAt(at, "expected a string, number, boolean or null, found %s", jsonType(v))
+	return nil, d.ErrAt(at, "expected a string, number, boolean or null, found %s", casefile.JSONType(v))
 }

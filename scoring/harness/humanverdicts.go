@@ -7,6 +7,7 @@ import (
 
 	"github.com/docscore/docscore/scoring/agreement"
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/harness/casefile"
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/judging"
 )
@@ -33,7 +34,7 @@ type HumanVerdicts struct {
 	SHA256     string
 	ReviewedBy string
 	Verdicts   []HumanVerdict
-	d          *fileDecoder
+	d          *casefile.Decoder
 }
 
 // HumanSource says where a report's human verdicts came from.
@@ -62,56 +63,56 @@ func ReadHumanVerdicts(data []byte, name string) (*HumanVerdicts, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &fileDecoder{name: name, tree: tree}
-	obj, err := d.object(v, "")
+	d := &casefile.Decoder{Name: name, Tree: tree}
+	obj, err := d.Object(v, "")
 	if err != nil {
 		return nil, err
 	}
-	if err := d.keys(obj, "", []string{"kind", "version", "reviewed_by", "verdicts"}, []string{"kind", "version", "reviewed_by", "verdicts"}); err != nil {
+	if err := d.Keys(obj, "", []string{"kind", "version", "reviewed_by", "verdicts"}, []string{"kind", "version", "reviewed_by", "verdicts"}); err != nil {
 		return nil, err
 	}
 	if k, _ := obj["kind"].(string); k != HumanVerdictsKind {
-		return nil, d.errAt("kind", "expected %q", HumanVerdictsKind)
+		return nil, d.ErrAt("kind", "expected %q", HumanVerdictsKind)
 	}
 	if n, _ := obj["version"].(json.Number); string(n) != "1" {
-		return nil, d.errAt("version", "expected 1")
+		return nil, d.ErrAt("version", "expected 1")
 	}
 	h := &HumanVerdicts{Name: name, SHA256: evalcase.SHA256Hex(data), d: d}
-	if h.ReviewedBy, err = d.reqString(obj, "", "reviewed_by"); err != nil {
+	if h.ReviewedBy, err = d.ReqString(obj, "", "reviewed_by"); err != nil {
 		return nil, err
 	}
-	items, err := d.array(obj["verdicts"], "verdicts")
+	items, err := d.Array(obj["verdicts"], "verdicts")
 	if err != nil {
 		return nil, err
 	}
 	for i, it := range items {
 		at := "verdicts[" + strconv.Itoa(i) + "]"
-		m, err := d.object(it, at)
+		m, err := d.Object(it, at)
 		if err != nil {
 			return nil, err
 		}
-		if err := d.keys(m, at, []string{"pipeline_id", "case_id", "stage_id", "metric", "verdict", "note"}, []string{"case_id", "metric", "verdict"}); err != nil {
+		if err := d.Keys(m, at, []string{"pipeline_id", "case_id", "stage_id", "metric", "verdict", "note"}, []string{"case_id", "metric", "verdict"}); err != nil {
 			return nil, err
 		}
 		hv := HumanVerdict{at: at}
-		if hv.PipelineID, err = d.optString(m, at, "pipeline_id"); err != nil {
+		if hv.PipelineID, err = d.OptString(m, at, "pipeline_id"); err != nil {
 			return nil, err
 		}
-		if hv.CaseID, err = d.reqString(m, at, "case_id"); err != nil {
+		if hv.CaseID, err = d.ReqString(m, at, "case_id"); err != nil {
 			return nil, err
 		}
-		if hv.StageID, err = d.optString(m, at, "stage_id"); err != nil {
+		if hv.StageID, err = d.OptString(m, at, "stage_id"); err != nil {
 			return nil, err
 		}
-		if hv.Metric, err = d.reqString(m, at, "metric"); err != nil {
+		if hv.Metric, err = d.ReqString(m, at, "metric"); err != nil {
 			return nil, err
 		}
-		vs, err := d.enumString(m, at, "verdict", []string{string(evalcase.Pass), string(evalcase.Fail), string(evalcase.NotApplicable)})
+		vs, err := d.EnumString(m, at, "verdict", []string{string(evalcase.Pass), string(evalcase.Fail), string(evalcase.NotApplicable)})
 		if err != nil {
 			return nil, err
 		}
 		hv.Verdict = evalcase.Verdict(vs)
-		if _, err := d.optString(m, at, "note"); err != nil {
+		if _, err := d.OptString(m, at, "note"); err != nil {
 			return nil, err
 		}
 		h.Verdicts = append(h.Verdicts, hv)
@@ -181,14 +182,14 @@ func (r *Report) CompareWithPeople(h *HumanVerdicts) error {
 		}
 		switch {
 		case len(found) == 0:
-			return h.d.errAt(hv.at, "no stage of the report has pipeline_id %q, case_id %q and stage_id %q", hv.PipelineID, hv.CaseID, hv.StageID)
+			return h.d.ErrAt(hv.at, "no stage of the report has pipeline_id %q, case_id %q and stage_id %q", hv.PipelineID, hv.CaseID, hv.StageID)
 		case len(found) > 1:
-			return h.d.errAt(hv.at, "%d stages match case_id %q: give pipeline_id and stage_id", len(found), hv.CaseID)
+			return h.d.ErrAt(hv.at, "%d stages match case_id %q: give pipeline_id and stage_id", len(found), hv.CaseID)
 		}
 		st := found[0].st
 		k := key{found[0].pipeline, st.CaseID, st.StageID, hv.Metric}
 		if prev, dup := seen[k]; dup {
-			return h.d.errAt(hv.at, "stage %s, metric %s is decided twice (first at %s)", st.StageID, hv.Metric, prev)
+			return h.d.ErrAt(hv.at, "stage %s, metric %s is decided twice (first at %s)", st.StageID, hv.Metric, prev)
 		}
 		seen[k] = hv.at
 		var ratings map[string]string
@@ -200,10 +201,10 @@ func (r *Report) CompareWithPeople(h *HumanVerdicts) error {
 			}
 		}
 		if !present {
-			return h.d.errAt(hv.at, "stage %s has no metric %q", st.StageID, hv.Metric)
+			return h.d.ErrAt(hv.at, "stage %s has no metric %q", st.StageID, hv.Metric)
 		}
 		if !ok {
-			return h.d.errAt(hv.at, "metric %q of stage %s was not judged by a model: there is no judge verdict to compare", hv.Metric, st.StageID)
+			return h.d.ErrAt(hv.at, "metric %q of stage %s was not judged by a model: there is no judge verdict to compare", hv.Metric, st.StageID)
 		}
 		for j, v := range ratings {
 			pairs[j] = append(pairs[j], agreement.Pair{Judge: v, Human: string(hv.Verdict)})

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/harness/casefile"
 	"github.com/docscore/docscore/scoring/harness/expression"
 	"github.com/docscore/docscore/scoring/judging"
 )
@@ -99,8 +100,8 @@ func isUndecided(err error) bool {
 // expression, exact_structured, tabular, receipts, and llm_judge without a
 // judge (its results are not_applicable until a judge is configured with
 // JudgeMetricKind).
-func DefaultMetricKinds() MetricKinds {
-	return MetricKinds{
+func DefaultMetricKinds() casefile.MetricKinds {
+	return casefile.MetricKinds{
 		evalcase.KindExpression: func(s evalcase.MetricSpec) (evalcase.Metric, error) {
 			return expression.NewExpressionMetric(s)
 		},

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/harness/casefile"
 )
 
 // TestPipelineExampleReportGolden keeps the JSON and Markdown reports of
@@ -42,7 +43,7 @@ func TestReportDeterministic(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(store evalcase.CheckpointStore) []byte {
-		f, err := ReadCaseFile(bytes.NewReader(data), "mixed.jsonl", ReadOptions{})
+		f, err := ReadCaseFile(bytes.NewReader(data), "mixed.jsonl", casefile.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/harness/casefile"
 )
 
 const registerCSV = "name,title,arrival_date,departure_date,place_of_stay,place_of_origin,with_spouse,with_siblings,children_count\n" +
@@ -80,7 +81,7 @@ func TestReceiptsMetricOnAStage(t *testing.T) {
 func TestScorerKindsFromACasesFile(t *testing.T) {
 	f, err := ReadCaseFile(strings.NewReader(`{"case_id": "ocr", "prediction": "TOTAL 50,000",
 		"references": [{"artifact_id": "r", "authority": "ground_truth", "kind": "text", "value": "TOTAL 50,000"}],
-		"metrics": [{"name": "ocr", "kind": "receipts", "threshold": 0.9}]}`), "cases.json", ReadOptions{})
+		"metrics": [{"name": "ocr", "kind": "receipts", "threshold": 0.9}]}`), "cases.json", casefile.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

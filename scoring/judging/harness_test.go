@@ -12,6 +12,7 @@ import (
 
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/harness/casefile"
 	"github.com/docscore/docscore/scoring/internal/jsonout"
 	"github.com/docscore/docscore/scoring/judging"
 )
@@ -38,7 +39,7 @@ func vehicleStage(t *testing.T) evalcase.EvaluationCase {
 		t.Fatal(err)
 	}
 	loader := func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(filepath.Dir(path), p)) }
-	f, err := harness.ReadCaseFile(bytes.NewReader(data), "vehicle/cases.json", harness.ReadOptions{Loader: loader})
+	f, err := harness.ReadCaseFile(bytes.NewReader(data), "vehicle/cases.json", casefile.ReadOptions{Loader: loader})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -250,6 +250,8 @@ func BuildJudgeRequest(stage evalcase.EvaluationCase) (JudgeRequest, error) {
 	return req, nil
 }
 
+// CompactJSON returns b, an embedded JSON schema, without insignificant
+// space; b that does not parse is a bug of the build and panics.
 func CompactJSON(b []byte) []byte {
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, b); err != nil {
@@ -381,6 +383,8 @@ func checkJudgeShape(v any) error {
 	return nil
 }
 
+// ExactKeys checks that m has every one of keys and no other, naming
+// the key (after at) in the error.
 func ExactKeys(m map[string]any, at string, keys ...string) error {
 	for _, k := range keys {
 		if _, ok := m[k]; !ok {

@@ -175,7 +175,7 @@ type TextReference struct {
 	Content    any                   `json:"content,omitempty"`
 }
 
-// splitReferences puts text references in-line and files in attachments.
+// SplitReferences puts text references in-line and files in attachments.
 func SplitReferences(refs []evalcase.ReferenceArtifact) ([]TextReference, []evalcase.ReferenceArtifact) {
 	text := []TextReference{}
 	var files []evalcase.ReferenceArtifact

@@ -14,6 +14,7 @@ import (
 
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/harness/casefile"
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/judging"
@@ -35,11 +36,11 @@ type EvalRequest struct {
 
 	// Loader, when set, reads the files the cases file names by path, in
 	// place of Files (a request gives one or the other).
-	Loader harness.Loader `json:"-"`
+	Loader casefile.Loader `json:"-"`
 	// CaseFile, when set, is a cases file the host has built itself; Cases,
 	// Files and Loader are then not read, and the report names CaseFile's
 	// Name as its source.
-	CaseFile *harness.CaseFile `json:"-"`
+	CaseFile *casefile.CaseFile `json:"-"`
 	// Evaluator configures the evaluation: a model judge and the name the
 	// report records for it, a checkpoint store and its context. The zero
 	// value is deterministic metrics only.
@@ -177,7 +178,7 @@ func evaluateReport(cancel api.Cancel, req *EvalRequest) (*api.Result, *harness.
 
 // read reads the request's cases file; the paths it names are read by
 // Loader, else from Files.
-func (req *EvalRequest) read() (*harness.CaseFile, error) {
+func (req *EvalRequest) read() (*casefile.CaseFile, error) {
 	loader := req.Loader
 	if len(req.Files) > 0 {
 		if loader != nil {
@@ -191,13 +192,13 @@ func (req *EvalRequest) read() (*harness.CaseFile, error) {
 			}
 			files[f.Name] = b
 		}
-		loader = harness.MapLoader(files)
+		loader = casefile.MapLoader(files)
 	}
 	name := req.Cases.Name
 	if name == "" {
 		name = harness.DefaultCasesName
 	}
-	return harness.ReadCaseFile(strings.NewReader(req.Cases.Text), name, harness.ReadOptions{Loader: loader, MetricKinds: req.Evaluator.MetricKinds})
+	return harness.ReadCaseFile(strings.NewReader(req.Cases.Text), name, casefile.ReadOptions{Loader: loader, MetricKinds: req.Evaluator.MetricKinds})
 }
 
 // EncodeReport writes a harness report in a format of EvaluateOperation:

@@ -10,6 +10,7 @@ import (
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/harness/casefile"
 	"github.com/docscore/docscore/scoring/judging"
 )
 
@@ -74,7 +75,7 @@ func TestEvaluateNative(t *testing.T) {
 		}
 		files[f.Name] = b
 	}
-	built, err := harness.ReadCaseFile(strings.NewReader(base.Cases.Text), base.Cases.Name, harness.ReadOptions{Loader: harness.MapLoader(files)})
+	built, err := harness.ReadCaseFile(strings.NewReader(base.Cases.Text), base.Cases.Name, casefile.ReadOptions{Loader: casefile.MapLoader(files)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,8 +92,8 @@ func TestEvaluateNative(t *testing.T) {
 		err    string // else: the error says this
 		judged bool
 	}{
-		{name: "loader in place of files", edit: func(r *EvalRequest) { r.Files, r.Loader = nil, harness.MapLoader(files) }, same: true},
-		{name: "files and loader", edit: func(r *EvalRequest) { r.Loader = harness.MapLoader(files) }, err: "files or a loader, not both"},
+		{name: "loader in place of files", edit: func(r *EvalRequest) { r.Files, r.Loader = nil, casefile.MapLoader(files) }, same: true},
+		{name: "files and loader", edit: func(r *EvalRequest) { r.Loader = casefile.MapLoader(files) }, err: "files or a loader, not both"},
 		{name: "no loader, no files", edit: func(r *EvalRequest) { r.Files = nil }, err: `cannot read "invoice.png"`},
 		{name: "built case file", edit: func(r *EvalRequest) { r.Cases, r.Files, r.CaseFile = api.File{}, nil, built }, same: true},
 		{name: "usage", edit: func(r *EvalRequest) {
@@ -137,8 +138,8 @@ func TestEvaluateNative(t *testing.T) {
 func TestEvalRequestNativeFieldsNotJSON(t *testing.T) {
 	plain := EvalRequest{Cases: api.File{Name: "cases.json", Text: "{}"}}
 	native := plain
-	native.Loader = harness.MapLoader(nil)
-	native.CaseFile = &harness.CaseFile{Name: "x"}
+	native.Loader = casefile.MapLoader(nil)
+	native.CaseFile = &casefile.CaseFile{Name: "x"}
 	native.Evaluator = harness.EvaluatorOptions{JudgeName: "j", CheckpointContext: map[string]string{"k": "v"}}
 	native.Usage = usageRecords{}
 	a, err := json.Marshal(plain)

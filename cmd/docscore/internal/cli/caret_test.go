@@ -16,6 +16,7 @@ import (
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/api/compareapi"
 	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/harness/casefile"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
@@ -69,7 +70,7 @@ func TestEveryReaderShowsTheCaret(t *testing.T) {
 			return err
 		}, 2, "3}"},
 		{"harness cases (JSON)", func() error {
-			_, err := harness.ReadCaseFile(strings.NewReader("{\"case_id\": \"c\", \"prediction\": 1,\n \"references\": [{\"authority\": \"gold\", \"value\": 1}]}"), "cases.json", harness.ReadOptions{})
+			_, err := harness.ReadCaseFile(strings.NewReader("{\"case_id\": \"c\", \"prediction\": 1,\n \"references\": [{\"authority\": \"gold\", \"value\": 1}]}"), "cases.json", casefile.ReadOptions{})
 			return err
 		}, 2, `"gold"`},
 		{"pilot run file (JSONL)", func() error {

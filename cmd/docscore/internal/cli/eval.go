@@ -7,15 +7,15 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
 	judgeapi "github.com/docscore/docscore/cmd/docscore/internal/judge"
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/api/evalapi"
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/harness/casefile"
 	"github.com/docscore/docscore/scoring/judging"
+	"github.com/spf13/cobra"
 )
 
 // judgeProvider builds a model adapter for "docscore eval --judge NAME".
@@ -359,7 +359,7 @@ func sortedContext(m map[string]string) map[string]string {
 // readCasesFile reads the --cases file and returns the loader of the
 // paths it names: they are read relative to its folder (the current one
 // for standard input) and may not leave it unless allowOutside.
-func readCasesFile(env *Env, path string, allowOutside bool) (api.File, harness.Loader, error) {
+func readCasesFile(env *Env, path string, allowOutside bool) (api.File, casefile.Loader, error) {
 	f, err := readInput(env, "--cases", path)
 	if err != nil {
 		return api.File{}, nil, err
@@ -380,7 +380,7 @@ func (l usageList) UsageRecords() []judging.UsageRecord { return usageOf(l...) }
 
 // directCase builds a one-case file from --prediction, --evidence and
 // --ground-truth.
-func directCase(env *Env, prediction, caseID, operation, rubric string, evidence, groundTruth []string) (*harness.CaseFile, error) {
+func directCase(env *Env, prediction, caseID, operation, rubric string, evidence, groundTruth []string) (*casefile.CaseFile, error) {
 	rd := env.inputs()
 	data, err := readPath(env, "--prediction", prediction)
 	if err != nil {
@@ -420,5 +420,5 @@ func directCase(env *Env, prediction, caseID, operation, rubric string, evidence
 			return nil, err
 		}
 	}
-	return &harness.CaseFile{Name: prediction, Cases: []evalcase.EvaluationCase{c}}, nil
+	return &casefile.CaseFile{Name: prediction, Cases: []evalcase.EvaluationCase{c}}, nil
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/docscore/docscore/cmd/docscore/internal/atomicfile"
 	"github.com/docscore/docscore/cmd/docscore/internal/inputfile"
 	"github.com/docscore/docscore/scoring/evalcase"
-	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/harness/casefile"
 )
 
 // ArtifactFromPath reads a reference file and builds its artifact: the
@@ -53,7 +53,7 @@ const AllowOutsideFlag = "--allow-outside-paths"
 // The files are read with rd (its size limit and context), and only
 // regular files are read: a FIFO, a device or a socket named by a case
 // would wait, or never end.
-func DirLoader(dir string, allowOutside bool, rd inputfile.Reader) harness.Loader {
+func DirLoader(dir string, allowOutside bool, rd inputfile.Reader) casefile.Loader {
 	return func(p string) ([]byte, error) {
 		full := filepath.FromSlash(p)
 		if !filepath.IsAbs(full) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/harness/casefile"
 )
 
 func TestArtifactFromPath(t *testing.T) {
@@ -88,8 +89,8 @@ func (m countingMetric) Evaluate(context.Context, evalcase.EvaluationCase) (eval
 	return evalcase.MetricResult{Verdict: evalcase.Pass, Scores: map[string]float64{"s": 1}}, nil
 }
 
-func pipeline() harness.PipelineCase {
-	return harness.PipelineCase{PipelineID: "doc", Stages: []evalcase.EvaluationCase{
+func pipeline() casefile.PipelineCase {
+	return casefile.PipelineCase{PipelineID: "doc", Stages: []evalcase.EvaluationCase{
 		{CaseID: "doc", StageID: "extract", Prediction: map[string]any{"a": 1}},
 		{CaseID: "doc", StageID: "calculate", Prediction: map[string]any{"t": 2}, DependsOn: []string{"extract"}},
 	}}

@@ -1,4 +1,4 @@
-package harness
+package casefile
 
 import (
 	"strings"
@@ -17,13 +17,13 @@ type PipelineCase struct {
 // every dependency names a stage of the pipeline, and there is no cycle.
 // Problems are input errors.
 func (p PipelineCase) Validate() error {
-	_, err := p.order()
+	_, err := p.Order()
 	return err
 }
 
-// order returns the stage indices in dependency order: a stage comes after
+// Order returns the stage indices in dependency order: a stage comes after
 // everything it depends on, and otherwise keeps its place in the list.
-func (p PipelineCase) order() ([]int, error) {
+func (p PipelineCase) Order() ([]int, error) {
 	where := "pipeline " + p.PipelineID
 	index := map[string]int{}
 	for i, s := range p.Stages {

@@ -1,4 +1,4 @@
-package harness
+package casefile
 
 import (
 	"fmt"
@@ -57,7 +57,7 @@ type CaseFile struct {
 // operation_metrics, default_metrics, operation_specs); the format is
 // docs/schema/cases.schema.json. Every problem is an input error naming
 // name, the line and column, the field and what was expected.
-func readCases(r io.Reader, name string, opts ReadOptions) (_ *CaseFile, err error) {
+func ReadCaseFile(r io.Reader, name string, opts ReadOptions) (_ *CaseFile, err error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -73,10 +73,10 @@ func readCases(r io.Reader, name string, opts ReadOptions) (_ *CaseFile, err err
 		if e := ingest.CheckUTF8(name, data); e != nil {
 			return nil, e
 		}
-		v, tree, err := parseWithPositions(data, name, 0)
+		v, tree, err := ParseWithPositions(data, name, 0)
 		switch {
 		case err == nil:
-			if err := st.item(v, &fileDecoder{name: name, tree: tree}); err != nil {
+			if err := st.item(v, &Decoder{Name: name, Tree: tree}); err != nil {
 				return nil, err
 			}
 			return f, st.finish()
@@ -97,7 +97,7 @@ func readCases(r io.Reader, name string, opts ReadOptions) (_ *CaseFile, err err
 		if err != nil {
 			return nil, err
 		}
-		if err := st.item(v, &fileDecoder{name: name, tree: tree, lineBase: l.No - 1}); err != nil {
+		if err := st.item(v, &Decoder{Name: name, Tree: tree, LineBase: l.No - 1}); err != nil {
 			return nil, err
 		}
 		items++
@@ -119,22 +119,22 @@ type fileState struct {
 	setKeys      map[string]bool
 }
 
-func (st *fileState) item(v any, d *fileDecoder) error {
+func (st *fileState) item(v any, d *Decoder) error {
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return d.errAt("", "expected a JSON object (a case, a pipeline or a cases file), found %s", jsonType(v))
+		return d.ErrAt("", "expected a JSON object (a case, a pipeline or a cases file), found %s", JSONType(v))
 	}
 	switch {
-	case has(obj, "case_id"):
+	case Has(obj, "case_id"):
 		c, err := d.evalCase(obj, "", st.opts)
 		if err != nil {
 			return err
 		}
 		if len(c.DependsOn) > 0 {
-			return d.errAt("depends_on", "a case on its own cannot depend on other stages: put it in a pipeline's stages")
+			return d.ErrAt("depends_on", "a case on its own cannot depend on other stages: put it in a pipeline's stages")
 		}
 		return st.addCase(c, d, "")
-	case has(obj, "pipeline_id"):
+	case Has(obj, "pipeline_id"):
 		p, err := d.pipeline(obj, "", st.opts)
 		if err != nil {
 			return err
@@ -144,22 +144,22 @@ func (st *fileState) item(v any, d *fileDecoder) error {
 	return st.fileObject(obj, d)
 }
 
-func (st *fileState) addCase(c evalcase.EvaluationCase, d *fileDecoder, at string) error {
-	line, _ := d.tree.Pos(at)
-	where := fmt.Sprintf("line %d", line+d.lineBase)
+func (st *fileState) addCase(c evalcase.EvaluationCase, d *Decoder, at string) error {
+	line, _ := d.Tree.Pos(at)
+	where := fmt.Sprintf("line %d", line+d.LineBase)
 	if prev, dup := st.caseLine[c.CaseID]; dup {
-		return d.errAt(joinKey(at, "case_id"), "case id %q is already used (%s); ids of cases on their own must be unique", c.CaseID, prev)
+		return d.ErrAt(JoinKey(at, "case_id"), "case id %q is already used (%s); ids of cases on their own must be unique", c.CaseID, prev)
 	}
 	st.caseLine[c.CaseID] = where
 	st.file.Cases = append(st.file.Cases, c)
 	return nil
 }
 
-func (st *fileState) addPipeline(p PipelineCase, d *fileDecoder, at string) error {
-	line, _ := d.tree.Pos(at)
-	where := fmt.Sprintf("line %d", line+d.lineBase)
+func (st *fileState) addPipeline(p PipelineCase, d *Decoder, at string) error {
+	line, _ := d.Tree.Pos(at)
+	where := fmt.Sprintf("line %d", line+d.LineBase)
 	if prev, dup := st.pipelineLine[p.PipelineID]; dup {
-		return d.errAt(joinKey(at, "pipeline_id"), "pipeline id %q is already used (%s)", p.PipelineID, prev)
+		return d.ErrAt(JoinKey(at, "pipeline_id"), "pipeline id %q is already used (%s)", p.PipelineID, prev)
 	}
 	st.pipelineLine[p.PipelineID] = where
 	st.file.Pipelines = append(st.file.Pipelines, p)
@@ -168,8 +168,8 @@ func (st *fileState) addPipeline(p PipelineCase, d *fileDecoder, at string) erro
 
 var fileKeys = []string{"$schema", "description", "cases", "pipelines", "stage_metrics", "operation_metrics", "default_metrics", "operation_specs"}
 
-func (st *fileState) fileObject(obj map[string]any, d *fileDecoder) error {
-	if err := d.keys(obj, "", fileKeys, nil); err != nil {
+func (st *fileState) fileObject(obj map[string]any, d *Decoder) error {
+	if err := d.Keys(obj, "", fileKeys, nil); err != nil {
 		return fmt.Errorf("%w (an item is a case with case_id, a pipeline with pipeline_id, or a cases file)", err)
 	}
 	if st.setKeys == nil {
@@ -178,19 +178,19 @@ func (st *fileState) fileObject(obj map[string]any, d *fileDecoder) error {
 	}
 	once := func(k string) error {
 		if st.setKeys[k] {
-			return d.errAt(k, "%s is given twice in this file", k)
+			return d.ErrAt(k, "%s is given twice in this file", k)
 		}
 		st.setKeys[k] = true
 		return nil
 	}
-	if _, err := d.optString(obj, "", "$schema"); err != nil {
+	if _, err := d.OptString(obj, "", "$schema"); err != nil {
 		return err
 	}
-	if _, err := d.optString(obj, "", "description"); err != nil {
+	if _, err := d.OptString(obj, "", "description"); err != nil {
 		return err
 	}
 	if v, ok := obj["operation_specs"]; ok {
-		arr, err := d.array(v, "operation_specs")
+		arr, err := d.Array(v, "operation_specs")
 		if err != nil {
 			return err
 		}
@@ -201,7 +201,7 @@ func (st *fileState) fileObject(obj map[string]any, d *fileDecoder) error {
 				return err
 			}
 			if st.specOps[s.Operation] {
-				return d.errAt(at+".operation", "operation %q already has a spec", s.Operation)
+				return d.ErrAt(at+".operation", "operation %q already has a spec", s.Operation)
 			}
 			st.specOps[s.Operation] = true
 			st.file.OperationSpecs = append(st.file.OperationSpecs, s)
@@ -212,7 +212,7 @@ func (st *fileState) fileObject(obj map[string]any, d *fileDecoder) error {
 		if !ok {
 			continue
 		}
-		m, err := d.object(v, k)
+		m, err := d.Object(v, k)
 		if err != nil {
 			return err
 		}
@@ -220,10 +220,10 @@ func (st *fileState) fileObject(obj map[string]any, d *fileDecoder) error {
 		if k == "operation_metrics" {
 			target = st.file.OperationMetrics
 		}
-		for _, key := range sortedKeys(m) {
+		for _, key := range SortedKeys(m) {
 			at := k + "." + key
 			if _, dup := target[key]; dup {
-				return d.errAt(at, "%s for %q is given twice", k, key)
+				return d.ErrAt(at, "%s for %q is given twice", k, key)
 			}
 			specs, err := d.metricList(m[key], at, st.opts)
 			if err != nil {
@@ -244,13 +244,13 @@ func (st *fileState) fileObject(obj map[string]any, d *fileDecoder) error {
 		st.file.DefaultMetricsSet = true
 	}
 	if v, ok := obj["cases"]; ok {
-		arr, err := d.array(v, "cases")
+		arr, err := d.Array(v, "cases")
 		if err != nil {
 			return err
 		}
 		for i, e := range arr {
 			at := "cases[" + strconv.Itoa(i) + "]"
-			co, err := d.object(e, at)
+			co, err := d.Object(e, at)
 			if err != nil {
 				return err
 			}
@@ -259,7 +259,7 @@ func (st *fileState) fileObject(obj map[string]any, d *fileDecoder) error {
 				return err
 			}
 			if len(c.DependsOn) > 0 {
-				return d.errAt(at+".depends_on", "a case on its own cannot depend on other stages: put it in a pipeline's stages")
+				return d.ErrAt(at+".depends_on", "a case on its own cannot depend on other stages: put it in a pipeline's stages")
 			}
 			if err := st.addCase(c, d, at); err != nil {
 				return err
@@ -267,13 +267,13 @@ func (st *fileState) fileObject(obj map[string]any, d *fileDecoder) error {
 		}
 	}
 	if v, ok := obj["pipelines"]; ok {
-		arr, err := d.array(v, "pipelines")
+		arr, err := d.Array(v, "pipelines")
 		if err != nil {
 			return err
 		}
 		for i, e := range arr {
 			at := "pipelines[" + strconv.Itoa(i) + "]"
-			po, err := d.object(e, at)
+			po, err := d.Object(e, at)
 			if err != nil {
 				return err
 			}
@@ -299,11 +299,11 @@ func (st *fileState) finish() error {
 	return nil
 }
 
-// parseWithPositions decodes one JSON value and records where every value
+// ParseWithPositions decodes one JSON value and records where every value
 // starts (see ingest.ParseTree).
-func parseWithPositions(data []byte, name string, lineBase int) (any, *ingest.Tree, error) {
+func ParseWithPositions(data []byte, name string, lineBase int) (any, *ingest.Tree, error) {
 	return ingest.ParseTree(data, name, lineBase)
 }
 
-// joinKey extends a tree path with an object key (see ingest.JoinKey).
-func joinKey(at, k string) string { return ingest.JoinKey(at, k) }
+// JoinKey extends a tree path with an object key (see ingest.JoinKey).
+func JoinKey(at, k string) string { return ingest.JoinKey(at, k) }
