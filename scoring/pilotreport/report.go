@@ -398,13 +398,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 // demote pushes every Markdown heading two levels down, so that an
 // embedded report sits under this one's "## Scores".
 func demote(md string) string {
-	lines := strings.Split(md, "\n")
-	for i, l := range lines {
-		if strings.HasPrefix(l, "#") {
-			lines[i] = "##" + l
-		}
-	}
-	return strings.Join(lines, "\n")
+	return strings.ReplaceAll("\n"+md, "\n#", "\n###")[1:]
 }
 
 func secs(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }

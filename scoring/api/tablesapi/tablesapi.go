@@ -5,12 +5,12 @@
 package tablesapi
 
 import (
-	"bytes"
 	"encoding/json"
 	"path"
 	"strings"
 
 	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/tables"
 )
@@ -317,18 +317,24 @@ func readRuns(f api.File) ([]tables.Run, error) {
 	type mpr struct{ m, p, r string }
 	index := map[mpr]int{}
 	var runs []tables.Run
-	for n, line := range bytes.Split(data, []byte("\n")) {
-		lineNo := n + 1
-		line = bytes.TrimSpace(bytes.TrimPrefix(line, []byte("\ufeff")))
-		if len(line) == 0 {
-			continue
+	ls := ingest.NewLines(f.Name, data)
+	for ls.Next() {
+		if bad := ls.BadLine(); bad != nil {
+			return nil, bad
+		}
+		l := ls.Line()
+		lineNo := l.No
+		// lineErr is an error about the line's record: the caret under
+		// its start.
+		lineErr := func(format string, args ...any) *inputerr.Error {
+			return inputerr.At(f.Name, lineNo, l.Indent+1, l.Source(), format, args...)
 		}
 		var rec runRecord
-		if err := json.Unmarshal(line, &rec); err != nil {
-			return nil, inputerr.New(f.Name, lineNo, "%s: expected one JSON object a line", strings.TrimPrefix(err.Error(), "json: "))
+		if err := json.Unmarshal(l.Text, &rec); err != nil {
+			return nil, ingest.LineJSONError(f.Name, l, err, "one JSON object a line")
 		}
 		if rec.Model == nil || rec.Table == nil {
-			return nil, inputerr.New(f.Name, lineNo, "expected \"model\" and \"table\" members")
+			return nil, lineErr("expected \"model\" and \"table\" members")
 		}
 		text, format := "", tables.Format("")
 		count := 0
@@ -342,12 +348,12 @@ func readRuns(f api.File) ([]tables.Run, error) {
 			}
 		}
 		if count != 1 {
-			return nil, inputerr.New(f.Name, lineNo, "expected exactly one of \"html\", \"markdown\" or \"csv\"")
+			return nil, lineErr("expected exactly one of \"html\", \"markdown\" or \"csv\"")
 		}
 		ts, err := tables.Parse(f.Name, text, format, tables.ParseOptions{})
 		if err != nil {
 			if ie, ok := inputerr.As(err); ok {
-				return nil, inputerr.New(f.Name, lineNo, "%s", ie.Msg)
+				return nil, lineErr("%s", ie.Msg)
 			}
 			return nil, err
 		}
@@ -361,15 +367,18 @@ func readRuns(f api.File) ([]tables.Run, error) {
 		key := *rec.Table
 		if strings.Contains(key, "#") {
 			if len(ts) > 1 {
-				return nil, inputerr.New(f.Name, lineNo, "table %q names one table; the record holds %d", key, len(ts))
+				return nil, lineErr("table %q names one table; the record holds %d", key, len(ts))
 			}
 			for j := range ts {
 				ts[j].ID = ""
 			}
 		}
 		if err := runs[i].Pred.Add(key, ts); err != nil {
-			return nil, inputerr.New(f.Name, lineNo, "%v", err)
+			return nil, lineErr("%v", err)
 		}
+	}
+	if err := ls.Err(); err != nil {
+		return nil, err
 	}
 	return runs, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/api/compareapi"
+	"github.com/docscore/docscore/scoring/inputerr"
 )
 
 func sampleFile(t *testing.T, name string) api.File {
@@ -92,8 +93,8 @@ func TestMissingPredictionScoresZero(t *testing.T) {
 func TestBadRunsLine(t *testing.T) {
 	_, err := ScoreTables(TablesRequest{GT: []api.File{sampleFile(t, "gt.html")},
 		Runs: api.File{Name: "runs.jsonl", Text: `{"model":"m","table":"#1","html":"<table></table>"}` + "\n" + `{"model":"m","table":"#2"}` + "\n"}})
-	if err == nil || !strings.HasPrefix(err.Error(), "runs.jsonl:2: ") {
-		t.Errorf("err = %v, want runs.jsonl:2: …", err)
+	if err == nil || !strings.HasPrefix(err.Error(), "runs.jsonl:2:1: ") {
+		t.Errorf("err = %v, want runs.jsonl:2:1: …", err)
 	}
 }
 
@@ -231,4 +232,36 @@ func TestSampleMarkdownGolden(t *testing.T) {
 			t.Errorf("Markdown lacks %q", s)
 		}
 	}
+}
+
+// TestReadRunsErrorsShowTheLine: a runs file's errors name the file, line
+// and column and carry the line for the caret; a byte order mark and blank
+// lines are not errors.
+func TestReadRunsErrorsShowTheLine(t *testing.T) {
+	const ok = `{"model": "m", "table": "t", "markdown": "| a |\n|---|\n| 1 |\n"}`
+	const ok2 = `{"model": "m", "table": "u", "markdown": "| a |\n|---|\n| 1 |\n"}`
+	if runs, err := readRuns(api.File{Name: "runs.jsonl", Text: "\ufeff" + ok + "\n\n" + ok2 + "\n"}); err != nil || len(runs) != 1 {
+		t.Fatalf("BOM and blank line: %d runs, %v", len(runs), err)
+	}
+	for _, tt := range []struct {
+		text, want, source string
+	}{
+		{ok + "\n  {\"model\": \"m\", \"table\": 1}\n", "runs.jsonl:2:", `  {"model": "m", "table": 1}`},
+		{ok + "\n{\"model\": \"m\"}\n", "runs.jsonl:2:1: expected \"model\" and \"table\" members", `{"model": "m"}`},
+		{"{\"model\": \"m\", \"table\": \"t\"}\n", "runs.jsonl:1:1: expected exactly one of", `{"model": "m", "table": "t"}`},
+		{"{not json\n", "runs.jsonl:1:2: invalid JSON", "{not json"},
+	} {
+		_, err := readRuns(api.File{Name: "runs.jsonl", Text: tt.text})
+		ie, isInput := inputerr.As(err)
+		if !isInput || !strings.HasPrefix(ie.Head(), tt.want) || ie.Source != tt.source || ie.Column == 0 {
+			t.Errorf("%q: error %v (source %q), want %s… with source %q and a column", tt.text, err, sourceOf(ie), tt.want, tt.source)
+		}
+	}
+}
+
+func sourceOf(e *inputerr.Error) string {
+	if e == nil {
+		return ""
+	}
+	return e.Source
 }
