@@ -163,9 +163,18 @@ func (ls *Lines) read() (line []byte, ended, ok bool) {
 		ls.data = ls.data[i+1:]
 		return line, true, true
 	}
+	// A line within the reader's buffer is handed out from there (valid
+	// until the next call, as ls.buf is): no copy. A longer one is
+	// gathered in ls.buf.
+	chunk, err := ls.br.ReadSlice('\n')
+	switch {
+	case err == nil:
+		return chunk[:len(chunk)-1], true, true
+	case err == io.EOF:
+		return chunk, false, len(chunk) > 0
+	}
 	ls.buf = ls.buf[:0]
 	for {
-		chunk, err := ls.br.ReadSlice('\n')
 		ls.buf = append(ls.buf, chunk...)
 		switch {
 		case err == nil:
@@ -175,6 +184,7 @@ func (ls *Lines) read() (line []byte, ended, ok bool) {
 				ls.err = inputerr.New(ls.name, ls.line.No+1, "line longer than %d MiB: expected one JSON value per line", MaxLine>>20)
 				return nil, false, false
 			}
+			chunk, err = ls.br.ReadSlice('\n')
 			continue
 		case err == io.EOF:
 			return ls.buf, false, len(ls.buf) > 0

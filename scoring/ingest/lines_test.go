@@ -341,3 +341,30 @@ func head(err error) string {
 	h, _, _ := strings.Cut(err.Error(), "\n")
 	return h
 }
+
+// TestReaderLinesAroundTheBuffer: lines shorter than the reader's 64 KiB
+// buffer are handed out from it, longer ones gathered; both give what
+// the in-memory reader gives, up to and past the buffer's size, with and
+// without a final newline.
+func TestReaderLinesAroundTheBuffer(t *testing.T) {
+	var parts []string
+	for i, n := range []int{1, 65534, 65535, 65536, 65537, 200_000, 3, 131_072} {
+		parts = append(parts, strings.Repeat(string(rune('a'+i)), n))
+	}
+	for _, end := range []string{"\n", ""} {
+		data := []byte(strings.Join(parts, "\n") + end)
+		want, err := collect(NewLines("f", data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []io.Reader{bytes.NewReader(data), iotest.HalfReader(bytes.NewReader(data))} {
+			got, err := collect(NewReaderLines("f", r))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !equalLines(got, want) || len(got) != len(parts) {
+				t.Errorf("final %q: %d lines, want %d the same", end, len(got), len(want))
+			}
+		}
+	}
+}

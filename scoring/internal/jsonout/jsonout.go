@@ -70,6 +70,16 @@ func (w *Writer) Flush(out io.Writer) error {
 	return err
 }
 
+// Detach returns what was written since the last Flush, Reset or
+// Detach, and the first error, and goes on writing into next[:0] (nil: a
+// new buffer), keeping its place as Flush does: the written bytes are
+// handed over, not copied.
+func (w *Writer) Detach(next []byte) ([]byte, error) {
+	out := w.buf
+	w.buf = next[:0]
+	return out, w.err
+}
+
 // Len is the number of bytes written since the last Flush or Reset.
 func (w *Writer) Len() int { return len(w.buf) }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"sync"
 	"sync/atomic"
 
 	"github.com/docscore/docscore/rules"
@@ -456,6 +457,12 @@ func (bs *BatchScorer) score(n int, lines func(func(i int, l ingest.Line, bad *i
 		cw = csv.NewWriter(&b.rows)
 	}
 	jw := bs.jw
+	if jw != nil {
+		// The batch's rows are written where they stay: the writer's
+		// buffer becomes the batch's (no copy into a growing one), drawn
+		// from those the Merger has finished with.
+		jw.Detach(*rowBuffers.Get().(*[]byte))
+	}
 	lines(func(i int, line ingest.Line, bad *inputerr.Error) {
 		r := &b.results[i]
 		if bad != nil {
@@ -481,27 +488,55 @@ func (bs *BatchScorer) score(n int, lines func(func(i int, l ingest.Line, bad *i
 			return
 		}
 		im.Records = nil
-		r.row[0] = b.rows.Len()
 		switch cfg.format {
 		case "json":
+			r.row[0] = jw.Len()
 			tabularreport.WriteImage(jw, res, false)
-			if err := jw.Flush(&b.rows); err != nil {
-				r.stopped = err
-			}
+			r.row[1] = jw.Len()
 		case "csv":
+			r.row[0] = b.rows.Len()
 			cw.Write(tabularreport.ImageCSVRow(res, len(cfg.csvHeader), cfg.ciCols))
 			cw.Flush()
+			r.row[1] = b.rows.Len()
 		}
-		r.row[1] = b.rows.Len()
 		res.Pairs, res.UnmatchedModel, res.UnmatchedGT = nil, nil, nil
 		r.score = res
 	})
+	if jw != nil {
+		rows, err := jw.Detach(nil)
+		b.rows = *bytes.NewBuffer(rows)
+		if err != nil {
+			// The writer's first error stops the scoring at the batch's
+			// first image.
+			for i := range b.results {
+				if r := &b.results[i]; r.score != nil {
+					r.stopped = err
+					break
+				}
+			}
+		}
+	}
 	return b
+}
+
+// rowBuffers holds the buffers of batches' JSON rows that the Merger has
+// written out, for the next batches (a batch's rows are about 400 KB: 64
+// images of the register).
+var rowBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 1<<16); return &b }}
+
+// recycleRows hands a taken batch's row buffer back to rowBuffers.
+func recycleRows(b *Batch) {
+	buf := b.rows.Bytes()[:0]
+	b.rows = bytes.Buffer{}
+	rowBuffers.Put(&buf)
 }
 
 // take handles a batch's lines in input order; an error stops the
 // scoring.
 func (st *streamer) take(b *Batch) error {
+	if st.format == "json" {
+		defer recycleRows(b) // its rows are in the spool by then
+	}
 	rows := b.rows.Bytes()
 	for i := range b.results {
 		r := &b.results[i]
@@ -554,12 +589,14 @@ func (st *streamer) take(b *Batch) error {
 		row := rows[r.row[0]:r.row[1]]
 		switch st.format {
 		case "json":
+			// The separator, then the row from the batch's buffer
+			// straight into the spool.
 			st.rows.Elem()
-			st.rows.Splice(row)
-			if st.rows.Len() > 1<<16 {
-				if err := st.rows.Flush(st.spool); err != nil {
-					return err
-				}
+			if err := st.rows.Flush(st.spool); err != nil {
+				return err
+			}
+			if _, err := st.spool.Write(row); err != nil {
+				return err
 			}
 		case "csv":
 			if !st.headerOut {
