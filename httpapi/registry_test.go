@@ -1,5 +1,3 @@
-//go:build !notext
-
 package httpapi
 
 import (
