@@ -98,9 +98,10 @@ screenshots: ## rewrite the screenshots in docs/ from the browser tests
 # images, the streamed scoring's benchmarks, and a million images scored
 # by the command line with its peak resident memory.
 MILLION_DIR ?= /tmp/docscore-million
-test-memory: ## TestStreamFlatMemory at 200,000 images against 20,000 (minutes)
+test-memory: ## the flat-memory tests at 200,000 images, records and text lines against 20,000 (minutes)
 	$(GO) test -count=1 -v -timeout 60m -run TestStreamFlatMemory ./scoring/tabular/ -args -memory-images=200000
 	$(GO) test -count=1 -v -timeout 60m -run TestStreamFlatMemory ./scoring/receipts/ -args -memory-records=200000
+	$(GO) test -count=1 -v -timeout 60m -run TestStreamRunsFlatMemory ./scoring/pagetext/ -args -memory-lines=200000
 
 # Start-up: bin/docscore --version against a hello-world Go binary built
 # beside it (both with -trimpath -ldflags="-s -w"), 21 interleaved runs

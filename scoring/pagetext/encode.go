@@ -37,26 +37,30 @@ func (r *Report) WriteCSV(w io.Writer) error {
 		return err
 	}
 	for i := range r.Pages {
-		p := &r.Pages[i]
-		run := string(p.Run)
-		if run == "null" {
-			run = ""
-		} else if s, err := strconv.Unquote(run); err == nil {
-			run = s
-		}
-		line := ""
-		if p.Line > 0 {
-			line = strconv.Itoa(p.Line)
-		}
-		if err := cw.Write([]string{p.Model, p.Phase, run, p.Page, p.GTFile, p.OCRFile, line,
-			optFloat(p.CER), optFloat(p.WER), itoa(p.CharEdits), itoa(p.GTChars), itoa(p.OCRChars),
-			itoa(p.WordEdits), itoa(p.GTWords), itoa(p.OCRWords), itoa(p.BowMatched),
-			float(p.BowPrecision), float(p.BowRecall), float(p.BowF1)}); err != nil {
+		if err := cw.Write(csvRecord(&r.Pages[i])); err != nil {
 			return err
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvRecord is a row's record in WriteCSV.
+func csvRecord(p *Row) []string {
+	run := string(p.Run)
+	if run == "null" {
+		run = ""
+	} else if s, err := strconv.Unquote(run); err == nil {
+		run = s
+	}
+	line := ""
+	if p.Line > 0 {
+		line = strconv.Itoa(p.Line)
+	}
+	return []string{p.Model, p.Phase, run, p.Page, p.GTFile, p.OCRFile, line,
+		optFloat(p.CER), optFloat(p.WER), itoa(p.CharEdits), itoa(p.GTChars), itoa(p.OCRChars),
+		itoa(p.WordEdits), itoa(p.GTWords), itoa(p.OCRWords), itoa(p.BowMatched),
+		float(p.BowPrecision), float(p.BowRecall), float(p.BowF1)}
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -10,8 +10,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
+
+// progressEvery is how many lines of a runs file go between two calls of
+// StreamOptions.Progress.
+const progressEvery = 256
 
 // Input is one file of ground truth or of OCR output.
 type Input struct {
@@ -143,28 +148,42 @@ func (opts ReportOptions) withCancel(ctx Cancel) ReportOptions {
 // not the texts. A record of a page without ground truth is listed (its
 // page id) in Unpaired.OCROnly; a ground-truth page no record names in
 // Unpaired.GTOnly. The same model, phase, run and page twice is an error.
+// StreamRuns writes the report as it reads, without keeping the rows.
 func ScoreRuns(ctx Cancel, gt []Input, runsName string, runs io.Reader, opts ReportOptions) (*Report, error) {
+	s := NewScorer(opts.withCancel(ctx))
+	if err := s.addRuns(ctx, gt, runsName, runs, nil); err != nil {
+		return nil, err
+	}
+	return s.Report()
+}
+
+// addRuns scores the runs file's lines into s, calling progress (when
+// set) with the lines read so far every progressEvery lines.
+func (s *Scorer) addRuns(ctx Cancel, gt []Input, runsName string, runs io.Reader, progress func(lines int)) error {
+	opts := s.opts
 	g, err := byID(gt)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	texts := make(map[string]string, len(g))
 	files := make(map[string]string, len(g))
 	for id, f := range g {
 		ex, err := Extract(f.Name, f.Data, opts.Extract)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		texts[id], files[id] = ex.Text, baseName(f.Name)
 	}
-	s := NewScorer(opts.withCancel(ctx))
-	seen := map[string]int{}
+	var seen ingest.RunKeys
 	used := map[string]bool{}
 	missing := map[string]bool{}
 	br := bufio.NewReaderSize(runs, 64<<10)
 	for line := 1; ; line++ {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
+		}
+		if progress != nil && line > 1 && (line-1)%progressEvery == 0 {
+			progress(line - 1) // the lines read so far
 		}
 		raw, err := readLine(br)
 		if err == io.EOF && len(raw) == 0 {
@@ -172,36 +191,34 @@ func ScoreRuns(ctx Cancel, gt []Input, runsName string, runs io.Reader, opts Rep
 		}
 		if err != nil && err != io.EOF {
 			if errors.Is(err, errLongLine) {
-				return nil, inputerr.New(runsName, line, "a line over %d bytes: expected one run record a line", RunsLimit)
+				return inputerr.New(runsName, line, "a line over %d bytes: expected one run record a line", RunsLimit)
 			}
-			return nil, err
+			return err
 		}
 		if len(bytes.TrimSpace(raw)) == 0 {
 			continue
 		}
 		var rec runRecord
 		if err := json.Unmarshal(raw, &rec); err != nil {
-			return nil, inputerr.New(runsName, line, "%s: expected a JSON object {\"model\", \"phase\", \"run\", \"page\", \"text\"}", strings.TrimPrefix(err.Error(), "json: "))
+			return inputerr.New(runsName, line, "%s: expected a JSON object {\"model\", \"phase\", \"run\", \"page\", \"text\"}", strings.TrimPrefix(err.Error(), "json: "))
 		}
 		switch {
 		case rec.Model == nil:
-			return nil, inputerr.New(runsName, line, "no \"model\": expected the record's model (a string)")
+			return inputerr.New(runsName, line, "no \"model\": expected the record's model (a string)")
 		case rec.Phase == nil:
-			return nil, inputerr.New(runsName, line, "no \"phase\": expected the record's phase (a string)")
+			return inputerr.New(runsName, line, "no \"phase\": expected the record's phase (a string)")
 		case rec.Page == nil:
-			return nil, inputerr.New(runsName, line, "no \"page\": expected the page id (a string) its ground truth is named by")
+			return inputerr.New(runsName, line, "no \"page\": expected the page id (a string) its ground truth is named by")
 		case rec.Text == nil:
-			return nil, inputerr.New(runsName, line, "no \"text\": expected the OCR text (a string)")
+			return inputerr.New(runsName, line, "no \"text\": expected the OCR text (a string)")
 		}
 		run := compactRun(rec.Run)
 		if run != "null" && run[0] != '"' && (run[0] < '0' || run[0] > '9') && run[0] != '-' {
-			return nil, inputerr.New(runsName, line, "run %s: expected a number, a string or null", run)
+			return inputerr.New(runsName, line, "run %s: expected a number, a string or null", run)
 		}
-		key := *rec.Model + "\x00" + *rec.Phase + "\x00" + run + "\x00" + *rec.Page
-		if prev, dup := seen[key]; dup {
-			return nil, inputerr.New(runsName, line, "model %q phase %q run %s page %q is also on line %d: expected each once", *rec.Model, *rec.Phase, run, *rec.Page, prev)
+		if prev := seen.Add(*rec.Model, *rec.Phase, []byte(run), *rec.Page, line); prev != 0 {
+			return inputerr.New(runsName, line, "model %q phase %q run %s page %q is also on line %d: expected each once", *rec.Model, *rec.Phase, run, *rec.Page, prev)
 		}
-		seen[key] = line
 		gtText, ok := texts[*rec.Page]
 		if !ok {
 			missing[*rec.Page] = true
@@ -211,9 +228,9 @@ func ScoreRuns(ctx Cancel, gt []Input, runsName string, runs io.Reader, opts Rep
 		row := Row{Model: *rec.Model, Phase: *rec.Phase, Run: json.RawMessage(run), Page: *rec.Page, GTFile: files[*rec.Page], Line: line}
 		if err := s.Add(row, gtText, Normalize(*rec.Text, opts.Extract.Normalization)); err != nil {
 			if cerr := ctx.Err(); cerr != nil {
-				return nil, cerr // stopped inside the page's alignment
+				return cerr // stopped inside the page's alignment
 			}
-			return nil, inputerr.New(runsName, line, "%v", err)
+			return inputerr.New(runsName, line, "%v", err)
 		}
 	}
 	var gtOnly, ocrOnly []string
@@ -226,7 +243,7 @@ func ScoreRuns(ctx Cancel, gt []Input, runsName string, runs io.Reader, opts Rep
 		ocrOnly = append(ocrOnly, id)
 	}
 	s.Unpaired(gtOnly, ocrOnly)
-	return s.Report()
+	return nil
 }
 
 func compactRun(raw json.RawMessage) string {

@@ -111,12 +111,14 @@ type ReportOptions struct {
 
 // Scorer builds a Report page by page, keeping only each page's row and
 // its cell's sums and confusion counts: a runs file streams through it
-// in memory that grows with the rows, not with the texts.
+// in memory that grows with the rows, not with the texts (and not with
+// the rows either when they are handed on instead: StreamRuns).
 type Scorer struct {
 	opts  ReportOptions
 	cells map[cellKey]*cellAcc
 	order []cellKey
 	rows  []Row
+	onRow func(*Row) error // when set, each row goes here instead of rows
 	warn  []string
 	unp   Unpaired
 }
@@ -191,6 +193,9 @@ func (s *Scorer) Add(row Row, gt, ocr string) error {
 	}
 	countConfusions(c.chars, p.CharOps, p.GTClusters, p.OCRClusters)
 	countConfusions(c.words, p.WordOps, p.GTWordList, p.OCRWordList)
+	if s.onRow != nil {
+		return s.onRow(&row)
+	}
 	s.rows = append(s.rows, row)
 	return nil
 }

@@ -4,12 +4,10 @@ import (
 	"flag"
 	"io"
 	"os"
-	"runtime"
-	"runtime/metrics"
-	"slices"
 	"testing"
 	"time"
 
+	"github.com/docscore/docscore/internal/testkit"
 	"github.com/docscore/docscore/scoring/receipts"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
@@ -25,33 +23,22 @@ var memoryRecords = flag.Int("memory-records", 20000, "records of TestStreamFlat
 // into a pipe as it is read, as Markdown to nowhere with intervals (its
 // spools in files, as the command line's), and samples the live heap
 // after a full collection at 40 evenly spaced points.
-func streamRecords(t *testing.T, refs receiptsread.References, n, bad int) (*receiptsreport.Report, []uint64, time.Duration) {
+func streamRecords(t *testing.T, refs receiptsread.References, n, bad int) (*receiptsreport.Report, testkit.Run) {
 	pr, pw := io.Pipe()
 	go func() {
 		_, err := receiptstest.WriteRun(pw, refs, receiptstest.Options{Records: n, BadLines: []int{bad}, Seed: 1})
 		pw.CloseWithError(err)
 	}()
-	var live []uint64
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	step := max(n/40, 1)
-	next := step
+	h := testkit.NewHeapSamples(n)
 	start := time.Now()
 	rep, _, err := receipts.Stream(nil, refs, "run.jsonl", pr, io.Discard, receipts.Options{Bootstrap: 200}, receipts.StreamOptions{
 		Format: "md", Jobs: 2, SkipBadLines: true, Spool: func() (receipts.Spool, error) { return newFileSpool(t) },
-		Progress: func(lines int) {
-			if lines < next {
-				return
-			}
-			next += step
-			runtime.GC()
-			metrics.Read(sample)
-			live = append(live, sample[0].Value.Uint64())
-		}})
+		Progress: h.Progress})
 	pr.CloseWithError(io.ErrClosedPipe)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rep, live, time.Since(start)
+	return rep, testkit.Run{N: n, Live: h.Live, Time: time.Since(start)}
 }
 
 // TestStreamFlatMemory scores -memory-records generated records and a
@@ -71,23 +58,13 @@ func TestStreamFlatMemory(t *testing.T) {
 	// (tokens, parses) fill during the first phase.
 	refs := receiptstest.Repeat(loadSampleRefs(t, receiptsread.ParseOptions{}), min(1000, max(24, large/20)))
 	small := large / 10
-	_, smallLive, smallTime := streamRecords(t, refs, small, small/2)
-	rep, largeLive, largeTime := streamRecords(t, refs, large, large*3/4)
-	if len(smallLive) == 0 || len(largeLive) < 8 {
-		t.Fatalf("%d and %d samples of the live heap, want at least 1 and 8", len(smallLive), len(largeLive))
+	_, smallRun := streamRecords(t, refs, small, small/2)
+	rep, largeRun := streamRecords(t, refs, large, large*3/4)
+	peak := 0.0
+	if large >= 100000 {
+		peak = 1.2
 	}
-	smallPeak, largePeak := slices.Max(smallLive), slices.Max(largeLive)
-	q := len(largeLive) / 4
-	midMed, lateMed := median(largeLive[q:2*q]), median(largeLive[3*q:])
-	t.Logf("live heap, %d records (%.1f s): peak %.2f MB; %d records (%.1f s): medians of the second and last quarters %.2f and %.2f MB (×%.3f), peak %.2f MB (×%.3f)",
-		small, smallTime.Seconds(), float64(smallPeak)/1e6, large, largeTime.Seconds(),
-		float64(midMed)/1e6, float64(lateMed)/1e6, float64(lateMed)/float64(midMed), float64(largePeak)/1e6, float64(largePeak)/float64(smallPeak))
-	if float64(lateMed) > 1.5*float64(midMed) {
-		t.Errorf("live heap %d bytes in the last quarter of %d records, over 1.5 × %d bytes in the second: memory grows with the records", lateMed, large, midMed)
-	}
-	if large >= 100000 && float64(largePeak) > 1.2*float64(smallPeak) {
-		t.Errorf("peak live heap %d bytes for %d records, over 1.2 × %d bytes for %d: memory grows with the records", largePeak, large, smallPeak, small)
-	}
+	testkit.CheckFlatMemory(t, "records", smallRun, largeRun, peak)
 	if want := receiptstest.Phases(large, len(refs)) * len(refs); rep.ScoredRecords != want || len(rep.SkippedLines) != 1 {
 		t.Errorf("%d pages scored, %d lines skipped; want %d and 1", rep.ScoredRecords, len(rep.SkippedLines), want)
 	}
@@ -109,11 +86,4 @@ func (s *fileSpool) Write(p []byte) (int, error) { return s.f.Write(p) }
 func (s *fileSpool) Contents() (io.Reader, error) {
 	_, err := s.f.Seek(0, io.SeekStart)
 	return s.f, err
-}
-
-// median is the middle of v (the upper of the two middles).
-func median(v []uint64) uint64 {
-	w := slices.Clone(v)
-	slices.Sort(w)
-	return w[len(w)/2]
 }

@@ -4,13 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"runtime"
-	"runtime/metrics"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/docscore/docscore/internal/testkit"
 	"github.com/docscore/docscore/scoring/tabular"
 	"github.com/docscore/docscore/scoring/tabular/tabularreport"
 	"github.com/docscore/docscore/scoring/tabular/tabularstream"
@@ -26,7 +24,7 @@ var memoryImages = flag.Int("memory-images", 20000, "images of TestStreamFlatMem
 // streamCorpus scores a generated corpus of n images over 10 pages,
 // written into a pipe as it is read, with a malformed line before image
 // bad (0-based; none when negative), as CSV to nowhere.
-func streamCorpus(n, bad, jobs, maxMatches int, skip bool) (*tabularreport.Report, []uint64, time.Duration, error) {
+func streamCorpus(n, bad, jobs, maxMatches int, skip bool) (*tabularreport.Report, testkit.Run, error) {
 	c := tabulartest.New(tabulartest.Large(n, 10))
 	pr, pw := io.Pipe()
 	opts := tabulartest.RunsOptions{Images: n}
@@ -37,29 +35,14 @@ func streamCorpus(n, bad, jobs, maxMatches int, skip bool) (*tabularreport.Repor
 		_, err := c.WriteRuns(pw, opts)
 		pw.CloseWithError(err)
 	}()
-	// The live heap is read after a full collection at 40 evenly spaced
-	// points of the run, so that both runs are sampled as often: the
-	// largest of more samples taken after every collection would grow
-	// with the run's length alone.
-	var live []uint64
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	step, next := max(n/40, 1), max(n/40, 1)
-	progress := func(images int) {
-		if images < next {
-			return
-		}
-		next += step
-		runtime.GC()
-		metrics.Read(sample)
-		live = append(live, sample[0].Value.Uint64())
-	}
+	h := testkit.NewHeapSamples(n)
 	start := time.Now()
 	rep, err := tabularstream.Stream(nil, tabular.Request{GT: c.GT, Runs: tabular.File{Name: "runs.jsonl"}, SkipBadLines: skip,
 		Intervals: tabular.Intervals{Bootstrap: 200}}, pr, io.Discard,
-		tabularstream.StreamOptions{Format: "csv", Jobs: jobs, MaxMatches: maxMatches, Progress: progress})
-	el := time.Since(start)
+		tabularstream.StreamOptions{Format: "csv", Jobs: jobs, MaxMatches: maxMatches, Progress: h.Progress})
+	run := testkit.Run{N: n, Live: h.Live, Time: time.Since(start)}
 	pr.CloseWithError(io.ErrClosedPipe)
-	return rep, live, el, err
+	return rep, run, err
 }
 
 // TestStreamFlatMemory scores -memory-images generated images (a
@@ -87,41 +70,24 @@ func TestStreamFlatMemory(t *testing.T) {
 	if large <= bad {
 		bad = large * 3 / 4
 	}
-	_, smallLive, smallTime, err := streamCorpus(small, -1, 2, maxMatches, false)
+	_, smallRun, err := streamCorpus(small, -1, 2, maxMatches, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, largeLive, largeTime, err := streamCorpus(large, bad, 2, maxMatches, true)
+	rep, largeRun, err := streamCorpus(large, bad, 2, maxMatches, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Samples are taken between batches of lines: a short run (the race
-	// detector's, WebAssembly's) has fewer than 40.
-	if len(smallLive) == 0 || len(largeLive) < 8 {
-		t.Fatalf("%d and %d samples of the live heap, want at least 1 and 8", len(smallLive), len(largeLive))
+	// detector's, WebAssembly's) has fewer than 40. (At 20,000 images the
+	// lines in flight are a fifth of the heap, so the peaks of a short
+	// run vary by as much as the 20 % allowed: the peaks are compared
+	// from 100,000 images up, make test-memory.)
+	peak := 0.0
+	if large >= 100000 {
+		peak = 1.2
 	}
-	smallPeak, largePeak := slices.Max(smallLive), slices.Max(largeLive)
-	// Within the large run, the median live heap of its last quarter
-	// against that of its second (past the warm-up): a heap that grows
-	// with the images is higher late, while the lines in flight, which
-	// come and go, move a median little. (At 20,000 images the lines in
-	// flight are a fifth of the heap, so the peaks of a short run vary by
-	// as much as the 20 % allowed: the peaks are compared from 100,000
-	// images up, make test-memory.)
-	q := len(largeLive) / 4
-	midMed, lateMed := median(largeLive[q:2*q]), median(largeLive[3*q:])
-	t.Logf("live heap, %d images (%.1f s): peak %.2f MB; %d images (%.1f s): medians of the second and last quarters %.2f and %.2f MB (×%.3f), peak %.2f MB (×%.3f)",
-		small, smallTime.Seconds(), float64(smallPeak)/1e6, large, largeTime.Seconds(),
-		float64(midMed)/1e6, float64(lateMed)/1e6, float64(lateMed)/float64(midMed), float64(largePeak)/1e6, float64(largePeak)/float64(smallPeak))
-	// 1.5: the medians of one run vary by about 20 % here; a scoring
-	// that kept what an image row holds (half a kilobyte and more) would
-	// double the heap between the two quarters.
-	if float64(lateMed) > 1.5*float64(midMed) {
-		t.Errorf("live heap %d bytes in the last quarter of %d images, over 1.5 × %d bytes in the second: memory grows with the images", lateMed, large, midMed)
-	}
-	if large >= 100000 && float64(largePeak) > 1.2*float64(smallPeak) {
-		t.Errorf("peak live heap %d bytes for %d images, over 1.2 × %d bytes for %d: memory grows with the images", largePeak, large, smallPeak, small)
-	}
+	testkit.CheckFlatMemory(t, "images", smallRun, largeRun, peak)
 	want := fmt.Sprintf("skipped: runs.jsonl:%d:", bad+1)
 	found := false
 	for _, w := range rep.Warnings {
@@ -137,11 +103,4 @@ func TestStreamFlatMemory(t *testing.T) {
 	if images != large {
 		t.Errorf("%d images pooled, want %d", images, large)
 	}
-}
-
-// median is the middle of v (the upper of the two middles).
-func median(v []uint64) uint64 {
-	w := slices.Clone(v)
-	slices.Sort(w)
-	return w[len(w)/2]
 }

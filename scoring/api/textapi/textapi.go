@@ -158,15 +158,22 @@ func Report(ctx api.Cancel, req *TextRequest, runs io.Reader) (*pagetext.Report,
 	return report(ctx, req, runs)
 }
 
-func report(ctx api.Cancel, req *TextRequest, runs io.Reader) (*pagetext.Report, error) {
+// groundTruth checks that the request gives ground truth and returns it
+// with the report options.
+func (req *TextRequest) groundTruth(ctx api.Cancel) ([]pagetext.Input, pagetext.ReportOptions, error) {
 	if len(req.GT) == 0 {
-		return nil, inputerr.New("", 0, "no ground truth given: expected one or more pages (plain text, PAGE-XML, ALTO or hOCR)")
+		return nil, pagetext.ReportOptions{}, inputerr.New("", 0, "no ground truth given: expected one or more pages (plain text, PAGE-XML, ALTO or hOCR)")
 	}
 	opts, err := req.options(ctx)
 	if err != nil {
-		return nil, err
+		return nil, opts, err
 	}
 	gt, err := inputs(req.GT)
+	return gt, opts, err
+}
+
+func report(ctx api.Cancel, req *TextRequest, runs io.Reader) (*pagetext.Report, error) {
+	gt, opts, err := req.groundTruth(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -197,6 +204,26 @@ func report(ctx api.Cancel, req *TextRequest, runs io.Reader) (*pagetext.Report,
 		fo.Phase = "default"
 	}
 	return pagetext.ScoreFiles(ctx, gt, ocr, fo, opts)
+}
+
+// StreamText scores a request with a runs file read from runs as it is
+// read, and writes the report in req.Format to out as it goes
+// (pagetext.StreamRuns): the bytes of "docscore score text --runs" (and
+// of Report and Write), in memory that does not grow with the lines. The
+// report returned has no pages. so's Format is req.Format's.
+func StreamText(ctx api.Cancel, req *TextRequest, runs io.Reader, out io.Writer, so pagetext.StreamOptions) (*pagetext.Report, error) {
+	if err := ScoreTextOperation.Check(ctx, req); err != nil {
+		return nil, err
+	}
+	if req.Runs == nil || len(req.OCR) > 0 {
+		return nil, api.Paramf("runs", "expected a runs file and no OCR files to stream")
+	}
+	gt, opts, err := req.groundTruth(ctx)
+	if err != nil {
+		return nil, err
+	}
+	so.Format = req.Format
+	return pagetext.StreamRuns(ctx, gt, req.Runs.Name, runs, opts, out, so)
 }
 
 // Write writes a report in a format: json (default), csv or md.

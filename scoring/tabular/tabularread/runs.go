@@ -91,72 +91,16 @@ func ReadRuns(name string, data []byte, s *schema.Schema, opts RunsOptions) (*Ru
 }
 
 // RunKeys finds an image a runs file gives twice (the same model, phase,
-// run and page). It keeps a line number per image, in about four bytes:
-// the (model, phase, page) triples and the run ids are numbered once
-// each, and a triple's lines are a slice indexed by run number (a map
-// where its run numbers are sparse). The zero value is empty.
-type RunKeys struct {
-	triples map[[3]string]int32
-	runs    map[string]int32
-	lines   []tripleLines
-}
-
-// tripleLines are the lines of one triple's runs: dense[run] (0 for
-// none) while the triple's run numbers are dense, sparse after.
-type tripleLines struct {
-	dense  []int32
-	sparse map[int32]int
-	n      int
-}
+// run and page), in about four bytes an image (ingest.RunKeys). The zero
+// value is empty.
+type RunKeys struct{ keys ingest.RunKeys }
 
 // Check records im's key at its line, or returns the error of a key
 // already given.
 func (k *RunKeys) Check(file string, im *Image) *inputerr.Error {
-	if k.triples == nil {
-		k.triples, k.runs = map[[3]string]int32{}, map[string]int32{}
-	}
-	tk := [3]string{im.Model, im.Phase, im.Page}
-	t, ok := k.triples[tk]
-	if !ok {
-		t = int32(len(k.lines))
-		// Clones: the image's strings share the memory of its whole line.
-		k.triples[[3]string{strings.Clone(im.Model), strings.Clone(im.Phase), strings.Clone(im.Page)}] = t
-		k.lines = append(k.lines, tripleLines{})
-	}
-	r, ok := k.runs[string(im.Run)]
-	if !ok {
-		r = int32(len(k.runs))
-		k.runs[string(im.Run)] = r
-	}
-	tl := &k.lines[t]
-	prev := 0
-	switch {
-	case tl.sparse != nil:
-		prev = tl.sparse[r]
-	case int(r) < len(tl.dense):
-		prev = int(tl.dense[r])
-	}
-	if prev != 0 {
+	if prev := k.keys.Add(im.Model, im.Phase, im.Run, im.Page, im.Line); prev != 0 {
 		return inputerr.New(file, im.Line, "model %q phase %q run %s page %s was already given at line %d", im.Model, im.Phase, im.Run, im.Page, prev)
 	}
-	tl.n++
-	if tl.sparse == nil && (int(r) >= len(tl.dense) && int(r) > 2*tl.n+64 || im.Line > 1<<31-1) {
-		tl.sparse = make(map[int32]int, tl.n)
-		for run, line := range tl.dense {
-			if line != 0 {
-				tl.sparse[int32(run)] = int(line)
-			}
-		}
-		tl.dense = nil
-	}
-	if tl.sparse != nil {
-		tl.sparse[r] = im.Line
-		return nil
-	}
-	if int(r) >= len(tl.dense) {
-		tl.dense = append(tl.dense, make([]int32, int(r)+1-len(tl.dense))...)
-	}
-	tl.dense[r] = int32(im.Line)
 	return nil
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/api/textapi"
+	"github.com/docscore/docscore/scoring/pagetext"
 	"github.com/docscore/docscore/scoring/provenance"
 	"github.com/docscore/docscore/scoring/stats"
 )
@@ -112,32 +113,90 @@ func runScoreText(ctx context.Context, env *Env, o scoreTextOptions) error {
 	if o.seed == 0 {
 		req.Seed = nil
 	}
-	if o.runs == "" {
-		req.Model, req.Phase = orDefault(o.model, "ocr"), orDefault(o.phase, "default")
-	}
-	var runs io.Reader
-	hash := sha256.New()
-	var runBytes int64
 	if o.runs != "" {
-		r, _, closeRuns, err := openInput(env, "--runs", o.runs)
-		if err != nil {
-			return err
-		}
-		defer closeRuns()
-		// The runs stream through the scorer; their hash and size for
-		// the provenance are taken on the way.
-		runs = io.TeeReader(r, writerFunc(func(p []byte) (int, error) {
-			runBytes += int64(len(p))
-			return hash.Write(p)
-		}))
-		req.Runs = &api.File{Name: runsName(o.runs)}
-	} else if req.OCR, err = readPages(env, "--ocr", o.ocr); err != nil {
+		return streamScoreText(ctx, env, o, req)
+	}
+	req.Model, req.Phase = orDefault(o.model, "ocr"), orDefault(o.phase, "default")
+	if req.OCR, err = readPages(env, "--ocr", o.ocr); err != nil {
 		return err
 	}
-	rep, err := textapi.Report(ctx, req, runs)
+	rep, err := textapi.Report(ctx, req, nil)
 	if err != nil {
 		return interrupted(flagError(err))
 	}
+	warnText(env, rep)
+	var b bytes.Buffer
+	if err := textapi.Write(&b, rep, o.format); err != nil {
+		return err
+	}
+	out := b.Bytes()
+	if o.format == "json" {
+		// The operation's provenance (SPEC F.8), as Run stamps it for
+		// the other hosts.
+		p, err := op.ProvenanceOf(req)
+		if err != nil {
+			return err
+		}
+		if out, err = provenance.Append(out, p); err != nil {
+			return err
+		}
+	}
+	return writeOutput(env, "--out", o.out, out)
+}
+
+// streamScoreText scores --runs as it reads it (textapi.StreamText) and
+// writes the report as it goes, the JSON's rows spooled to a temporary
+// file until its cells are known: memory does not grow with the runs
+// file's lines, and Ctrl-C stops it in any phase (exit 130, no file).
+func streamScoreText(ctx context.Context, env *Env, o scoreTextOptions, req *textapi.TextRequest) error {
+	r, size, closeRuns, err := openInput(env, "--runs", o.runs)
+	if err != nil {
+		return err
+	}
+	defer closeRuns()
+	// The runs stream through the scorer; their hash and size for the
+	// provenance are taken on the way.
+	hash := sha256.New()
+	var runBytes int64
+	runs := io.TeeReader(r, writerFunc(func(p []byte) (int, error) {
+		runBytes += int64(len(p))
+		return hash.Write(p)
+	}))
+	runsFile := &api.File{Name: runsName(o.runs)}
+	req.Runs = runsFile
+	var so pagetext.StreamOptions
+	if o.format == "json" {
+		// The operation's provenance (SPEC F.8), as Run stamps it for the
+		// other hosts, written once the runs are read: the streamed runs
+		// file is described by what went through the scorer.
+		so.Tail = func(*pagetext.Report) ([]byte, error) {
+			req.Runs = nil
+			p, err := textapi.ScoreTextOperation.ProvenanceOf(req)
+			req.Runs = runsFile
+			if err != nil {
+				return nil, err
+			}
+			p.Inputs = append(p.Inputs, provenance.Input{Role: "runs", Name: provenance.Name(runsFile.Name),
+				Bytes: runBytes, SHA256: hex.EncodeToString(hash.Sum(nil))})
+			return provenance.Tail(p)
+		}
+	}
+	var rep *pagetext.Report
+	err = streamReport(env, runs, size, o.out, "lines", func(runs io.Reader, out io.Writer, s streamParts) error {
+		so.Progress, so.Spool = s.progress, s.spool
+		var err error
+		rep, err = textapi.StreamText(ctx, req, runs, out, so)
+		return err
+	})
+	if err != nil {
+		return interrupted(flagError(err))
+	}
+	warnText(env, rep)
+	return nil
+}
+
+// warnText tells about the unpaired pages and the report's warnings.
+func warnText(env *Env, rep *pagetext.Report) {
 	for _, id := range rep.Unpaired.GTOnly {
 		fmt.Fprintf(env.Stderr, "docscore: warning: ground-truth page %q has no OCR\n", id)
 	}
@@ -147,30 +206,6 @@ func runScoreText(ctx context.Context, env *Env, o scoreTextOptions) error {
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(env.Stderr, "docscore: warning: %s\n", w)
 	}
-	var b bytes.Buffer
-	if err := textapi.Write(&b, rep, o.format); err != nil {
-		return err
-	}
-	out := b.Bytes()
-	if o.format == "json" {
-		// The operation's provenance (SPEC F.8), as Run stamps it for
-		// the other hosts; a streamed runs file is described by what
-		// went through the scorer.
-		runsFile := req.Runs
-		req.Runs = nil
-		p, err := op.ProvenanceOf(req)
-		if err != nil {
-			return err
-		}
-		if runsFile != nil {
-			p.Inputs = append(p.Inputs, provenance.Input{Role: "runs", Name: provenance.Name(runsFile.Name),
-				Bytes: runBytes, SHA256: hex.EncodeToString(hash.Sum(nil))})
-		}
-		if out, err = provenance.Append(out, p); err != nil {
-			return err
-		}
-	}
-	return writeOutput(env, "--out", o.out, out)
 }
 
 // writerFunc is a function as an io.Writer.

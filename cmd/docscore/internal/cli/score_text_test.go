@@ -1,12 +1,17 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/api/textapi"
 )
 
 // dinglehopper's test data, as scoring/pagetext keeps it.
@@ -261,6 +266,43 @@ func TestScoreTextSample(t *testing.T) {
 	} {
 		if !strings.Contains(stdout, row) {
 			t.Errorf("no %q in the report:\n%s", row, stdout)
+		}
+	}
+}
+
+// TestScoreTextRunsStreamedIsTheAPIs: "score text --runs", streamed as it
+// is read (its JSON rows through a temporary file), writes the bytes the
+// operation answers with the whole runs file in memory, in every format,
+// the JSON's provenance included.
+func TestScoreTextRunsStreamedIsTheAPIs(t *testing.T) {
+	gt, _, _ := textFolders(t)
+	var runs strings.Builder
+	for i, page := range []string{"hartkopf", "lorem", "clean", "lorem", "hartkopf"} {
+		fmt.Fprintf(&runs, `{"model":"m%d","phase":"c1","run":%d,"page":%q,"text":"Lorem ipsum dolor sit amet, ſed do"}`+"\n", i%2, i, page)
+	}
+	path := filepath.Join(t.TempDir(), "runs.jsonl")
+	if err := os.WriteFile(path, []byte(runs.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var files []api.File
+	entries, _ := os.ReadDir(gt)
+	for _, e := range entries {
+		data, _ := os.ReadFile(filepath.Join(gt, e.Name()))
+		files = append(files, api.File{Name: filepath.Join(gt, e.Name()), Text: string(data)})
+	}
+	for _, format := range []string{"json", "csv", "md"} {
+		code, stdout, stderr := runEnv(t, "", nil, "score", "text", "--gt", gt, "--runs", path, "--format", format, "--bootstrap", "300")
+		if code != ExitOK {
+			t.Fatalf("%s: exit %d: %s", format, code, stderr)
+		}
+		b := 300
+		res, err := textapi.ScoreTextOperation.Run(context.Background(), &textapi.TextRequest{GT: files,
+			Runs: &api.File{Name: "runs.jsonl", Text: runs.String()}, Format: format, IntervalOptions: api.IntervalOptions{Bootstrap: &b}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stdout != string(res.Bytes) {
+			t.Errorf("%s: the streamed report differs from the operation's:\n%s", format, stdout)
 		}
 	}
 }
