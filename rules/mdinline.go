@@ -451,3 +451,41 @@ func (in *inliner) entity(data []byte, i int) int {
 var namedEntities = map[string]string{
 	"amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u00a0",
 }
+
+// isEscaped reports whether data[i] follows an odd number of backslashes.
+func isEscaped(data []byte, i int) bool {
+	n := 0
+	for j := i - 1; j >= 0 && data[j] == '\\'; j-- {
+		n++
+	}
+	return n%2 == 1
+}
+
+// skipCodeSpan returns the index of the last backtick of the code span
+// that opens at data[i], or i when none does. Like the parser's table
+// scanner, a later run that reaches the opener's length closes it; without
+// one, the longest later run does.
+func skipCodeSpan(data []byte, i int) int {
+	if data[i] != '`' || isEscaped(data, i) {
+		return i
+	}
+	k := 0
+	for i+k < len(data) && data[i+k] == '`' {
+		k++
+	}
+	best, bestEnd, run := 0, i+k-1, 0
+	for j := i + k; j < len(data); j++ {
+		if data[j] != '`' {
+			run = 0
+			continue
+		}
+		run++
+		if run == k {
+			return j
+		}
+		if run > best {
+			best, bestEnd = run, j
+		}
+	}
+	return bestEnd
+}
