@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docscore/docscore/rules/internal/mdread"
 	"github.com/gomarkdown/markdown/ast"
 	"github.com/gomarkdown/markdown/parser"
 )
@@ -16,11 +17,11 @@ import (
 // holds the hand-written reader to it.
 
 // parseGomarkdown is Parse with the gomarkdown reader. headerLines, when
-// given, are the lines of the file's tables in order (as readMarkdown has
+// given, are the lines of the file's tables in order (as mdread.Read has
 // them): the reader takes a table's from there, where that line holds the
 // header's text, instead of searching for it (doc.go).
 func parseGomarkdown(name string, src []byte, headerLines []int) (*File, error) {
-	return parseWith(name, src, func(buf []byte) []mdBlock { return gomarkdownBlocks(buf, headerLines) })
+	return parseWith(name, src, func(buf []byte) []mdread.Block { return gomarkdownBlocks(buf, headerLines) })
 }
 
 // gomarkdownBlocks returns the headings and tables of buf as the old
@@ -28,10 +29,10 @@ func parseGomarkdown(name string, src []byte, headerLines []int) (*File, error) 
 // its first text literal (1 when none is a slice of buf), a table's header
 // found by searching when read from a copy, rows at the line of their
 // first text literal or counted from the header.
-func gomarkdownBlocks(buf []byte, headerLines []int) []mdBlock {
+func gomarkdownBlocks(buf []byte, headerLines []int) []mdread.Block {
 	p := parser.NewWithExtensions(parser.CommonExtensions &^ parser.MathJax)
 	doc := p.Parse(buf)
-	var out []mdBlock
+	var out []mdread.Block
 	var section Kind
 	sectionLevel := 0
 	loc := newLocator(buf)
@@ -50,7 +51,7 @@ func gomarkdownBlocks(buf []byte, headerLines []int) []mdBlock {
 				return ast.GoToNext
 			})
 			text := nodeText(n)
-			out = append(out, mdBlock{level: n.Level, line: max(nodeLine(buf, n), 1), text: text})
+			out = append(out, mdread.Block{Level: n.Level, Line: max(nodeLine(buf, n), 1), Text: text})
 			kind := sectionKind(strings.ToLower(text))
 			switch {
 			case kind != "":
@@ -82,7 +83,7 @@ func gomarkdownBlocks(buf []byte, headerLines []int) []mdBlock {
 	return out
 }
 
-func gomarkdownTable(loc *locator, t *ast.Table, kind Kind, hint int) (mdBlock, bool) {
+func gomarkdownTable(loc *locator, t *ast.Table, kind Kind, hint int) (mdread.Block, bool) {
 	src := loc.src
 	var rows []*ast.TableRow
 	var headerRow *ast.TableRow
@@ -98,17 +99,17 @@ func gomarkdownTable(loc *locator, t *ast.Table, kind Kind, hint int) (mdBlock, 
 		return ast.GoToNext
 	})
 	if headerRow == nil {
-		return mdBlock{}, false
+		return mdread.Block{}, false
 	}
 	headerLine := nodeLine(src, headerRow)
 	if headerLine == 0 {
 		headerLine = loc.search(headerRow, hint)
 	}
-	b := mdBlock{table: true, line: headerLine}
+	b := mdread.Block{Table: true, Line: headerLine}
 	for _, c := range headerRow.Children {
-		b.header = append(b.header, nodeText(c))
+		b.Header = append(b.Header, nodeText(c))
 	}
-	if !hasRuleColumns(kind, b.header) {
+	if !hasRuleColumns(kind, b.Header) {
 		return b, true
 	}
 	loc.pass(headerLine + 1 + len(rows))
@@ -117,11 +118,11 @@ func gomarkdownTable(loc *locator, t *ast.Table, kind Kind, hint int) (mdBlock, 
 		if line == 0 && headerLine > 0 {
 			line = headerLine + 2 + k
 		}
-		row := mdRow{line: line}
+		row := mdread.Row{Line: line}
 		for _, c := range r.Children {
-			row.cells = append(row.cells, nodeText(c))
+			row.Cells = append(row.Cells, nodeText(c))
 		}
-		b.rows = append(b.rows, row)
+		b.Rows = append(b.Rows, row)
 	}
 	return b, true
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/docscore/docscore/rules/internal/mdread"
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
@@ -77,11 +78,11 @@ func splitCells(line []byte) []rowCell {
 			i++
 		}
 		start := i
-		for i < len(data) && (data[i] != '|' || isEscaped(data, i)) {
-			i = skipCodeSpan(data, i) + 1
+		for i < len(data) && (data[i] != '|' || mdread.IsEscaped(data, i)) {
+			i = mdread.SkipCodeSpan(data, i) + 1
 		}
 		cells = append(cells, rowCell{strings.TrimSpace(string(data[start:min(i, len(data))])), base + start})
-		for i < len(data) && data[i] == '|' && !isEscaped(data, i) {
+		for i < len(data) && data[i] == '|' && !mdread.IsEscaped(data, i) {
 			i++
 		}
 	}

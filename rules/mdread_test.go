@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"regexp"
 	"testing"
+
+	"github.com/docscore/docscore/rules/internal/mdread"
 )
 
 // differential returns what Parse reads from src with the reader given, in
@@ -95,13 +97,13 @@ func differenceFromGomarkdown(src []byte) string {
 	return fmt.Sprintf("readers differ on %q\nnew:\n%s\ngomarkdown:\n%s", src, g, w)
 }
 
-// tableLines returns the header lines of the tables readMarkdown finds in
+// tableLines returns the header lines of the tables mdread.Read finds in
 // src, in order.
 func tableLines(src []byte) []int {
 	var lines []int
-	for _, b := range readMarkdown(normalize(src)) {
-		if b.table {
-			lines = append(lines, b.line)
+	for _, b := range mdread.Read(normalize(src)) {
+		if b.Table {
+			lines = append(lines, b.Line)
 		}
 	}
 	return lines
@@ -111,10 +113,10 @@ func tableLines(src []byte) []int {
 // deliberately reads differently (doc.go).
 func outsideSubset(src []byte) bool {
 	buf := normalize(src)
-	for _, b := range readMarkdown(buf) {
+	for _, b := range mdread.Read(buf) {
 		// A footer line ("|===|", or a lone "|"): gomarkdown's reader
 		// counted the rows after it from the header, one line short.
-		if b.table && b.footer {
+		if b.Table && b.Footer {
 			return true
 		}
 	}

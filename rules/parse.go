@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/docscore/docscore/internal/sha256sum"
+	"github.com/docscore/docscore/rules/internal/mdread"
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/text"
@@ -120,12 +121,12 @@ var (
 // reports Parse's errors again together with its own. A file with errors
 // must not be scored.
 func Parse(name string, src []byte) (*File, error) {
-	return parseWith(name, src, readMarkdown)
+	return parseWith(name, src, mdread.Read)
 }
 
 // parseWith is Parse with the Markdown reader given: it reads the headings
 // and tables of the normalized source.
-func parseWith(name string, src []byte, read func(buf []byte) []mdBlock) (*File, error) {
+func parseWith(name string, src []byte, read func(buf []byte) []mdread.Block) (*File, error) {
 	sum := sha256sum.Sum256(src)
 	f := &File{Name: name, SHA256: hex.EncodeToString(sum[:])}
 	buf := normalize(src)
@@ -153,22 +154,22 @@ func normalize(src []byte) []byte {
 
 // readBlocks reads the rule sections' tables among the headings and tables
 // of a file, and reports unclosed code fences.
-func (f *File) readBlocks(text *ingest.Source, blocks []mdBlock) {
+func (f *File) readBlocks(text *ingest.Source, blocks []mdread.Block) {
 	errs := unclosedFences(f.Name, &text.LineIndex)
 	var section Kind
 	sectionLevel := 0
 	ruleTables := 0
 	lines := &text.LineIndex
 	for _, b := range blocks {
-		if !b.table {
-			kind := sectionKind(strings.ToLower(b.text))
+		if !b.Table {
+			kind := sectionKind(strings.ToLower(b.Text))
 			switch {
 			case kind != "":
-				section, sectionLevel = kind, b.level
+				section, sectionLevel = kind, b.Level
 				if f.firstSection == 0 {
-					f.firstSection = b.line
+					f.firstSection = b.Line
 				}
-			case section != "" && b.level <= sectionLevel:
+			case section != "" && b.Level <= sectionLevel:
 				section = ""
 			}
 			continue
@@ -229,15 +230,15 @@ func sectionKind(title string) Kind {
 
 // readTable reads one table of a rule section and reports whether it was
 // read as rules: whether it has the section's rule columns.
-func (f *File) readTable(lines *ingest.LineIndex, t mdBlock, kind Kind, errs *inputerr.List) bool {
-	headerLine := t.line
+func (f *File) readTable(lines *ingest.LineIndex, t mdread.Block, kind Kind, errs *inputerr.List) bool {
+	headerLine := t.Line
 	warn := func(line int, format string, args ...any) {
 		f.Warnings = append(f.Warnings, inputerr.New(f.Name, line, format, args...))
 	}
 	cols := map[string]int{}
 	var unknown, unread []string
-	header := make([]string, len(t.header))
-	for i, c := range t.header {
+	header := make([]string, len(t.Header))
+	for i, c := range t.Header {
 		header[i] = strings.TrimSpace(c)
 		canon, ok := columnSynonyms[strings.ToLower(header[i])]
 		switch {
@@ -285,14 +286,14 @@ func (f *File) readTable(lines *ingest.LineIndex, t mdBlock, kind Kind, errs *in
 	for _, u := range unread {
 		warn(headerLine, "%s; not read", u)
 	}
-	for _, r := range t.rows {
-		line := r.line
+	for _, r := range t.Rows {
+		line := r.Line
 		cell := func(col string) string {
 			i, ok := cols[col]
-			if !ok || i >= len(r.cells) {
+			if !ok || i >= len(r.Cells) {
 				return ""
 			}
-			return strings.TrimSpace(r.cells[i])
+			return strings.TrimSpace(r.Cells[i])
 		}
 		text := lines.Line(line)
 		starts := cellStarts(text)
@@ -305,10 +306,10 @@ func (f *File) readTable(lines *ingest.LineIndex, t mdBlock, kind Kind, errs *in
 			}
 			return utf8.RuneCount(text[:off]) + 1
 		}
-		if extra := extraCells(text, len(t.header)); len(extra) > 0 {
-			e := inputerr.New(f.Name, line, "row has %d cell(s) more than the header's %d; not read: %s", len(extra), len(t.header), strings.Join(extra, ", "))
-			if len(t.header) < len(starts) {
-				e.Column = utf8.RuneCount(text[:starts[len(t.header)]]) + 1
+		if extra := extraCells(text, len(t.Header)); len(extra) > 0 {
+			e := inputerr.New(f.Name, line, "row has %d cell(s) more than the header's %d; not read: %s", len(extra), len(t.Header), strings.Join(extra, ", "))
+			if len(t.Header) < len(starts) {
+				e.Column = utf8.RuneCount(text[:starts[len(t.Header)]]) + 1
 			}
 			f.Warnings = append(f.Warnings, e)
 		}

@@ -1,4 +1,4 @@
-package rules
+package mdread
 
 import "bytes"
 
@@ -8,23 +8,24 @@ import "bytes"
 // gomarkdown parser the package used before (CommonExtensions without
 // MathJax), which a differential fuzz test (FuzzMarkdownAgainstGomarkdown)
 // keeps it to; the library was 700 KB of the page core's code with the
-// regexp package it pulled in. See doc.go for where it deliberately differs.
+// regexp package it pulled in. See package rules' doc.go for where it
+// deliberately differs.
 
-// mdBlock is a heading or a table of a rule file, in document order.
-type mdBlock struct {
-	table  bool
-	level  int      // heading level
-	line   int      // heading's line; a table's header line
-	text   string   // heading text
-	header []string // a table's header cells, as read
-	rows   []mdRow  // a table's body rows
-	footer bool     // with a footer line ("|===|") among its rows
+// Block is a heading or a table of a rule file, in document order.
+type Block struct {
+	Table  bool
+	Level  int      // heading level
+	Line   int      // heading's line; a table's header line
+	Text   string   // heading text
+	Header []string // a table's header cells, as read
+	Rows   []Row    // a table's body rows
+	Footer bool     // with a footer line ("|===|") among its rows
 }
 
-// mdRow is one body row of a table.
-type mdRow struct {
-	line  int
-	cells []string
+// Row is one body row of a table.
+type Row struct {
+	Line  int
+	Cells []string
 }
 
 // mdReader reads the blocks of one buffer: the file, or a copy of a block
@@ -34,7 +35,7 @@ type mdReader struct {
 	buf    []byte
 	lines  []int
 	starts []int // offset of the first byte of each line of buf
-	out    *[]mdBlock
+	out    *[]Block
 	depth  int
 	// padded counts the empty cells added to short rows, as the parser
 	// limits them.
@@ -42,9 +43,9 @@ type mdReader struct {
 	limit  int
 }
 
-// readMarkdown returns the headings and tables of src (LF newlines).
-func readMarkdown(src []byte) []mdBlock {
-	var out []mdBlock
+// Read returns the headings and tables of src (LF newlines).
+func Read(src []byte) []Block {
+	var out []Block
 	n := bytes.Count(src, []byte("\n")) + 1
 	lines := make([]int, n)
 	for i := range lines {
@@ -56,7 +57,7 @@ func readMarkdown(src []byte) []mdBlock {
 	return out
 }
 
-func newMDReader(buf []byte, lines []int, out *[]mdBlock, depth int, padded *int, limit int) *mdReader {
+func newMDReader(buf []byte, lines []int, out *[]Block, depth int, padded *int, limit int) *mdReader {
 	r := &mdReader{buf: buf, lines: lines, out: out, depth: depth, padded: padded, limit: limit, starts: []int{0}}
 	for i, c := range buf {
 		if c == '\n' {
@@ -190,7 +191,7 @@ func mdIsEmpty(data []byte) int {
 }
 
 // escapedAt reports whether data[i] follows an odd number of backslashes.
-func escapedAt(data []byte, i int) bool { return isEscaped(data, i) }
+func escapedAt(data []byte, i int) bool { return IsEscaped(data, i) }
 
 func isPrefixHeading(data []byte) bool {
 	if len(data) > 0 && data[0] != '#' {
@@ -245,7 +246,7 @@ func (r *mdReader) heading(level, off int, content []byte) {
 	if plain && r.depth == 0 {
 		line = r.lineAt(off)
 	}
-	*r.out = append(*r.out, mdBlock{level: level, line: max(line, 1), text: text})
+	*r.out = append(*r.out, Block{Level: level, Line: max(line, 1), Text: text})
 }
 
 func (r *mdReader) htmlBlock(off int, data []byte) int {
@@ -448,8 +449,8 @@ func tableHeader(data []byte) (size, cols int, header []byte) {
 	underline, emptyFields := true, true
 	i := 0
 	for ; i < lineEnd; i++ {
-		i = skipCodeSpan(data[:lineEnd], i)
-		if data[i] == '|' && !isEscaped(data, i) {
+		i = SkipCodeSpan(data[:lineEnd], i)
+		if data[i] == '|' && !IsEscaped(data, i) {
 			colCount++
 		}
 		switch data[i] {
@@ -470,7 +471,7 @@ func tableHeader(data []byte) (size, cols int, header []byte) {
 		colCount--
 	}
 	tmp := bytes.TrimRight(header, " \n")
-	if n := len(tmp); n > 2 && tmp[n-1] == '|' && !isEscaped(tmp, n-1) {
+	if n := len(tmp); n > 2 && tmp[n-1] == '|' && !IsEscaped(tmp, n-1) {
 		colCount--
 	}
 	if underline && !emptyFields {
@@ -482,7 +483,7 @@ func tableHeader(data []byte) (size, cols int, header []byte) {
 	if i >= len(data) {
 		return 0, 0, nil
 	}
-	if data[i] == '|' && !isEscaped(data, i) {
+	if data[i] == '|' && !IsEscaped(data, i) {
 		i++
 	}
 	i = skipRun(data, i, ' ')
@@ -508,7 +509,7 @@ func tableHeader(data []byte) (size, cols int, header []byte) {
 		switch {
 		case dashes < 1:
 			return 0, 0, nil
-		case data[i] == '|' && !isEscaped(data, i):
+		case data[i] == '|' && !IsEscaped(data, i):
 			col++
 			i = skipRun(data, i+1, ' ')
 			if col >= colCount && i < len(data) && data[i] != '\n' {
@@ -536,10 +537,10 @@ func (r *mdReader) table(off int, data []byte) int {
 	if i == 0 {
 		return 0
 	}
-	t := mdBlock{table: true}
+	t := Block{Table: true}
 	if header != nil {
-		t.line = r.lineAt(off)
-		t.header = r.row(header, cols)
+		t.Line = r.lineAt(off)
+		t.Header = r.row(header, cols)
 	}
 	for i < len(data) {
 		rowStart := i
@@ -550,10 +551,10 @@ func (r *mdReader) table(off int, data []byte) int {
 		}
 		i = skipN(data, i, '\n', 1)
 		if isTableFooter(data[rowStart:i]) {
-			t.footer = true
+			t.Footer = true
 			continue
 		}
-		t.rows = append(t.rows, mdRow{line: r.lineAt(off + rowStart), cells: r.row(data[rowStart:i], cols)})
+		t.Rows = append(t.Rows, Row{Line: r.lineAt(off + rowStart), Cells: r.row(data[rowStart:i], cols)})
 	}
 	if header != nil {
 		*r.out = append(*r.out, t)
@@ -565,7 +566,7 @@ func isTableFooter(data []byte) bool {
 	pipes := 0
 	for i := skipN(data, 0, ' ', 3); i < len(data) && data[i] != '\n'; i++ {
 		switch {
-		case data[i] == '|' && !isEscaped(data, i):
+		case data[i] == '|' && !IsEscaped(data, i):
 			pipes++
 		case data[i] != '=':
 			return false
@@ -588,11 +589,11 @@ func (r *mdReader) row(data []byte, cols int) []string {
 		i = skipRun(data, i, ' ')
 		start := i
 		padding := i >= n || data[i] == '\n'
-		for i < n && (data[i] != '|' || isEscaped(data, i)) && data[i] != '\n' {
-			i = skipCodeSpan(data, i) + 1
+		for i < n && (data[i] != '|' || IsEscaped(data, i)) && data[i] != '\n' {
+			i = SkipCodeSpan(data, i) + 1
 		}
 		end := i
-		for i < n && data[i] == '|' && !isEscaped(data, i) {
+		for i < n && data[i] == '|' && !IsEscaped(data, i) {
 			i++
 			span++
 		}

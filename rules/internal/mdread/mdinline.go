@@ -1,4 +1,4 @@
-package rules
+package mdread
 
 import (
 	"bytes"
@@ -187,7 +187,7 @@ func findEmphChar(data []byte, c byte) int {
 		if i >= len(data) {
 			return 0
 		}
-		if isEscaped(data, i) {
+		if IsEscaped(data, i) {
 			i++
 			continue
 		}
@@ -452,8 +452,8 @@ var namedEntities = map[string]string{
 	"amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u00a0",
 }
 
-// isEscaped reports whether data[i] follows an odd number of backslashes.
-func isEscaped(data []byte, i int) bool {
+// IsEscaped reports whether data[i] follows an odd number of backslashes.
+func IsEscaped(data []byte, i int) bool {
 	n := 0
 	for j := i - 1; j >= 0 && data[j] == '\\'; j-- {
 		n++
@@ -461,12 +461,12 @@ func isEscaped(data []byte, i int) bool {
 	return n%2 == 1
 }
 
-// skipCodeSpan returns the index of the last backtick of the code span
+// SkipCodeSpan returns the index of the last backtick of the code span
 // that opens at data[i], or i when none does. Like the parser's table
 // scanner, a later run that reaches the opener's length closes it; without
 // one, the longest later run does.
-func skipCodeSpan(data []byte, i int) int {
-	if data[i] != '`' || isEscaped(data, i) {
+func SkipCodeSpan(data []byte, i int) int {
+	if data[i] != '`' || IsEscaped(data, i) {
 		return i
 	}
 	k := 0
