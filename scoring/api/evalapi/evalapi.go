@@ -9,8 +9,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/harness"
@@ -18,6 +20,7 @@ import (
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/judging"
+	"github.com/docscore/docscore/scoring/provenance"
 )
 
 // EvalRequest asks for a harness evaluation (SPEC C): a cases file and the
@@ -48,6 +51,71 @@ type EvalRequest struct {
 	// Usage, when set, is read once every stage is evaluated: the
 	// report's judge_usage sums its records.
 	Usage judging.UsageReporter `json:"-"`
+	// HostInputs describe files a host read outside the request's file
+	// fields (the command line's --prediction, --evidence, --ground-truth
+	// and --human-verdicts), for the report's provenance (SPEC F.8).
+	HostInputs []provenance.Input `json:"-"`
+
+	// loaded lists the files the cases file named, as the evaluation read
+	// them (through Loader or from Files), in the order first read.
+	loaded *loadedFiles
+}
+
+// loadedFiles records the files a cases file named as they are read.
+type loadedFiles struct {
+	mu    sync.Mutex
+	seen  map[string]bool
+	files []provenance.Input
+}
+
+func (l *loadedFiles) add(path string, data []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.seen[path] {
+		return
+	}
+	l.seen[path] = true
+	l.files = append(l.files, named("files", path, data))
+}
+
+// named describes a file under the name the request or the cases file
+// gives it, its path kept: the report names them so ("source").
+func named(role, name string, data []byte) provenance.Input {
+	in := provenance.NewInput(role, name, data)
+	in.Name = name
+	return in
+}
+
+// ProvenanceOptions are the evaluation's options that change numbers
+// (SPEC F.8): the judge (none for the page and the HTTP API), its
+// samples and whether references are shuffled for it.
+func (req *EvalRequest) ProvenanceOptions() []provenance.Option {
+	judge := req.Evaluator.JudgeName
+	if judge == "" {
+		judge = "none"
+	}
+	samples := max(req.Evaluator.JudgeProbes.Samples, 1)
+	return []provenance.Option{api.Option("judge", judge), api.Option("judge_samples", samples),
+		api.Option("shuffle_references", req.Evaluator.JudgeProbes.ShuffleReferences)}
+}
+
+// DescribeInputs lists the cases file under the name the report gives it
+// (its "source"), then the files it named in the order they were read
+// (a file given but not named is no input), then HostInputs
+// (api.Described).
+func (req *EvalRequest) DescribeInputs([]provenance.Input) []provenance.Input {
+	var out []provenance.Input
+	if req.CaseFile == nil {
+		name := req.Cases.Name
+		if name == "" {
+			name = harness.DefaultCasesName
+		}
+		out = append(out, named("cases", name, []byte(req.Cases.Text)))
+	}
+	if req.loaded != nil {
+		out = append(out, req.loaded.files...)
+	}
+	return append(out, req.HostInputs...)
 }
 
 // InputFiles lists the cases file, then the files it names.
@@ -89,7 +157,8 @@ var (
 		},
 		// The command line writes both formats, to --output and
 		// --markdown.
-		Params: []api.Param{{Name: "format", Flag: "-"}},
+		Params:     []api.Param{{Name: "format", Flag: "-"}},
+		Provenance: true,
 	}, evaluate)
 
 	// ReportMarkdownOperation renders a harness report JSON as the
@@ -137,11 +206,17 @@ func evaluate(ctx api.Cancel, req *EvalRequest) (*api.Result, error) {
 // typed report: the command line writes --output and --markdown from one
 // evaluation (EncodeReport) and checks --fail-on on it. The same checks,
 // the same code and the same bytes as Run.
+// A host that changes the report after (human verdicts) encodes it
+// again (EncodeReport) and adds the provenance again (Stamp).
 func EvaluateReport(ctx api.Cancel, req *EvalRequest) (*api.Result, *harness.Report, error) {
 	if err := EvaluateOperation.Check(ctx, req); err != nil {
 		return nil, nil, err
 	}
-	return evaluateReport(ctx, req)
+	res, rep, err := evaluateReport(ctx, req)
+	if err == nil {
+		err = EvaluateOperation.Stamp(req, res)
+	}
+	return res, rep, err
 }
 
 func evaluateReport(cancel api.Cancel, req *EvalRequest) (*api.Result, *harness.Report, error) {
@@ -198,6 +273,18 @@ func (req *EvalRequest) read() (*casefile.CaseFile, error) {
 	if name == "" {
 		name = harness.DefaultCasesName
 	}
+	// The files read are recorded for the report's provenance.
+	req.loaded = &loadedFiles{seen: map[string]bool{}}
+	if loader != nil {
+		inner := loader
+		loader = func(p string) ([]byte, error) {
+			b, err := inner(p)
+			if err == nil {
+				req.loaded.add(p, b)
+			}
+			return b, err
+		}
+	}
 	return harness.ReadCaseFile(strings.NewReader(req.Cases.Text), name, casefile.ReadOptions{Loader: loader, MetricKinds: req.Evaluator.MetricKinds})
 }
 
@@ -235,12 +322,23 @@ func ReportMarkdown(report api.File) ([]byte, error) {
 	if head.ReportVersion != harness.ReportVersion {
 		return nil, inputerr.New(report.Name, 1, "report_version %d: this docscore reads version %d", head.ReportVersion, harness.ReportVersion)
 	}
-	var rep harness.Report
+	// The report and its provenance (SPEC F.8), which the Markdown does
+	// not show.
+	var withProvenance struct {
+		harness.Report
+		Provenance json.RawMessage `json:"provenance"`
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&rep); err != nil {
+	if err := dec.Decode(&withProvenance); err != nil {
+		// A member's path as the report names it, not the wrapper's.
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			te.Field = strings.TrimPrefix(te.Field, "Report.")
+		}
 		return nil, jsonError(report.Name, data, err)
 	}
+	rep := withProvenance.Report
 	if err := checkFingerprints(&rep); err != nil {
 		return nil, inputerr.New(report.Name, 0, "%v", err)
 	}

@@ -41,7 +41,12 @@ func TestEvaluateReportIsRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(other, want.Bytes) {
+		// EncodeReport writes the report; Run's JSON adds its provenance.
+		wantOther := want.Bytes
+		if tc.other == "json" {
+			wantOther = append(beforeProvenance(wantOther), "\n}\n"...)
+		}
+		if !bytes.Equal(other, wantOther) {
 			t.Errorf("format %q: EncodeReport(%q) is not Run's %s", tc.format, tc.other, tc.other)
 		}
 	}
@@ -53,6 +58,14 @@ func TestEvaluateReportIsRun(t *testing.T) {
 	if _, err := EncodeReport(&harness.Report{}, "csv"); err == nil || !strings.Contains(err.Error(), `format "csv": expected json or md`) {
 		t.Errorf("EncodeReport csv: %v", err)
 	}
+}
+
+// beforeProvenance is a JSON report up to its provenance member.
+func beforeProvenance(report []byte) []byte {
+	if i := bytes.Index(report, []byte(",\n  \"provenance\": {")); i >= 0 {
+		return report[:i]
+	}
+	return report
 }
 
 type usageRecords []judging.UsageRecord
@@ -85,17 +98,20 @@ func TestEvaluateNative(t *testing.T) {
 		return judging.JudgeOutput{Verdict: evalcase.Uncertain, Rationale: "stand-in"}, nil
 	})
 	for _, tc := range []struct {
-		name   string
-		edit   func(r *EvalRequest)
-		same   bool   // the same bytes as the request without native fields
-		has    string // else: the report holds this
-		err    string // else: the error says this
-		judged bool
+		name string
+		edit func(r *EvalRequest)
+		same bool // the same bytes as the request without native fields
+		// sameNumbers: the same but for the provenance's inputs (a built
+		// case file is no file read).
+		sameNumbers bool
+		has         string // else: the report holds this
+		err         string // else: the error says this
+		judged      bool
 	}{
 		{name: "loader in place of files", edit: func(r *EvalRequest) { r.Files, r.Loader = nil, casefile.MapLoader(files) }, same: true},
 		{name: "files and loader", edit: func(r *EvalRequest) { r.Loader = casefile.MapLoader(files) }, err: "files or a loader, not both"},
 		{name: "no loader, no files", edit: func(r *EvalRequest) { r.Files = nil }, err: `cannot read "invoice.png"`},
-		{name: "built case file", edit: func(r *EvalRequest) { r.Cases, r.Files, r.CaseFile = api.File{}, nil, built }, same: true},
+		{name: "built case file", edit: func(r *EvalRequest) { r.Cases, r.Files, r.CaseFile = api.File{}, nil, built }, sameNumbers: true},
 		{name: "usage", edit: func(r *EvalRequest) {
 			r.Usage = usageRecords{{Provider: "p", Model: "m", Usage: judging.Usage{InputTokens: 7}}}
 		}, has: `"judge_usage"`},
@@ -122,6 +138,8 @@ func TestEvaluateNative(t *testing.T) {
 				t.Fatal(err)
 			case tc.same && !bytes.Equal(res.Bytes, want):
 				t.Errorf("bytes differ from the request without native fields")
+			case tc.sameNumbers && !bytes.Equal(beforeProvenance(res.Bytes), beforeProvenance(want)):
+				t.Errorf("the report differs from the request without native fields")
 			case tc.has != "" && (bytes.Equal(res.Bytes, want) || !bytes.Contains(res.Bytes, []byte(tc.has))):
 				t.Errorf("report lacks %s", tc.has)
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/docscore/docscore/scoring/harness"
 	"github.com/docscore/docscore/scoring/harness/casefile"
 	"github.com/docscore/docscore/scoring/judging"
+	"github.com/docscore/docscore/scoring/provenance"
 	"github.com/spf13/cobra"
 )
 
@@ -180,6 +181,7 @@ confusion matrix (judge verdict x human verdict).
 					settings.context(ctxMap, adapter)
 				}
 				var people *harness.HumanVerdicts
+				var hostInputs []provenance.Input
 				if humanFile != "" {
 					data, err := readPath(env, "--human-verdicts", humanFile)
 					if err != nil {
@@ -188,6 +190,7 @@ confusion matrix (judge verdict x human verdict).
 					if people, err = harness.ReadHumanVerdicts(data, humanFile); err != nil {
 						return err
 					}
+					hostInputs = append(hostInputs, provenance.NewInput("human_verdicts", humanFile, data))
 				}
 
 				// Both forms run through the evaluate operation, the code the
@@ -211,10 +214,13 @@ confusion matrix (judge verdict x human verdict).
 					// The direct form has no cases file to read: its one case
 					// is built from the flags (directCase), and the operation
 					// evaluates that CaseFile.
-					if req.CaseFile, err = directCase(env, prediction, caseID, operation, rubric, evidence, groundTruth); err != nil {
+					var read []provenance.Input
+					if req.CaseFile, read, err = directCase(env, prediction, caseID, operation, rubric, evidence, groundTruth); err != nil {
 						return err
 					}
+					hostInputs = append(read, hostInputs...)
 				}
+				req.HostInputs = hostInputs
 				store, err := openStore(checkpointDir)
 				if err != nil {
 					return err
@@ -245,6 +251,7 @@ confusion matrix (judge verdict x human verdict).
 				var (
 					res    *api.Result
 					report *harness.Report
+					final  evalapi.EvalRequest // the request evaluated, the files it read
 				)
 				// One pass, or (--batch) as many as the batches need.
 				sc, err := settings.runJudged(env, store, func(sc *batchScope) error {
@@ -262,6 +269,7 @@ confusion matrix (judge verdict x human verdict).
 					}
 					var err error
 					res, report, err = evalapi.EvaluateReport(env.Context, &r)
+					final = r
 					return err
 				})
 				if err != nil {
@@ -283,6 +291,10 @@ confusion matrix (judge verdict x human verdict).
 				}
 				if people != nil || (report.JudgeUsage != nil && plan != nil) {
 					if res.Bytes, err = evalapi.EncodeReport(report, res.Format); err != nil {
+						return err
+					}
+					// The provenance (SPEC F.8) again, last.
+					if err := evalapi.EvaluateOperation.Stamp(&final, res); err != nil {
 						return err
 					}
 				}
@@ -380,16 +392,17 @@ func (l usageList) UsageRecords() []judging.UsageRecord { return usageOf(l...) }
 
 // directCase builds a one-case file from --prediction, --evidence and
 // --ground-truth.
-func directCase(env *Env, prediction, caseID, operation, rubric string, evidence, groundTruth []string) (*casefile.CaseFile, error) {
+func directCase(env *Env, prediction, caseID, operation, rubric string, evidence, groundTruth []string) (*casefile.CaseFile, []provenance.Input, error) {
 	rd := env.inputs()
 	data, err := readPath(env, "--prediction", prediction)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	pred, err := evalcase.ParseJSONValue(data, prediction)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	inputs := []provenance.Input{provenance.NewInput("prediction", prediction, data)}
 	if caseID == "" {
 		caseID = strings.TrimSuffix(filepath.Base(prediction), filepath.Ext(prediction))
 	}
@@ -408,17 +421,24 @@ func directCase(env *Env, prediction, caseID, operation, rubric string, evidence
 		}
 		ids[a.ArtifactID] = path
 		c.References = append(c.References, a)
+		// Described for the provenance (SPEC F.8): a second read of a
+		// file ReadArtifact read whole.
+		b, err := rd.ReadFile(path)
+		if err != nil {
+			return inputReadError("--"+flag+" "+path, err)
+		}
+		inputs = append(inputs, provenance.NewInput(strings.ReplaceAll(flag, "-", "_"), path, b))
 		return nil
 	}
 	for _, p := range evidence {
 		if err := add("evidence", p, evalcase.AuthorityEvidence); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	for _, p := range groundTruth {
 		if err := add("ground-truth", p, evalcase.AuthorityGroundTruth); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return &casefile.CaseFile{Name: prediction, Cases: []evalcase.EvaluationCase{c}}, nil
+	return &casefile.CaseFile{Name: prediction, Cases: []evalcase.EvaluationCase{c}}, inputs, nil
 }

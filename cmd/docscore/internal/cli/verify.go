@@ -19,6 +19,7 @@ import (
 	"github.com/docscore/docscore/httpapi"
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/api/evalapi"
 	"github.com/docscore/docscore/scoring/api/receiptsapi"
 	"github.com/docscore/docscore/scoring/provenance"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
@@ -72,6 +73,9 @@ func runVerify(env *Env, path, inputsDir string) error {
 	if !ok || !o.Provenance {
 		return &ExitError{Code: ExitInput, Err: fmt.Errorf("%s: its provenance names the operation %q, which this docscore cannot re-run", path, p.Operation)}
 	}
+	if err := canRerun(p); err != nil {
+		return &ExitError{Code: ExitInput, Err: fmt.Errorf("%s: %v", path, err)}
+	}
 	dirs := []string{}
 	if inputsDir != "" {
 		dirs = append(dirs, inputsDir)
@@ -110,6 +114,26 @@ func runVerify(env *Env, path, inputsDir string) error {
 		diffs = []string{"the bytes differ, every value agrees (spacing or order)"}
 	}
 	return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%s: not reproduced; re-running %s gives other numbers:\n  %s", path, p.Operation, strings.Join(diffs, "\n  "))}
+}
+
+// canRerun refuses a report verify cannot re-run byte for byte: an eval
+// report judged by a model (its answers are not reproducible offline),
+// compared with human verdicts, or of one --prediction.
+func canRerun(p *provenance.Provenance) error {
+	if p.Operation != evalapi.EvaluateOperation.Name {
+		return nil
+	}
+	for _, o := range p.Options {
+		if o.Name == "judge" && string(o.Value) != `"none"` {
+			return fmt.Errorf("its judge was %s: verify re-runs deterministic metrics only (eval --judge none); a model's answers are not reproducible", o.Value)
+		}
+	}
+	for _, in := range p.Inputs {
+		if in.Role != "cases" && in.Role != "files" {
+			return fmt.Errorf("its input %s (%s): verify re-runs eval reports of a --cases file without --human-verdicts", in.Name, in.Role)
+		}
+	}
+	return nil
 }
 
 // referencesAsRead reads a receipts request's reference files as "score
@@ -152,7 +176,14 @@ func findInput(dirs []string, in provenance.Input) ([]byte, string, error) {
 			where, len(data), hex.EncodeToString(sum[:]), in.Bytes, in.SHA256)
 		return false
 	}
-	for _, d := range dirs {
+	// A name with a folder (a file a cases file names by its path) is
+	// also looked up from the working folder, as the run that wrote the
+	// report found it.
+	places := dirs
+	if strings.ContainsAny(in.Name, `/\`) {
+		places = append(append([]string(nil), dirs...), "")
+	}
+	for _, d := range places {
 		p := filepath.Join(d, filepath.FromSlash(in.Name))
 		if data, err := os.ReadFile(p); err == nil && check(data, p) {
 			return data, p, nil

@@ -208,3 +208,70 @@ func TestVerifyScoreReceipts(t *testing.T) {
 		t.Errorf("changed run: exit %d, stderr %s; want 2 naming the run's hash", code, stderr)
 	}
 }
+
+// TestVerifyEval: an eval report of a cases file (judge none) carries
+// the cases file and every file it names, and verifies (exit 0) from a
+// copy elsewhere given --inputs; a copy with one score edited by hand
+// exits 1 naming it; a copy of a named file with a byte changed exits 2;
+// a --prediction report is refused (exit 2).
+func TestVerifyEval(t *testing.T) {
+	example := filepath.Join("..", "..", "..", "..", "examples", "harness", "pipeline")
+	files := map[string]string{}
+	for _, name := range []string{"cases.json", "invoice.png"} {
+		b, err := os.ReadFile(filepath.Join(example, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = string(b)
+	}
+	dir := writeFiles(t, files)
+	out := t.TempDir()
+	report := filepath.Join(out, "report.json")
+	if code, _, stderr := run(t, "eval", "--cases", filepath.Join(dir, "cases.json"), "--output", report); code != 0 && code != ExitThreshold {
+		t.Fatalf("eval: exit %d: %s", code, stderr)
+	}
+	data, _ := os.ReadFile(report)
+	for _, want := range []string{`"operation": "evaluate"`, `"role": "cases"`, `"name": "invoice.png"`, `"judge": "none"`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the report's provenance lacks %s", want)
+		}
+	}
+	if code, _, stderr := run(t, "verify", report); code != 2 || !strings.Contains(stderr, "invoice.png") {
+		t.Errorf("without --inputs: exit %d, stderr %s; want 2 naming the missing file", code, stderr)
+	}
+	if code, stdout, stderr := run(t, "verify", report, "--inputs", dir); code != 0 || !strings.Contains(stdout, "reproduced byte for byte") {
+		t.Fatalf("verify: exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+	edited := strings.Replace(string(data), `"field_accuracy": 1`, `"field_accuracy": 0.5`, 1)
+	if edited == string(data) {
+		t.Fatal("no field_accuracy of 1 to edit")
+	}
+	if err := os.WriteFile(filepath.Join(out, "edited.json"), []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := run(t, "verify", filepath.Join(out, "edited.json"), "--inputs", dir); code != 1 || !strings.Contains(stderr, "field_accuracy: report 0.5, re-run 1") {
+		t.Errorf("edited: exit %d, stderr %s; want 1 naming the score", code, stderr)
+	}
+	png := []byte(files["invoice.png"])
+	png[len(png)/2] ^= 1
+	if err := os.WriteFile(filepath.Join(dir, "invoice.png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := run(t, "verify", report, "--inputs", dir); code != 2 || !strings.Contains(stderr, "invoice.png") || !strings.Contains(stderr, "sha256") {
+		t.Errorf("changed file: exit %d, stderr %s; want 2 naming its hash", code, stderr)
+	}
+
+	// One prediction: provenance, but no re-run.
+	pred := writeFiles(t, map[string]string{"pred.json": `{"total": 7}`, "truth.json": `{"total": 7}`})
+	predReport := filepath.Join(out, "pred.json")
+	if code, _, stderr := run(t, "eval", "--prediction", filepath.Join(pred, "pred.json"), "--ground-truth", filepath.Join(pred, "truth.json"), "--judge", "none", "--output", predReport); code != 0 && code != ExitThreshold {
+		t.Fatalf("eval --prediction: exit %d: %s", code, stderr)
+	}
+	b, _ := os.ReadFile(predReport)
+	if !strings.Contains(string(b), `"role": "prediction"`) || !strings.Contains(string(b), `"role": "ground_truth"`) {
+		t.Errorf("--prediction report's provenance lacks its inputs")
+	}
+	if code, _, stderr := run(t, "verify", predReport); code != 2 || !strings.Contains(stderr, "--cases") {
+		t.Errorf("verify --prediction report: exit %d, stderr %s; want 2", code, stderr)
+	}
+}
