@@ -10,7 +10,9 @@
 // the reference computes none); each round runs the reference, then
 // docscore. It first checks that both give the same numbers (every cell's
 // counts exactly, its scores within 1e-9), then prints each one's median
-// wall and CPU time and the ratio. Issue 34's target is 100×.
+// wall and CPU time and the ratio. Issue 34's target is 100×. With
+// -before OLD, an earlier docscore build runs in the same rounds with the
+// same arguments, and its figures are printed beside.
 package main
 
 import (
@@ -35,6 +37,7 @@ func main() {
 	runs := flag.String("runs", "", "runs file")
 	rules := flag.String("rules", "", "rule file (optional)")
 	n := flag.Int("n", 3, "rounds")
+	before := flag.String("before", "", "an earlier docscore build, run in the same rounds")
 	flag.Parse()
 	if *gt == "" || *runs == "" || *n < 1 {
 		fmt.Fprintln(os.Stderr, "usage: benchreference -gt DIR -runs FILE [-rules FILE] [-docscore BIN] [-n 3]")
@@ -46,8 +49,15 @@ func main() {
 		ref = append(ref, "--rules", *rules)
 		cmd = append(cmd, "--rules", *rules)
 	}
-	var refT, dsT []timing
+	var refT, dsT, oldT []timing
 	for i := 0; i < *n; i++ {
+		if *before != "" {
+			old, err := timed(append([]string{*before}, cmd[1:]...))
+			if err != nil {
+				fail(err)
+			}
+			oldT = append(oldT, old)
+		}
 		a, err := timed(ref)
 		if err != nil {
 			fail(err)
@@ -65,6 +75,13 @@ func main() {
 		refT, dsT = append(refT, a), append(dsT, b)
 	}
 	fmt.Print(report(refT, dsT))
+	if len(oldT) > 0 {
+		cpu := func(t timing) time.Duration { return t.cpu }
+		wall := func(t timing) time.Duration { return t.wall }
+		fmt.Printf("before: %s median %.3f s wall %.3f s CPU: ratio %.1f× wall, %.1f× CPU (same rounds)\n", *before,
+			medianOf(oldT, wall).Seconds(), medianOf(oldT, cpu).Seconds(),
+			medianOf(refT, wall).Seconds()/medianOf(oldT, wall).Seconds(), medianOf(refT, cpu).Seconds()/medianOf(oldT, cpu).Seconds())
+	}
 }
 
 func fail(err error) {
