@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/scoring/api"
+	"github.com/docscore/docscore/scoring/reportread"
 	"github.com/docscore/docscore/scoring/tabular"
 	"github.com/docscore/docscore/scoring/tabular/tabulartest"
 )
@@ -73,7 +74,7 @@ func BenchmarkCompareWithin450(b *testing.B) {
 func BenchmarkCompareWithin450Parsed(b *testing.B) {
 	f, score := benchmarkReport(b)
 	req := &CompareRequest{Base: f, Within: true}
-	base, err := readReport(f)
+	base, err := reportread.Read(f)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func BenchmarkCompareWithin450Parsed(b *testing.B) {
 		}
 	}
 	reportShare(b, score)
-	b.ReportMetric(float64(len(base.cells)), "cells")
+	b.ReportMetric(float64(len(base.Cells)), "cells")
 }
 
 // BenchmarkReadReport450 reads the benchmark corpus's JSON report back
@@ -103,7 +104,7 @@ func BenchmarkReadReport450(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := readReport(f); err != nil {
+		if _, err := reportread.Read(f); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -118,18 +119,4 @@ func reportShare(b *testing.B, t scoreTimes) {
 	b.ReportMetric(t.Score/1e6, "score-ms")
 	b.ReportMetric(100*perOp/t.Command, "%command")
 	b.ReportMetric(t.Command/1e6, "command-ms")
-}
-
-// BenchmarkSkipReport450 checks the benchmark corpus's JSON report as
-// skipValue does an image row's unread members.
-func BenchmarkSkipReport450(b *testing.B) {
-	f, score := benchmarkReport(b)
-	b.SetBytes(int64(len(f.Text)))
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, ok := skipValue(f.Text, 0, 0); !ok {
-			b.Fatal("refused")
-		}
-	}
-	reportShare(b, score)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/reportread"
 	"github.com/docscore/docscore/scoring/stats"
 )
 
@@ -21,7 +22,7 @@ type Report struct {
 // buildReport reads the request's reports, chooses the comparisons of
 // SPEC F.6 and runs them.
 func buildReport(ctx api.Cancel, req *CompareRequest, o stats.Options) (*Report, error) {
-	base, err := readReport(req.Base)
+	base, err := reportread.Read(req.Base)
 	if err != nil {
 		return nil, err
 	}
@@ -29,7 +30,7 @@ func buildReport(ctx api.Cancel, req *CompareRequest, o stats.Options) (*Report,
 }
 
 // buildFrom is buildReport with the base report read.
-func buildFrom(ctx api.Cancel, base *report, req *CompareRequest, o stats.Options) (*Report, error) {
+func buildFrom(ctx api.Cancel, base *reportread.Report, req *CompareRequest, o stats.Options) (*Report, error) {
 	var err error
 	rep := &Report{}
 	var pairs []stats.Pair
@@ -47,39 +48,39 @@ func buildFrom(ctx api.Cancel, base *report, req *CompareRequest, o stats.Option
 	if err := checkWork(ctx, pairs, o); err != nil {
 		return nil, err
 	}
-	rep.Report, err = stats.CompareAll(base.family, pairs, o, ctx.Err)
+	rep.Report, err = stats.CompareAll(base.Family, pairs, o, ctx.Err)
 	return rep, err
 }
 
 // reportPairs pairs every cell of base with the cell of the new report
 // that has its model and phase, in base's order (SPEC F.6), and names the
 // cells only one report has.
-func reportPairs(base *report, newFile api.File) (pairs []stats.Pair, onlyBase, onlyNew []string, err error) {
+func reportPairs(base *reportread.Report, newFile api.File) (pairs []stats.Pair, onlyBase, onlyNew []string, err error) {
 	nw, err := readComparable(base, newFile)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	byKey := map[string]*cell{}
-	for _, c := range nw.cells {
-		byKey[c.key()] = c
+	byKey := map[string]*reportread.Cell{}
+	for _, c := range nw.Cells {
+		byKey[c.Key()] = c
 	}
 	inBase := map[string]bool{}
-	for _, c := range base.cells {
-		inBase[c.key()] = true
-		if d := byKey[c.key()]; d != nil {
-			pairs = append(pairs, stats.Pair{A: c.named(), B: d.named(), PrefixA: stats.BasePrefix, PrefixB: stats.NewPrefix})
+	for _, c := range base.Cells {
+		inBase[c.Key()] = true
+		if d := byKey[c.Key()]; d != nil {
+			pairs = append(pairs, stats.Pair{A: c.Named(), B: d.Named(), PrefixA: stats.BasePrefix, PrefixB: stats.NewPrefix})
 		} else {
-			onlyBase = append(onlyBase, c.key())
+			onlyBase = append(onlyBase, c.Key())
 		}
 	}
-	for _, c := range nw.cells {
-		if !inBase[c.key()] {
-			onlyNew = append(onlyNew, c.key())
+	for _, c := range nw.Cells {
+		if !inBase[c.Key()] {
+			onlyNew = append(onlyNew, c.Key())
 		}
 	}
 	if len(pairs) == 0 {
-		return nil, nil, nil, inputerr.New(nw.file, 0, "has no cell in common with %s (%s has %s; %s has %s): compare reports of the same models and phases",
-			base.file, base.file, cellList(base), nw.file, cellList(nw))
+		return nil, nil, nil, inputerr.New(nw.File, 0, "has no cell in common with %s (%s has %s; %s has %s): compare reports of the same models and phases",
+			base.File, base.File, cellList(base), nw.File, cellList(nw))
 	}
 	return pairs, onlyBase, onlyNew, nil
 }
@@ -87,25 +88,25 @@ func reportPairs(base *report, newFile api.File) (pairs []stats.Pair, onlyBase, 
 // readComparable reads the report to compare with base: one of its
 // family, its fields (tabular) or structured metrics (receipts), and its
 // spelling of every page both name.
-func readComparable(base *report, f api.File) (*report, error) {
-	nw, err := readReport(f)
+func readComparable(base *reportread.Report, f api.File) (*reportread.Report, error) {
+	nw, err := reportread.Read(f)
 	if err != nil {
 		return nil, err
 	}
-	if base.family != nw.family {
-		return nil, inputerr.New(nw.file, 0, "is a %s report and %s a %s report: compare two reports of one family", nw.family, base.file, base.family)
+	if base.Family != nw.Family {
+		return nil, inputerr.New(nw.File, 0, "is a %s report and %s a %s report: compare two reports of one family", nw.Family, base.File, base.Family)
 	}
-	if base.family == "tabular" && !slices.Equal(base.fields, nw.fields) {
-		return nil, inputerr.New(nw.file, 0, "scores the fields %s, %s scores %s: reports whose fields differ cannot be compared",
-			strings.Join(nw.fields, ", "), base.file, strings.Join(base.fields, ", "))
+	if base.Family == "tabular" && !slices.Equal(base.Fields, nw.Fields) {
+		return nil, inputerr.New(nw.File, 0, "scores the fields %s, %s scores %s: reports whose fields differ cannot be compared",
+			strings.Join(nw.Fields, ", "), base.File, strings.Join(base.Fields, ", "))
 	}
-	if has, baseHas := nw.schema.Width > stats.RecTEDSum, base.schema.Width > stats.RecTEDSum; base.family == "receipts" && has != baseHas {
-		return nil, inputerr.New(nw.file, 0, "has%s structured metrics and %s has%s: reports whose statistics differ cannot be compared",
-			without(has), base.file, without(baseHas))
+	if has, baseHas := nw.Schema.Width > stats.RecTEDSum, base.Schema.Width > stats.RecTEDSum; base.Family == "receipts" && has != baseHas {
+		return nil, inputerr.New(nw.File, 0, "has%s structured metrics and %s has%s: reports whose statistics differ cannot be compared",
+			without(has), base.File, without(baseHas))
 	}
-	for n, page := range base.pages {
-		if other, ok := nw.pages[n]; ok && other != page {
-			return nil, inputerr.New(nw.file, 0, "spells page %q where %s spells it %q: compare needs one spelling of a page", other, base.file, page)
+	for n, page := range base.Pages {
+		if other, ok := nw.Pages[n]; ok && other != page {
+			return nil, inputerr.New(nw.File, 0, "spells page %q where %s spells it %q: compare needs one spelling of a page", other, base.File, page)
 		}
 	}
 	return nw, nil
@@ -115,31 +116,31 @@ func readComparable(base *report, f api.File) (*report, error) {
 // of the preview report (SPEC F.6): a draft-rule preview scores the same
 // images twice, so both reports must be tabular and have the same cells,
 // in the same order, on the same pages.
-func previewPairs(settled *report, previewFile api.File) ([]stats.Pair, error) {
-	if settled.family != "tabular" {
-		return nil, inputerr.New(settled.file, 0, "is a %s report: a preview compares two tabular reports, the settled scoring and the preview (docscore score tabular, then with --preview)", settled.family)
+func previewPairs(settled *reportread.Report, previewFile api.File) ([]stats.Pair, error) {
+	if settled.Family != "tabular" {
+		return nil, inputerr.New(settled.File, 0, "is a %s report: a preview compares two tabular reports, the settled scoring and the preview (docscore score tabular, then with --preview)", settled.Family)
 	}
 	pv, err := readComparable(settled, previewFile)
 	if err != nil {
 		return nil, err
 	}
-	if len(pv.cells) != len(settled.cells) {
-		return nil, inputerr.New(pv.file, 0, "has the cells %s, %s has %s: a preview scores the same cells twice",
-			cellList(pv), settled.file, cellList(settled))
+	if len(pv.Cells) != len(settled.Cells) {
+		return nil, inputerr.New(pv.File, 0, "has the cells %s, %s has %s: a preview scores the same cells twice",
+			cellList(pv), settled.File, cellList(settled))
 	}
-	named := make([]stats.Named, len(settled.cells))
-	previews := make([]stats.Named, len(settled.cells))
-	for i, c := range settled.cells {
-		d := pv.cells[i]
-		if c.key() != d.key() {
-			return nil, inputerr.New(pv.file, 0, "has the cells %s, %s has %s: a preview scores the same cells twice",
-				cellList(pv), settled.file, cellList(settled))
+	named := make([]stats.Named, len(settled.Cells))
+	previews := make([]stats.Named, len(settled.Cells))
+	for i, c := range settled.Cells {
+		d := pv.Cells[i]
+		if c.Key() != d.Key() {
+			return nil, inputerr.New(pv.File, 0, "has the cells %s, %s has %s: a preview scores the same cells twice",
+				cellList(pv), settled.File, cellList(settled))
 		}
-		if a, b := c.stats.Units(), d.stats.Units(); !slices.Equal(a, b) {
-			return nil, inputerr.New(pv.file, 0, "cell %s is on the pages %s, in %s on %s: a preview scores the same images twice",
-				c.key(), strings.Join(b, ", "), settled.file, strings.Join(a, ", "))
+		if a, b := c.Stats.Units(), d.Stats.Units(); !slices.Equal(a, b) {
+			return nil, inputerr.New(pv.File, 0, "cell %s is on the pages %s, in %s on %s: a preview scores the same images twice",
+				c.Key(), strings.Join(b, ", "), settled.File, strings.Join(a, ", "))
 		}
-		named[i], previews[i] = c.named(), d.named()
+		named[i], previews[i] = c.Named(), d.Named()
 	}
 	return stats.PreviewPairs(named, previews)
 }
@@ -152,13 +153,13 @@ func without(has bool) string {
 	return " no"
 }
 
-func cellList(r *report) string {
-	if len(r.cells) == 0 {
+func cellList(r *reportread.Report) string {
+	if len(r.Cells) == 0 {
 		return "no cells"
 	}
-	keys := make([]string, len(r.cells))
-	for i, c := range r.cells {
-		keys[i] = c.key()
+	keys := make([]string, len(r.Cells))
+	for i, c := range r.Cells {
+		keys[i] = c.Key()
 	}
 	return strings.Join(keys, ", ")
 }
@@ -167,25 +168,25 @@ func cellList(r *report) string {
 // pairs, or every two cells sharing a phase or a model (every two phases
 // of a receipts report, one model's run), the first in report order as A
 // (SPEC F.6).
-func withinPairs(r *report, spec string) ([]stats.Pair, error) {
+func withinPairs(r *reportread.Report, spec string) ([]stats.Pair, error) {
 	var pairs []stats.Pair
 	if spec == "" {
-		for i, a := range r.cells {
-			for _, b := range r.cells[i+1:] {
+		for i, a := range r.Cells {
+			for _, b := range r.Cells[i+1:] {
 				// A receipts report is one model's run: its phases share it.
-				if a.phase == b.phase || a.model == nil || *a.model == *b.model {
-					pairs = append(pairs, stats.Pair{A: a.named(), B: b.named()})
+				if a.Phase == b.Phase || a.Model == nil || *a.Model == *b.Model {
+					pairs = append(pairs, stats.Pair{A: a.Named(), B: b.Named()})
 				}
 			}
 		}
 		if len(pairs) == 0 {
-			return nil, inputerr.New(r.file, 0, "has no two cells sharing a phase or a model (%s): nothing to compare within it", cellList(r))
+			return nil, inputerr.New(r.File, 0, "has no two cells sharing a phase or a model (%s): nothing to compare within it", cellList(r))
 		}
 		return pairs, nil
 	}
-	byKey := map[string]*cell{}
-	for _, c := range r.cells {
-		byKey[c.key()] = c
+	byKey := map[string]*reportread.Cell{}
+	for _, c := range r.Cells {
+		byKey[c.Key()] = c
 	}
 	for _, item := range strings.Split(spec, ",") {
 		item = strings.TrimSpace(item)
@@ -198,7 +199,7 @@ func withinPairs(r *report, spec string) ([]stats.Pair, error) {
 			}
 			a, b := byKey[item[:i]], byKey[item[i+1:]]
 			if a != nil && b != nil {
-				found = append(found, stats.Pair{A: a.named(), B: b.named()})
+				found = append(found, stats.Pair{A: a.Named(), B: b.Named()})
 			}
 		}
 		switch {
@@ -210,10 +211,10 @@ func withinPairs(r *report, spec string) ([]stats.Pair, error) {
 			return nil, api.Paramf("pairs", "%q can be read as more than one pair of cells", item)
 		default:
 			want := "model/phase:model/phase"
-			if r.family == "receipts" {
+			if r.Family == "receipts" {
 				want = "phase:phase"
 			}
-			return nil, api.Paramf("pairs", "%q: expected %s naming two cells of %s (%s)", item, want, r.file, cellList(r))
+			return nil, api.Paramf("pairs", "%q: expected %s naming two cells of %s (%s)", item, want, r.File, cellList(r))
 		}
 	}
 	return pairs, nil

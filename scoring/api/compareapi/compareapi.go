@@ -1,9 +1,9 @@
 // Package compareapi is the comparison entry point of scoring/api (SPEC
 // F.5, F.6): the request every host decodes — two reports of one family,
 // or one report compared within itself — and the function that answers it
-// with the exact bytes of "docscore compare". It reads the reports' own
-// per-image (tabular) and per-page (receipts) rows, so no ground truth is
-// needed, and leaves the statistics to package stats. It is a package of
+// with the exact bytes of "docscore compare". Package reportread reads the
+// reports' own per-image (tabular) and per-page (receipts) rows, so no
+// ground truth is needed, and package stats does the statistics. It is a package of
 // its own so that the page's core (docscore.wasm) does not link it.
 package compareapi
 

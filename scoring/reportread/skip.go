@@ -1,4 +1,4 @@
-package compareapi
+package reportread
 
 import (
 	"math/bits"

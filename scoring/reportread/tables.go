@@ -1,4 +1,4 @@
-package compareapi
+package reportread
 
 import (
 	"encoding/json"
@@ -31,7 +31,7 @@ type tablesJSON struct {
 // readTables rebuilds a tables report's cells from its table rows (SPEC
 // H.4): one unit per table, its runs' scores added, as
 // stats.TablesCell builds them when scoring.
-func readTables(src *ingest.Source) (*report, error) {
+func readTables(src *ingest.Source) (*Report, error) {
 	file := src.Name()
 	var r tablesJSON
 	if err := json.Unmarshal(src.Bytes(), &r); err != nil {
@@ -43,7 +43,7 @@ func readTables(src *ingest.Source) (*report, error) {
 	case r.Tables == nil:
 		return nil, missing(file, "", "tables", "the per-table rows")
 	}
-	rep := &report{file: file, family: "tables", schema: stats.TablesSchema()}
+	rep := &Report{File: file, Family: "tables", Schema: stats.TablesSchema()}
 	type mp struct{ model, phase string }
 	rows := map[mp][]stats.TablesRow{}
 	var order []mp
@@ -70,11 +70,11 @@ func readTables(src *ingest.Source) (*report, error) {
 	}
 	for _, k := range order {
 		model := k.model
-		c := &cell{model: &model, phase: k.phase, stats: stats.TablesCell(k.model, k.phase, rows[k])}
-		if len(c.stats.Units()) == 0 {
+		c := &Cell{Model: &model, Phase: k.phase, Stats: stats.TablesCell(k.model, k.phase, rows[k])}
+		if len(c.Stats.Units()) == 0 {
 			return nil, inputerr.New(file, 0, "%s", fmt.Sprintf("cell %s/%s has no table rows: compare needs the per-table rows of the JSON report of docscore score tables", k.model, k.phase))
 		}
-		rep.cells = append(rep.cells, c)
+		rep.Cells = append(rep.Cells, c)
 	}
 	return rep, nil
 }

@@ -1,4 +1,4 @@
-package compareapi
+package reportread
 
 import (
 	"bytes"
@@ -49,7 +49,7 @@ func scanAgrees(t *testing.T, text string) bool {
 // encoding/json every text it would read otherwise: repeated and
 // case-folded keys, members of another type, numbers out of range.
 func TestScanMatchesEncodingJSON(t *testing.T) {
-	for _, p := range []string{tabularReport, "../../tabular/testdata/golden/sample_no_rules.json"} {
+	for _, p := range []string{tabularReport, "../tabular/testdata/golden/sample_no_rules.json"} {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -212,7 +212,7 @@ func TestScanRefusesMalformedPairs(t *testing.T) {
 			if _, ok := scanTabular(text); ok {
 				t.Fatal("scanned")
 			}
-			_, err := readReport(api.File{Name: "r.json", Text: text})
+			_, err := Read(api.File{Name: "r.json", Text: text})
 			if _, ok := inputerr.As(err); !ok {
 				t.Fatalf("error %v, want an input error", err)
 			}

@@ -1,4 +1,4 @@
-package compareapi
+package reportread
 
 import (
 	"encoding/json"
@@ -13,44 +13,44 @@ import (
 	"github.com/docscore/docscore/scoring/stats"
 )
 
-// report is a score report read back for comparison: its family, the
+// Report is a score report read back for comparison: its family, the
 // schema of its cells and each cell's units, in report order.
-type report struct {
-	file   string
-	family string // "tabular" or "receipts"
-	schema *stats.Schema
-	fields []string // tabular: the scored fields, in order
-	cells  []*cell
+type Report struct {
+	File   string
+	Family string // "tabular" or "receipts"
+	Schema *stats.Schema
+	Fields []string // tabular: the scored fields, in order
+	Cells  []*Cell
 	// pages maps a tabular page's number, leading zeros dropped, to the
 	// spelling the report's image rows give it.
-	pages map[string]string
+	Pages map[string]string
 }
 
-// cell is one cell of a report (receipts: one phase), its units built
+// Cell is one cell of a report (receipts: one phase), its units built
 // under the unprefixed id.
-type cell struct {
-	model *string // nil for receipts
-	phase string
-	stats *stats.Cell
+type Cell struct {
+	Model *string // nil for receipts
+	Phase string
+	Stats *stats.Cell
 }
 
-// key is how --pairs and the matching of two reports name the cell:
+// Key is how --pairs and the matching of two reports name the cell:
 // model/phase, or the phase for receipts.
-func (c *cell) key() string {
-	if c.model == nil {
-		return c.phase
+func (c *Cell) Key() string {
+	if c.Model == nil {
+		return c.Phase
 	}
-	return *c.model + "/" + c.phase
+	return *c.Model + "/" + c.Phase
 }
 
-// named returns the cell as one side of a comparison.
-func (c *cell) named() stats.Named {
-	return stats.Named{Cell: c.stats, Model: c.model, Phase: c.phase}
+// Named returns the cell as one side of a comparison.
+func (c *Cell) Named() stats.Named {
+	return stats.Named{Cell: c.Stats, Model: c.Model, Phase: c.Phase}
 }
 
-// readReport reads a report of either family from its JSON, after a
+// Read reads a report of either family from its JSON, after a
 // byte order mark (ingest.Open).
-func readReport(f api.File) (*report, error) {
+func Read(f api.File) (*Report, error) {
 	// The scan reads the text itself: f.Bytes would copy all 8 MB of the
 	// benchmark corpus's report first.
 	if f.Base64 == "" {
@@ -141,7 +141,7 @@ type tabularFieldSum struct {
 // readTabular rebuilds a tabular report's cells from its image rows (SPEC
 // F.1, stats' package doc): a page sums its images' counts, a failed
 // image keeps its page as a unit contributing nothing.
-func readTabular(src *ingest.Source) (*report, error) {
+func readTabular(src *ingest.Source) (*Report, error) {
 	var r tabularJSON
 	if err := json.Unmarshal(src.Bytes(), &r); err != nil {
 		return nil, jsonError(src, err)
@@ -150,7 +150,7 @@ func readTabular(src *ingest.Source) (*report, error) {
 }
 
 // decodedTabular is readTabular's report from the decoded members.
-func decodedTabular(file string, r *tabularJSON) (*report, error) {
+func decodedTabular(file string, r *tabularJSON) (*Report, error) {
 	switch {
 	case r.Fields == nil:
 		return nil, missing(file, "", "fields", "the scored fields")
@@ -159,7 +159,7 @@ func decodedTabular(file string, r *tabularJSON) (*report, error) {
 	case r.Images == nil:
 		return nil, missing(file, "", "images", "the per-image rows")
 	}
-	rep := &report{file: file, family: "tabular", fields: *r.Fields, schema: stats.TabularSchema(*r.Fields), pages: map[string]string{}}
+	rep := &Report{File: file, Family: "tabular", Fields: *r.Fields, Schema: stats.TabularSchema(*r.Fields), Pages: map[string]string{}}
 	type modelPhase struct{ model, phase string }
 	builders := map[modelPhase]*stats.Builder{}
 	var order []modelPhase
@@ -171,15 +171,15 @@ func decodedTabular(file string, r *tabularJSON) (*report, error) {
 		if builders[key] != nil {
 			return nil, inputerr.New(file, 0, "cells[%d]: model %q phase %q given twice", i, *c.Model, *c.Phase)
 		}
-		builders[key] = stats.NewBuilder(stats.TabularID(*c.Model, *c.Phase), rep.schema)
+		builders[key] = stats.NewBuilder(stats.TabularID(*c.Model, *c.Phase), rep.Schema)
 		order = append(order, key)
 		model := *c.Model
-		rep.cells = append(rep.cells, &cell{model: &model, phase: *c.Phase})
+		rep.Cells = append(rep.Cells, &Cell{Model: &model, Phase: *c.Phase})
 	}
-	if len(*r.Images) == 0 && len(rep.cells) > 0 {
+	if len(*r.Images) == 0 && len(rep.Cells) > 0 {
 		return nil, inputerr.New(file, 0, "\"images\" is empty: compare needs the per-image rows of the full JSON report of docscore score tabular")
 	}
-	v := make([]float64, rep.schema.Width) // each image's contributions
+	v := make([]float64, rep.Schema.Width) // each image's contributions
 	lines := map[imageKey]int{}            // the image rows seen, by run line
 	for i := range *r.Images {
 		im := &(*r.Images)[i]
@@ -221,14 +221,14 @@ func decodedTabular(file string, r *tabularJSON) (*report, error) {
 			}
 			v[m.at] = *m.v
 		}
-		for j, name := range rep.fields {
+		for j, name := range rep.Fields {
 			fs := im.Fields[name]
 			if fs == nil || fs.Sum == nil || fs.Scored == nil {
 				return nil, missing(file, where(), "fields."+name, "each field's sum and scored count")
 			}
 			v[stats.TabFields+2*j], v[stats.TabFields+2*j+1] = *fs.Sum, *fs.Scored
 		}
-		if msg := checkTabularImage(rep.fields, v); msg != "" {
+		if msg := checkTabularImage(rep.Fields, v); msg != "" {
 			return nil, inputerr.New(file, 0, "%s%s", where(), msg)
 		}
 		if im.Line > 0 {
@@ -243,7 +243,7 @@ func decodedTabular(file string, r *tabularJSON) (*report, error) {
 		}
 	}
 	for i, key := range order {
-		rep.cells[i].stats = builders[key].Build()
+		rep.Cells[i].Stats = builders[key].Build()
 	}
 	return rep, nil
 }
@@ -339,12 +339,12 @@ func checkReceiptsPage(v []float64, structured bool) string {
 // notePage refuses two spellings of one page number ("7" and "07"): A.6
 // matches both to one ground-truth page, which SPEC F.1 makes one unit.
 // ok is false, with the spelling seen first, for a second spelling.
-func (r *report) notePage(page string) (seen string, ok bool) {
+func (r *Report) notePage(page string) (seen string, ok bool) {
 	n := pageNumber(page)
-	if seen, dup := r.pages[n]; dup && seen != page {
+	if seen, dup := r.Pages[n]; dup && seen != page {
 		return seen, false
 	}
-	r.pages[n] = page
+	r.Pages[n] = page
 	return "", true
 }
 
@@ -397,7 +397,7 @@ func optNumber(raw json.RawMessage) (v float64, isNull, present bool, err error)
 
 // readReceipts rebuilds a receipts report's phases from its page rows:
 // one unit per sample (SPEC F.1, stats' package doc).
-func readReceipts(src *ingest.Source) (*report, error) {
+func readReceipts(src *ingest.Source) (*Report, error) {
 	file := src.Name()
 	var r receiptsJSON
 	if err := json.Unmarshal(src.Bytes(), &r); err != nil {
@@ -413,7 +413,7 @@ func readReceipts(src *ingest.Source) (*report, error) {
 	for _, p := range *r.Phases {
 		structured = structured || len(p.Structured) > 0 && string(p.Structured) != "null"
 	}
-	rep := &report{file: file, family: "receipts", schema: stats.ReceiptsSchema(structured)}
+	rep := &Report{File: file, Family: "receipts", Schema: stats.ReceiptsSchema(structured)}
 	builders := map[string]*stats.Builder{}
 	var order []string
 	for i, p := range *r.Phases {
@@ -424,11 +424,11 @@ func readReceipts(src *ingest.Source) (*report, error) {
 		if builders[id] != nil {
 			return nil, inputerr.New(file, 0, "phases[%d]: phase %q given twice", i, *p.Phase)
 		}
-		builders[id] = stats.NewBuilder(id, rep.schema)
+		builders[id] = stats.NewBuilder(id, rep.Schema)
 		order = append(order, id)
-		rep.cells = append(rep.cells, &cell{phase: *p.Phase})
+		rep.Cells = append(rep.Cells, &Cell{Phase: *p.Phase})
 	}
-	if len(*r.Pages) == 0 && len(rep.cells) > 0 {
+	if len(*r.Pages) == 0 && len(rep.Cells) > 0 {
 		return nil, inputerr.New(file, 0, "\"pages\" is empty: compare needs the per-page rows of the JSON report of docscore score receipts")
 	}
 	pairs := map[[2]string]int{} // the pages seen, by phase and sample
@@ -442,7 +442,7 @@ func readReceipts(src *ingest.Source) (*report, error) {
 		if b == nil {
 			return nil, inputerr.New(file, 0, "%sno such phase in \"phases\"", where)
 		}
-		v := make([]float64, rep.schema.Width)
+		v := make([]float64, rep.Schema.Width)
 		f1, null, present, err := optNumber(p.F1)
 		switch {
 		case err != nil:
@@ -484,7 +484,7 @@ func readReceipts(src *ingest.Source) (*report, error) {
 		}
 	}
 	for i, id := range order {
-		rep.cells[i].stats = builders[id].Build()
+		rep.Cells[i].Stats = builders[id].Build()
 	}
 	return rep, nil
 }
@@ -514,7 +514,7 @@ type textPage struct {
 
 // readText rebuilds a page-text report's cells from its page rows: one
 // unit per page, summing its runs (SPEC G.3, F.1).
-func readText(src *ingest.Source) (*report, error) {
+func readText(src *ingest.Source) (*Report, error) {
 	file := src.Name()
 	var r textJSON
 	if err := json.Unmarshal(src.Bytes(), &r); err != nil {
@@ -526,7 +526,7 @@ func readText(src *ingest.Source) (*report, error) {
 	case r.Pages == nil:
 		return nil, missing(file, "", "pages", "the per-page rows")
 	}
-	rep := &report{file: file, family: "text", schema: stats.TextSchema()}
+	rep := &Report{File: file, Family: "text", Schema: stats.TextSchema()}
 	builders := map[string]*stats.Builder{}
 	var order []string
 	for i, c := range *r.Cells {
@@ -537,12 +537,12 @@ func readText(src *ingest.Source) (*report, error) {
 		if builders[id] != nil {
 			return nil, inputerr.New(file, 0, "cells[%d]: model %q phase %q given twice", i, *c.Model, *c.Phase)
 		}
-		builders[id] = stats.NewBuilder(id, rep.schema)
+		builders[id] = stats.NewBuilder(id, rep.Schema)
 		order = append(order, id)
 		model := *c.Model
-		rep.cells = append(rep.cells, &cell{model: &model, phase: *c.Phase})
+		rep.Cells = append(rep.Cells, &Cell{Model: &model, Phase: *c.Phase})
 	}
-	v := make([]float64, rep.schema.Width)
+	v := make([]float64, rep.Schema.Width)
 	rows := map[string]int{} // model, phase, run and page of the rows seen
 	for i, p := range *r.Pages {
 		if p.Model == nil || p.Phase == nil || p.Page == nil {
@@ -599,7 +599,7 @@ func readText(src *ingest.Source) (*report, error) {
 		}
 	}
 	for i, id := range order {
-		rep.cells[i].stats = builders[id].Build()
+		rep.Cells[i].Stats = builders[id].Build()
 	}
 	return rep, nil
 }
