@@ -34,7 +34,10 @@ func ExampleRead_error() {
 `
 	_, err := pilotrun.Read(strings.NewReader(file), "run.jsonl", pilotrun.ReadOptions{})
 	fmt.Println(err)
-	// Output: run.jsonl:2: request: "status" is "done": expected one of ok, timeout, http_error, transport_error, cancelled
+	// Output:
+	// run.jsonl:2:1: request: "status" is "done": expected one of ok, timeout, http_error, transport_error, cancelled
+	//     2 | {"type": "request", "phase": "c1", "sample_id": "a", "status": "done"}
+	//       | ^
 }
 
 func ExampleStats() {

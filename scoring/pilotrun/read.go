@@ -127,7 +127,8 @@ func (run *Run) Apply(it Item, lineNo int) {
 // header must repeat it. It does not change run, so that the lines after
 // the header can be parsed at once by several goroutines (a streamed
 // scoring).
-func (run *Run) ParseLine(l ingest.Line) (Item, *inputerr.Error) {
+func (run *Run) ParseLine(l ingest.Line) (it Item, e *inputerr.Error) {
+	defer func() { e = onLine(e, l) }()
 	name, lineNo, trimmed := run.Name, l.No, l.Text
 	if run.HeaderLine != 0 {
 		// Most lines are requests: try them in one decoding.
@@ -243,4 +244,16 @@ func checkRequest(name string, lineNo int, req *Request) *inputerr.Error {
 		return inputerr.New(name, lineNo, "request: \"status\" is %q: expected one of ok, timeout, http_error, transport_error, cancelled", string(req.Status))
 	}
 	return nil
+}
+
+// onLine gives an error about line l that has no source line the line,
+// with the caret under the record's start, so that every error of a run
+// file shows where it is.
+func onLine(e *inputerr.Error, l ingest.Line) *inputerr.Error {
+	if e == nil || e.Source != "" || e.Line != l.No {
+		return e
+	}
+	c := *e
+	c.Column, c.Source = l.Indent+1, l.Source()
+	return &c
 }
