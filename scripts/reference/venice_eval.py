@@ -185,6 +185,8 @@ def best_reading(gt, reads):
 
 
 def levenshtein(a, b):
+    if a == b:  # most fields read right: no table for them
+        return 0
     prev = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
         cur = [i]
