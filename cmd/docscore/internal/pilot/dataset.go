@@ -308,6 +308,12 @@ func ParseManifest(name string, data []byte) ([]ManifestEntry, error) {
 			return nil, e
 		}
 		lineNo, t := lines.Line().No, lines.Line().Text
+		// at is an error about the line's record: the caret under its
+		// start, the line shown.
+		at := func(format string, args ...any) *inputerr.Error {
+			l := lines.Line()
+			return inputerr.At(name, l.No, l.Indent+1, l.Source(), format, args...)
+		}
 		var rec struct {
 			SampleID    *string         `json:"sample_id"`
 			Image       *string         `json:"image"`
@@ -319,23 +325,23 @@ func ParseManifest(name string, data []byte) ([]ManifestEntry, error) {
 		}
 		switch {
 		case rec.SampleID == nil || strings.TrimSpace(*rec.SampleID) == "":
-			return nil, inputerr.New(name, lineNo, "expected a non-empty \"sample_id\" string")
+			return nil, at("expected a non-empty \"sample_id\" string")
 		case rec.Image == nil || strings.TrimSpace(*rec.Image) == "":
-			return nil, inputerr.New(name, lineNo, "expected a non-empty \"image\" string: the image file's path")
+			return nil, at("expected a non-empty \"image\" string: the image file's path")
 		}
 		if prev, dup := seen[*rec.SampleID]; dup {
-			return nil, inputerr.New(name, lineNo, "sample_id %q is given twice (first on line %d): expected one image per sample", *rec.SampleID, prev)
+			return nil, at("sample_id %q is given twice (first on line %d): expected one image per sample", *rec.SampleID, prev)
 		}
 		seen[*rec.SampleID] = lineNo
 		e := ManifestEntry{Line: lineNo, SampleID: *rec.SampleID, Image: *rec.Image, Reference: rec.Reference}
 		if gt := bytes.TrimSpace(rec.GroundTruth); len(gt) > 0 && !bytes.Equal(gt, []byte("null")) {
 			if rec.Reference != nil {
-				return nil, inputerr.New(name, lineNo, "both \"reference\" and \"ground_truth\": expected one label per sample")
+				return nil, at("both \"reference\" and \"ground_truth\": expected one label per sample")
 			}
 			if gt[0] == '"' {
 				var s string
 				if err := json.Unmarshal(gt, &s); err != nil {
-					return nil, inputerr.New(name, lineNo, "ground_truth: expected an object or a JSON string: %v", err)
+					return nil, at("ground_truth: expected an object or a JSON string: %v", err)
 				}
 				gt = []byte(s)
 			}
@@ -344,11 +350,11 @@ func ParseManifest(name string, data []byte) ([]ManifestEntry, error) {
 				if ie, ok := inputerr.As(err); ok {
 					msg = strings.TrimPrefix(ie.Msg, fmt.Sprintf("row %d: ", lineNo))
 				}
-				return nil, inputerr.New(name, lineNo, "%s", msg)
+				return nil, at("%s", msg)
 			}
 			var compact bytes.Buffer
 			if err := json.Compact(&compact, gt); err != nil {
-				return nil, inputerr.New(name, lineNo, "ground_truth: expected a CORD annotation object: %v", err)
+				return nil, at("ground_truth: expected a CORD annotation object: %v", err)
 			}
 			e.Label = compact.Bytes()
 		}

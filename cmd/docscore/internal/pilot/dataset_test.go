@@ -205,16 +205,16 @@ func TestLoadDatasetErrors(t *testing.T) {
 
 func TestParseManifestErrors(t *testing.T) {
 	cases := []struct{ in, want string }{
-		{`{"sample_id": "a"}`, `m.jsonl:1: expected a non-empty "image" string`},
-		{`{"image": "a.png"}`, `m.jsonl:1: expected a non-empty "sample_id" string`},
+		{`{"sample_id": "a"}`, `m.jsonl:1:1: expected a non-empty "image" string`},
+		{`{"image": "a.png"}`, `m.jsonl:1:1: expected a non-empty "sample_id" string`},
 		{"\n\n{\"sample_id\": \"a\", \"image\": \"a.png\"", `m.jsonl:3:`},
 		{`[1, 2]`, `m.jsonl:1:1: expected a JSON object {"sample_id": "…", "image": "…"}, found an array`},
 		{` "a.png"`, `m.jsonl:1:2: expected a JSON object {"sample_id": "…", "image": "…"}, found a string`},
 		{"{\"sample_id\": \"a\", \"image\": \"\xff.png\"}", `m.jsonl:1:30: expected UTF-8 text`},
-		{"{\"sample_id\": \"a\", \"image\": \"a.png\"}\n{\"sample_id\": \"a\", \"image\": \"b.png\"}", `m.jsonl:2: sample_id "a" is given twice (first on line 1)`},
+		{"{\"sample_id\": \"a\", \"image\": \"a.png\"}\n{\"sample_id\": \"a\", \"image\": \"b.png\"}", "m.jsonl:2:1: sample_id \"a\" is given twice (first on line 1): expected one image per sample\n    2 | {\"sample_id\": \"a\", \"image\": \"b.png\"}\n      | ^"},
 		{`{"sample_id": "a", "image": "a.png", "reference": "x", "ground_truth": {"valid_line": []}}`, `both "reference" and "ground_truth"`},
-		{`{"sample_id": "a", "image": "a.png", "ground_truth": 7}`, `m.jsonl:1: ground_truth`},
-		{`{"sample_id": "a", "image": "a.png", "ground_truth": "{not json"}`, `m.jsonl:1: ground_truth`},
+		{`{"sample_id": "a", "image": "a.png", "ground_truth": 7}`, `m.jsonl:1:1: ground_truth`},
+		{`{"sample_id": "a", "image": "a.png", "ground_truth": "{not json"}`, `m.jsonl:1:1: ground_truth`},
 	}
 	for _, c := range cases {
 		_, err := ParseManifest("m.jsonl", []byte(c.in))
