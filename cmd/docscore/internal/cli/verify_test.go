@@ -1,10 +1,14 @@
 package cli
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/parquet-go/parquet-go"
 )
 
 // TestVerify: a comparison report verifies (exit 0) beside its input and
@@ -273,5 +277,41 @@ func TestVerifyEval(t *testing.T) {
 	}
 	if code, _, stderr := run(t, "verify", predReport); code != 2 || !strings.Contains(stderr, "--cases") {
 		t.Errorf("verify --prediction report: exit %d, stderr %s; want 2", code, stderr)
+	}
+}
+
+// TestVerifyScoreReceiptsParquet: a receipts report whose references
+// came from a cord-v2 parquet file (the sample's 24 annotations, no
+// images) verifies beside it (exit 0): verify reads the parquet file as
+// score receipts does.
+func TestVerifyScoreReceiptsParquet(t *testing.T) {
+	type row struct {
+		GroundTruth *string `parquet:"ground_truth,optional"`
+	}
+	var rows []row
+	for i := range 24 {
+		b, err := os.ReadFile(sampleFile(fmt.Sprintf("refs/cord-test-%04d.json", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(b)
+		rows = append(rows, row{GroundTruth: &s})
+	}
+	var buf bytes.Buffer
+	if err := parquet.Write(&buf, rows); err != nil {
+		t.Fatal(err)
+	}
+	runData, _ := os.ReadFile(sampleFile("run.jsonl"))
+	dir := writeFiles(t, map[string]string{"test-00000-of-00001.parquet": buf.String(), "run.jsonl": string(runData)})
+	report := filepath.Join(dir, "receipts.json")
+	if code, _, stderr := run(t, "score", "receipts", "--refs", filepath.Join(dir, "test-00000-of-00001.parquet"), "--run", filepath.Join(dir, "run.jsonl"), "--bootstrap", "100", "--out", report); code != 0 {
+		t.Fatalf("score: exit %d: %s", code, stderr)
+	}
+	data, _ := os.ReadFile(report)
+	if !strings.Contains(string(data), `"name": "test-00000-of-00001.parquet"`) {
+		t.Errorf("the provenance does not name the parquet file")
+	}
+	if code, stdout, stderr := run(t, "verify", report); code != 0 {
+		t.Fatalf("verify: exit %d, stdout %q, stderr %s", code, stdout, stderr)
 	}
 }
