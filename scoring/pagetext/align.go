@@ -24,18 +24,22 @@ type Op struct {
 
 // AlignLimits bound an alignment's memory and work: FrontCells bounds the
 // furthest-reaching points the diagonal-transition method keeps (4 bytes
-// each; past it, the banded programme takes over), BandCells the cells of
-// the banded programme's checkpoints and block (4 bytes each), WorkCells
-// the cells it computes (twice the band's). Past either of the last two,
-// Align returns a *WorkLimitError. Zero is the default: 8 Mi front
-// cells, 16 Mi band cells, work unbounded.
+// each; past it, the bit-parallel band takes over), BandCells the cells
+// of the programme the band's checkpoints and trace-back segment hold (64
+// a machine word, 20 bytes a word with its score), WorkCells the cells
+// the band computes, all its passes and its trace back together (64 a
+// word step; the trace back is counted as a second pass). Past either of
+// the last two, Align returns a *WorkLimitError before the pass that
+// would pass it. Zero is the default: 1 Mi front cells, 256 Mi band
+// cells (80 MB, two 200,000-character pages at any distance), work
+// unbounded.
 //
 // Cancel, when set, is asked between steps of an alignment: every 64
-// fronts, every 64 rows of the distance, every 256 rows of the band and
-// of each block of its trace back (on two 200,000-character pages, a few
-// million cell updates, milliseconds). Once it returns an error, Align
-// stops and returns it: Ctrl-C or a client that left stops even one long
-// page.
+// fronts, and every 256 columns of each pass of the band and of each
+// segment its trace back recomputes (on two 200,000-character pages at
+// most 800,000 word steps, a few milliseconds). Once it returns an error,
+// Align stops and returns it: Ctrl-C or a client that left stops even one
+// long page.
 type AlignLimits struct {
 	FrontCells int
 	BandCells  int
@@ -52,8 +56,8 @@ func (lim AlignLimits) cancelled() error {
 }
 
 const (
-	defaultFrontCells = 1 << 23 // 32 MB: about 2,900 edits
-	defaultBandCells  = 1 << 24 // 64 MB
+	defaultFrontCells = 1 << 20 // 4 MB: about 1,000 edits
+	defaultBandCells  = 1 << 28 // 80 MB of bit-vectors
 )
 
 // WorkLimitError is an alignment its limits refuse: two long texts far
@@ -75,8 +79,15 @@ func (e *WorkLimitError) ErrorCode() string { return "too_much_work" }
 // traced back from the end, a match is preferred, then a substitution,
 // then a deletion, then an insertion. It is the script a full dynamic
 // programme's trace back gives, computed in O((n+m)·d) time with O(d²)
-// memory for d edits, or with a band of width about d and checkpointed
-// rows beyond the limit on d².
+// memory for d edits while d² is under lim.FrontCells, and otherwise by
+// a bit-parallel band of width about d: O(m·d/64) word steps with
+// O(√m·d/64) words of checkpoints.
+//
+// The band's first pass is narrow (the fewest edits the
+// diagonal-transition method left possible, or the corners' diagonals
+// and 256 more); when the distance is more, that pass's value at the end
+// is an upper bound of it, and a second pass as wide as that bound holds
+// an optimal path: at most two passes and a trace back.
 func Align(a, b []int32, symbols int, lim AlignLimits) (int, []Op, error) {
 	if lim.FrontCells <= 0 {
 		lim.FrontCells = defaultFrontCells
@@ -88,17 +99,32 @@ func Align(a, b []int32, symbols int, lim AlignLimits) (int, []Op, error) {
 	if err != nil || ok {
 		return d, ops, err
 	}
-	// d edits were not enough: refuse before the distance's own work when
-	// even a band for d + 1 edits is over the limits.
-	if _, _, w := band(len(a), len(b), d+1); overLimits(len(a), w, lim.BandCells, lim.WorkCells) {
-		return 0, nil, &WorkLimitError{GT: len(a), OCR: len(b), Edits: d + 1}
+	n, m := len(a), len(b)
+	least := max(d+1, abs(m-n)) // the distance is at least this
+	// The first pass is a narrow band, at most probeSlack diagonals
+	// beside those between the two corners: when it is not enough, its
+	// value at the end is an upper bound of the distance, tight on OCR
+	// errors, and the second pass's width.
+	k := min(least, abs(m-n)+probeSlack)
+	var work int64
+	for {
+		words, widest := bandCosts(n, m, k)
+		work += 2 * 64 * words
+		K := checkpointEvery(m)
+		if (m/K+K+2)*widest*64 > lim.BandCells || lim.WorkCells > 0 && work > lim.WorkCells {
+			return 0, nil, &WorkLimitError{GT: n, OCR: m, Edits: least}
+		}
+		dist, ops, err := alignBits(a, b, symbols, k, lim)
+		if err != nil || dist <= k {
+			return dist, ops, err
+		}
+		least, k = max(least, k+1), dist
 	}
-	if d, err = distance(a, b, symbols, lim); err != nil {
-		return 0, nil, err
-	}
-	ops, err = alignBand(a, b, d, lim)
-	return d, ops, err
 }
+
+// probeSlack is the first pass's diagonals beyond those between the
+// corners: 4 blocks of rows a column.
+const probeSlack = 256
 
 const negInf = -1 << 30
 
@@ -194,112 +220,6 @@ func reverse(ops []Op) {
 	}
 }
 
-// alignBand traces the same script back through a dynamic programme
-// restricted to the diagonals an optimal path can use (|k| + |m−n−k| ≤
-// d), keeping every K-th row and recomputing the K rows of a block as the
-// trace back enters it. Cells outside the band count as infinite: every
-// cell of an optimal path is inside it, so its values and the trace
-// back's choices are those of the full programme.
-func alignBand(a, b []int32, d int, lim AlignLimits) ([]Op, error) {
-	n, m := len(a), len(b)
-	kLo, _, w := band(n, m, d)
-	K := checkpointEvery(n)
-	nCheck := n/K + 1
-	if overLimits(n, w, lim.BandCells, lim.WorkCells) {
-		return nil, &WorkLimitError{GT: n, OCR: m, Edits: d}
-	}
-	const inf = int32(1 << 30)
-	// row i's cell for diagonal k is at [k-kLo]; j = i + k.
-	fill := func(i int, prev, cur []int32) {
-		for x := range w {
-			k := kLo + x
-			j := i + k
-			if j < 0 || j > m {
-				cur[x] = inf
-				continue
-			}
-			if i == 0 {
-				cur[x] = int32(j)
-				continue
-			}
-			best := inf
-			if j > 0 && prev[x] < inf { // (i-1, j-1): same diagonal
-				c := prev[x]
-				if a[i-1] != b[j-1] {
-					c++
-				}
-				best = c
-			}
-			if x+1 < w && prev[x+1] < inf { // (i-1, j): diagonal k+1
-				best = min(best, prev[x+1]+1)
-			}
-			if x > 0 && j > 0 && cur[x-1] < inf { // (i, j-1): diagonal k-1
-				best = min(best, cur[x-1]+1)
-			}
-			cur[x] = best
-		}
-	}
-	checks := make([]int32, nCheck*w)
-	row := make([]int32, w)
-	prev := make([]int32, w)
-	for i := 0; i <= n; i++ {
-		if i%256 == 0 {
-			if err := lim.cancelled(); err != nil {
-				return nil, err
-			}
-		}
-		fill(i, prev, row)
-		if i%K == 0 {
-			copy(checks[(i/K)*w:], row)
-		}
-		prev, row = row, prev
-	}
-	block := make([]int32, (K+1)*w)
-	at := func(base, i, j int) int32 {
-		x := j - i - kLo
-		if x < 0 || x >= w || j < 0 || j > m {
-			return inf
-		}
-		return block[(i-base)*w+x]
-	}
-	ops := make([]Op, 0, max(n, m))
-	i, j := n, m
-	for i > 0 || j > 0 {
-		base := (i - 1) / K * K
-		if i == 0 {
-			base = 0
-		}
-		copy(block[:w], checks[(base/K)*w:(base/K+1)*w])
-		for r := base + 1; r <= min(base+K, n); r++ {
-			if (r-base)%256 == 1 {
-				if err := lim.cancelled(); err != nil {
-					return nil, err
-				}
-			}
-			fill(r, block[(r-1-base)*w:(r-base)*w], block[(r-base)*w:(r-base+1)*w])
-		}
-		for (i > base || (i == 0 && j > 0)) && (i > 0 || j > 0) {
-			cur := at(base, i, j)
-			switch {
-			case i > 0 && j > 0 && a[i-1] == b[j-1]:
-				i, j = i-1, j-1
-				ops = append(ops, Op{Match, int32(i), int32(j)})
-			case i > 0 && j > 0 && at(base, i-1, j-1)+1 == cur:
-				i, j = i-1, j-1
-				ops = append(ops, Op{Sub, int32(i), int32(j)})
-			case i > 0 && at(base, i-1, j)+1 == cur:
-				i--
-				ops = append(ops, Op{Del, int32(i), -1})
-			default:
-				j--
-				ops = append(ops, Op{Ins, -1, int32(j)})
-			}
-		}
-	}
-	reverse(ops)
-	return ops, nil
-}
-
 // band is the diagonals k = j − i an optimal path of d edits can use
 // between texts of n and m units, and their count.
 func band(n, m, d int) (kLo, kHi, w int) {
@@ -309,20 +229,22 @@ func band(n, m, d int) (kLo, kHi, w int) {
 	return kLo, kHi, kHi - kLo + 1
 }
 
-// checkpointEvery is the rows between checkpoints: ⌈√n⌉.
+// bandCosts are the words one pass of the band of k edits computes
+// between texts of n and m units (n, m ≥ 1), and its widest column in
+// words.
+func bandCosts(n, m, k int) (words int64, widest int) {
+	s := &bitBand{n: n, m: m}
+	s.setBand(k)
+	return s.costs()
+}
+
+// checkpointEvery is the columns between checkpoints: ⌈√n⌉.
 func checkpointEvery(n int) int {
 	K := 1
 	for K*K < n {
 		K++
 	}
 	return K
-}
-
-// overLimits reports whether a band of width w over n rows needs more
-// cells than maxCells or computes more than maxWork (0: no bound).
-func overLimits(n, w, maxCells int, maxWork int64) bool {
-	K := checkpointEvery(n)
-	return (n/K+1+K+1)*w > maxCells || maxWork > 0 && 2*int64(n+1)*int64(w) > maxWork
 }
 
 func abs(x int) int {

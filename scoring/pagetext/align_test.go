@@ -98,9 +98,22 @@ func TestAlignAgreesWithTheFullProgramme(t *testing.T) {
 		if err != nil || !ok || d != wantD || !reflect.DeepEqual(ops, wantOps) {
 			t.Fatalf("alignFronts(%v, %v) = %d %v, want %d %v", a, b, d, ops, wantD, wantOps)
 		}
-		bops, err := alignBand(a, b, wantD, AlignLimits{BandCells: 1 << 30})
+		bops, err := oldAlignBand(a, b, wantD, AlignLimits{})
 		if err != nil || !reflect.DeepEqual(bops, wantOps) {
-			t.Fatalf("alignBand(%v, %v) = %v %v, want %v", a, b, bops, err, wantOps)
+			t.Fatalf("oldAlignBand(%v, %v) = %v %v, want %v", a, b, bops, err, wantOps)
+		}
+		// The bit-parallel band at the distance and wider, and narrower
+		// (then an upper bound and no script).
+		for _, k := range []int{wantD, wantD + r.IntN(70), max(abs(len(b)-len(a)), wantD-1-r.IntN(10))} {
+			bd, bops, err := alignBits(a, b, alpha, k, AlignLimits{})
+			switch {
+			case err != nil:
+				t.Fatal(err)
+			case k >= wantD && (bd != wantD || !reflect.DeepEqual(bops, wantOps)):
+				t.Fatalf("alignBits(%v, %v, k %d) = %d %v, want %d %v", a, b, k, bd, bops, wantD, wantOps)
+			case k < wantD && (bd < wantD || bops != nil):
+				t.Fatalf("alignBits(%v, %v, k %d < %d) = %d %v, want a bound and no script", a, b, k, wantD, bd, bops)
+			}
 		}
 		d, ops, err = Align(a, b, alpha, AlignLimits{FrontCells: 1 + r.IntN(40)})
 		if err != nil || d != wantD || !reflect.DeepEqual(ops, wantOps) {
@@ -121,14 +134,63 @@ func TestDistanceLong(t *testing.T) {
 	}
 }
 
-// TestWorkLimit: two long texts far apart are refused before the work,
-// with the lengths and a lower bound of the distance.
+// TestWorkLimit: two long texts far apart are refused before the
+// second pass's work, with the lengths and a lower bound of the distance
+// (the fronts' 1,000 edits); under a cap on the band's memory alone, too.
 func TestWorkLimit(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	a, b := randSeq(r, 200_000, 30), randSeq(r, 200_000, 30)
-	_, _, err := Align(a, b, 30, AlignLimits{BandCells: 1 << 23, WorkCells: 1 << 28})
-	var wl *WorkLimitError
-	if !errors.As(err, &wl) || wl.GT != 200_000 || wl.Edits < 2000 || wl.ErrorCode() != "too_much_work" {
-		t.Fatalf("err %v", err)
+	for _, lim := range []AlignLimits{{BandCells: 1 << 26, WorkCells: 1 << 34}, {BandCells: 1 << 26}} {
+		_, _, err := Align(a, b, 30, lim)
+		var wl *WorkLimitError
+		if !errors.As(err, &wl) || wl.GT != 200_000 || wl.Edits < 1000 || wl.ErrorCode() != "too_much_work" {
+			t.Fatalf("%+v: err %v", lim, err)
+		}
+	}
+}
+
+// TestAlignAgreesWithTheOldAlign: the bit-parallel band gives the very
+// script the scalar band before it gave (oldAlign, its oracle), over
+// texts of up to 3,000 units (up to 47 blocks of rows), alphabets of 1 to
+// 2,000 symbols (the dense match table and the sparse one), error rates
+// from none to unrelated texts, and first passes narrower than the
+// distance (FrontCells small).
+func TestAlignAgreesWithTheOldAlign(t *testing.T) {
+	defer func(w int) { denseEqWords = w }(denseEqWords)
+	r := rand.New(rand.NewPCG(31, 31))
+	alphas := []int{1, 2, 4, 30, 2000}
+	rates := []float64{0, 0.01, 0.05, 0.2, 0.5, -1}
+	runs := 400
+	if testing.Short() {
+		runs = 60
+	}
+	for it := range runs {
+		alpha := alphas[r.IntN(len(alphas))]
+		rate := rates[r.IntN(len(rates))]
+		n := r.IntN(3000)
+		if it%4 == 0 {
+			n = r.IntN(200)
+		}
+		a := randSeq(r, n, alpha)
+		var b []int32
+		if rate < 0 {
+			b = randSeq(r, r.IntN(3000), alpha)
+		} else {
+			b = mutate(r, a, int(rate*float64(n)), alpha)
+		}
+		denseEqWords = 1 << 20
+		if it%2 == 1 {
+			denseEqWords = 0
+		}
+		front := 1 + r.IntN(5000)
+		wantD, wantOps, err := oldAlign(a, b, alpha, AlignLimits{FrontCells: front})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, ops, err := Align(a, b, alpha, AlignLimits{FrontCells: front})
+		if err != nil || d != wantD || !reflect.DeepEqual(ops, wantOps) {
+			t.Fatalf("run %d (n %d, m %d, alphabet %d, rate %v, dense %d): Align = %d, %d ops, %v; the old Align %d, %d ops",
+				it, len(a), len(b), alpha, rate, denseEqWords, d, len(ops), err, wantD, len(wantOps))
+		}
 	}
 }

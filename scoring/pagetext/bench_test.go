@@ -2,8 +2,12 @@ package pagetext
 
 import (
 	"math/rand/v2"
+	"runtime"
+	"runtime/metrics"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // benchText is n grapheme clusters of German-like text.
@@ -55,21 +59,85 @@ func BenchmarkAlign200k(b *testing.B) {
 	reportCPU(b, start)
 }
 
-// BenchmarkAlign200kBand is the same page through the banded programme
-// alone (the path past the diagonal-transition limit).
-func BenchmarkAlign200kBand(b *testing.B) {
-	r := rand.New(rand.NewPCG(7, 7))
-	gt := benchText(r, 200_000)
-	ocr := withErrors(r, gt, 0.01)
-	ga, oa, n := symbolIDs(gt, ocr)
-	b.ReportAllocs()
-	start := cpuTime()
-	for b.Loop() {
-		if _, _, err := Align(ga, oa, n, AlignLimits{FrontCells: 1}); err != nil {
-			b.Fatal(err)
+// BenchmarkAlign200kErrors aligns the clusters of a 200,000-character
+// page with its OCR at 1 %, 5 % and 20 % of the characters in error, and
+// with an unrelated page of as many characters: the alignment alone
+// (cluster ids), by Align ("new") and by the scalar band before it
+// ("old", oldAlign; minutes past 5 %: run it with -bench
+// 'Align200kErrors/.*/old' and -benchtime 1x). peak-MB is the most the
+// live heap held during the op above what it held before, sampled every
+// millisecond.
+func BenchmarkAlign200kErrors(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		rate float64
+	}{{"1%", 0.01}, {"5%", 0.05}, {"20%", 0.2}, {"unrelated", -1}} {
+		r := rand.New(rand.NewPCG(7, 7))
+		gt := benchText(r, 200_000)
+		var ocr []string
+		if c.rate < 0 {
+			ocr = benchText(rand.New(rand.NewPCG(8, 8)), 200_000)
+		} else {
+			ocr = withErrors(r, gt, c.rate)
+		}
+		ga, oa, n := symbolIDs(gt, ocr)
+		for _, impl := range []struct {
+			name  string
+			align func([]int32, []int32, int, AlignLimits) (int, []Op, error)
+		}{{"new", Align}, {"old", oldAlign}} {
+			b.Run(c.name+"/"+impl.name, func(b *testing.B) {
+				b.ReportAllocs()
+				peak := watchHeap()
+				start := cpuTime()
+				d := 0
+				for b.Loop() {
+					var err error
+					if d, _, err = impl.align(ga, oa, n, AlignLimits{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				reportCPU(b, start)
+				b.ReportMetric(peak()/1e6, "peak-MB")
+				b.ReportMetric(float64(d), "edits")
+			})
 		}
 	}
-	reportCPU(b, start)
+}
+
+// watchHeap samples the live heap every millisecond until the returned
+// function is called, which gives the most it held above its level at the
+// start, in bytes.
+func watchHeap() func() float64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() uint64 {
+		metrics.Read(sample)
+		return sample[0].Value.Uint64()
+	}
+	runtime.GC()
+	base := read()
+	var top atomic.Uint64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			if v := read(); v > top.Load() {
+				top.Store(v)
+			}
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() float64 {
+		close(stop)
+		<-done
+		return float64(top.Load()) - float64(base)
+	}
 }
 
 // BenchmarkPages scores 1,000 pages of 2,000 characters at 3 % errors, one

@@ -29,36 +29,38 @@ func page(n int) (gt, ocr string) {
 }
 
 // TestAlignStopsWhenCancelled: an alignment taken past the
-// diagonal-transition method (FrontCells 1) to the distance and the band
-// asks its Cancel all along and returns context.Canceled at the first
+// diagonal-transition method (FrontCells 1) to the bit-parallel band asks
+// its Cancel all along and returns context.Canceled at the first
 // question after cancellation, whichever phase it is in: the work after
-// Ctrl-C is one step (at most 64 rows of the distance, 256 rows of the
-// band or one block of its trace back), not the page. Two pages of
-// 200,000 characters cancelled before the start, or early in the
-// distance, return at once; the later phases are taken on pages of
-// 20,000 (the steps are the same).
+// Ctrl-C is one step (at most 256 columns of a pass, or of the segment
+// the trace back recomputes), not the page. Two pages of 200,000
+// characters cancelled before the start, or early in the first pass,
+// return at once; the later phases are taken on pages of 20,000 (the
+// steps are the same).
 func TestAlignStopsWhenCancelled(t *testing.T) {
 	long, longOCR := page(200_000)
 	short, shortOCR := page(20_000)
-	// The fronts ask once here. Of 20,000 rows, the distance then asks
-	// 313 times (every 64 rows), the band 79 (every 256), its trace back
-	// once a block of 142 rows.
+	// The fronts ask once here. Of the OCR's m columns, each of the two
+	// passes then asks every 256 columns, the trace back once a segment
+	// of ⌈√m⌉ columns (fewer than 256).
+	m := len(Clusters(shortOCR))
+	pass := (m + 255) / 256
 	for _, c := range []struct {
 		phase   string
 		gt, ocr string
 		left    int
 	}{
 		{"before the start, 200,000 characters", long, longOCR, 0},
-		{"early in the distance, 200,000 characters", long, longOCR, 1 + 20},
-		{"in the distance", short, shortOCR, 1 + 150},
-		{"in the band", short, shortOCR, 1 + 313 + 40},
-		{"in the trace back", short, shortOCR, 1 + 313 + 79 + 70},
+		{"early in the first pass, 200,000 characters", long, longOCR, 1 + 20},
+		{"in the first pass", short, shortOCR, 1 + pass/2},
+		{"in the second pass", short, shortOCR, 1 + pass + pass/2},
+		{"in the trace back", short, shortOCR, 1 + 2*pass + 70},
 	} {
 		cd := &countdown{left: c.left}
 		start := time.Now()
 		p, err := ScorePage(c.gt, c.ocr, AlignLimits{FrontCells: 1, Cancel: cd})
 		if !errors.Is(err, context.Canceled) || p != nil {
-			t.Fatalf("cancelled %s (after %d questions): %v, %v", c.phase, c.left, p, err)
+			t.Fatalf("cancelled %s (after %d questions): %v", c.phase, c.left, err)
 		}
 		if cd.asked != c.left+1 {
 			t.Fatalf("cancelled %s after %d questions, it asked %d times: it went on after cancellation", c.phase, c.left, cd.asked)
@@ -73,7 +75,7 @@ func TestAlignStopsWhenCancelled(t *testing.T) {
 	if err != nil || err2 != nil || p.CharEdits != q.CharEdits || len(p.CharOps) != len(q.CharOps) {
 		t.Fatalf("with a Cancel %v %v; without %v %v", p, err, q, err2)
 	}
-	if cd.asked < 1+313+79+100 {
+	if cd.asked < 1+2*pass+100 {
 		t.Fatalf("the short page asked %d times, want one question a step of every phase", cd.asked)
 	}
 }

@@ -103,9 +103,12 @@ func Operations() []api.Operation {
 }
 
 // WorkLimits bound one request's alignments when the caller bounds its
-// work (the HTTP API and the Worker: api.Bounded): about 2,900 edits a
-// page by the fast method, then a band of at most BandCells cells.
-var WorkLimits = pagetext.AlignLimits{BandCells: 1 << 23, WorkCells: 1 << 28}
+// work (the HTTP API and the Worker: api.Bounded): the bit-parallel band
+// computes at most 2^34 cells (2^28 words, about a CPU-second natively)
+// and keeps at most 2^26 cells of checkpoints (20 MB), so that two
+// 200,000-character pages align up to about 40,000 edits (20 % errors)
+// and unrelated ones are refused.
+var WorkLimits = pagetext.AlignLimits{BandCells: 1 << 26, WorkCells: 1 << 34}
 
 // limits are the alignments' limits for ctx: WorkLimits when it bounds
 // the work, none otherwise; ctx is asked inside each alignment, so that a

@@ -3,7 +3,9 @@ package textapi
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -246,5 +248,41 @@ func TestTextPageOfARunsRecord(t *testing.T) {
 		} else if _, ok := err.(*api.ParamError); !ok {
 			t.Errorf("%v: not a ParamError", err)
 		}
+	}
+}
+
+// TestWorkLimitsAdmitOCRErrors: under the API's limits, two
+// 200,000-character pages align at 5 % errors and are refused
+// (pagetext.WorkLimitError) when unrelated.
+func TestWorkLimitsAdmitOCRErrors(t *testing.T) {
+	const n = 200_000
+	r := rand.New(rand.NewPCG(5, 6))
+	gt := make([]int32, n)
+	for i := range gt {
+		gt[i] = int32(r.IntN(40))
+	}
+	ocr := make([]int32, 0, n+n/50)
+	for _, x := range gt {
+		switch p := r.Float64(); {
+		case p < 0.05/3:
+			ocr = append(ocr, 40)
+		case p < 0.10/3:
+			ocr = append(ocr, x, 41)
+		case p < 0.05:
+		default:
+			ocr = append(ocr, x)
+		}
+	}
+	if _, _, err := pagetext.Align(gt, ocr, 42, WorkLimits); err != nil {
+		t.Fatalf("5 %% errors: %v", err)
+	}
+	other := make([]int32, n)
+	for i := range other {
+		other[i] = int32(r.IntN(40))
+	}
+	_, _, err := pagetext.Align(gt, other, 42, WorkLimits)
+	var wl *pagetext.WorkLimitError
+	if !errors.As(err, &wl) {
+		t.Fatalf("unrelated pages: %v, want a work limit", err)
 	}
 }
