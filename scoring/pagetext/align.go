@@ -28,7 +28,8 @@ type Op struct {
 // of the programme the band's checkpoints and trace-back segment hold (64
 // a machine word, 20 bytes a word with its score), WorkCells the cells
 // the band computes, all its passes and its trace back together (64 a
-// word step; the trace back is counted as a second pass). Past either of
+// word step; each pass counts twice, for the trace back's recomputing at
+// most as much). Past either of
 // the last two, Align returns a *WorkLimitError before the pass that
 // would pass it. Zero is the default: 1 Mi front cells, 256 Mi band
 // cells (80 MB, two 200,000-character pages at any distance), work
@@ -87,7 +88,8 @@ func (e *WorkLimitError) ErrorCode() string { return "too_much_work" }
 // diagonal-transition method left possible, or the corners' diagonals
 // and 256 more); when the distance is more, that pass's value at the end
 // is an upper bound of it, and a second pass as wide as that bound holds
-// an optimal path: at most two passes and a trace back.
+// an optimal path, leaving out (Ukkonen's cutoff) the blocks no path of
+// that many edits crosses: at most two passes and a trace back.
 func Align(a, b []int32, symbols int, lim AlignLimits) (int, []Op, error) {
 	if lim.FrontCells <= 0 {
 		lim.FrontCells = defaultFrontCells
@@ -107,6 +109,7 @@ func Align(a, b []int32, symbols int, lim AlignLimits) (int, []Op, error) {
 	// errors, and the second pass's width.
 	k := min(least, abs(m-n)+probeSlack)
 	var work int64
+	prune := false
 	for {
 		words, widest := bandCosts(n, m, k)
 		work += 2 * 64 * words
@@ -114,11 +117,11 @@ func Align(a, b []int32, symbols int, lim AlignLimits) (int, []Op, error) {
 		if (m/K+K+2)*widest*64 > lim.BandCells || lim.WorkCells > 0 && work > lim.WorkCells {
 			return 0, nil, &WorkLimitError{GT: n, OCR: m, Edits: least}
 		}
-		dist, ops, err := alignBits(a, b, symbols, k, lim)
+		dist, ops, err := alignBits(a, b, symbols, k, prune, lim)
 		if err != nil || dist <= k {
 			return dist, ops, err
 		}
-		least, k = max(least, k+1), dist
+		least, k, prune = max(least, k+1), dist, true
 	}
 }
 

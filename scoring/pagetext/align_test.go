@@ -80,6 +80,7 @@ func mutate(r *rand.Rand, s []int32, edits, alpha int) []int32 {
 }
 
 func TestAlignAgreesWithTheFullProgramme(t *testing.T) {
+	checkNoFallback(t)
 	r := rand.New(rand.NewPCG(1, 2))
 	for it := range 3000 {
 		alpha := 1 + r.IntN(5)
@@ -105,7 +106,7 @@ func TestAlignAgreesWithTheFullProgramme(t *testing.T) {
 		// The bit-parallel band at the distance and wider, and narrower
 		// (then an upper bound and no script).
 		for _, k := range []int{wantD, wantD + r.IntN(70), max(abs(len(b)-len(a)), wantD-1-r.IntN(10))} {
-			bd, bops, err := alignBits(a, b, alpha, k, AlignLimits{})
+			bd, bops, err := alignBits(a, b, alpha, k, k >= wantD && r.IntN(2) == 0, AlignLimits{})
 			switch {
 			case err != nil:
 				t.Fatal(err)
@@ -156,6 +157,7 @@ func TestWorkLimit(t *testing.T) {
 // from none to unrelated texts, and first passes narrower than the
 // distance (FrontCells small).
 func TestAlignAgreesWithTheOldAlign(t *testing.T) {
+	checkNoFallback(t)
 	defer func(w int) { denseEqWords = w }(denseEqWords)
 	r := rand.New(rand.NewPCG(31, 31))
 	alphas := []int{1, 2, 4, 30, 2000}
@@ -191,6 +193,69 @@ func TestAlignAgreesWithTheOldAlign(t *testing.T) {
 		if err != nil || d != wantD || !reflect.DeepEqual(ops, wantOps) {
 			t.Fatalf("run %d (n %d, m %d, alphabet %d, rate %v, dense %d): Align = %d, %d ops, %v; the old Align %d, %d ops",
 				it, len(a), len(b), alpha, rate, denseEqWords, d, len(ops), err, wantD, len(wantOps))
+		}
+	}
+}
+
+// checkNoFallback fails t when a pruned pass of the band fell back to
+// the full band during it.
+func checkNoFallback(t *testing.T) {
+	before := pruneFallbacks.Load()
+	t.Cleanup(func() {
+		if n := pruneFallbacks.Load() - before; n > 0 {
+			t.Errorf("%d pruned passes fell back to the full band", n)
+		}
+	})
+}
+
+// TestPrunedBandAgrees: the pruned pass, given any k at least the
+// distance, traces the scalar band's script, on texts edited by runs:
+// runs of insertions and deletions longer than a block (paths down one
+// column of the band, or along row 0 and column 0), repeats (ties
+// everywhere), texts against a short or an empty one.
+func TestPrunedBandAgrees(t *testing.T) {
+	checkNoFallback(t)
+	r := rand.New(rand.NewPCG(41, 43))
+	runs := 1500
+	if testing.Short() {
+		runs = 300
+	}
+	for it := range runs {
+		alpha := 1 + r.IntN(6)
+		a := randSeq(r, r.IntN(700), alpha)
+		b := append([]int32(nil), a...)
+		for range r.IntN(6) {
+			p := r.IntN(len(b) + 1)
+			run := randSeq(r, r.IntN(300), alpha)
+			switch r.IntN(3) {
+			case 0: // a run inserted
+				b = append(b[:p], append(run, b[p:]...)...)
+			case 1: // a run deleted
+				b = append(b[:p], b[min(len(b), p+len(run)):]...)
+			default: // a run repeated
+				b = append(b[:p], append(append([]int32(nil), b[max(0, p-len(run)):p]...), b[p:]...)...)
+			}
+		}
+		b = mutate(r, b, r.IntN(30), alpha)
+		if it%7 == 0 { // one run of up to 300 deleted from distinct symbols
+			alpha = 5000
+			a = randSeq(r, 100+r.IntN(600), alpha)
+			p := r.IntN(len(a) - 50)
+			b = append(append([]int32(nil), a[:p]...), a[min(len(a), p+r.IntN(300)):]...)
+		}
+		if it%5 == 0 {
+			a, b = b, a
+		}
+		d := Distance(a, b, alpha)
+		want, err := oldAlignBand(a, b, d, AlignLimits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []int{d, d + r.IntN(40), d + r.IntN(400)} {
+			got, ops, err := alignBits(a, b, alpha, k, true, AlignLimits{})
+			if err != nil || got != d || !reflect.DeepEqual(ops, want) {
+				t.Fatalf("run %d: n %d, m %d, k %d: %d, %d ops, %v; want %d, %d ops", it, len(a), len(b), k, got, len(ops), err, d, len(want))
+			}
 		}
 	}
 }

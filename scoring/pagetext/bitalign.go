@@ -1,6 +1,14 @@
 package pagetext
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync/atomic"
+)
+
+// pruneFallbacks counts the pruned passes that did not reach the end,
+// which the proof in forward's comment says never happens (the tests
+// check it).
+var pruneFallbacks atomic.Int64
 
 // The bit-parallel banded alignment: Myers' and Hyyrö's bit-vectors
 // (64 rows of the dynamic programme a machine word), column by column
@@ -46,6 +54,9 @@ type bitBand struct {
 	// −1, S the value at the block's last row.
 	P, M []uint64
 	S    []int32
+	// Column c's computed blocks fc[c]..lc[c]; lp[c] the last it passed
+	// on to column c+1 (lp[0] = −1).
+	fc, lc, lp []int32
 }
 
 // newBitBand builds the match table of a (symbol ids < symbols).
@@ -164,8 +175,11 @@ func (s *bitBand) costs() (words int64, widest int) {
 
 // step advances blocks f..l of (P, M, S) from column c−1 to column c
 // (1 ≤ c ≤ m), after starting the blocks from prevL+1 on, new to the band,
-// from the block above. S[x] is the value at block x's last row.
-func (s *bitBand) step(P, M []uint64, S []int32, c, prevL, f, l int) {
+// from the block above. S[x] is the value at block x's last row. hin is
+// the horizontal delta above block f: 1 for row 0, and for a first block
+// below it (its top taken as the cell to its left plus one). It returns
+// the delta below block l.
+func (s *bitBand) step(P, M []uint64, S []int32, c, prevL, f, l int, hin int64) int64 {
 	for x := prevL + 1; x <= l; x++ {
 		top := int32(c - 1) // row 0
 		if x > 0 {
@@ -176,9 +190,7 @@ func (s *bitBand) step(P, M []uint64, S []int32, c, prevL, f, l int) {
 	}
 	sym := s.b[c-1]
 	eq := s.eq(sym, f, l)
-	// hin is row 0's delta, or the first block's top from its left
-	// plus one.
-	hin, hb := int64(1), uint(63)
+	hb := uint(63)
 	ps, ms, ss, es := P[f:l+1], M[f:l+1], S[f:l+1], eq[f:l+1]
 	ms, ss, es = ms[:len(ps)], ss[:len(ps)], es[:len(ps)]
 	for x := range ps {
@@ -202,6 +214,7 @@ func (s *bitBand) step(P, M []uint64, S []int32, c, prevL, f, l int) {
 		hin = hout
 	}
 	s.done(sym, f, l)
+	return hin
 }
 
 // checkpoints are the vectors of every K-th column, from column 0.
@@ -214,15 +227,26 @@ type checkpoints struct {
 // forward runs the band over every column, keeping checkpoints, and
 // returns the value at (n, m), at least the distance, exactly it when
 // the band holds an optimal path.
-func (s *bitBand) forward() (int, *checkpoints, error) {
+//
+// With prune (k known to be at least the distance), it is Ukkonen's
+// cutoff as Edlib applies it: a block at either end of a column whose
+// every cell's value plus the least cost from it to the end (the
+// diagonals between them) is over k holds no cell of an optimal path and
+// is left out of the next column; the last block grows into the band one
+// block at a time while the cell below it could still be on one. A cell of
+// an optimal path has its exact value and that sum at most k, so it is
+// never left out. Without prune, a column is the band's blocks.
+func (s *bitBand) forward(k int, prune bool) (int, *checkpoints, error) {
 	_, widest := s.costs()
 	nCheck := s.m/s.K + 1
 	cp := &checkpoints{off: make([]int, nCheck+1)}
 	cp.P = make([]uint64, 0, nCheck*widest)
 	cp.M = make([]uint64, 0, nCheck*widest)
 	cp.S = make([]int32, 0, nCheck*widest)
+	s.fc, s.lc, s.lp = make([]int32, s.m+1), make([]int32, s.m+1), make([]int32, s.m+1)
+	s.lp[0] = -1
 	P, M, S := s.P, s.M, s.S
-	prevL := -1
+	fPost, lPost := 0, -1 // the blocks the previous column passes on
 	for c := 1; c <= s.m; c++ {
 		if (c-1)%256 == 0 {
 			if err := s.lim.cancelled(); err != nil {
@@ -230,8 +254,46 @@ func (s *bitBand) forward() (int, *checkpoints, error) {
 			}
 		}
 		f, l := s.blocks(c)
-		s.step(P, M, S, c, prevL, f, l)
-		prevL = l
+		lb := l
+		if prune && c > 1 {
+			fb := f
+			f, l = max(fPost, f), min(lPost+1, l)
+			if fb == 0 && s.row0(c-1, k) {
+				f = 0 // an optimal path could come down from row 0
+			}
+			if f > l {
+				return bandInf, nil, nil
+			}
+		}
+		hout := s.step(P, M, S, c, lPost, f, l, 1)
+		t := s.n - s.m + c // the row whose cell is on the end's diagonal
+		for prune && l < lb && int(S[l])+1+abs(min(64*(l+1), s.n)+1-t) <= k {
+			// The cell below the last block could be on an optimal
+			// path (from the one above it): its block joins, started
+			// from column c−1's value of the block above.
+			x := l + 1
+			P[x], M[x] = ^uint64(0), 0
+			S[x] = S[l] - int32(hout) + int32(min(64, s.n-64*x))
+			hout = s.step(P, M, S, c, x, x, x, hout)
+			l = x
+		}
+		s.fc[c], s.lc[c] = int32(f), int32(l)
+		fPost, lPost = f, l
+		if prune {
+			for fPost <= lPost && s.bound(fPost, c) > k {
+				fPost++
+			}
+			for lPost >= fPost && s.bound(lPost, c) > k {
+				lPost--
+			}
+			if fPost > lPost {
+				if !s.row0(c, k) {
+					return bandInf, nil, nil
+				}
+				fPost, lPost = 0, -1 // an optimal path could be on row 0
+			}
+		}
+		s.lp[c] = int32(lPost)
 		if c%s.K == 0 {
 			cp.P = append(cp.P, P[f:l+1]...)
 			cp.M = append(cp.M, M[f:l+1]...)
@@ -239,7 +301,38 @@ func (s *bitBand) forward() (int, *checkpoints, error) {
 			cp.off[c/s.K+1] = len(cp.P)
 		}
 	}
+	if s.lc[s.m] != int32(s.nb-1) {
+		return bandInf, nil, nil
+	}
 	return int(S[s.nb-1]), cp, nil
+}
+
+// row0 reports whether the cell (0, c), outside every block, could be on
+// a path of at most k edits: its value c plus the diagonals to the end.
+// Once it could not, it cannot in any later column.
+func (s *bitBand) row0(c, k int) bool {
+	return c+abs(s.n-s.m+c) <= k
+}
+
+// bound is at most the least, over block x's cells in column c, of the
+// value plus the diagonals between the cell and the end: the values
+// change by at most one a row from the block's last row (S) and from the
+// row above it (T).
+func (s *bitBand) bound(x, c int) int {
+	top, bottom := 64*x+1, min(64*x+64, s.n)
+	mask := ^uint64(0)
+	if bottom-64*x < 64 {
+		mask = 1<<uint(bottom-64*x) - 1
+	}
+	S := int(s.S[x])
+	T := S - bits.OnesCount64(s.P[x]&mask) + bits.OnesCount64(s.M[x]&mask)
+	t := s.n - s.m + c
+	at := func(i int) int {
+		i = min(max(i, top), bottom)
+		return max(S-(bottom-i), T-(i-top+1)) + abs(i-t)
+	}
+	q := (T + top - 1 + bottom - S) / 2 // where the two slopes cross
+	return min(at(top), at(bottom), at(t), at(q), at(q+1))
 }
 
 // segment is columns base..top's vectors, blocks f..min(l, cap) of each.
@@ -257,20 +350,19 @@ func (s *bitBand) recompute(cp *checkpoints, seg *segment, base, top, cap int) e
 	seg.off, seg.f = seg.off[:0], seg.f[:0]
 	seg.P, seg.M, seg.S = seg.P[:0], seg.M[:0], seg.S[:0]
 	P, M, S := s.P, s.M, s.S
-	prevL := -1
 	seg.off = append(seg.off, 0)
 	if base > 0 {
-		f, l := s.blocks(base)
+		f, l := int(s.fc[base]), int(s.lc[base])
 		o := cp.off[base/s.K]
 		copy(P[f:l+1], cp.P[o:])
 		copy(M[f:l+1], cp.M[o:])
 		copy(S[f:l+1], cp.S[o:])
-		prevL = min(l, cap)
+		l = min(l, cap)
 		seg.f = append(seg.f, f)
-		if f <= prevL {
-			seg.P = append(seg.P, P[f:prevL+1]...)
-			seg.M = append(seg.M, M[f:prevL+1]...)
-			seg.S = append(seg.S, S[f:prevL+1]...)
+		if f <= l {
+			seg.P = append(seg.P, P[f:l+1]...)
+			seg.M = append(seg.M, M[f:l+1]...)
+			seg.S = append(seg.S, S[f:l+1]...)
 		}
 	} else {
 		seg.f = append(seg.f, 0)
@@ -282,11 +374,11 @@ func (s *bitBand) recompute(cp *checkpoints, seg *segment, base, top, cap int) e
 				return err
 			}
 		}
-		f, l := s.blocks(c)
-		l = min(l, cap)
+		// The blocks forward computed, started afresh past those the
+		// previous column passed on.
+		f, l := int(s.fc[c]), min(int(s.lc[c]), cap)
 		if f <= l {
-			s.step(P, M, S, c, prevL, f, l)
-			prevL = l
+			s.step(P, M, S, c, min(int(s.lp[c-1]), cap), f, l, 1)
 			seg.P = append(seg.P, P[f:l+1]...)
 			seg.M = append(seg.M, M[f:l+1]...)
 			seg.S = append(seg.S, S[f:l+1]...)
@@ -325,7 +417,10 @@ func (s *bitBand) value(seg *segment, i, c int) int {
 // alignBits aligns a and b with the band of k edits: the distance and the
 // script when the distance is at most k, otherwise an upper bound of the
 // distance (more than k) and no script.
-func alignBits(a, b []int32, symbols, k int, lim AlignLimits) (int, []Op, error) {
+//
+// With prune, k must be at least the distance (an upper bound from an
+// earlier pass): the pass leaves out the blocks no optimal path crosses.
+func alignBits(a, b []int32, symbols, k int, prune bool, lim AlignLimits) (int, []Op, error) {
 	n, m := len(a), len(b)
 	if n == 0 || m == 0 {
 		ops := make([]Op, 0, n+m)
@@ -339,7 +434,13 @@ func alignBits(a, b []int32, symbols, k int, lim AlignLimits) (int, []Op, error)
 	}
 	s := newBitBand(a, b, symbols, lim)
 	s.setBand(k)
-	d, cp, err := s.forward()
+	d, cp, err := s.forward(k, prune)
+	if err == nil && prune && d > k {
+		// k was not at least the distance after all (a caller's bug):
+		// the full band gives the same script.
+		pruneFallbacks.Add(1)
+		d, cp, err = s.forward(k, false)
+	}
 	if err != nil || d > k {
 		return d, nil, err
 	}
