@@ -429,11 +429,11 @@ func (a *phaseAcc) result() receiptsreport.Phase {
 func predictionParse(output string) (any, bool) {
 	s := strings.TrimSpace(output)
 	if strings.HasPrefix(s, "```") {
-		nl := strings.IndexByte(s, '\n')
-		if nl < 0 || !strings.HasSuffix(s, "```") || len(s) < nl+1+3 {
+		_, body, ok := strings.Cut(s, "\n") // after the fence's info line
+		if !ok || !strings.HasSuffix(body, "```") {
 			return nil, false
 		}
-		s = strings.TrimSpace(s[nl+1 : len(s)-3])
+		s = strings.TrimSpace(body[:len(body)-3])
 	}
 	if s == "" || (s[0] != '{' && s[0] != '[') {
 		return nil, false

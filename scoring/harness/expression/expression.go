@@ -112,10 +112,8 @@ func exprOptions(metered bool) []expr.Option {
 // oneLine keeps the first line of a compiler message (the rest is a
 // caret drawing).
 func oneLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
+	first, _, _ := strings.Cut(s, "\n")
+	return first
 }
 
 // Name returns the metric's name.

@@ -60,7 +60,7 @@ func gtPageID(base string) (string, bool) {
 		return "", false
 	}
 	id := rest[:len(rest)-n]
-	if id == "" || strings.IndexByte(id, '\n') >= 0 {
+	if id == "" || strings.ContainsRune(id, '\n') {
 		return "", false
 	}
 	return id, true

@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
-
 	"github.com/docscore/docscore/cmd/docscore/internal/tomlkey"
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
@@ -125,8 +124,9 @@ func Bundled() *Table {
 // took about 1 ms of it. TestBundledDescription keeps the two equal.
 func BundledDescription() string {
 	written := ""
-	for line := range strings.Lines(string(bundled)) {
-		k, v, ok := strings.Cut(line, "=")
+	lines := ingest.NewLineIndex(bundled)
+	for n := 1; n <= lines.NumLines(); n++ {
+		k, v, ok := strings.Cut(lines.LineText(n), "=")
 		if ok && strings.TrimSpace(k) == "written" {
 			written = strings.TrimSpace(v)
 			break
