@@ -146,12 +146,6 @@ func alignFronts(a, b []int32, lim AlignLimits) (int, []Op, bool, error) {
 	// the last front's edits (a lower bound of the distance less one).
 	var fronts [][]int32
 	total := 0
-	slide := func(i, k int) int {
-		for i < n && i+k < m && a[i] == b[i+k] {
-			i++
-		}
-		return i
-	}
 	get := func(e, k int) int {
 		if e < 0 || k < lo(e) || k > hi(e) {
 			return negInf
@@ -171,19 +165,34 @@ func alignFronts(a, b []int32, lim AlignLimits) (int, []Op, bool, error) {
 		}
 		front := make([]int32, h-l+1)
 		fronts = append(fronts, front)
+		// prev is front e−1 over diagonals pl..ph; out of them, negInf.
+		var prev []int32
+		pl, ph := 0, -1
+		if e > 0 {
+			prev, pl, ph = fronts[e-1], lo(e-1), hi(e-1)
+		}
 		for k := l; k <= h; k++ {
-			var i int
-			if e == 0 {
-				i = 0
-			} else {
-				i = max(get(e-1, k)+1, get(e-1, k-1), get(e-1, k+1)+1)
+			i := 0
+			if e > 0 {
+				i = negInf + 1
+				if k >= pl && k <= ph {
+					i = int(prev[k-pl]) + 1
+				}
+				if k-1 >= pl && k-1 <= ph {
+					i = max(i, int(prev[k-1-pl]))
+				}
+				if k+1 >= pl && k+1 <= ph {
+					i = max(i, int(prev[k+1-pl])+1)
+				}
 				i = min(i, n, m-k)
 				if i < max(0, -k) {
 					i = negInf
 				}
 			}
 			if i != negInf {
-				i = slide(i, k)
+				for i < n && i+k < m && a[i] == b[i+k] {
+					i++
+				}
 			}
 			front[k-l] = int32(i)
 		}
