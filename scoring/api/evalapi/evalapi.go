@@ -55,6 +55,10 @@ type EvalRequest struct {
 	// fields (the command line's --prediction, --evidence, --ground-truth
 	// and --human-verdicts), for the report's provenance (SPEC F.8).
 	HostInputs []provenance.Input `json:"-"`
+	// HostOptions are options a host used to build CaseFile
+	// (--prediction's --case-id, --operation, --rubric), recorded after
+	// the judge's in the provenance.
+	HostOptions []provenance.Option `json:"-"`
 
 	// loaded lists the files the cases file named, as the evaluation read
 	// them (through Loader or from Files), in the order first read.
@@ -95,8 +99,8 @@ func (req *EvalRequest) ProvenanceOptions() []provenance.Option {
 		judge = "none"
 	}
 	samples := max(req.Evaluator.JudgeProbes.Samples, 1)
-	return []provenance.Option{api.Option("judge", judge), api.Option("judge_samples", samples),
-		api.Option("shuffle_references", req.Evaluator.JudgeProbes.ShuffleReferences)}
+	return append([]provenance.Option{api.Option("judge", judge), api.Option("judge_samples", samples),
+		api.Option("shuffle_references", req.Evaluator.JudgeProbes.ShuffleReferences)}, req.HostOptions...)
 }
 
 // DescribeInputs lists the cases file under the name the report gives it

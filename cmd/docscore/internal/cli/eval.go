@@ -219,6 +219,7 @@ confusion matrix (judge verdict x human verdict).
 						return err
 					}
 					hostInputs = append(read, hostInputs...)
+					req.HostOptions = []provenance.Option{api.Option("case_id", caseID), api.Option("operation", operation), api.Option("rubric", rubric)}
 				}
 				req.HostInputs = hostInputs
 				store, err := openStore(checkpointDir)
@@ -402,7 +403,10 @@ func directCase(env *Env, prediction, caseID, operation, rubric string, evidence
 	if err != nil {
 		return nil, nil, err
 	}
-	inputs := []provenance.Input{provenance.NewInput("prediction", prediction, data)}
+	// The prediction under the name the report's source gives it.
+	in := provenance.NewInput("prediction", prediction, data)
+	in.Name = prediction
+	inputs := []provenance.Input{in}
 	if caseID == "" {
 		caseID = strings.TrimSuffix(filepath.Base(prediction), filepath.Ext(prediction))
 	}

@@ -84,15 +84,21 @@ func runVerify(env *Env, path, inputsDir string) error {
 		dirs = append(dirs, filepath.Dir(path))
 	}
 	files := make([]api.File, len(p.Inputs))
+	found := make([]string, len(p.Inputs))
 	for i, in := range p.Inputs {
 		data, where, err := findInput(dirs, in)
 		if err != nil {
 			return &ExitError{Code: ExitInput, Err: fmt.Errorf("%s: %v", path, err)}
 		}
-		files[i] = api.File{Name: in.Name, Text: string(data)}
+		files[i], found[i] = api.File{Name: in.Name, Text: string(data)}, where
 		fmt.Fprintf(env.Stderr, "docscore: %s %s: %s (sha256 %s…)\n", in.Role, in.Name, where, in.SHA256[:12])
 	}
-	req, err := o.Rebuild(p, files)
+	var req api.Request
+	if len(p.Inputs) > 0 && p.Inputs[0].Role == "prediction" {
+		req, err = predictionRequest(env, p, found)
+	} else {
+		req, err = o.Rebuild(p, files)
+	}
 	if err != nil {
 		return &ExitError{Code: ExitInput, Err: fmt.Errorf("%s: %v", path, err)}
 	}
@@ -128,12 +134,44 @@ func canRerun(p *provenance.Provenance) error {
 			return fmt.Errorf("its judge was %s: verify re-runs deterministic metrics only (eval --judge none); a model's answers are not reproducible", o.Value)
 		}
 	}
-	for _, in := range p.Inputs {
-		if in.Role != "cases" && in.Role != "files" {
-			return fmt.Errorf("its input %s (%s): verify re-runs eval reports of a --cases file without --human-verdicts", in.Name, in.Role)
+	return nil
+}
+
+// predictionRequest rebuilds the request of "docscore eval --prediction"
+// from its provenance: the case built from the files found (found[i]
+// holds p.Inputs[i]) with the recorded --case-id, --operation and
+// --rubric, named as recorded.
+func predictionRequest(env *Env, p *provenance.Provenance, found []string) (api.Request, error) {
+	opts := map[string]string{}
+	var hostOpts []provenance.Option
+	for _, o := range p.Options {
+		switch o.Name {
+		case "case_id", "operation", "rubric":
+			var v string
+			if err := json.Unmarshal(o.Value, &v); err != nil {
+				return nil, fmt.Errorf("provenance option %s: %v", o.Name, err)
+			}
+			opts[o.Name] = v
+			hostOpts = append(hostOpts, o)
 		}
 	}
-	return nil
+	var evidence, groundTruth []string
+	for i, in := range p.Inputs[1:] {
+		switch in.Role {
+		case "evidence":
+			evidence = append(evidence, found[i+1])
+		case "ground_truth":
+			groundTruth = append(groundTruth, found[i+1])
+		default:
+			return nil, fmt.Errorf("input %s (%s): verify re-runs an eval report of --prediction with --evidence and --ground-truth only", in.Name, in.Role)
+		}
+	}
+	cf, _, err := directCase(env, found[0], opts["case_id"], opts["operation"], opts["rubric"], evidence, groundTruth)
+	if err != nil {
+		return nil, err
+	}
+	cf.Name = p.Inputs[0].Name
+	return &evalapi.EvalRequest{CaseFile: cf, HostInputs: p.Inputs, HostOptions: hostOpts}, nil
 }
 
 // referencesAsRead reads a receipts request's reference files as "score

@@ -217,7 +217,7 @@ func TestVerifyScoreReceipts(t *testing.T) {
 // the cases file and every file it names, and verifies (exit 0) from a
 // copy elsewhere given --inputs; a copy with one score edited by hand
 // exits 1 naming it; a copy of a named file with a byte changed exits 2;
-// a --prediction report is refused (exit 2).
+// a --prediction report verifies too, its --case-id recorded.
 func TestVerifyEval(t *testing.T) {
 	example := filepath.Join("..", "..", "..", "..", "examples", "harness", "pipeline")
 	files := map[string]string{}
@@ -275,8 +275,23 @@ func TestVerifyEval(t *testing.T) {
 	if !strings.Contains(string(b), `"role": "prediction"`) || !strings.Contains(string(b), `"role": "ground_truth"`) {
 		t.Errorf("--prediction report's provenance lacks its inputs")
 	}
-	if code, _, stderr := run(t, "verify", predReport); code != 2 || !strings.Contains(stderr, "--cases") {
-		t.Errorf("verify --prediction report: exit %d, stderr %s; want 2", code, stderr)
+	if code, stdout, stderr := run(t, "verify", predReport, "--inputs", pred); code != 0 {
+		t.Errorf("verify --prediction report: exit %d, stdout %q, stderr %s; want 0", code, stdout, stderr)
+	}
+	// With --case-id: recorded, and used again.
+	if code, _, stderr := run(t, "eval", "--prediction", filepath.Join(pred, "pred.json"), "--ground-truth", filepath.Join(pred, "truth.json"), "--case-id", "invoice-9", "--judge", "none", "--output", predReport); code != 0 && code != ExitThreshold {
+		t.Fatalf("eval --prediction --case-id: exit %d: %s", code, stderr)
+	}
+	if code, stdout, stderr := run(t, "verify", predReport, "--inputs", pred); code != 0 {
+		t.Errorf("verify --prediction --case-id report: exit %d, stdout %q, stderr %s; want 0", code, stdout, stderr)
+	}
+	b, _ = os.ReadFile(predReport)
+	edited = strings.Replace(string(b), `"case_id": "invoice-9"`, `"case_id": "invoice-8"`, 1)
+	if err := os.WriteFile(predReport, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := run(t, "verify", predReport, "--inputs", pred); code != 1 || !strings.Contains(stderr, "invoice-8") {
+		t.Errorf("verify of an edited case id: exit %d, stderr %s; want 1", code, stderr)
 	}
 }
 
