@@ -252,14 +252,6 @@ func errorf(status int, code, format string, args ...any) *httpError {
 	return &httpError{status: status, detail: ErrorDetail{Code: code, Message: fmt.Sprintf(format, args...)}}
 }
 
-// atLine places a request-body error at a line of the body.
-func (e *httpError) atLine(line int) *httpError {
-	if line > 0 {
-		e.detail.Line = &line
-	}
-	return e
-}
-
 // classify maps any error onto its status and body: a scorer's input error
 // is 422, a job over the work cap 422, an oversized body 413, a body too
 // slow to arrive 408, work past the deadline (or for a client gone) 503,

@@ -231,16 +231,6 @@ func (s *Server) Stop(timeout time.Duration) error {
 	return fmt.Errorf("the server did not stop within %s of SIGTERM and was killed", timeout)
 }
 
-// Exited reports whether the server process has ended.
-func (s *Server) Exited() bool {
-	select {
-	case <-s.done:
-		return true
-	default:
-		return false
-	}
-}
-
 func exitText(err error) string {
 	if err == nil {
 		return "exit status 0"
