@@ -23,13 +23,20 @@
 // browser and the Worker produce the same report.
 //
 // The harness sits on top of two pure packages and neither imports it:
-// scoring/judging (judges, panels, generated ground truth, model adapters)
-// and, below both, scoring/evalcase (the case, reference, verdict and
-// metric types they share):
+// scoring/judging (judges, panels, model adapters) and, below both,
+// scoring/evalcase (the case, reference, verdict and metric types they
+// share); the cases file is read by scoring/harness/casefile, expression
+// metrics live in scoring/harness/expression, and generated ground truth
+// in scoring/groundtruth:
 //
-//	harness -> judging -> evalcase
-//	harness ----------->  evalcase
+//	harness -> casefile, expression -> evalcase
+//	harness -> groundtruth -> judging -> evalcase
+//
+// What stays here (about 2,700 lines) is the evaluator, the built-in
+// metrics, the report and the readers of review and human-verdict files,
+// which all share the evaluator's results.
 //
 // The package is pure: it reads no files and opens no connections. Files
-// named by a cases file are read through a [Loader] supplied by the caller.
+// named by a cases file are read through a casefile.Loader supplied by the
+// caller.
 package harness

@@ -13,5 +13,8 @@
 // and this package imports only scoring/evalcase, where the types both
 // need live (cases, references, verdicts, the metric contract).
 //
+// Its 2,100 lines are one concern, a model's verdict: the request, the
+// panel's vote, the adapters' cache and usage all serve it.
+//
 // The package is pure: it reads no files and opens no connections.
 package judging

@@ -6,6 +6,10 @@
 // and deterministic: the same contributions, options and ids give the
 // same numbers natively, in the browser and in the Worker.
 //
+// It is one package of about 2,300 lines because its parts share one
+// model (schemas, units, the seeded generator): the intervals, the
+// comparisons and their report encoders all read the same unit sums.
+//
 // # Model
 //
 // The unit of resampling is the document the dataset sampled: the ground
