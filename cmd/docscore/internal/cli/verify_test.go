@@ -330,3 +330,27 @@ func TestVerifyScoreReceiptsParquet(t *testing.T) {
 		t.Fatalf("verify: exit %d, stdout %q, stderr %s", code, stdout, stderr)
 	}
 }
+
+// TestVerifyGoldens: the golden reports every host writes (the page and
+// the Worker are tested to give these bytes) verify from the embedded
+// sample, or from the example's folder: tabular with and without a
+// preview, receipts complete and incomplete, and the pipeline example's
+// eval report.
+func TestVerifyGoldens(t *testing.T) {
+	root := filepath.Join("..", "..", "..", "..")
+	for _, c := range []struct{ golden, inputs string }{
+		{tabularGolden, ""},
+		{previewGolden, ""},
+		{receiptsGolden, ""},
+		{filepath.Join(root, "scoring", "receipts", "testdata", "golden", "receipts_incomplete.json"), ""},
+		{filepath.Join(root, "scoring", "api", "evalapi", "testdata", "pipeline-report.json"), filepath.Join(root, "examples", "harness", "pipeline")},
+	} {
+		args := []string{"verify", c.golden}
+		if c.inputs != "" {
+			args = append(args, "--inputs", c.inputs)
+		}
+		if code, stdout, stderr := run(t, args...); code != 0 || !strings.Contains(stdout, "reproduced byte for byte") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %s", c.golden, code, stdout, stderr)
+		}
+	}
+}
