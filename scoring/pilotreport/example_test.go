@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/docscore/docscore/scoring/pilotreport"
-	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 func ExampleBuild() {
@@ -15,7 +15,7 @@ func ExampleBuild() {
 {"type": "request", "phase": "c1", "sample_id": "r1", "status": "ok", "finish_reason": "stop", "output": "TOTAL 174,500", "latency_s": 1.2, "started_at": "2026-01-01T00:00:02Z"}
 {"type": "end", "status": "interrupted", "reason": "interrupted by a signal (Ctrl-C or SIGTERM)"}
 `
-	run, err := pilotrun.Read(strings.NewReader(file), "run.jsonl", pilotrun.ReadOptions{})
+	run, err := runfile.Read(strings.NewReader(file), "run.jsonl", runfile.ReadOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return

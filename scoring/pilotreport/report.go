@@ -1,6 +1,6 @@
 // Package pilotreport builds the report of a pilot run (SPEC B.4): per
 // phase throughput, latency percentiles, token usage and status counts
-// (from scoring/pilotrun's Stats) beside the receipt scores of
+// (from scoring/runfile's Stats) beside the receipt scores of
 // scoring/receipts, with the run's completeness: an incomplete run is
 // labelled and lists its unattempted phase/sample pairs.
 //
@@ -18,31 +18,31 @@ import (
 
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/internal/jsonout"
-	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 // Report is the report of one pilot run. Its JSON form has a stable key
 // order (struct order; map keys sorted) and float formatting.
 type Report struct {
-	Kind         string            `json:"kind"` // always "pilot"
-	RunID        string            `json:"run_id"`
-	CreatedAt    string            `json:"created_at,omitempty"`
-	Engine       *pilotrun.Engine  `json:"engine"`
-	Model        *pilotrun.Model   `json:"model"`
-	Dataset      *pilotrun.Dataset `json:"dataset"`
-	PromptSHA256 string            `json:"prompt_sha256,omitempty"`
-	DeadlineS    float64           `json:"deadline_s"`
-	Samples      int               `json:"samples"`
+	Kind         string           `json:"kind"` // always "pilot"
+	RunID        string           `json:"run_id"`
+	CreatedAt    string           `json:"created_at,omitempty"`
+	Engine       *runfile.Engine  `json:"engine"`
+	Model        *runfile.Model   `json:"model"`
+	Dataset      *runfile.Dataset `json:"dataset"`
+	PromptSHA256 string           `json:"prompt_sha256,omitempty"`
+	DeadlineS    float64          `json:"deadline_s"`
+	Samples      int              `json:"samples"`
 	// Complete is true when every planned (phase, sample) pair is
 	// recorded exactly once and no line was cut; Incomplete is its
 	// opposite.
 	Complete   bool `json:"complete"`
 	Incomplete bool `json:"incomplete"`
 	// CutLine describes the run file's last line when it was cut short
-	// (pilotrun.Run.Cut): the run was killed while writing it.
+	// (runfile.Run.Cut): the run was killed while writing it.
 	CutLine   string  `json:"cut_line,omitempty"`
 	EndStatus *string `json:"end_status"` // the last end record's; null when none (a killed run)
 	EndReason *string `json:"end_reason"`
@@ -59,7 +59,7 @@ type Report struct {
 	// WarmupsMissing lists the samples without a warmup record.
 	WarmupsMissing []string `json:"warmups_missing"`
 	// Phases holds the performance of each phase (warmup first).
-	Phases []pilotrun.PhaseStats `json:"phases"`
+	Phases []runfile.PhaseStats `json:"phases"`
 	// ReferencesFrom says where the references came from: "run header"
 	// (the original labels), the --refs path, or "" when there were none.
 	ReferencesFrom string `json:"references_from"`
@@ -90,13 +90,13 @@ type Options struct {
 
 // Build reports on run. Scoring errors (a sample without a reference, a
 // record made on another image) are input errors.
-func Build(run *pilotrun.Run, opts Options) (*Report, error) {
+func Build(run *runfile.Run, opts Options) (*Report, error) {
 	h := run.Header
 	rep := &Report{
 		Kind: "pilot", RunID: h.RunID, CreatedAt: h.CreatedAt, Engine: h.Engine, Model: h.Model, Dataset: h.Dataset,
 		PromptSHA256: h.PromptSHA256, DeadlineS: h.DeadlineS, Samples: len(h.Planned.SampleIDs),
 		Unattempted: []receiptsreport.Pair{}, Duplicated: []Duplicate{}, WarmupsMissing: []string{},
-		Phases: pilotrun.Stats(run),
+		Phases: runfile.Stats(run),
 	}
 	if run.End != nil {
 		s := run.End.Status
@@ -139,11 +139,11 @@ func Build(run *pilotrun.Run, opts Options) (*Report, error) {
 }
 
 // completeness fills the plan counts, unattempted and duplicated pairs.
-func completeness(run *pilotrun.Run, rep *Report) {
+func completeness(run *runfile.Run, rep *Report) {
 	var phases []string
 	planned := map[string]bool{}
 	for _, p := range run.Header.Planned.Phases {
-		if p != pilotrun.WarmupPhase && !planned[p] {
+		if p != runfile.WarmupPhase && !planned[p] {
 			planned[p] = true
 			phases = append(phases, p)
 		}
@@ -160,7 +160,7 @@ func completeness(run *pilotrun.Run, rep *Report) {
 	var order []receiptsreport.Pair
 	warm := map[string]bool{}
 	for _, r := range run.Requests {
-		if r.Phase == pilotrun.WarmupPhase {
+		if r.Phase == runfile.WarmupPhase {
 			warm[r.SampleID] = true
 			continue
 		}
@@ -200,7 +200,7 @@ func completeness(run *pilotrun.Run, rep *Report) {
 // header's samples: a CORD annotation (label) or a plain-text reference.
 // It returns the ids of the samples without either in missing. A label
 // that does not parse is an input error naming the run file's header line.
-func HeaderReferences(run *pilotrun.Run, opts receiptsread.ParseOptions) (refs receiptsread.References, missing []string, err error) {
+func HeaderReferences(run *runfile.Run, opts receiptsread.ParseOptions) (refs receiptsread.References, missing []string, err error) {
 	for _, s := range run.Header.Samples {
 		source := fmt.Sprintf("%s:%d (run header, sample %s)", run.Name, run.HeaderLine, s.SampleID)
 		switch {

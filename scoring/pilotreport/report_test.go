@@ -12,21 +12,21 @@ import (
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/pilotreport"
-	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
-func sampleRun(t testing.TB, name string) *pilotrun.Run {
+func sampleRun(t testing.TB, name string) *runfile.Run {
 	t.Helper()
 	data, err := sample.Receipts.ReadFile("receipts/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := pilotrun.Read(bytes.NewReader(data), name, pilotrun.ReadOptions{})
+	run, err := runfile.Read(bytes.NewReader(data), name, runfile.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,13 +46,13 @@ func sampleRefs(t testing.TB) receiptsread.References {
 	return refs
 }
 
-func labelledRun(t testing.TB) *pilotrun.Run {
+func labelledRun(t testing.TB) *runfile.Run {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "labelled.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := pilotrun.Read(bytes.NewReader(data), "labelled.jsonl", pilotrun.ReadOptions{})
+	run, err := runfile.Read(bytes.NewReader(data), "labelled.jsonl", runfile.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func labelledRun(t testing.TB) *pilotrun.Run {
 func TestGolden(t *testing.T) {
 	cases := []struct {
 		golden string
-		run    *pilotrun.Run
+		run    *runfile.Run
 		opts   pilotreport.Options
 	}{
 		{"sample", sampleRun(t, "run.jsonl"), pilotreport.Options{References: sampleRefs(t), ReferencesFrom: "refs.jsonl"}},
@@ -186,7 +186,7 @@ func TestUnattemptedPairsAreCounted(t *testing.T) {
 		b.WriteString(`"s` + strconv.Itoa(i) + `"`)
 	}
 	b.WriteString("]}}\n")
-	run, err := pilotrun.Read(strings.NewReader(b.String()), "run.jsonl", pilotrun.ReadOptions{})
+	run, err := runfile.Read(strings.NewReader(b.String()), "run.jsonl", runfile.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

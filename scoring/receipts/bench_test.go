@@ -11,10 +11,10 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/sample"
-	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 	"github.com/docscore/docscore/scoring/receipts/receiptstest"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 // longPages returns two 20,000-token receipt-like pages: the prediction is
@@ -104,7 +104,7 @@ func BenchmarkScoreSampleRun(b *testing.B) {
 				}
 				refs = append(refs, r...)
 			}
-			run, err := pilotrun.Read(bytes.NewReader(runBytes), "run.jsonl", pilotrun.ReadOptions{})
+			run, err := runfile.Read(bytes.NewReader(runBytes), "run.jsonl", runfile.ReadOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}

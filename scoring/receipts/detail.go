@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/docscore/docscore/scoring/inputerr"
-	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 // PageDetail is the drill-down of one scored page: the page's scores as
@@ -51,7 +51,7 @@ const maxAlignWords = 1 << 21
 // excluded, against its reference. Its scores and flags are the report's
 // page's; an unknown pair or a sample without a reference is an input
 // error.
-func Detail(refs receiptsread.References, run *pilotrun.Run, phase, sampleID string) (*PageDetail, error) {
+func Detail(refs receiptsread.References, run *runfile.Run, phase, sampleID string) (*PageDetail, error) {
 	return DetailLimited(nil, 0, refs, run, phase, sampleID)
 }
 
@@ -60,12 +60,12 @@ func Detail(refs receiptsread.References, run *pilotrun.Run, phase, sampleID str
 // *WorkLimitError, found before any LCS is computed, and the drill-down's
 // segments (one per token) stay within it. Once ctx is done (nil never
 // is) the LCS stops early and the error is ctx's.
-func DetailLimited(ctx Canceler, maxTokens int, refs receiptsread.References, run *pilotrun.Run, phase, sampleID string) (*PageDetail, error) {
-	var rec *pilotrun.Record
+func DetailLimited(ctx Canceler, maxTokens int, refs receiptsread.References, run *runfile.Run, phase, sampleID string) (*PageDetail, error) {
+	var rec *runfile.Record
 	count := 0
 	for i := range run.Requests {
 		r := &run.Requests[i]
-		if r.Phase == pilotrun.WarmupPhase || r.Phase != phase || r.SampleID != sampleID {
+		if r.Phase == runfile.WarmupPhase || r.Phase != phase || r.SampleID != sampleID {
 			continue
 		}
 		if rec == nil {
@@ -127,7 +127,7 @@ func (d *PageDetail) setTexts(pred, ref string) {
 
 // plannedPair reports whether the run's header plans the phase and the
 // sample.
-func plannedPair(run *pilotrun.Run, phase, sampleID string) bool {
+func plannedPair(run *runfile.Run, phase, sampleID string) bool {
 	in := func(list []string, s string) bool {
 		for _, x := range list {
 			if x == s {

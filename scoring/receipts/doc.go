@@ -5,7 +5,7 @@
 // The path from input bytes to report bytes is pure and host-independent:
 //
 //	refs, _ := receiptsread.ParseReferences("refs.jsonl", refBytes, receiptsread.ParseOptions{})
-//	run, _ := pilotrun.Read(bytes.NewReader(runBytes), "run.jsonl", pilotrun.ReadOptions{})
+//	run, _ := runfile.Read(bytes.NewReader(runBytes), "run.jsonl", runfile.ReadOptions{})
 //	rep, _ := receipts.Score(refs, run, receipts.Options{})
 //	rep.WriteJSON(w) // or WriteCSV, WritePhasesCSV, WriteMarkdown
 //

@@ -5,9 +5,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 func ExampleClean() {
@@ -62,12 +62,12 @@ func ExampleScore() {
 		fmt.Println(err)
 		return
 	}
-	run, err := pilotrun.Read(strings.NewReader(
+	run, err := runfile.Read(strings.NewReader(
 		`{"type": "run", "run_id": "demo", "planned": {"phases": ["c1"], "sample_ids": ["cord-test-0000", "cord-test-0001"]}}
 {"type": "request", "phase": "c1", "sample_id": "cord-test-0000", "status": "ok", "finish_reason": "stop", "output": "<p>CAFE LATTE x2 60,000</p><p>TOTAL 60.000</p>"}
 {"type": "request", "phase": "c1", "sample_id": "cord-test-0001", "status": "timeout", "finish_reason": null, "output": null, "error": "deadline of 120 s exceeded"}
 {"type": "end", "status": "complete"}
-`), "run.jsonl", pilotrun.ReadOptions{})
+`), "run.jsonl", runfile.ReadOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -90,13 +90,13 @@ func ExampleScore() {
 
 func ExampleIncompleteError() {
 	refs := receiptsread.References{{SampleID: "s1", Text: "TOTAL 10"}, {SampleID: "s2", Text: "CASH 5"}}
-	run, _ := pilotrun.Read(strings.NewReader(
+	run, _ := runfile.Read(strings.NewReader(
 		`{"type": "run", "run_id": "demo", "planned": {"phases": ["c1", "c4"], "sample_ids": ["s1", "s2"]}}
 {"type": "request", "phase": "c1", "sample_id": "s1", "status": "ok", "finish_reason": "stop", "output": "TOTAL 10"}
 {"type": "request", "phase": "c1", "sample_id": "s1", "status": "ok", "finish_reason": "stop", "output": "TOTAL 10"}
 {"type": "request", "phase": "c1", "sample_id": "s2", "status": "ok", "finish_reason": "stop", "output": "CASH 5"}
 {"type": "request", "phase": "c4", "sample_id": "s2", "status": "ok", "finish_reason": "stop", "output": "CASH 5"}
-`), "run.jsonl", pilotrun.ReadOptions{})
+`), "run.jsonl", runfile.ReadOptions{})
 	_, err := receipts.Score(refs, run, receipts.Options{})
 	fmt.Println(err)
 	// Output:
@@ -107,11 +107,11 @@ func ExampleIncompleteError() {
 
 func ExampleReport_WriteMarkdown() {
 	refs := receiptsread.References{{SampleID: "s1", Text: "TOTAL 10"}}
-	run, _ := pilotrun.Read(strings.NewReader(
+	run, _ := runfile.Read(strings.NewReader(
 		`{"type": "run", "run_id": "demo", "planned": {"phases": ["c1"], "sample_ids": ["s1"]}}
 {"type": "request", "phase": "c1", "sample_id": "s1", "status": "ok", "finish_reason": "stop", "output": "<b>TOTAL</b> 1O"}
 {"type": "end", "status": "complete"}
-`), "run.jsonl", pilotrun.ReadOptions{})
+`), "run.jsonl", runfile.ReadOptions{})
 	rep, _ := receipts.Score(refs, run, receipts.Options{})
 	rep.WriteMarkdown(os.Stdout)
 	// Output:

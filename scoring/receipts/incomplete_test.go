@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 // TestIncompleteErrorAllow: the refusal names no host's switch unless the
@@ -94,7 +94,7 @@ func TestMissingPairsAreCounted(t *testing.T) {
 		}
 	}
 	t.Run("Score", func(t *testing.T) {
-		run, err := pilotrun.Read(strings.NewReader(text), "run.jsonl", pilotrun.ReadOptions{})
+		run, err := runfile.Read(strings.NewReader(text), "run.jsonl", runfile.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

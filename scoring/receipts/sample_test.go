@@ -13,9 +13,9 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/sample"
-	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 // loadSampleRefs parses every CORD file of the embedded sample.
@@ -42,13 +42,13 @@ func loadSampleRefs(t testing.TB, opts receiptsread.ParseOptions) receiptsread.R
 }
 
 // loadSampleRun reads one of the embedded run files.
-func loadSampleRun(t testing.TB, file string) *pilotrun.Run {
+func loadSampleRun(t testing.TB, file string) *runfile.Run {
 	t.Helper()
 	data, err := fs.ReadFile(sample.Receipts, "receipts/"+file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := pilotrun.Read(bytes.NewReader(data), file, pilotrun.ReadOptions{})
+	run, err := runfile.Read(bytes.NewReader(data), file, runfile.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/docscore/docscore/scoring/inputerr"
-	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts/donut"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
+	"github.com/docscore/docscore/scoring/runfile"
 	"github.com/docscore/docscore/scoring/stats"
 )
 
@@ -132,14 +132,14 @@ func plural(n int) string {
 // sample, or a run record whose image hash contradicts the reference image
 // are *inputerr.Error values; an incomplete run without AllowIncomplete is
 // an *IncompleteError.
-func Score(refs receiptsread.References, run *pilotrun.Run, opts Options) (*receiptsreport.Report, error) {
+func Score(refs receiptsread.References, run *runfile.Run, opts Options) (*receiptsreport.Report, error) {
 	return ScoreContext(context.Background(), refs, run, opts)
 }
 
 // ScoreContext is Score that stops when ctx is done: it looks at the
 // context before each page, and the error wraps ctx.Err(). A scoring that
 // finishes gives exactly the report Score gives.
-func ScoreContext(ctx context.Context, refs receiptsread.References, run *pilotrun.Run, opts Options) (*receiptsreport.Report, error) {
+func ScoreContext(ctx context.Context, refs receiptsread.References, run *runfile.Run, opts Options) (*receiptsreport.Report, error) {
 	if run == nil {
 		return nil, errors.New("receipts: no run")
 	}
@@ -159,7 +159,7 @@ func ScoreContext(ctx context.Context, refs receiptsread.References, run *pilotr
 	var phases []string
 	planned := map[string]bool{}
 	for _, p := range run.Header.Planned.Phases {
-		if p == pilotrun.WarmupPhase || planned[p] {
+		if p == runfile.WarmupPhase || planned[p] {
 			continue
 		}
 		planned[p] = true
@@ -201,7 +201,7 @@ func ScoreContext(ctx context.Context, refs receiptsread.References, run *pilotr
 	var order []receiptsreport.Pair
 	for i := range run.Requests {
 		rec := &run.Requests[i]
-		if rec.Phase == pilotrun.WarmupPhase {
+		if rec.Phase == runfile.WarmupPhase {
 			continue
 		}
 		rep.CompletedRecords++
@@ -270,7 +270,7 @@ func ScoreContext(ctx context.Context, refs receiptsread.References, run *pilotr
 
 	// Score each pair's first record.
 	refTokens := map[string][]Token{}
-	scored := make([]*pilotrun.Record, 0, len(order))
+	scored := make([]*runfile.Record, 0, len(order))
 	budget := &cellBudget{max: opts.MaxLCSCells}
 	for _, key := range order {
 		if err := ctx.Err(); err != nil {
@@ -320,7 +320,7 @@ func ScoreContext(ctx context.Context, refs receiptsread.References, run *pilotr
 // scorePage scores one record against its reference tokens, its LCS
 // counted against budget. Once ctx is done the LCS stops early and the
 // page's numbers mean nothing: the caller checks ctx after.
-func scorePage(ctx Canceler, budget *cellBudget, rec *pilotrun.Record, refToks []Token) (receiptsreport.Page, error) {
+func scorePage(ctx Canceler, budget *cellBudget, rec *runfile.Record, refToks []Token) (receiptsreport.Page, error) {
 	page := receiptsreport.Page{
 		Phase:        rec.Phase,
 		SampleID:     rec.SampleID,
@@ -329,7 +329,7 @@ func scorePage(ctx Canceler, budget *cellBudget, rec *pilotrun.Record, refToks [
 		FinishReason: rec.FinishReason,
 		ScoredText:   rec.Stopped(),
 		EmptyOutput:  strings.TrimSpace(rec.OutputString()) == "",
-		Truncated:    rec.FinishReasonString() == pilotrun.FinishLength,
+		Truncated:    rec.FinishReasonString() == runfile.FinishLength,
 		Flags:        []string{},
 	}
 	if rec.Error != nil {
@@ -447,12 +447,12 @@ func predictionParse(output string) (any, bool) {
 
 // pairRecords holds the records of one (phase, sample) pair in file order.
 type pairRecords struct {
-	records []*pilotrun.Record
+	records []*runfile.Record
 }
 
 // scoreStructured adds the Donut-style metrics to the phases that have
 // them (see Structured); scored[i] is the record of rep.Pages[i].
-func scoreStructured(rep *receiptsreport.Report, runName string, scored []*pilotrun.Record, index map[string]*receiptsread.Reference, mode Structured) error {
+func scoreStructured(rep *receiptsreport.Report, runName string, scored []*runfile.Record, index map[string]*receiptsread.Reference, mode Structured) error {
 	if mode == StructuredOff {
 		return nil
 	}

@@ -9,17 +9,17 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/scoring/inputerr"
-	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
 	"github.com/docscore/docscore/scoring/receipts/donut"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 // runOf reads a run file given as lines.
-func runOf(t *testing.T, lines ...string) *pilotrun.Run {
+func runOf(t *testing.T, lines ...string) *runfile.Run {
 	t.Helper()
-	run, err := pilotrun.Read(strings.NewReader(strings.Join(lines, "\n")), "run.jsonl", pilotrun.ReadOptions{})
+	run, err := runfile.Read(strings.NewReader(strings.Join(lines, "\n")), "run.jsonl", runfile.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,14 +27,14 @@ func runOf(t *testing.T, lines ...string) *pilotrun.Run {
 }
 
 func headerLine(phases, samples []string) string {
-	h := pilotrun.NewHeader("r1", pilotrun.Planned{Phases: phases, SampleIDs: samples})
+	h := runfile.NewHeader("r1", runfile.Planned{Phases: phases, SampleIDs: samples})
 	b, _ := json.Marshal(h)
 	return string(b)
 }
 
 // reqLine is a request record; finish and output "" write null.
-func reqLine(phase, id string, status pilotrun.Status, finish, output string) string {
-	r := pilotrun.Request{Type: pilotrun.TypeRequest, Phase: phase, SampleID: id, Status: status, LatencyS: 1}
+func reqLine(phase, id string, status runfile.Status, finish, output string) string {
+	r := runfile.Request{Type: runfile.TypeRequest, Phase: phase, SampleID: id, Status: status, LatencyS: 1}
 	if finish != "" {
 		r.FinishReason = &finish
 	}
@@ -46,7 +46,7 @@ func reqLine(phase, id string, status pilotrun.Status, finish, output string) st
 }
 
 func ok(phase, id, output string) string {
-	return reqLine(phase, id, pilotrun.StatusOK, pilotrun.FinishStop, output)
+	return reqLine(phase, id, runfile.StatusOK, runfile.FinishStop, output)
 }
 
 var abRefs = receiptsread.References{
@@ -215,13 +215,13 @@ func TestStatusRule(t *testing.T) {
 		want want
 	}{
 		{"ok stop", ok("c1", "a", "<b>TOTAL</b> 10"), want{true, false, false, 2, 1, []string{}}},
-		{"ok length", reqLine("c1", "a", pilotrun.StatusOK, "length", "TOTAL 10"), want{false, false, true, 0, 0, []string{"truncated", "not_scored"}}},
-		{"ok other finish", reqLine("c1", "a", pilotrun.StatusOK, "content_filter", "TOTAL 10"), want{false, false, false, 0, 0, []string{"not_scored"}}},
-		{"ok no finish reason", reqLine("c1", "a", pilotrun.StatusOK, "", "TOTAL 10"), want{false, false, false, 0, 0, []string{"not_scored"}}},
-		{"timeout with partial output", reqLine("c1", "a", pilotrun.StatusTimeout, "", "TOTAL 10"), want{false, false, false, 0, 0, []string{"not_scored"}}},
-		{"http error", reqLine("c1", "a", pilotrun.StatusHTTPError, "", ""), want{false, true, false, 0, 0, []string{"empty_output", "not_scored"}}},
-		{"transport error", reqLine("c1", "a", pilotrun.StatusTransportError, "", ""), want{false, true, false, 0, 0, []string{"empty_output", "not_scored"}}},
-		{"cancelled", reqLine("c1", "a", pilotrun.StatusCancelled, "stop", "TOTAL 10"), want{false, false, false, 0, 0, []string{"not_scored"}}},
+		{"ok length", reqLine("c1", "a", runfile.StatusOK, "length", "TOTAL 10"), want{false, false, true, 0, 0, []string{"truncated", "not_scored"}}},
+		{"ok other finish", reqLine("c1", "a", runfile.StatusOK, "content_filter", "TOTAL 10"), want{false, false, false, 0, 0, []string{"not_scored"}}},
+		{"ok no finish reason", reqLine("c1", "a", runfile.StatusOK, "", "TOTAL 10"), want{false, false, false, 0, 0, []string{"not_scored"}}},
+		{"timeout with partial output", reqLine("c1", "a", runfile.StatusTimeout, "", "TOTAL 10"), want{false, false, false, 0, 0, []string{"not_scored"}}},
+		{"http error", reqLine("c1", "a", runfile.StatusHTTPError, "", ""), want{false, true, false, 0, 0, []string{"empty_output", "not_scored"}}},
+		{"transport error", reqLine("c1", "a", runfile.StatusTransportError, "", ""), want{false, true, false, 0, 0, []string{"empty_output", "not_scored"}}},
+		{"cancelled", reqLine("c1", "a", runfile.StatusCancelled, "stop", "TOTAL 10"), want{false, false, false, 0, 0, []string{"not_scored"}}},
 		{"ok stop empty", ok("c1", "a", " \n"), want{true, true, false, 0, 0, []string{"empty_output"}}},
 		{"ok stop only markup", ok("c1", "a", "<p></p><x_0.1><class_Text>"), want{true, false, false, 0, 0, []string{"empty_after_cleaning"}}},
 	}
@@ -251,9 +251,9 @@ func TestStatusRule(t *testing.T) {
 func TestPhaseAggregates(t *testing.T) {
 	refs := append(receiptsread.References{{SampleID: "empty", Text: "", Source: "x"}}, abRefs...)
 	run := runOf(t, headerLine([]string{"c1"}, []string{"a", "b", "empty"}),
-		ok("c1", "a", "TOTAL 10"),                          // F1 1, numbers 1/1
-		reqLine("c1", "b", pilotrun.StatusTimeout, "", ""), // F1 0, numbers 0/2
-		ok("c1", "empty", "whatever 3"),                    // F1 null, no numbers
+		ok("c1", "a", "TOTAL 10"),                         // F1 1, numbers 1/1
+		reqLine("c1", "b", runfile.StatusTimeout, "", ""), // F1 0, numbers 0/2
+		ok("c1", "empty", "whatever 3"),                   // F1 null, no numbers
 	)
 	rep, err := receipts.Score(refs, run, receipts.Options{})
 	if err != nil {
@@ -277,7 +277,7 @@ func TestPhaseAggregates(t *testing.T) {
 func TestScoreInputErrors(t *testing.T) {
 	hdr := headerLine([]string{"c1"}, []string{"a"})
 	sha := func(s string) string {
-		r := pilotrun.Request{Type: pilotrun.TypeRequest, Phase: "c1", SampleID: "a", Status: pilotrun.StatusOK, ImageSHA256: s}
+		r := runfile.Request{Type: runfile.TypeRequest, Phase: "c1", SampleID: "a", Status: runfile.StatusOK, ImageSHA256: s}
 		b, _ := json.Marshal(r)
 		return string(b)
 	}

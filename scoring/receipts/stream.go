@@ -7,10 +7,10 @@ package receipts
 //   - The run header (the first line) is read first; then the shared
 //     pipeline of the streamed scorings (scoring/internal/linepipe) reads
 //     the rest in batches of lines, Jobs workers parse each line
-//     (pilotrun's Run.ParseLine), score each measured request against its
+//     (runfile's Run.ParseLine), score each measured request against its
 //     reference and encode its page row, and this goroutine takes the
 //     lines back in input order.
-//   - In input order: the bad-line checks of pilotrun.Read, the pairing
+//   - In input order: the bad-line checks of runfile.Read, the pairing
 //     (the first record of a (phase, sample) pair is its page; a later one
 //     is a duplicate), the reference checks, the phase sums (phaseAcc,
 //     structAcc), the Markdown's lowest pages (ten), and the page's row,
@@ -39,7 +39,7 @@ package receipts
 //     CSV has no summary, but a run found incomplete or with a missing
 //     reference at the end writes nothing): nothing is written to out
 //     before the whole file is scored.
-//   - Errors are those of pilotrun.Read then Score, in their order: a bad
+//   - Errors are those of runfile.Read then Score, in their order: a bad
 //     line (not skipped) or a read error stops the scoring at once; a
 //     reference error (a sample without a reference, an image hash that
 //     differs, two references for a sample) or bad interval options are
@@ -65,10 +65,10 @@ import (
 	"github.com/docscore/docscore/scoring/internal/jsonout"
 	"github.com/docscore/docscore/scoring/internal/linepipe"
 	"github.com/docscore/docscore/scoring/internal/workpool"
-	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts/donut"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
+	"github.com/docscore/docscore/scoring/runfile"
 	"github.com/docscore/docscore/scoring/stats"
 )
 
@@ -86,7 +86,7 @@ type StreamOptions struct {
 	// Jobs is the number of records scored at once, and of phase
 	// intervals computed at once at the end; less than 1 means 1.
 	Jobs int
-	// SkipBadLines skips malformed run lines, as pilotrun.ReadOptions.
+	// SkipBadLines skips malformed run lines, as runfile.ReadOptions.
 	SkipBadLines bool
 	// Spool returns the storage of the page rows; nil keeps them in
 	// memory.
@@ -103,7 +103,7 @@ func (never) Err() error { return nil }
 
 // Stream scores the run file read from run (named name in errors)
 // against refs and writes the report to out in o.Format: the bytes Score's
-// report writes for pilotrun.Read's run, for every input, and the same
+// report writes for runfile.Read's run, for every input, and the same
 // errors. It returns the report without its pages (for thresholds and
 // warnings) and the lines SkipBadLines left out, also with an
 // *IncompleteError.
@@ -127,10 +127,10 @@ func Stream(ctx Canceler, refs receiptsread.References, name string, run io.Read
 
 	// The header, alone: every later line is parsed against it.
 	ls := ingest.NewReaderLines(name, run)
-	st.hdr = &pilotrun.Run{Name: name}
+	st.hdr = &runfile.Run{Name: name}
 	for st.hdr.HeaderLine == 0 && ls.Next() {
 		perr := ls.BadLine()
-		var it pilotrun.Item
+		var it runfile.Item
 		if perr == nil {
 			it, perr = st.hdr.ParseLine(ls.Line())
 		}
@@ -219,8 +219,8 @@ type streamer struct {
 	refs         receiptsread.References
 	index        map[string]int32 // sample → its (first) reference
 	refState     []refState
-	hdr          *pilotrun.Run // the header only: read by the workers
-	validateOnly atomic.Bool   // score no more records: an error is waiting
+	hdr          *runfile.Run // the header only: read by the workers
+	validateOnly atomic.Bool  // score no more records: an error is waiting
 
 	// The plan, read by the workers.
 	phases        []string         // planned phases, then unplanned in order of appearance
@@ -299,7 +299,7 @@ func (st *streamer) plan() {
 	h := &st.hdr.Header
 	st.planned, st.phaseIndex, st.plannedSample = map[string]int32{}, map[string]int32{}, map[string]int32{}
 	for _, p := range h.Planned.Phases {
-		if _, dup := st.planned[p]; p == pilotrun.WarmupPhase || dup {
+		if _, dup := st.planned[p]; p == runfile.WarmupPhase || dup {
 			continue
 		}
 		st.planned[p] = int32(len(st.phases))
@@ -330,7 +330,7 @@ type batchOut struct {
 type lineResult struct {
 	err     *inputerr.Error
 	typ     string
-	end     *pilotrun.End
+	end     *runfile.End
 	line    int
 	phase   string
 	sample  string
@@ -406,7 +406,7 @@ func (st *streamer) worker() func(*linepipe.Batch[*batchOut]) {
 				return
 			}
 			r.typ, r.end = it.Type, it.End
-			if it.Type != pilotrun.TypeRequest || it.Record.Phase == pilotrun.WarmupPhase {
+			if it.Type != runfile.TypeRequest || it.Record.Phase == runfile.WarmupPhase {
 				return
 			}
 			rec := &it.Record
@@ -489,11 +489,11 @@ func (st *streamer) take(bt *linepipe.Batch[*batchOut]) error {
 			continue
 		}
 		switch r.typ {
-		case pilotrun.TypeEnd:
+		case runfile.TypeEnd:
 			s := r.end.Status
 			st.endStatus = &s
 			continue
-		case pilotrun.TypeRequest:
+		case runfile.TypeRequest:
 		default:
 			continue
 		}

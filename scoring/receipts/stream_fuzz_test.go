@@ -10,7 +10,7 @@ import (
 )
 
 // FuzzStreamMatchesInMemory holds Stream to the in-memory path
-// (pilotrun.Read, Score, the format's writer) for any run file against the
+// (runfile.Read, Score, the format's writer) for any run file against the
 // sample's references: with 1 and 3 jobs, the same report bytes or the
 // same error text, and no panic. A fuzzed byte picks the format and
 // options: bits 0-1 json, csv, md; bit 2 skips bad lines; bit 3 adds

@@ -10,24 +10,24 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/sample"
-	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
 	"github.com/docscore/docscore/scoring/receipts/receiptstest"
+	"github.com/docscore/docscore/scoring/runfile"
 	"github.com/docscore/docscore/scoring/stats"
 )
 
-// inMemory is the report of the whole-file path: pilotrun.Read, Score and
+// inMemory is the report of the whole-file path: runfile.Read, Score and
 // the format's writer, or the first error.
 func inMemory(refs receiptsread.References, run []byte, opts receipts.Options, format string, skip bool) ([]byte, error) {
 	rep, err := scoreInMemory(refs, run, opts, skip)
 	return writeInMemory(rep, err, format)
 }
 
-// scoreInMemory is the whole-file path's report: pilotrun.Read and Score.
+// scoreInMemory is the whole-file path's report: runfile.Read and Score.
 func scoreInMemory(refs receiptsread.References, run []byte, opts receipts.Options, skip bool) (*receiptsreport.Report, error) {
-	r, err := pilotrun.Read(bytes.NewReader(run), "run.jsonl", pilotrun.ReadOptions{SkipBadLines: skip})
+	r, err := runfile.Read(bytes.NewReader(run), "run.jsonl", runfile.ReadOptions{SkipBadLines: skip})
 	if err != nil {
 		return nil, err
 	}

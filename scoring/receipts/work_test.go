@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 // cancelAfter is a Canceler that turns done after n looks.
@@ -51,7 +51,7 @@ func longRun(text string) string {
 func TestLCSCellsAreCapped(t *testing.T) {
 	text := strings.Repeat("w ", 1000)
 	refs := receiptsread.References{{SampleID: "s0", Text: text, Source: "refs.jsonl:1"}}
-	run, err := pilotrun.Read(strings.NewReader(longRun(text)), "run.jsonl", pilotrun.ReadOptions{})
+	run, err := runfile.Read(strings.NewReader(longRun(text)), "run.jsonl", runfile.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,11 +12,11 @@ import (
 
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/inputerr"
-	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/provenance"
 	"github.com/docscore/docscore/scoring/receipts"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 // ReceiptsRequest asks for a receipt OCR scoring (SPEC B). Refs are CORD
@@ -182,7 +182,7 @@ func receiptPage(ctx api.Cancel, req *ReceiptPageRequest) (*api.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	run, err := pilotrun.Read(strings.NewReader(req.Run.Text), req.Run.Name, pilotrun.ReadOptions{SkipBadLines: req.SkipBadLines})
+	run, err := runfile.Read(strings.NewReader(req.Run.Text), req.Run.Name, runfile.ReadOptions{SkipBadLines: req.SkipBadLines})
 	if err != nil {
 		return nil, err
 	}
@@ -346,7 +346,7 @@ func scoreReceiptsReport(ctx api.Cancel, req *ReceiptsRequest) (*api.Result, *Re
 	if err != nil {
 		return nil, nil, err
 	}
-	run, err := pilotrun.Read(strings.NewReader(req.Run.Text), req.Run.Name, pilotrun.ReadOptions{SkipBadLines: req.SkipBadLines})
+	run, err := runfile.Read(strings.NewReader(req.Run.Text), req.Run.Name, runfile.ReadOptions{SkipBadLines: req.SkipBadLines})
 	if err != nil {
 		return nil, nil, err
 	}

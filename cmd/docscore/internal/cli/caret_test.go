@@ -18,8 +18,8 @@ import (
 	"github.com/docscore/docscore/scoring/harness"
 	"github.com/docscore/docscore/scoring/harness/casefile"
 	"github.com/docscore/docscore/scoring/inputerr"
-	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/docscore/docscore/scoring/runfile"
 	"github.com/docscore/docscore/scoring/schema"
 	"github.com/docscore/docscore/scoring/tabular/tabularread"
 )
@@ -74,7 +74,7 @@ func TestEveryReaderShowsTheCaret(t *testing.T) {
 			return err
 		}, 2, `"gold"`},
 		{"pilot run file (JSONL)", func() error {
-			_, err := pilotrun.Read(strings.NewReader("{\"type\": \"run\", \"run_id\": \"r\", \"planned\": {\"phases\": [\"c1\"], \"sample_ids\": [\"s1\"]}}\n{\"type\": \"request\", \"phase\": \"c1\", \"sample_id\": \"s1\", \"status\": \"ok\", \"output\": 3}\n"), "run.jsonl", pilotrun.ReadOptions{})
+			_, err := runfile.Read(strings.NewReader("{\"type\": \"run\", \"run_id\": \"r\", \"planned\": {\"phases\": [\"c1\"], \"sample_ids\": [\"s1\"]}}\n{\"type\": \"request\", \"phase\": \"c1\", \"sample_id\": \"s1\", \"status\": \"ok\", \"output\": 3}\n"), "run.jsonl", runfile.ReadOptions{})
 			return err
 		}, 2, "3}"},
 		{"pilot configuration (TOML)", func() error {

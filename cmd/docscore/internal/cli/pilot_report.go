@@ -6,8 +6,8 @@ import (
 
 	"github.com/docscore/docscore/cmd/docscore/internal/cord"
 	"github.com/docscore/docscore/scoring/pilotreport"
-	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/docscore/docscore/scoring/runfile"
 	"github.com/spf13/cobra"
 )
 
@@ -77,7 +77,7 @@ func runPilotReport(env *Env, path string, o pilotReportOptions) error {
 	}
 	// A killed run may end in half a line: report it as cut, not as a
 	// malformed file.
-	run, err := readRun(env, path, pilotrun.ReadOptions{SkipBadLines: o.skipBadLines, AllowCutLastLine: true})
+	run, err := readRun(env, path, runfile.ReadOptions{SkipBadLines: o.skipBadLines, AllowCutLastLine: true})
 	if err != nil {
 		return err
 	}

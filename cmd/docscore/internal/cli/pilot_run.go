@@ -6,13 +6,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
-
 	"github.com/docscore/docscore/cmd/docscore/internal/pilot"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/param"
-	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/runfile"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // pilotRunFlags holds the command line of docscore pilot run; each value
@@ -193,7 +192,7 @@ func runPilot(env *Env, flags *pflag.FlagSet, o *pilotRunFlags) error {
 	if sum != nil && !sum.AlreadyComplete {
 		status := sum.Status
 		if status == "" {
-			status = pilotrun.EndInterrupted
+			status = runfile.EndInterrupted
 		}
 		fmt.Fprintf(env.Stderr, "pilot: run %s %s: %d request record(s) written to %s this time, %d not ok\n",
 			sum.RunID, status, sum.Written, sum.Out, sum.Failed)

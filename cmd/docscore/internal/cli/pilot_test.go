@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 // fakeReceipts writes a dataset directory of small "images" with
@@ -25,13 +25,13 @@ func fakeReceipts(t *testing.T, names ...string) string {
 	return writeFiles(t, files)
 }
 
-func readPilotRun(t *testing.T, path string) *pilotrun.Run {
+func readPilotRun(t *testing.T, path string) *runfile.Run {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := pilotrun.Read(bytes.NewReader(data), path, pilotrun.ReadOptions{})
+	run, err := runfile.Read(bytes.NewReader(data), path, runfile.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,11 +52,11 @@ func TestPilotRunCommandEngine(t *testing.T) {
 		}
 	}
 	r := readPilotRun(t, out)
-	if len(r.Requests) != 9 || r.End.Status != pilotrun.EndComplete || strings.Join(r.Header.Planned.Phases, ",") != "c1,c2" {
+	if len(r.Requests) != 9 || r.End.Status != runfile.EndComplete || strings.Join(r.Header.Planned.Phases, ",") != "c1,c2" {
 		t.Fatalf("run: %d requests, end %+v, phases %v", len(r.Requests), r.End, r.Header.Planned.Phases)
 	}
 	for _, q := range r.Requests {
-		if q.Status != pilotrun.StatusOK || q.OutputString() != "TOTAL "+q.SampleID+"\n" {
+		if q.Status != runfile.StatusOK || q.OutputString() != "TOTAL "+q.SampleID+"\n" {
 			t.Errorf("%s/%s: %s %q", q.Phase, q.SampleID, q.Status, q.OutputString())
 		}
 	}
@@ -166,7 +166,7 @@ func TestPilotRunErrors(t *testing.T) {
 	}
 	// The failed warmup's file says why.
 	r := readPilotRun(t, filepath.Join(tmp, "f.jsonl"))
-	if r.End == nil || r.End.Status != pilotrun.EndInterrupted || !strings.Contains(r.End.Reason, "warmup of r1 failed") {
+	if r.End == nil || r.End.Status != runfile.EndInterrupted || !strings.Contains(r.End.Reason, "warmup of r1 failed") {
 		t.Errorf("end %+v", r.End)
 	}
 }
@@ -250,12 +250,12 @@ func TestPilotTesseractEndToEnd(t *testing.T) {
 	var phases []string
 	for _, q := range r.Requests {
 		phases = append(phases, q.Phase)
-		if q.Status != pilotrun.StatusOK || q.FinishReasonString() != "stop" || q.Output == nil || q.ExitCode == nil || *q.ExitCode != 0 ||
+		if q.Status != runfile.StatusOK || q.FinishReasonString() != "stop" || q.Output == nil || q.ExitCode == nil || *q.ExitCode != 0 ||
 			q.ImageSHA256 != h.Samples[0].ImageSHA256 || q.LatencyS <= 0 || q.Error != nil {
 			t.Errorf("record %s: status %s finish %q exit %v error %q", q.Phase, q.Status, q.FinishReasonString(), q.ExitCode, ptr(q.Error))
 		}
 	}
-	if strings.Join(phases, ",") != "warmup,c1,c4" || r.End == nil || r.End.Status != pilotrun.EndComplete {
+	if strings.Join(phases, ",") != "warmup,c1,c4" || r.End == nil || r.End.Status != runfile.EndComplete {
 		t.Errorf("records %v, end %+v", phases, r.End)
 	}
 

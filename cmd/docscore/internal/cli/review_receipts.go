@@ -11,10 +11,10 @@ import (
 	judgeapi "github.com/docscore/docscore/cmd/docscore/internal/judge"
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/judging"
-	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
+	"github.com/docscore/docscore/scoring/runfile"
 	"github.com/spf13/cobra"
 )
 
@@ -88,7 +88,7 @@ not_judged with the reason.
 			if err != nil {
 				return interrupted(err)
 			}
-			run, err := readRun(env, runPath, pilotrun.ReadOptions{})
+			run, err := readRun(env, runPath, runfile.ReadOptions{})
 			if err != nil {
 				return err
 			}
@@ -186,7 +186,7 @@ not_judged with the reason.
 // advisoryPages turns the scored pages of one phase ("" for all) into
 // review candidates with their raw output, reference text and, when the
 // images directory holds one, the receipt image.
-func advisoryPages(rep *receiptsreport.Report, run *pilotrun.Run, refs receiptsread.References, phase, imagesDir string) ([]judging.AdvisoryPage, error) {
+func advisoryPages(rep *receiptsreport.Report, run *runfile.Run, refs receiptsread.References, phase, imagesDir string) ([]judging.AdvisoryPage, error) {
 	outputs := map[int]string{}
 	for _, r := range run.Requests {
 		outputs[r.Line] = r.OutputString()

@@ -13,10 +13,10 @@ import (
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/api/receiptsapi"
 	"github.com/docscore/docscore/scoring/inputerr"
-	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 	"github.com/docscore/docscore/scoring/receipts/receiptsreport"
+	"github.com/docscore/docscore/scoring/runfile"
 	"github.com/spf13/cobra"
 )
 
@@ -167,12 +167,12 @@ func warnSkipped(env *Env, skipped []*inputerr.Error) {
 }
 
 // readRun reads and parses the run file, or standard input for "-".
-func readRun(env *Env, path string, opts pilotrun.ReadOptions) (*pilotrun.Run, error) {
+func readRun(env *Env, path string, opts runfile.ReadOptions) (*runfile.Run, error) {
 	f, err := readInput(env, "--run", path)
 	if err != nil {
 		return nil, err
 	}
-	return pilotrun.Read(bytes.NewReader(f.Data), f.Name, opts)
+	return runfile.Read(bytes.NewReader(f.Data), f.Name, opts)
 }
 
 func unwrapPathErr(err error) error {

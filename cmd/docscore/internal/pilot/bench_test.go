@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 // instantAnswer is the fixed answer of the benchmark's server.
@@ -49,7 +49,7 @@ func BenchmarkRunnerOverhead(b *testing.B) {
 			defer engine.Close()
 			o := Options{
 				Out:        filepath.Join(b.TempDir(), "run.jsonl"),
-				Header:     pilotrun.NewHeader("bench", pilotrun.Planned{Phases: []string{"c64"}, SampleIDs: ids}),
+				Header:     runfile.NewHeader("bench", runfile.Planned{Phases: []string{"c64"}, SampleIDs: ids}),
 				Samples:    samples,
 				Phases:     []Phase{{Name: "c64", Concurrency: 64}},
 				Engine:     engine,

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 // maxCommandOutput bounds what a command engine's program may print.
@@ -54,7 +54,7 @@ func (e *CommandEngine) CommandLine(imagePath, sampleID string) string {
 // Do runs the program for one image.
 func (e *CommandEngine) Do(ctx context.Context, req EngineRequest) Result {
 	if req.Path == "" {
-		return Result{Status: pilotrun.StatusTransportError, Err: "the image has no file path"}
+		return Result{Status: runfile.StatusTransportError, Err: "the image has no file path"}
 	}
 	cmd := exec.CommandContext(ctx, e.shell, "-c", e.CommandLine(req.Path, req.SampleID))
 	setProcessGroup(cmd)
@@ -65,16 +65,16 @@ func (e *CommandEngine) Do(ctx context.Context, req EngineRequest) Result {
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	err := cmd.Run()
 	if stdout.over {
-		return Result{Status: pilotrun.StatusTransportError, Err: fmt.Sprintf("the program printed more than %d bytes", maxCommandOutput)}
+		return Result{Status: runfile.StatusTransportError, Err: fmt.Sprintf("the program printed more than %d bytes", maxCommandOutput)}
 	}
 	out := stdout.String()
 	if err == nil {
 		zero := 0
-		return Result{Status: pilotrun.StatusOK, FinishReason: strPtr(pilotrun.FinishStop), Output: &out, ExitCode: &zero}
+		return Result{Status: runfile.StatusOK, FinishReason: strPtr(runfile.FinishStop), Output: &out, ExitCode: &zero}
 	}
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) {
-		return Result{Status: pilotrun.StatusTransportError, Err: "cannot run the command: " + err.Error()}
+		return Result{Status: runfile.StatusTransportError, Err: "cannot run the command: " + err.Error()}
 	}
 	msg := strings.TrimSpace(stderr.String())
 	if msg != "" {
@@ -82,12 +82,12 @@ func (e *CommandEngine) Do(ctx context.Context, req EngineRequest) Result {
 	}
 	code := ee.ExitCode()
 	if code < 0 || ctx.Err() != nil {
-		return Result{Status: pilotrun.StatusTransportError, Output: &out, Err: fmt.Sprintf("the program was killed (%v)%s", ee, msg)}
+		return Result{Status: runfile.StatusTransportError, Output: &out, Err: fmt.Sprintf("the program was killed (%v)%s", ee, msg)}
 	}
-	status := pilotrun.StatusHTTPError
+	status := runfile.StatusHTTPError
 	what := "the program failed"
 	if code == 126 || code == 127 {
-		status, what = pilotrun.StatusTransportError, "the shell could not run the program"
+		status, what = runfile.StatusTransportError, "the shell could not run the program"
 	}
 	return Result{Status: status, Output: &out, ExitCode: &code, Err: fmt.Sprintf("%s: exit status %d%s", what, code, msg)}
 }

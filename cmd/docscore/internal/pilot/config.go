@@ -17,12 +17,11 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
-
 	"github.com/docscore/docscore/cmd/docscore/internal/tomlkey"
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/param"
-	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 // Defaults of a pilot run (SPEC B.4 and the seed's pilot).
@@ -229,14 +228,14 @@ func ParseConfig(name string, data []byte) (_ *Config, err error) {
 // or --base-url when not given.
 func (c *Config) engineKind() (string, error) {
 	switch c.Engine {
-	case pilotrun.EngineOpenAI, pilotrun.EngineCommand:
+	case runfile.EngineOpenAI, runfile.EngineCommand:
 		return c.Engine, nil
 	case "":
 		switch {
 		case c.Command != "" && c.Model.BaseURL == "":
-			return pilotrun.EngineCommand, nil
+			return runfile.EngineCommand, nil
 		case c.Model.BaseURL != "" && c.Command == "":
-			return pilotrun.EngineOpenAI, nil
+			return runfile.EngineOpenAI, nil
 		case c.Model.BaseURL != "":
 			return "", errors.New("both --base-url and --command are set: choose the engine with --engine openai|command")
 		}
@@ -304,13 +303,13 @@ func Prepare(cfg *Config, getenv func(string) string, version string) (*Options,
 		s := cfg.Prompt.Text
 		prompt = &s
 	}
-	if kind == pilotrun.EngineCommand && prompt != nil {
+	if kind == runfile.EngineCommand && prompt != nil {
 		return nil, usage(errors.New("the command engine takes no prompt: leave out --prompt and --prompt-file"))
 	}
-	if kind == pilotrun.EngineOpenAI && cfg.Command != "" {
+	if kind == runfile.EngineOpenAI && cfg.Command != "" {
 		return nil, usage(errors.New("--command is for the command engine; the openai engine sends requests to --base-url"))
 	}
-	if kind == pilotrun.EngineCommand && cfg.Model.BaseURL != "" {
+	if kind == runfile.EngineCommand && cfg.Model.BaseURL != "" {
 		return nil, usage(errors.New("--base-url is for the openai engine; the command engine runs --command"))
 	}
 	gpu := &GPUOptions{
@@ -333,7 +332,7 @@ func Prepare(cfg *Config, getenv func(string) string, version string) (*Options,
 		return nil, err
 	}
 
-	h := pilotrun.NewHeader(newRunID(), pilotrun.Planned{Phases: make([]string, 0, len(phases)), SampleIDs: make([]string, 0, len(ds.Samples))})
+	h := runfile.NewHeader(newRunID(), runfile.Planned{Phases: make([]string, 0, len(phases)), SampleIDs: make([]string, 0, len(ds.Samples))})
 	for _, p := range phases {
 		h.Planned.Phases = append(h.Planned.Phases, p.Name)
 	}
@@ -341,7 +340,7 @@ func Prepare(cfg *Config, getenv func(string) string, version string) (*Options,
 		h.Planned.SampleIDs = append(h.Planned.SampleIDs, s.SampleID)
 		h.Samples = append(h.Samples, s.Sample)
 	}
-	h.Dataset = &pilotrun.Dataset{Name: cfg.Dataset.Name, Revision: cfg.Dataset.Revision, Split: cfg.Dataset.Split}
+	h.Dataset = &runfile.Dataset{Name: cfg.Dataset.Name, Revision: cfg.Dataset.Revision, Split: cfg.Dataset.Split}
 	if h.Dataset.Name == "" {
 		h.Dataset.Name = filepath.Base(filepath.Clean(cfg.Dataset.Path))
 	}
@@ -359,7 +358,7 @@ func Prepare(cfg *Config, getenv func(string) string, version string) (*Options,
 
 	var engine Engine
 	switch kind {
-	case pilotrun.EngineOpenAI:
+	case runfile.EngineOpenAI:
 		if prompt == nil {
 			empty := ""
 			sum := sha256.Sum256(nil)
@@ -398,9 +397,9 @@ func Prepare(cfg *Config, getenv func(string) string, version string) (*Options,
 			return nil, usage(err)
 		}
 		engine = e
-		h.Engine = &pilotrun.Engine{Kind: pilotrun.EngineOpenAI}
-		h.Model = &pilotrun.Model{BaseURL: RedactURL(cfg.Model.BaseURL), Name: cfg.Model.Name, MaxTokens: maxTokens, Temperature: &temp, Extra: extra}
-	case pilotrun.EngineCommand:
+		h.Engine = &runfile.Engine{Kind: runfile.EngineOpenAI}
+		h.Model = &runfile.Model{BaseURL: RedactURL(cfg.Model.BaseURL), Name: cfg.Model.Name, MaxTokens: maxTokens, Temperature: &temp, Extra: extra}
+	case runfile.EngineCommand:
 		if cfg.Model.MaxTokens != nil || cfg.Model.Temperature != nil || len(cfg.Model.Extra) > 0 || cfg.Model.ExtraJSON != "" {
 			return nil, usage(errors.New("--max-tokens, --temperature and --extra are model server settings: the command engine does not use them"))
 		}
@@ -409,12 +408,12 @@ func Prepare(cfg *Config, getenv func(string) string, version string) (*Options,
 			return nil, usage(err)
 		}
 		engine = e
-		h.Engine = &pilotrun.Engine{Kind: pilotrun.EngineCommand, Command: cfg.Command}
+		h.Engine = &runfile.Engine{Kind: runfile.EngineCommand, Command: cfg.Command}
 		name := cfg.Model.Name
 		if name == "" {
 			name = strings.Fields(cfg.Command)[0]
 		}
-		h.Model = &pilotrun.Model{Name: name}
+		h.Model = &runfile.Model{Name: name}
 	}
 	return &Options{
 		Out: cfg.Out, Header: h, Samples: ds.Samples, Phases: phases, Engine: engine,

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/docscore/docscore/scoring/inputerr"
-	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 const fullConfig = `# a Nemotron-Parse pilot
@@ -166,7 +166,7 @@ func TestPrepare(t *testing.T) {
 	if *h.Prompt != "Read it." || h.PromptSHA256 != sha256Hex([]byte("Read it.")) || h.DeadlineS != 120 {
 		t.Errorf("prompt %q %s deadline %v", *h.Prompt, h.PromptSHA256, h.DeadlineS)
 	}
-	if *h.Dataset != (pilotrun.Dataset{Name: "cord", Revision: "r1", Split: "test"}) {
+	if *h.Dataset != (runfile.Dataset{Name: "cord", Revision: "r1", Split: "test"}) {
 		t.Errorf("dataset %+v", h.Dataset)
 	}
 	if h.Model.BaseURL != "http://localhost:8000/v1" || h.Model.MaxTokens != 4096 || *h.Model.Temperature != 0 || h.Engine.Kind != "openai" {
@@ -222,8 +222,8 @@ func TestPrepare(t *testing.T) {
 }
 
 func TestProgressOutput(t *testing.T) {
-	rec := func(status pilotrun.Status, finish string, empty bool) *pilotrun.Request {
-		r := &pilotrun.Request{Phase: "c4", SampleID: "s01", Status: status, LatencyS: 0.25, EmptyOutput: empty}
+	rec := func(status runfile.Status, finish string, empty bool) *runfile.Request {
+		r := &runfile.Request{Phase: "c4", SampleID: "s01", Status: status, LatencyS: 0.25, EmptyOutput: empty}
 		if finish != "" {
 			r.FinishReason = &finish
 		}
@@ -232,8 +232,8 @@ func TestProgressOutput(t *testing.T) {
 	var lines bytes.Buffer
 	p := NewProgress(&lines, false, false)
 	p.PhaseStart("c4", 2, 3, 4)
-	p.Recorded(rec(pilotrun.StatusOK, "stop", true))
-	p.Recorded(rec(pilotrun.StatusTimeout, "", false))
+	p.Recorded(rec(runfile.StatusOK, "stop", true))
+	p.Recorded(rec(runfile.StatusTimeout, "", false))
 	p.PhaseEnd("c4")
 	p.Note("done %d", 1)
 	got := lines.String()
@@ -251,7 +251,7 @@ func TestProgressOutput(t *testing.T) {
 	var quiet bytes.Buffer
 	q := NewProgress(&quiet, true, true)
 	q.PhaseStart("c1", 1, 0, 1)
-	q.Recorded(rec(pilotrun.StatusOK, "stop", false))
+	q.Recorded(rec(runfile.StatusOK, "stop", false))
 	q.PhaseEnd("c1")
 	if quiet.Len() != 0 {
 		t.Errorf("quiet progress printed %q", quiet.String())
@@ -259,8 +259,8 @@ func TestProgressOutput(t *testing.T) {
 	var bar bytes.Buffer
 	b := NewProgress(&bar, true, false)
 	b.PhaseStart("c4", 2, 0, 4)
-	b.Recorded(rec(pilotrun.StatusOK, "stop", false))
-	b.Recorded(rec(pilotrun.StatusHTTPError, "", false))
+	b.Recorded(rec(runfile.StatusOK, "stop", false))
+	b.Recorded(rec(runfile.StatusHTTPError, "", false))
 	b.PhaseEnd("c4")
 	if s := bar.String(); !strings.Contains(s, "c4") || !strings.Contains(s, "2/2") || !strings.Contains(s, "1 failed") || !strings.Contains(s, "req/s") {
 		t.Errorf("progress bar output %q", s)

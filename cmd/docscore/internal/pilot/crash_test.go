@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 // The crash tests run the real docscore binary, built once for the
@@ -244,12 +244,12 @@ func TestCrashSafetyWithTheRealBinary(t *testing.T) {
 			}
 			cancelled := 0
 			for _, r := range run.Requests {
-				if r.Status == pilotrun.StatusCancelled {
+				if r.Status == runfile.StatusCancelled {
 					cancelled++
 				}
 			}
 			if tc.wantEnd {
-				if run.End == nil || run.End.Status != pilotrun.EndInterrupted || !strings.Contains(run.End.Reason, "interrupted by a signal") {
+				if run.End == nil || run.End.Status != runfile.EndInterrupted || !strings.Contains(run.End.Reason, "interrupted by a signal") {
 					t.Errorf("end record %+v, want interrupted by a signal", run.End)
 				}
 				conc := 1
@@ -287,7 +287,7 @@ func TestCrashSafetyWithTheRealBinary(t *testing.T) {
 			}
 			run = readRunFile(t, out)
 			checkExactlyOnce(t, run)
-			if run.End == nil || run.End.Status != pilotrun.EndComplete {
+			if run.End == nil || run.End.Status != runfile.EndComplete {
 				t.Errorf("after the rerun: end %+v, want complete", run.End)
 			}
 			if tc.tornWrite {

@@ -18,8 +18,8 @@ import (
 	"github.com/docscore/docscore/cmd/docscore/internal/cord"
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
-	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 // Dataset kinds.
@@ -35,7 +35,7 @@ var imageExts = []string{".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".tif
 // Sample is one image of a pilot: its header entry (id, image name, hash,
 // label) and where its bytes are.
 type Sample struct {
-	pilotrun.Sample
+	runfile.Sample
 	// Path is the image file (absolute); empty when Data holds the image.
 	Path string
 	// Data holds the image bytes of a parquet row; nil for files.

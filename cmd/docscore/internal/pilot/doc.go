@@ -19,5 +19,5 @@
 // run's label.
 //
 // This package is native only (files, processes, network); the run-file
-// records and their statistics live in the pure package scoring/pilotrun.
+// records and their statistics live in the pure package scoring/runfile.
 package pilot

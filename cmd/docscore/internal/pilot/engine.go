@@ -3,7 +3,7 @@ package pilot
 import (
 	"context"
 
-	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 // Engine answers one request per image: a model server (OpenAIEngine) or
@@ -27,10 +27,10 @@ type EngineRequest struct {
 
 // Result is how an engine request ended, before the runner adds timing.
 type Result struct {
-	Status       pilotrun.Status
+	Status       runfile.Status
 	FinishReason *string
 	Output       *string
-	Usage        *pilotrun.Usage
+	Usage        *runfile.Usage
 	HTTPStatus   int
 	ExitCode     *int
 	// Err describes a failure; empty for status ok.

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 func TestParseChatResponse(t *testing.T) {
@@ -85,7 +85,7 @@ func TestOpenAIRequestShape(t *testing.T) {
 	}
 	defer e.Close()
 	res := e.Do(context.Background(), EngineRequest{SampleID: "s1", Image: fakeImage("s1"), MediaType: "image/png"})
-	if res.Status != pilotrun.StatusOK || ptrText(res.Output) != "TOTAL s1" {
+	if res.Status != runfile.StatusOK || ptrText(res.Output) != "TOTAL s1" {
 		t.Fatalf("result %+v", res)
 	}
 	if len(srv.bodies) != 1 || len(srv.problems) > 0 {
@@ -151,16 +151,16 @@ func TestCommandEngine(t *testing.T) {
 		name     string
 		command  string
 		deadline time.Duration
-		status   pilotrun.Status
+		status   runfile.Status
 		output   string
 		exit     string // "" for none
 		errHas   string
 	}{
-		{"stdout is the output", `cat {image}; echo " for" {sample_id}`, time.Second, pilotrun.StatusOK, "IMAGE for s-1\n", "0", ""},
-		{"exit status", `echo partial; echo "cannot read" >&2; exit 3`, time.Second, pilotrun.StatusHTTPError, "partial\n", "3", "the program failed: exit status 3: cannot read"},
-		{"program not found", `no-such-ocr-program-xyz {image}`, time.Second, pilotrun.StatusTransportError, "", "127", "the shell could not run the program"},
-		{"deadline kills the group", `echo started; sleep 30 & sleep 30; wait`, 200 * time.Millisecond, pilotrun.StatusTransportError, "started\n", "", "killed"},
-		{"foreign signal", `kill -9 $$`, time.Second, pilotrun.StatusTransportError, "", "", "killed"},
+		{"stdout is the output", `cat {image}; echo " for" {sample_id}`, time.Second, runfile.StatusOK, "IMAGE for s-1\n", "0", ""},
+		{"exit status", `echo partial; echo "cannot read" >&2; exit 3`, time.Second, runfile.StatusHTTPError, "partial\n", "3", "the program failed: exit status 3: cannot read"},
+		{"program not found", `no-such-ocr-program-xyz {image}`, time.Second, runfile.StatusTransportError, "", "127", "the shell could not run the program"},
+		{"deadline kills the group", `echo started; sleep 30 & sleep 30; wait`, 200 * time.Millisecond, runfile.StatusTransportError, "started\n", "", "killed"},
+		{"foreign signal", `kill -9 $$`, time.Second, runfile.StatusTransportError, "", "", "killed"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -182,7 +182,7 @@ func TestCommandEngine(t *testing.T) {
 			if res.Status != c.status || ptrText(res.Output) != c.output && c.output != "" || exit != c.exit || !strings.Contains(res.Err, c.errHas) {
 				t.Errorf("result %+v (output %q, exit %q), want status %s output %q exit %q error ~%q", res, ptrText(res.Output), exit, c.status, c.output, c.exit, c.errHas)
 			}
-			if c.status == pilotrun.StatusOK && (ptrText(res.FinishReason) != "stop" || res.Err != "") {
+			if c.status == runfile.StatusOK && (ptrText(res.FinishReason) != "stop" || res.Err != "") {
 				t.Errorf("ok result %+v", res)
 			}
 		})
@@ -215,14 +215,14 @@ func TestCommandEngineRun(t *testing.T) {
 		t.Errorf("header engine %+v model %+v", h.Engine, h.Model)
 	}
 	for _, r := range run.Requests {
-		want := pilotrun.StatusOK
+		want := runfile.StatusOK
 		if r.Phase == "c2" && r.SampleID == "slow" {
-			want = pilotrun.StatusTimeout
+			want = runfile.StatusTimeout
 		}
 		if r.Status != want {
 			t.Errorf("%s/%s: %s (%s), want %s", r.Phase, r.SampleID, r.Status, ptrText(r.Error), want)
 		}
-		if want == pilotrun.StatusOK && ptrText(r.Output) != "TOTAL "+r.SampleID+"\n" {
+		if want == runfile.StatusOK && ptrText(r.Output) != "TOTAL "+r.SampleID+"\n" {
 			t.Errorf("%s/%s output %q", r.Phase, r.SampleID, ptrText(r.Output))
 		}
 	}

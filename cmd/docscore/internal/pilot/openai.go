@@ -15,7 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 // OpenAIConfig configures an OpenAIEngine.
@@ -145,7 +145,7 @@ func (e *OpenAIEngine) Do(ctx context.Context, req EngineRequest) Result {
 
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, e.url, bytes.NewReader(body))
 	if err != nil {
-		return Result{Status: pilotrun.StatusTransportError, Err: err.Error()}
+		return Result{Status: runfile.StatusTransportError, Err: err.Error()}
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "application/json")
@@ -154,24 +154,24 @@ func (e *OpenAIEngine) Do(ctx context.Context, req EngineRequest) Result {
 	}
 	resp, err := e.client.Do(hreq)
 	if err != nil {
-		return Result{Status: pilotrun.StatusTransportError, Err: "no answer: " + transportMessage(err)}
+		return Result{Status: runfile.StatusTransportError, Err: "no answer: " + transportMessage(err)}
 	}
 	data, rerr := readAllLimit(resp.Body, maxAnswerBytes)
 	resp.Body.Close()
 	if rerr != nil {
-		return Result{Status: pilotrun.StatusTransportError, HTTPStatus: resp.StatusCode,
+		return Result{Status: runfile.StatusTransportError, HTTPStatus: resp.StatusCode,
 			Err: fmt.Sprintf("HTTP %d, then the answer broke off: %s", resp.StatusCode, transportMessage(rerr))}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return Result{Status: pilotrun.StatusHTTPError, HTTPStatus: resp.StatusCode,
+		return Result{Status: runfile.StatusHTTPError, HTTPStatus: resp.StatusCode,
 			Err: fmt.Sprintf("HTTP %d: %s", resp.StatusCode, errorMessage(data))}
 	}
 	ans, perr := ParseChatResponse(data)
 	if perr != nil {
-		return Result{Status: pilotrun.StatusHTTPError, HTTPStatus: resp.StatusCode,
+		return Result{Status: runfile.StatusHTTPError, HTTPStatus: resp.StatusCode,
 			Err: fmt.Sprintf("HTTP %d, but the answer is not a chat completion: %v", resp.StatusCode, perr)}
 	}
-	return Result{Status: pilotrun.StatusOK, HTTPStatus: resp.StatusCode,
+	return Result{Status: runfile.StatusOK, HTTPStatus: resp.StatusCode,
 		FinishReason: ans.FinishReason, Output: ans.Content, Usage: ans.Usage}
 }
 
@@ -179,7 +179,7 @@ func (e *OpenAIEngine) Do(ctx context.Context, req EngineRequest) Result {
 type ChatAnswer struct {
 	Content      *string // nil when the message content is null
 	FinishReason *string // nil when null or absent
-	Usage        *pilotrun.Usage
+	Usage        *runfile.Usage
 }
 
 // ParseChatResponse reads a chat completions answer: the first choice's
@@ -239,7 +239,7 @@ func ParseChatResponse(data []byte) (*ChatAnswer, error) {
 		return nil, errors.New("choices[0].message.content: expected a string, null or an array of text parts")
 	}
 	if u := v.Usage; u != nil && (u.PromptTokens != nil || u.CompletionTokens != nil) {
-		ans.Usage = &pilotrun.Usage{}
+		ans.Usage = &runfile.Usage{}
 		if u.PromptTokens != nil {
 			ans.Usage.PromptTokens = *u.PromptTokens
 		}

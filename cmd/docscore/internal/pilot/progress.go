@@ -6,9 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/docscore/docscore/scoring/runfile"
 	"github.com/schollz/progressbar/v3"
-
-	"github.com/docscore/docscore/scoring/pilotrun"
 )
 
 // Progress receives the run's events. Its methods may be called from
@@ -18,7 +17,7 @@ type Progress interface {
 	// ones skipped) at the given concurrency.
 	PhaseStart(phase string, total, recorded, concurrency int)
 	// Recorded reports a request whose record is durable.
-	Recorded(rec *pilotrun.Request)
+	Recorded(rec *runfile.Request)
 	// PhaseEnd closes the phase.
 	PhaseEnd(phase string)
 	// Note prints a message for the user.
@@ -46,9 +45,9 @@ type phaseCounts struct {
 	started             time.Time
 }
 
-func (c *phaseCounts) add(rec *pilotrun.Request) {
+func (c *phaseCounts) add(rec *runfile.Request) {
 	c.done++
-	if rec.Status != pilotrun.StatusOK {
+	if rec.Status != runfile.StatusOK {
 		c.failed++
 	}
 	if rec.EmptyOutput {
@@ -82,7 +81,7 @@ type quietProgress struct {
 }
 
 func (p *quietProgress) PhaseStart(string, int, int, int) {}
-func (p *quietProgress) Recorded(*pilotrun.Request)       {}
+func (p *quietProgress) Recorded(*runfile.Request)        {}
 func (p *quietProgress) PhaseEnd(string)                  {}
 func (p *quietProgress) Note(format string, args ...any) {
 	p.mu.Lock()
@@ -104,7 +103,7 @@ func (p *lineProgress) PhaseStart(phase string, total, recorded, conc int) {
 	fmt.Fprintf(p.w, "pilot: phase %s: %s at concurrency %d (%d already recorded)\n", phase, plural(total, "request"), conc, recorded)
 }
 
-func (p *lineProgress) Recorded(rec *pilotrun.Request) {
+func (p *lineProgress) Recorded(rec *runfile.Request) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.c == nil {
@@ -175,7 +174,7 @@ func (p *barProgress) PhaseStart(phase string, total, recorded, conc int) {
 	)
 }
 
-func (p *barProgress) Recorded(rec *pilotrun.Request) {
+func (p *barProgress) Recorded(rec *runfile.Request) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.c == nil {

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/docscore/docscore/scoring/inputerr"
-	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 // appender appends JSONL records to a run file. Append returns once the
@@ -113,7 +113,7 @@ type runFile struct {
 	path string
 	f    *os.File // nil until the file is opened for writing
 	// existing is the file read back when resuming; nil for a new file.
-	existing *pilotrun.Run
+	existing *runfile.Run
 	// repaired describes a repair of a partial last line, if one was made.
 	repaired string
 }
@@ -124,7 +124,7 @@ type runFile struct {
 // header must describe the same run as want: the same plan, prompt,
 // model settings, engine, dataset and images. want's run id and creation
 // time are then replaced by the file's.
-func prepareRunFile(path string, want *pilotrun.Header) (*runFile, error) {
+func prepareRunFile(path string, want *runfile.Header) (*runFile, error) {
 	rf := &runFile{path: path}
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
 		// A run file is read back to resume: a directory, FIFO, device or
@@ -163,7 +163,7 @@ func prepareRunFile(path string, want *pilotrun.Header) (*runFile, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return rf, nil // empty (or only a partial header): a new run
 	}
-	run, err := pilotrun.Read(bytes.NewReader(data), path, pilotrun.ReadOptions{})
+	run, err := runfile.Read(bytes.NewReader(data), path, runfile.ReadOptions{})
 	if err != nil {
 		ok = false
 		return nil, fmt.Errorf("%w\n(--out names an existing run file to resume; it must be a docscore run file, unchanged)", err)
@@ -205,7 +205,7 @@ func (rf *runFile) repair(f *os.File, data []byte) ([]byte, error) {
 	tail := data[cut:]
 	if json.Valid(tail) {
 		probe := append(bytes.Clone(data), '\n')
-		if _, err := pilotrun.Read(bytes.NewReader(probe), rf.path, pilotrun.ReadOptions{}); err == nil {
+		if _, err := runfile.Read(bytes.NewReader(probe), rf.path, runfile.ReadOptions{}); err == nil {
 			if _, err := f.WriteAt([]byte("\n"), int64(len(data))); err != nil {
 				return nil, err
 			}
@@ -281,7 +281,7 @@ func readAllFile(f *os.File) ([]byte, error) {
 
 // headerDiffs lists how two headers differ in what defines a run: every
 // member except the run id, the creation time and the docscore version.
-func headerDiffs(have, want *pilotrun.Header) []string {
+func headerDiffs(have, want *runfile.Header) []string {
 	var d []string
 	if !slices.Equal(have.Planned.Phases, want.Planned.Phases) {
 		d = append(d, fmt.Sprintf("planned phases: file %v, now %v", have.Planned.Phases, want.Planned.Phases))

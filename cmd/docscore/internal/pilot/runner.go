@@ -14,7 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 // Phase is one measured phase: its name in the run file and how many
@@ -33,7 +33,7 @@ type Options struct {
 	Out string
 	// Header is the prepared run header. For a resumed run its run id and
 	// creation time are replaced by the file's.
-	Header  pilotrun.Header
+	Header  runfile.Header
 	Samples []Sample
 	Phases  []Phase
 	Engine  Engine
@@ -59,7 +59,7 @@ type Options struct {
 type Summary struct {
 	RunID   string
 	Out     string
-	Status  string // pilotrun.EndComplete or pilotrun.EndInterrupted
+	Status  string // runfile.EndComplete or runfile.EndInterrupted
 	Reason  string
 	Resumed bool
 	// AlreadyComplete is set when the file held a complete run: nothing
@@ -131,12 +131,12 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	sum := &Summary{RunID: o.Header.RunID, Out: o.Out, Resumed: rf.existing != nil}
 
 	// What is recorded already.
-	warm := map[string]pilotrun.Status{}
+	warm := map[string]runfile.Status{}
 	done := map[pairKey]bool{}
 	var warmupFailure string
 	if rf.existing != nil {
 		for _, rec := range rf.existing.Requests {
-			if rec.Phase == pilotrun.WarmupPhase {
+			if rec.Phase == runfile.WarmupPhase {
 				if _, seen := warm[rec.SampleID]; !seen {
 					warm[rec.SampleID] = rec.Status
 					if warmupFailure == "" && failedWarmup(rec.Status) {
@@ -165,8 +165,8 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 		remaining += len(pending[p])
 	}
 	if rf.existing != nil && warmupFailure == "" && len(pendingWarm) == 0 && remaining == 0 &&
-		rf.existing.End != nil && rf.existing.End.Status == pilotrun.EndComplete {
-		sum.Status, sum.AlreadyComplete = pilotrun.EndComplete, true
+		rf.existing.End != nil && rf.existing.End.Status == runfile.EndComplete {
+		sum.Status, sum.AlreadyComplete = runfile.EndComplete, true
 		progress.Note("%s already holds the complete run %s: nothing to do", o.Out, sum.RunID)
 		return sum, nil
 	}
@@ -218,11 +218,11 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if warmupFailure != "" {
 		last := rf.existing.End
 		if last == nil || last.Reason != warmupFailure {
-			if err := app.Append(endRecord(pilotrun.EndInterrupted, warmupFailure)); err != nil {
+			if err := app.Append(endRecord(runfile.EndInterrupted, warmupFailure)); err != nil {
 				return nil, err
 			}
 		}
-		sum.Status, sum.Reason = pilotrun.EndInterrupted, warmupFailure
+		sum.Status, sum.Reason = runfile.EndInterrupted, warmupFailure
 		return sum, fmt.Errorf("%w: %s; measured work stays stopped for this run file (start a new one with another --out)", ErrWarmupFailed, warmupFailure)
 	}
 
@@ -250,20 +250,20 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	sum.Written, sum.Failed = int(r.written.Load()), int(r.failed.Load())
 	if err := r.fatal(); err != nil {
 		// A write failed or an image changed: try to say so in the file.
-		_ = app.Append(endRecord(pilotrun.EndInterrupted, "error: "+err.Error()))
-		sum.Status, sum.Reason = pilotrun.EndInterrupted, "error: "+err.Error()
+		_ = app.Append(endRecord(runfile.EndInterrupted, "error: "+err.Error()))
+		sum.Status, sum.Reason = runfile.EndInterrupted, "error: "+err.Error()
 		return sum, err
 	}
-	status := pilotrun.EndComplete
+	status := runfile.EndComplete
 	warmupFailed := reason != ""
 	// A run interrupted after its last request was recorded is complete,
 	// unless the interruption cancelled a request.
 	allDone := sum.Written == len(pendingWarm)+remaining && r.cancelledCount() == 0
 	switch {
 	case warmupFailed:
-		status = pilotrun.EndInterrupted
+		status = runfile.EndInterrupted
 	case ctx.Err() != nil && !allDone:
-		status = pilotrun.EndInterrupted
+		status = runfile.EndInterrupted
 		reason = "interrupted by a signal (Ctrl-C or SIGTERM): no new requests were started"
 		if n := r.cancelledCount(); n > 0 {
 			reason += fmt.Sprintf("; %d in-flight request(s) were cancelled (grace period %s)", n, o.Grace)
@@ -274,7 +274,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	}
 	sum.Status, sum.Reason = status, reason
 	switch {
-	case status == pilotrun.EndComplete:
+	case status == runfile.EndComplete:
 		return sum, nil
 	case warmupFailed:
 		return sum, fmt.Errorf("%w: %s; measured work was not started", ErrWarmupFailed, reason)
@@ -300,7 +300,7 @@ func checkOptions(o *Options) error {
 		if p.Concurrency < 1 {
 			return fmt.Errorf("phase %s: concurrency %d: expected 1 or more", p.Name, p.Concurrency)
 		}
-		if p.Name == "" || p.Name == pilotrun.WarmupPhase || seen[p.Name] {
+		if p.Name == "" || p.Name == runfile.WarmupPhase || seen[p.Name] {
 			return fmt.Errorf("phase name %q is empty, reserved or repeated", p.Name)
 		}
 		seen[p.Name] = true
@@ -310,11 +310,11 @@ func checkOptions(o *Options) error {
 
 // failedWarmup reports whether a warmup status stops measured work: the
 // request failed. A warmup cancelled by an interruption is not a failure.
-func failedWarmup(s pilotrun.Status) bool {
-	return s == pilotrun.StatusTimeout || s == pilotrun.StatusHTTPError || s == pilotrun.StatusTransportError
+func failedWarmup(s runfile.Status) bool {
+	return s == runfile.StatusTimeout || s == runfile.StatusHTTPError || s == runfile.StatusTransportError
 }
 
-func warmupReason(rec *pilotrun.Request) string {
+func warmupReason(rec *runfile.Request) string {
 	msg := fmt.Sprintf("warmup of %s failed: %s", rec.SampleID, rec.Status)
 	if rec.Error != nil && *rec.Error != "" {
 		msg += " (" + clip(*rec.Error, 300) + ")"
@@ -322,8 +322,8 @@ func warmupReason(rec *pilotrun.Request) string {
 	return msg
 }
 
-func endRecord(status, reason string) pilotrun.End {
-	e := pilotrun.NewEnd(status)
+func endRecord(status, reason string) runfile.End {
+	e := runfile.NewEnd(status)
 	e.Reason = reason
 	e.FinishedAt = time.Now().UTC().Format(time.RFC3339Nano)
 	return e
@@ -387,13 +387,13 @@ func (r *runner) cancelledCount() int { return int(r.cancelled.Load()) }
 // warmups runs one warmup per sample, one at a time, and returns the
 // reason measured work must not start ("" when all went well).
 func (r *runner) warmups(pending []*Sample, recorded int) string {
-	r.progress.PhaseStart(pilotrun.WarmupPhase, len(pending), recorded, 1)
-	defer r.progress.PhaseEnd(pilotrun.WarmupPhase)
+	r.progress.PhaseStart(runfile.WarmupPhase, len(pending), recorded, 1)
+	defer r.progress.PhaseEnd(runfile.WarmupPhase)
 	for _, s := range pending {
 		if r.stopped() {
 			return ""
 		}
-		rec, ok := r.request(pilotrun.WarmupPhase, s)
+		rec, ok := r.request(runfile.WarmupPhase, s)
 		if !ok {
 			return ""
 		}
@@ -437,7 +437,7 @@ func (r *runner) phase(ph Phase, pending []*Sample, recorded int) {
 
 // request sends one request, records it durably and reports it; false
 // means the run must stop (the error is kept for Run).
-func (r *runner) request(phase string, s *Sample) (*pilotrun.Request, bool) {
+func (r *runner) request(phase string, s *Sample) (*runfile.Request, bool) {
 	img, err := r.image(s)
 	if err != nil {
 		r.setFatal(err)
@@ -451,21 +451,21 @@ func (r *runner) request(phase string, s *Sample) (*pilotrun.Request, bool) {
 	ctxErr, cause := ctx.Err(), context.Cause(ctx)
 	cancel()
 	r.inflight.Add(-1)
-	if res.Status != pilotrun.StatusOK && ctxErr != nil {
+	if res.Status != runfile.StatusOK && ctxErr != nil {
 		switch {
 		case errors.Is(cause, errDeadline):
-			res.Status = pilotrun.StatusTimeout
+			res.Status = runfile.StatusTimeout
 			res.Err = fmt.Sprintf("deadline of %s exceeded", r.o.Deadline)
 		default:
-			res.Status = pilotrun.StatusCancelled
+			res.Status = runfile.StatusCancelled
 			res.Err = "cancelled: the run was interrupted while the request was in flight"
 			if errors.Is(cause, errCancelled) {
 				r.cancelled.Add(1)
 			}
 		}
 	}
-	rec := &pilotrun.Request{
-		Type:         pilotrun.TypeRequest,
+	rec := &runfile.Request{
+		Type:         runfile.TypeRequest,
 		Phase:        phase,
 		SampleID:     s.SampleID,
 		ImageSHA256:  s.ImageSHA256,
@@ -481,14 +481,14 @@ func (r *runner) request(phase string, s *Sample) (*pilotrun.Request, bool) {
 	if res.Err != "" {
 		rec.Error = strPtr(res.Err)
 	}
-	rec.EmptyOutput = res.Status == pilotrun.StatusOK && strings.TrimSpace(rec.OutputString()) == ""
-	rec.Truncated = rec.FinishReasonString() == pilotrun.FinishLength
+	rec.EmptyOutput = res.Status == runfile.StatusOK && strings.TrimSpace(rec.OutputString()) == ""
+	rec.Truncated = rec.FinishReasonString() == runfile.FinishLength
 	if err := r.app.Append(rec); err != nil {
 		r.setFatal(err)
 		return nil, false
 	}
 	r.written.Add(1)
-	if rec.Status != pilotrun.StatusOK {
+	if rec.Status != runfile.StatusOK {
 		r.failed.Add(1)
 	}
 	r.progress.Recorded(rec)

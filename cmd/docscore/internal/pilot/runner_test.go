@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/cord"
-	"github.com/docscore/docscore/scoring/pilotrun"
 	"github.com/docscore/docscore/scoring/receipts"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 // openaiConfig is a run of the openai engine against a fake server.
@@ -39,13 +39,13 @@ func prepare(t testing.TB, cfg *Config) *Options {
 	return o
 }
 
-func readRunFile(t testing.TB, path string) *pilotrun.Run {
+func readRunFile(t testing.TB, path string) *runfile.Run {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := pilotrun.Read(bytes.NewReader(data), path, pilotrun.ReadOptions{})
+	run, err := runfile.Read(bytes.NewReader(data), path, runfile.ReadOptions{})
 	if err != nil {
 		t.Fatalf("the run file does not read back: %v", err)
 	}
@@ -53,7 +53,7 @@ func readRunFile(t testing.TB, path string) *pilotrun.Run {
 }
 
 // pairCounts counts the records per (phase, sample).
-func pairCounts(run *pilotrun.Run) map[pairKey]int {
+func pairCounts(run *runfile.Run) map[pairKey]int {
 	c := map[pairKey]int{}
 	for _, r := range run.Requests {
 		c[pairKey{r.Phase, r.SampleID}]++
@@ -63,11 +63,11 @@ func pairCounts(run *pilotrun.Run) map[pairKey]int {
 
 // checkExactlyOnce fails unless every planned pair and every warmup is
 // recorded exactly once and nothing else is recorded.
-func checkExactlyOnce(t testing.TB, run *pilotrun.Run) {
+func checkExactlyOnce(t testing.TB, run *runfile.Run) {
 	t.Helper()
 	c := pairCounts(run)
 	want := 0
-	for _, p := range append([]string{pilotrun.WarmupPhase}, run.Header.Planned.Phases...) {
+	for _, p := range append([]string{runfile.WarmupPhase}, run.Header.Planned.Phases...) {
 		for _, s := range run.Header.Planned.SampleIDs {
 			want++
 			if n := c[pairKey{p, s}]; n != 1 {
@@ -83,7 +83,7 @@ func checkExactlyOnce(t testing.TB, run *pilotrun.Run) {
 func TestOpenAIRecordsMatchEachAnswer(t *testing.T) {
 	cases := []struct {
 		b          behaviour
-		status     pilotrun.Status
+		status     runfile.Status
 		finish     string // "" for null
 		output     *string
 		httpStatus int
@@ -92,16 +92,16 @@ func TestOpenAIRecordsMatchEachAnswer(t *testing.T) {
 		truncated  bool
 		usage      bool
 	}{
-		{answerOK, pilotrun.StatusOK, "stop", strPtr("TOTAL ok"), 200, "", false, false, true},
-		{answerSlow, pilotrun.StatusTimeout, "", nil, 0, "deadline of 300ms exceeded", false, false, false},
-		{answer500, pilotrun.StatusHTTPError, "", nil, 500, "HTTP 500: boom: the engine crashed", false, false, false},
-		{answer429, pilotrun.StatusHTTPError, "", nil, 429, "HTTP 429: rate limited", false, false, false},
-		{answerLength, pilotrun.StatusOK, "length", strPtr("TOTAL length and then the answer was cut"), 200, "", false, true, true},
-		{answerEmpty, pilotrun.StatusOK, "stop", strPtr(""), 200, "", true, false, true},
-		{answerNull, pilotrun.StatusOK, "stop", nil, 200, "", true, false, true},
-		{answerDrop, pilotrun.StatusTransportError, "", nil, 0, "no answer: ", false, false, false},
-		{answerNotChat, pilotrun.StatusHTTPError, "", nil, 200, "not a chat completion", false, false, false},
-		{answerHalfBody, pilotrun.StatusTransportError, "", nil, 200, "answer broke off", false, false, false},
+		{answerOK, runfile.StatusOK, "stop", strPtr("TOTAL ok"), 200, "", false, false, true},
+		{answerSlow, runfile.StatusTimeout, "", nil, 0, "deadline of 300ms exceeded", false, false, false},
+		{answer500, runfile.StatusHTTPError, "", nil, 500, "HTTP 500: boom: the engine crashed", false, false, false},
+		{answer429, runfile.StatusHTTPError, "", nil, 429, "HTTP 429: rate limited", false, false, false},
+		{answerLength, runfile.StatusOK, "length", strPtr("TOTAL length and then the answer was cut"), 200, "", false, true, true},
+		{answerEmpty, runfile.StatusOK, "stop", strPtr(""), 200, "", true, false, true},
+		{answerNull, runfile.StatusOK, "stop", nil, 200, "", true, false, true},
+		{answerDrop, runfile.StatusTransportError, "", nil, 0, "no answer: ", false, false, false},
+		{answerNotChat, runfile.StatusHTTPError, "", nil, 200, "not a chat completion", false, false, false},
+		{answerHalfBody, runfile.StatusTransportError, "", nil, 200, "answer broke off", false, false, false},
 	}
 	var names []string
 	for _, c := range cases {
@@ -119,15 +119,15 @@ func TestOpenAIRecordsMatchEachAnswer(t *testing.T) {
 	cfg.Concurrency = []int{1}
 	cfg.Deadline = &Duration{300 * time.Millisecond}
 	sum, err := Run(context.Background(), *prepare(t, cfg))
-	if err != nil || sum.Status != pilotrun.EndComplete {
+	if err != nil || sum.Status != runfile.EndComplete {
 		t.Fatalf("Run: %v, %+v", err, sum)
 	}
 	run := readRunFile(t, out)
 	checkExactlyOnce(t, run)
-	if run.End == nil || run.End.Status != pilotrun.EndComplete {
+	if run.End == nil || run.End.Status != runfile.EndComplete {
 		t.Errorf("end = %+v, want complete", run.End)
 	}
-	byPair := map[pairKey]pilotrun.Request{}
+	byPair := map[pairKey]runfile.Request{}
 	for _, r := range run.Requests {
 		byPair[pairKey{r.Phase, r.SampleID}] = r.Request
 	}
@@ -240,14 +240,14 @@ func TestFailedWarmupStopsMeasuredWork(t *testing.T) {
 	}
 	run := readRunFile(t, out)
 	for _, r := range run.Requests {
-		if r.Phase != pilotrun.WarmupPhase {
+		if r.Phase != runfile.WarmupPhase {
 			t.Errorf("measured request %s/%s after a failed warmup", r.Phase, r.SampleID)
 		}
 	}
 	if len(run.Requests) != 3 {
 		t.Errorf("%d warmups recorded, want 3 (s00, s01 and the failed s02)", len(run.Requests))
 	}
-	if run.End == nil || run.End.Status != pilotrun.EndInterrupted || !strings.Contains(run.End.Reason, "warmup of s02 failed: http_error (HTTP 500") {
+	if run.End == nil || run.End.Status != runfile.EndInterrupted || !strings.Contains(run.End.Reason, "warmup of s02 failed: http_error (HTTP 500") {
 		t.Errorf("end = %+v, want interrupted with the warmup's failure", run.End)
 	}
 	// A rerun keeps measured work stopped and sends nothing.
@@ -453,16 +453,16 @@ func TestInterruptedRun(t *testing.T) {
 				t.Errorf("the run took %v to stop", time.Since(start))
 			}
 			<-stopped
-			if !errors.Is(err, ErrInterrupted) || sum.Status != pilotrun.EndInterrupted {
+			if !errors.Is(err, ErrInterrupted) || sum.Status != runfile.EndInterrupted {
 				t.Fatalf("err = %v, summary %+v: want interrupted", err, sum)
 			}
 			run := readRunFile(t, out)
-			if run.End == nil || run.End.Status != pilotrun.EndInterrupted || !strings.Contains(run.End.Reason, "interrupted by a signal") {
+			if run.End == nil || run.End.Status != runfile.EndInterrupted || !strings.Contains(run.End.Reason, "interrupted by a signal") {
 				t.Errorf("end = %+v", run.End)
 			}
 			var cancelled, c4 int
 			for _, r := range run.Requests {
-				if r.Status == pilotrun.StatusCancelled {
+				if r.Status == runfile.StatusCancelled {
 					cancelled++
 				}
 				if r.Phase == "c4" {
@@ -490,7 +490,7 @@ func TestInterruptedRun(t *testing.T) {
 			}
 			run = readRunFile(t, out)
 			checkExactlyOnce(t, run)
-			if run.End.Status != pilotrun.EndComplete {
+			if run.End.Status != runfile.EndComplete {
 				t.Errorf("last end record %+v, want complete", run.End)
 			}
 		})
@@ -507,7 +507,7 @@ type interruptAt struct {
 	n     int
 }
 
-func (p *interruptAt) Recorded(rec *pilotrun.Request) {
+func (p *interruptAt) Recorded(rec *runfile.Request) {
 	p.mu.Lock()
 	if rec.Phase == p.phase {
 		p.n++

@@ -1,4 +1,4 @@
-// Package pilotrun defines the records of a pilot run file (SPEC B.2) and
+// Package runfile defines the records of a pilot run file (SPEC B.2) and
 // reads them back.
 //
 // A run file is JSONL: its first line is the run [Header], then one
@@ -6,7 +6,7 @@
 // line when the runner stops. The pilot runner writes these types with
 // encoding/json (one value per line); the scorers read them with [Read].
 // The package is pure: it reads from an io.Reader and never touches files.
-package pilotrun
+package runfile
 
 import "encoding/json"
 

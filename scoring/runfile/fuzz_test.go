@@ -1,11 +1,11 @@
-package pilotrun_test
+package runfile_test
 
 import (
 	"bytes"
 	"testing"
 
 	"github.com/docscore/docscore/scoring/inputerr"
-	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 // FuzzRead checks that no input panics the run reader and that every
@@ -18,8 +18,8 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("not json\n"))
 	f.Add([]byte(header + "\n" + req("c1", "s1", "ok") + "\n{\"type\": \"requ"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, opts := range []pilotrun.ReadOptions{{}, {SkipBadLines: true}, {AllowCutLastLine: true}, {SkipBadLines: true, AllowCutLastLine: true}} {
-			run, err := pilotrun.Read(bytes.NewReader(data), "run.jsonl", opts)
+		for _, opts := range []runfile.ReadOptions{{}, {SkipBadLines: true}, {AllowCutLastLine: true}, {SkipBadLines: true, AllowCutLastLine: true}} {
+			run, err := runfile.Read(bytes.NewReader(data), "run.jsonl", opts)
 			if err != nil {
 				e, ok := inputerr.As(err)
 				if !ok || e.File != "run.jsonl" {

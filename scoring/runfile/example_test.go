@@ -1,10 +1,10 @@
-package pilotrun_test
+package runfile_test
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 func ExampleRead() {
@@ -13,7 +13,7 @@ func ExampleRead() {
 {"type": "request", "phase": "c1", "sample_id": "cord-test-0000", "status": "timeout", "finish_reason": null, "output": null, "latency_s": 120, "error": "deadline of 120 s exceeded"}
 {"type": "end", "status": "complete"}
 `
-	run, err := pilotrun.Read(strings.NewReader(file), "run.jsonl", pilotrun.ReadOptions{})
+	run, err := runfile.Read(strings.NewReader(file), "run.jsonl", runfile.ReadOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -32,7 +32,7 @@ func ExampleRead_error() {
 	file := `{"type": "run", "run_id": "pilot-1", "planned": {"phases": ["c1"], "sample_ids": ["a"]}}
 {"type": "request", "phase": "c1", "sample_id": "a", "status": "done"}
 `
-	_, err := pilotrun.Read(strings.NewReader(file), "run.jsonl", pilotrun.ReadOptions{})
+	_, err := runfile.Read(strings.NewReader(file), "run.jsonl", runfile.ReadOptions{})
 	fmt.Println(err)
 	// Output:
 	// run.jsonl:2:1: request: "status" is "done": expected one of ok, timeout, http_error, transport_error, cancelled
@@ -46,8 +46,8 @@ func ExampleStats() {
 {"type": "request", "phase": "c4", "sample_id": "b", "status": "ok", "finish_reason": "length", "output": "y", "latency_s": 3, "started_at": "2026-01-01T00:00:00Z", "usage": {"prompt_tokens": 100, "completion_tokens": 60}}
 {"type": "request", "phase": "c4", "sample_id": "c", "status": "timeout", "finish_reason": null, "output": null, "latency_s": 4, "started_at": "2026-01-01T00:00:01Z"}
 `
-	run, _ := pilotrun.Read(strings.NewReader(file), "run.jsonl", pilotrun.ReadOptions{})
-	for _, p := range pilotrun.Stats(run) {
+	run, _ := runfile.Read(strings.NewReader(file), "run.jsonl", runfile.ReadOptions{})
+	for _, p := range runfile.Stats(run) {
 		fmt.Printf("%s: %d requests, %d failed, %d truncated, p50 %.1f s, max %.1f s, busy %.1f s, %.2f req/s, %d completion tokens\n",
 			p.Phase, p.Requests, p.Statuses.Failed(), p.Truncated, p.LatencyS.P50, p.LatencyS.Max, *p.BusyS, *p.RequestsPerS, p.Usage.CompletionTokens)
 	}
@@ -58,6 +58,6 @@ func ExampleStats() {
 func ExamplePercentile() {
 	latencies := []float64{0.8, 1.0, 1.1, 1.4, 3.0} // sorted
 	fmt.Printf("p50 %.2f, p90 %.2f, p99 %.3f\n",
-		pilotrun.Percentile(latencies, 50), pilotrun.Percentile(latencies, 90), pilotrun.Percentile(latencies, 99))
+		runfile.Percentile(latencies, 50), runfile.Percentile(latencies, 90), runfile.Percentile(latencies, 99))
 	// Output: p50 1.10, p90 2.36, p99 2.936
 }

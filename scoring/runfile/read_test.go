@@ -1,4 +1,4 @@
-package pilotrun_test
+package runfile_test
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/docscore/docscore/sample"
 	"github.com/docscore/docscore/scoring/inputerr"
-	"github.com/docscore/docscore/scoring/pilotrun"
+	"github.com/docscore/docscore/scoring/runfile"
 )
 
 const header = `{"type": "run", "run_id": "r1", "planned": {"phases": ["c1"], "sample_ids": ["s1", "s2"]}}`
@@ -25,7 +25,7 @@ func TestReadSample(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		run, err := pilotrun.Read(bytes.NewReader(data), name, pilotrun.ReadOptions{})
+		run, err := runfile.Read(bytes.NewReader(data), name, runfile.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,7 +36,7 @@ func TestReadSample(t *testing.T) {
 			t.Errorf("%s: %d requests, end %+v at line %d; want 72 and an end at 74", name, len(run.Requests), run.End, run.EndLine)
 		}
 		first := run.Requests[0]
-		if first.Line != 2 || first.Phase != pilotrun.WarmupPhase || first.Usage == nil || first.Usage.CompletionTokens != 349 {
+		if first.Line != 2 || first.Phase != runfile.WarmupPhase || first.Usage == nil || first.Usage.CompletionTokens != 349 {
 			t.Errorf("%s: first request = %+v", name, first)
 		}
 	}
@@ -72,7 +72,7 @@ func TestReadErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := pilotrun.Read(strings.NewReader(tc.data), "run.jsonl", pilotrun.ReadOptions{})
+			_, err := runfile.Read(strings.NewReader(tc.data), "run.jsonl", runfile.ReadOptions{})
 			e, ok := inputerr.As(err)
 			if !ok {
 				t.Fatalf("err = %v, want an input error", err)
@@ -88,7 +88,7 @@ func TestReadTolerates(t *testing.T) {
 	data := "\ufeff" + header + "\r\n\n" + req("warmup", "s1", "ok") + "\r\n" +
 		`{"type": "end", "status": "interrupted"}` + "\n" + header + "\n" + req("c1", "s1", "timeout") + "\n" +
 		`{"type": "end", "status": "complete", "extra": 1}`
-	run, err := pilotrun.Read(strings.NewReader(data), "run.jsonl", pilotrun.ReadOptions{})
+	run, err := runfile.Read(strings.NewReader(data), "run.jsonl", runfile.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,10 +99,10 @@ func TestReadTolerates(t *testing.T) {
 
 func TestReadSkipBadLines(t *testing.T) {
 	data := header + "\n" + req("c1", "s1", "ok") + "\n{broken\n" + req("c1", "s2", "nope") + "\n" + req("c1", "s2", "ok") + "\n"
-	if _, err := pilotrun.Read(strings.NewReader(data), "run.jsonl", pilotrun.ReadOptions{}); err == nil {
+	if _, err := runfile.Read(strings.NewReader(data), "run.jsonl", runfile.ReadOptions{}); err == nil {
 		t.Fatal("a bad line without SkipBadLines: no error")
 	}
-	run, err := pilotrun.Read(strings.NewReader(data), "run.jsonl", pilotrun.ReadOptions{SkipBadLines: true})
+	run, err := runfile.Read(strings.NewReader(data), "run.jsonl", runfile.ReadOptions{SkipBadLines: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestReadSkipBadLines(t *testing.T) {
 		t.Errorf("requests %d, skipped %v", len(run.Requests), run.Skipped)
 	}
 	// A bad header is never skipped.
-	if _, err := pilotrun.Read(strings.NewReader("{\n"+header), "run.jsonl", pilotrun.ReadOptions{SkipBadLines: true}); err == nil {
+	if _, err := runfile.Read(strings.NewReader("{\n"+header), "run.jsonl", runfile.ReadOptions{SkipBadLines: true}); err == nil {
 		t.Error("a bad first line under SkipBadLines: no error")
 	}
 }
@@ -119,19 +119,19 @@ func TestReadSkipBadLines(t *testing.T) {
 // unchanged.
 func TestWriteReadRoundTrip(t *testing.T) {
 	temp := 0.0
-	stop, out := pilotrun.FinishStop, "TOTAL 10"
-	h := pilotrun.NewHeader("r9", pilotrun.Planned{Phases: []string{"c1", "c4"}, SampleIDs: []string{"a"}})
-	h.Dataset = &pilotrun.Dataset{Name: "naver-clova-ix/cord-v2", Revision: "7f01", Split: "test"}
-	h.Model = &pilotrun.Model{Name: "m", MaxTokens: 4096, Temperature: &temp}
+	stop, out := runfile.FinishStop, "TOTAL 10"
+	h := runfile.NewHeader("r9", runfile.Planned{Phases: []string{"c1", "c4"}, SampleIDs: []string{"a"}})
+	h.Dataset = &runfile.Dataset{Name: "naver-clova-ix/cord-v2", Revision: "7f01", Split: "test"}
+	h.Model = &runfile.Model{Name: "m", MaxTokens: 4096, Temperature: &temp}
 	h.DeadlineS = 120
-	reqs := []pilotrun.Request{
-		{Type: pilotrun.TypeRequest, Phase: "c1", SampleID: "a", ImageSHA256: "ab", Status: pilotrun.StatusOK,
-			FinishReason: &stop, Output: &out, LatencyS: 1.5, Usage: &pilotrun.Usage{PromptTokens: 3, CompletionTokens: 4}, StartedAt: "2026-01-01T00:00:00Z"},
-		{Type: pilotrun.TypeRequest, Phase: "c4", SampleID: "a", Status: pilotrun.StatusTransportError},
+	reqs := []runfile.Request{
+		{Type: runfile.TypeRequest, Phase: "c1", SampleID: "a", ImageSHA256: "ab", Status: runfile.StatusOK,
+			FinishReason: &stop, Output: &out, LatencyS: 1.5, Usage: &runfile.Usage{PromptTokens: 3, CompletionTokens: 4}, StartedAt: "2026-01-01T00:00:00Z"},
+		{Type: runfile.TypeRequest, Phase: "c4", SampleID: "a", Status: runfile.StatusTransportError},
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
-	for _, v := range []any{h, reqs[0], reqs[1], pilotrun.NewEnd(pilotrun.EndComplete)} {
+	for _, v := range []any{h, reqs[0], reqs[1], runfile.NewEnd(runfile.EndComplete)} {
 		if err := enc.Encode(v); err != nil {
 			t.Fatal(err)
 		}
@@ -139,7 +139,7 @@ func TestWriteReadRoundTrip(t *testing.T) {
 	if !strings.Contains(buf.String(), `"finish_reason":null,"output":null`) {
 		t.Errorf("a failed request should write null finish_reason and output:\n%s", buf.String())
 	}
-	run, err := pilotrun.Read(&buf, "run.jsonl", pilotrun.ReadOptions{})
+	run, err := runfile.Read(&buf, "run.jsonl", runfile.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestWriteReadRoundTrip(t *testing.T) {
 			t.Errorf("request %d = %+v, want %+v", i, run.Requests[i].Request, reqs[i])
 		}
 	}
-	if run.End == nil || run.End.Status != pilotrun.EndComplete {
+	if run.End == nil || run.End.Status != runfile.EndComplete {
 		t.Errorf("end = %+v", run.End)
 	}
 	if !run.Requests[0].Stopped() || run.Requests[1].Stopped() {
@@ -160,12 +160,12 @@ func TestWriteReadRoundTrip(t *testing.T) {
 }
 
 func TestStatusValid(t *testing.T) {
-	for _, s := range []pilotrun.Status{"ok", "timeout", "http_error", "transport_error", "cancelled"} {
+	for _, s := range []runfile.Status{"ok", "timeout", "http_error", "transport_error", "cancelled"} {
 		if !s.Valid() {
 			t.Errorf("%q: not valid", s)
 		}
 	}
-	for _, s := range []pilotrun.Status{"", "OK", "error", "failed"} {
+	for _, s := range []runfile.Status{"", "OK", "error", "failed"} {
 		if s.Valid() {
 			t.Errorf("%q: valid", s)
 		}
@@ -193,7 +193,7 @@ func TestReadCutLastLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			run, err := pilotrun.Read(strings.NewReader(tt.data), "run.jsonl", pilotrun.ReadOptions{AllowCutLastLine: true})
+			run, err := runfile.Read(strings.NewReader(tt.data), "run.jsonl", runfile.ReadOptions{AllowCutLastLine: true})
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("error %v, want %q", err, tt.err)
@@ -216,7 +216,7 @@ func TestReadCutLastLine(t *testing.T) {
 				t.Errorf("cut %v, want line %d", run.Cut, tt.cutLine)
 			}
 			// Without the option it is an error, as before.
-			if _, err := pilotrun.Read(strings.NewReader(tt.data), "run.jsonl", pilotrun.ReadOptions{}); err == nil {
+			if _, err := runfile.Read(strings.NewReader(tt.data), "run.jsonl", runfile.ReadOptions{}); err == nil {
 				t.Error("read without AllowCutLastLine")
 			}
 		})

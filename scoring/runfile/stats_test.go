@@ -1,4 +1,4 @@
-package pilotrun
+package runfile
 
 import (
 	"fmt"
