@@ -3,6 +3,12 @@
 
 GO        ?= go
 BIN       := bin/docscore
+# VERSION is the version every host writes into a report's provenance
+# (SPEC F.8): the binary, the page's wasm (sitebuild reads
+# DOCSCORE_VERSION) and the Worker are linked with the same one.
+VERSION   ?= dev
+PROVENANCE_LDFLAG = -X github.com/docscore/docscore/scoring/provenance.Version=$(VERSION)
+export DOCSCORE_VERSION = $(VERSION)
 # Each fuzz target's burst in make test (fuzz-smoke): a second here is a
 # second for every fuzz target of the module (44 of them).
 FUZZTIME  ?= 8s
@@ -27,7 +33,7 @@ help: ## list the targets
 # 2.7 ms of every start), no symbol table or DWARF (-s -w), no local
 # paths (-trimpath); the site embedded gzip-compressed.
 build: site ## build bin/docscore, with the site embedded
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w' -o $(BIN) ./cmd/docscore
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w $(PROVENANCE_LDFLAG)' -o $(BIN) ./cmd/docscore
 
 site: ## write the static site to dist/site (for any static host) and embed it, gzip-compressed, in the next build
 	$(GO) run ./cmd/docscore/internal/sitebuild/run -out $(SITE_OUT) -embed $(WEBUI_DIR)
@@ -110,7 +116,7 @@ test-memory: ## the flat-memory tests at 200,000 images, records and text lines 
 # each, process spawn included; prints both medians and the ratio
 # (target: at most 2×).
 bench-start: ## docscore --version's start against a hello-world Go binary's: medians of 21 interleaved runs and the ratio
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w' -o $(BIN) ./cmd/docscore
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w $(PROVENANCE_LDFLAG)' -o $(BIN) ./cmd/docscore
 	$(GO) run ./scripts/benchstart $(BIN) --version
 
 # docscore against the Python reference scorer (scripts/reference, written
@@ -124,7 +130,7 @@ REFERENCE_DIR ?= /tmp/docscore-reference
 .PHONY: bench-reference
 bench-reference: ## the 450-image corpus scored by the Python reference and by docscore --jobs 1, whole process, in turn: same numbers, the ratio
 	@command -v python3 >/dev/null || { echo "bench-reference needs python3"; exit 1; }
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w' -o $(BIN) ./cmd/docscore
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w $(PROVENANCE_LDFLAG)' -o $(BIN) ./cmd/docscore
 	@test -s $(REFERENCE_DIR)/runs.jsonl || $(GO) run ./cmd/docscore/internal/gencorpus -images 450 -pages 3 -out $(REFERENCE_DIR)
 	$(GO) run ./scripts/benchreference -docscore $(BIN) -gt $(REFERENCE_DIR)/gt -runs $(REFERENCE_DIR)/runs.jsonl -rules sample/tabular/EQUIVALENCES.md
 
@@ -200,12 +206,11 @@ WORKER_BUILD := worker/build
 # The page's -gcflags (sitebuild.WasmBuildFlags): code off the scoring hot
 # path compiled without inlining, 113 KB less gzip for the Worker.
 WORKER_GCFLAGS ?= $$($(GO) run ./cmd/docscore/internal/sitebuild/run -gcflags)
-VERSION      ?= dev
 
 worker: ## build the Cloudflare Worker and the site into worker/build (then: cd worker && npx wrangler dev)
 	cd worker && $(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o build
 	$(GO) run ./cmd/docscore/internal/sitebuild/run -out $(WORKER_BUILD)/site
-	GOOS=js GOARCH=wasm $(GO) build -tags noexpr,nogomarkdown,nohocr -trimpath $(WORKER_GCFLAGS) -ldflags='-s -w -X main.version=$(VERSION)' -o $(WORKER_BUILD)/app.wasm ./wasm/worker
+	GOOS=js GOARCH=wasm $(GO) build -tags noexpr,nogomarkdown,nohocr -trimpath $(WORKER_GCFLAGS) -ldflags='-s -w -X main.version=$(VERSION) $(PROVENANCE_LDFLAG)' -o $(WORKER_BUILD)/app.wasm ./wasm/worker
 
 # Releases: GoReleaser (.goreleaser.yaml) and actionlint (.github/workflows),
 # pinned here and run with "go run": the Go module proxy is the only

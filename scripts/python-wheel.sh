@@ -46,7 +46,7 @@ for target in $TARGETS; do
   # wheel's .dist-info/licenses/LICENSE (python/tests/test_licence.py).
   cp LICENSE "$work/"
   mkdir -p "$work/src/docscore/bin"
-  CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch "$GO" build -trimpath -ldflags="-s -w" -o "$work/src/docscore/bin/$exe" ./cmd/docscore
+  CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch "$GO" build -trimpath -ldflags="-s -w -X github.com/docscore/docscore/scoring/provenance.Version=$VERSION" -o "$work/src/docscore/bin/$exe" ./cmd/docscore
   chmod 755 "$work/src/docscore/bin/$exe"
   printf '# Written by "make python-wheel".\n__version__ = "%s"\n' "$pyver" > "$work/src/docscore/_version.py"
   DOCSCORE_WHEEL_PLATFORM=$platform DOCSCORE_WHEEL_EXE=$exe \

@@ -102,6 +102,30 @@ var WasmBuildFlags = []string{"-trimpath", "-ldflags=-s -w",
 	"-gcflags=github.com/docscore/docscore/wasm/...=-l", "-gcflags=syscall/js=-l", "-gcflags=syscall=-l",
 	"-gcflags=internal/fmtsort=-l", "-gcflags=internal/reflectlite=-l", "-gcflags=internal/filepathlite=-l"}
 
+// VersionEnv names the environment variable that holds the version a
+// build writes into every report's provenance (the Makefile's VERSION):
+// the page's wasm gets it as the binary and the Worker do, so that the
+// three write the same bytes.
+const VersionEnv = "DOCSCORE_VERSION"
+
+// ProvenanceVersionVar is the variable every host's build sets with -X.
+const ProvenanceVersionVar = "github.com/docscore/docscore/scoring/provenance.Version"
+
+// wasmBuildFlags is WasmBuildFlags with the provenance version linked in
+// when one is given.
+func wasmBuildFlags(version string) []string {
+	flags := append([]string(nil), WasmBuildFlags...)
+	if version == "" {
+		return flags
+	}
+	for i, f := range flags {
+		if strings.HasPrefix(f, "-ldflags=") {
+			flags[i] = f + " -X " + ProvenanceVersionVar + "=" + version
+		}
+	}
+	return flags
+}
+
 // Options configure a build.
 type Options struct {
 	// Out is the folder to write; it is replaced when it holds a previous
@@ -238,7 +262,7 @@ func BuildWasm(ctx context.Context, goCmd, root string, wasm []WasmFile, log io.
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	args := append([]string{"build"}, WasmBuildFlags...)
+	args := append([]string{"build"}, wasmBuildFlags(os.Getenv(VersionEnv))...)
 	args = append(args, "-o", tmp+string(filepath.Separator))
 	for _, w := range wasm {
 		args = append(args, w.Package)

@@ -175,3 +175,23 @@ func TestReceiptsAndPipelineSamples(t *testing.T) {
 		t.Error("no error without the example")
 	}
 }
+
+func TestWasmBuildFlagsCarryTheVersion(t *testing.T) {
+	if got := strings.Join(wasmBuildFlags(""), " "); got != strings.Join(WasmBuildFlags, " ") {
+		t.Errorf("no version: flags %q, want WasmBuildFlags", got)
+	}
+	got := wasmBuildFlags("v1.2.3")
+	want := "-ldflags=-s -w -X " + ProvenanceVersionVar + "=v1.2.3"
+	found := false
+	for _, f := range got {
+		if f == want {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("flags %q lack %q", got, want)
+	}
+	if WasmBuildFlags[1] != "-ldflags=-s -w" {
+		t.Errorf("WasmBuildFlags changed in place: %q", WasmBuildFlags[1])
+	}
+}
