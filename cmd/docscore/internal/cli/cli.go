@@ -87,10 +87,11 @@ func usageError(format string, args ...any) error {
 }
 
 // commandSpec is one registered subcommand: its parent path ("" for the
-// root, "score" for "docscore score …") and its builder.
+// root, "score" for "docscore score …"), its name (the first word of its
+// Use, checked by TestRegisteredNames) and its builder.
 type commandSpec struct {
-	parent string
-	build  func(env *Env) *cobra.Command
+	parent, name string
+	build        func(env *Env) *cobra.Command
 }
 
 var registry []commandSpec
@@ -104,14 +105,80 @@ var groups = map[string]string{
 	"groundtruth": "Generate provisional ground truth with model panels, review it and approve it",
 }
 
-// register adds a subcommand under parent; each command's file calls it
-// from init, so commands never edit a shared list.
-func register(parent string, build func(env *Env) *cobra.Command) {
-	registry = append(registry, commandSpec{parent: parent, build: build})
+// register adds the subcommand name under parent; each command's file
+// calls it from init, so commands never edit a shared list.
+func register(parent, name string, build func(env *Env) *cobra.Command) {
+	registry = append(registry, commandSpec{parent: parent, name: name, build: build})
 }
 
 // NewRoot builds the whole command tree for env.
 func NewRoot(env *Env) *cobra.Command {
+	return newRoot(env, func(commandSpec) bool { return true })
+}
+
+// newRootFor builds the part of the command tree that the command line
+// args runs (see needed): a command's builder defines its flags, and
+// building all of them took about 1 ms of every start (issue 34).
+func newRootFor(env *Env, args []string) *cobra.Command {
+	return newRoot(env, needed(args))
+}
+
+// needed tells which registered commands the command line args needs.
+// The line's first word that is not a flag names the command: a root
+// command is built alone; a group is built with the child its next word
+// names, or with all its children when that word names none. A line that
+// asks only for the version (--version or -v, no word) needs no command.
+// Any other line, a word no command has (help, a typo, a flag's value)
+// or --help without a command included, builds the whole tree, as before,
+// so that help, the list of commands and cobra's suggestions stay whole.
+func needed(args []string) func(commandSpec) bool {
+	all := func(commandSpec) bool { return true }
+	var words []string
+	onlyVersion := true
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return all
+		case a == "--max-input-mib":
+			i++ // its value
+			onlyVersion = false
+		case strings.HasPrefix(a, "-"):
+			if a != "--version" && a != "-v" {
+				onlyVersion = false
+			}
+		default:
+			words = append(words, a)
+		}
+	}
+	if len(words) == 0 {
+		if onlyVersion && len(args) > 0 {
+			return func(commandSpec) bool { return false }
+		}
+		return all
+	}
+	if _, ok := groups[words[0]]; ok {
+		group := words[0]
+		if len(words) > 1 {
+			for _, spec := range registry {
+				if spec.parent == group && spec.name == words[1] {
+					return func(s commandSpec) bool { return s.parent == group && s.name == words[1] }
+				}
+			}
+		}
+		return func(s commandSpec) bool { return s.parent == group }
+	}
+	for _, spec := range registry {
+		if spec.parent == "" && spec.name == words[0] {
+			return func(s commandSpec) bool { return s.parent == "" && s.name == words[0] }
+		}
+	}
+	return all
+}
+
+// newRoot builds the root and the registered commands that want says
+// are needed, with their groups.
+func newRoot(env *Env, want func(commandSpec) bool) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "docscore",
 		Short: "Score what OCR, extraction and vision-language models read from documents",
@@ -166,6 +233,9 @@ Scores are deterministic: the same input gives the same bytes out.` + "\n" + exi
 		if !ok {
 			panic("cli: unknown parent command " + spec.parent)
 		}
+		if !want(spec) {
+			continue
+		}
 		c := spec.build(env)
 		c.Long = strings.TrimRight(firstNonEmpty(c.Long, c.Short), "\n") + "\n" + exitCodesHelp
 		p.AddCommand(c)
@@ -196,7 +266,7 @@ func Main(args []string, env Env) int {
 	if env.Getenv == nil {
 		env.Getenv = func(string) string { return "" }
 	}
-	root := NewRoot(&env)
+	root := newRootFor(&env, args)
 	root.SetArgs(args)
 	err := root.ExecuteContext(env.Context)
 	if err == nil {

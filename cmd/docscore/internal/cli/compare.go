@@ -20,7 +20,7 @@ type compareOptions struct {
 }
 
 func init() {
-	register("", func(env *Env) *cobra.Command {
+	register("", "compare", func(env *Env) *cobra.Command {
 		var o compareOptions
 		c := &cobra.Command{
 			Use:   "compare BASE.json NEW.json | compare --within REPORT.json | compare --preview SETTLED.json PREVIEW.json",

@@ -73,7 +73,7 @@ func resolveJudge(env *Env, name string, s judgeSettings) (judging.ModelAdapter,
 }
 
 func init() {
-	register("", func(env *Env) *cobra.Command {
+	register("", "eval", func(env *Env) *cobra.Command {
 		var (
 			casesFile, prediction, caseID, operation, rubric string
 			evidence, groundTruth, ctxPairs                  []string

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register("groundtruth", func(env *Env) *cobra.Command {
+	register("groundtruth", "agreement", func(env *Env) *cobra.Command {
 		var reports, reviews []string
 		var output, markdown string
 		c := &cobra.Command{

@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	register("groundtruth", func(env *Env) *cobra.Command {
+	register("groundtruth", "approve", func(env *Env) *cobra.Command {
 		var review, output, record string
 		c := &cobra.Command{
 			Use:   "approve",

@@ -81,7 +81,7 @@ func writeJSON(env *Env, flag, path string, v any) error {
 }
 
 func init() {
-	register("groundtruth", func(env *Env) *cobra.Command {
+	register("groundtruth", "generate", func(env *Env) *cobra.Command {
 		var (
 			caseID, instruction, output, reviewFile, reference, checkpointDir, docMode, mdCommand string
 			sources, fields, providers                                                            []string

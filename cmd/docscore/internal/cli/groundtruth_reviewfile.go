@@ -30,7 +30,7 @@ func readGeneration(env *Env, path string) (*groundtruth.GroundTruthReport, erro
 }
 
 func init() {
-	register("groundtruth", func(env *Env) *cobra.Command {
+	register("groundtruth", "review-file", func(env *Env) *cobra.Command {
 		var report, output string
 		c := &cobra.Command{
 			Use:   "review-file",

@@ -19,7 +19,7 @@ type pilotReportOptions struct {
 }
 
 func init() {
-	register("pilot", func(env *Env) *cobra.Command {
+	register("pilot", "report", func(env *Env) *cobra.Command {
 		var o pilotReportOptions
 		c := &cobra.Command{
 			Use:   "report RUN.jsonl",

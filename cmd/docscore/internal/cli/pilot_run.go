@@ -35,7 +35,7 @@ type pilotRunFlags struct {
 }
 
 func init() {
-	register("pilot", func(env *Env) *cobra.Command {
+	register("pilot", "run", func(env *Env) *cobra.Command {
 		var o pilotRunFlags
 		c := &cobra.Command{
 			Use:   "run --dataset PATH (--base-url URL --model NAME | --command 'PROGRAM {image} …') --out RUN.jsonl",

@@ -7,7 +7,7 @@ import (
 )
 
 func init() {
-	register("", func(env *Env) *cobra.Command {
+	register("", "plan", func(env *Env) *cobra.Command {
 		var out string
 		c := &cobra.Command{
 			Use:   "plan REPORT.json [--effect 0.01]",

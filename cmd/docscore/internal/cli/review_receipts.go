@@ -18,7 +18,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register("review", newReviewReceipts) }
+func init() { register("review", "receipts", newReviewReceipts) }
 
 func newReviewReceipts(env *Env) *cobra.Command {
 	var (

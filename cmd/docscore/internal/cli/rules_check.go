@@ -8,7 +8,7 @@ import (
 	"github.com/docscore/docscore/scoring/api"
 )
 
-func init() { register("rules", newRulesCheck) }
+func init() { register("rules", "check", newRulesCheck) }
 
 func newRulesCheck(env *Env) *cobra.Command {
 	var rulesPath, schemaPath, format string

@@ -41,7 +41,7 @@ type scoreReceiptsOptions struct {
 }
 
 func init() {
-	register("score", func(env *Env) *cobra.Command {
+	register("score", "receipts", func(env *Env) *cobra.Command {
 		var o scoreReceiptsOptions
 		c := &cobra.Command{
 			Use:   "receipts --refs DIR|FILE --run RUN.jsonl",

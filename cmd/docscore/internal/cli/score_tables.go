@@ -27,7 +27,7 @@ type scoreTablesOptions struct {
 }
 
 func init() {
-	register("score", func(env *Env) *cobra.Command {
+	register("score", "tables", func(env *Env) *cobra.Command {
 		var o scoreTablesOptions
 		c := &cobra.Command{
 			Use:   "tables --gt G (--pred P | --runs RUNS.jsonl)",

@@ -20,7 +20,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register("score", newScoreTabular) }
+func init() { register("score", "tabular", newScoreTabular) }
 
 func newScoreTabular(env *Env) *cobra.Command {
 	var (

@@ -32,7 +32,7 @@ type scoreTextOptions struct {
 }
 
 func init() {
-	register("score", func(env *Env) *cobra.Command {
+	register("score", "text", func(env *Env) *cobra.Command {
 		var o scoreTextOptions
 		c := &cobra.Command{
 			Use:   "text --gt FILE|DIR (--ocr FILE|DIR | --runs RUNS.jsonl)",

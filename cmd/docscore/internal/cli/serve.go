@@ -21,7 +21,7 @@ import (
 	"github.com/docscore/docscore/httpapi"
 )
 
-func init() { register("", newServe) }
+func init() { register("", "serve", newServe) }
 
 // serveOptions are what the serve command's mux is built from.
 type serveOptions struct {

@@ -26,7 +26,7 @@ import (
 )
 
 func init() {
-	register("", func(env *Env) *cobra.Command {
+	register("", "verify", func(env *Env) *cobra.Command {
 		var inputs string
 		c := &cobra.Command{
 			Use:   "verify REPORT.json [--inputs DIR]",

@@ -25,7 +25,7 @@ func currentBuild() buildinfo.Info {
 }
 
 func init() {
-	register("", func(env *Env) *cobra.Command {
+	register("", "version", func(env *Env) *cobra.Command {
 		return &cobra.Command{
 			Use:   "version",
 			Short: "Print the docscore version, commit and build date, and the Go version it was built with",
