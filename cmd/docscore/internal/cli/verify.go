@@ -214,6 +214,13 @@ func findInput(dirs []string, in provenance.Input) ([]byte, string, error) {
 			where, len(data), hex.EncodeToString(sum[:]), in.Bytes, in.SHA256)
 		return false
 	}
+	// A file of the name but another size is not read; it is named when
+	// nothing else is found.
+	wrongSize := func(where string, size int64) {
+		if mismatch == "" {
+			mismatch = fmt.Sprintf("%s has %d bytes; the report's input had %d bytes, sha256 %s", where, size, in.Bytes, in.SHA256)
+		}
+	}
 	// A name with a folder (a file a cases file names by its path) is
 	// also looked up from the working folder, as the run that wrote the
 	// report found it.
@@ -231,7 +238,7 @@ func findInput(dirs []string, in provenance.Input) ([]byte, string, error) {
 	// file is taken only with the recorded size and hash, so that two of
 	// one name cannot be confused.
 	for _, d := range dirs {
-		if data, p, ok := findBelow(d, in, check); ok {
+		if data, p, ok := findBelow(d, in, check, wrongSize); ok {
 			return data, p, nil
 		}
 	}
@@ -254,7 +261,7 @@ const maxSearched = 10000
 // findBelow looks for a file of the input's base name in the folders
 // below dir, at most three levels down and maxSearched entries in all,
 // and reads the first of its recorded size whose hash agrees.
-func findBelow(dir string, in provenance.Input, check func([]byte, string) bool) ([]byte, string, bool) {
+func findBelow(dir string, in provenance.Input, check func([]byte, string) bool, wrongSize func(string, int64)) ([]byte, string, bool) {
 	base := path.Base(in.Name)
 	seen := 0
 	var found []byte
@@ -273,7 +280,12 @@ func findBelow(dir string, in provenance.Input, check func([]byte, string) bool)
 		if e.Name() != base || !e.Type().IsRegular() {
 			return nil
 		}
-		if info, err := e.Info(); err != nil || info.Size() != in.Bytes {
+		info, err := e.Info()
+		if err != nil {
+			return nil
+		}
+		if info.Size() != in.Bytes {
+			wrongSize(p, info.Size())
 			return nil
 		}
 		if data, err := os.ReadFile(p); err == nil && check(data, p) {

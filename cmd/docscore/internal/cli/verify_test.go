@@ -140,6 +140,15 @@ func TestVerifyScoreTabular(t *testing.T) {
 	if code, _, stderr := run(t, "verify", streamed); code != 2 || !strings.Contains(stderr, "gt_page_28.csv") || !strings.Contains(stderr, "sha256") {
 		t.Errorf("changed input: exit %d, stderr %s; want 2 naming the file and its hash", code, stderr)
 	}
+	// A byte appended: the file is found by its name and named with its
+	// size, not reported missing.
+	if err := os.WriteFile(filepath.Join(in, "gt", "gt_page_28.csv"), []byte(files["gt/gt_page_28.csv"]+"x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("has %d bytes; the report's input had %d bytes", len(files["gt/gt_page_28.csv"])+1, len(files["gt/gt_page_28.csv"]))
+	if code, _, stderr := run(t, "verify", streamed); code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("grown input: exit %d, stderr %s; want 2 with %q", code, stderr, want)
+	}
 }
 
 // TestPlan: docscore plan answers on the sample with the floor of 3
