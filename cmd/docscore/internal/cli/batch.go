@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
-	"github.com/docscore/docscore/cmd/docscore/internal/judge"
+	"github.com/docscore/docscore/cmd/docscore/internal/modeladapter"
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/judging"
 )
@@ -33,10 +33,10 @@ var errBatchStore = usageError("--batch needs --checkpoint-dir DIR: the batch id
 // the checkpoint store to write to. Without --batch there is one pass,
 // straight to the store and the provider.
 type batchScope struct {
-	pass   *judge.Pass
+	pass   *modeladapter.Pass
 	store  evalcase.CheckpointStore
-	buf    *judge.BufferedStore
-	runner *judge.BatchRunner
+	buf    *modeladapter.BufferedStore
+	runner *modeladapter.BatchRunner
 	// cacheUsage receives the records of answers from the call cache.
 	cacheUsage *judging.UsageTracker
 }
@@ -99,11 +99,11 @@ func (s judgeSettings) runJudged(env *Env, store evalcase.CheckpointStore, work 
 	if store == nil {
 		return nil, errBatchStore
 	}
-	r := &judge.BatchRunner{Store: store, Poll: judge.PollPolicy{First: s.batchPoll}, Resubmit: s.resubmit, Budget: s.budget,
+	r := &modeladapter.BatchRunner{Store: store, Poll: modeladapter.PollPolicy{First: s.batchPoll}, Resubmit: s.resubmit, Budget: s.budget,
 		Log: func(line string) { fmt.Fprintln(env.Stderr, "docscore: "+line) }}
 	var last *batchScope
-	_, err := r.Run(env.Context, func(_ context.Context, p *judge.Pass) error {
-		last = &batchScope{pass: p, buf: &judge.BufferedStore{Base: store}, runner: r, cacheUsage: &judging.UsageTracker{}}
+	_, err := r.Run(env.Context, func(_ context.Context, p *modeladapter.Pass) error {
+		last = &batchScope{pass: p, buf: &modeladapter.BufferedStore{Base: store}, runner: r, cacheUsage: &judging.UsageTracker{}}
 		last.store = last.buf
 		return work(last)
 	})

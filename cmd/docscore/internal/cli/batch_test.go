@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docscore/docscore/cmd/docscore/internal/judge/judgetest"
+	"github.com/docscore/docscore/cmd/docscore/internal/modeladapter/judgetest"
 	"github.com/docscore/docscore/scoring/harness"
 )
 

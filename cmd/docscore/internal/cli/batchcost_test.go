@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/docscore/docscore/cmd/docscore/internal/judge/judgetest"
+	"github.com/docscore/docscore/cmd/docscore/internal/modeladapter/judgetest"
 )
 
 var estimateLine = regexp.MustCompile(`estimated cost before any call( \(batch, at the batch price\))?: \$([0-9.]+)`)

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/docscore/docscore/cmd/docscore/internal/judge"
+	"github.com/docscore/docscore/cmd/docscore/internal/modeladapter"
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/judging"
 )
@@ -15,7 +15,7 @@ func costHelp() string {
 	return `Costs: before any call, the run is evaluated once without calling
 (answers already in --checkpoint-dir are reused and cost nothing), and the
 estimate is printed on standard error per provider/model: input tokens
-from the requests' sizes (text bytes ÷ ` + strconv.Itoa(judge.BytesPerToken) + `, images by size, PDFs by
+from the requests' sizes (text bytes ÷ ` + strconv.Itoa(modeladapter.BytesPerToken) + `, images by size, PDFs by
 page), output tokens from --max-output-tokens, priced by the price table
 (--prices FILE, default the bundled table; --price-* flags override it).
 --max-cost USD refuses to start when the estimate exceeds it (exit 2, no
@@ -50,7 +50,7 @@ func (s judgeSettings) pricesName() string {
 
 // reportEstimate prints the plan's estimate and refuses a run whose
 // estimate exceeds --max-cost (exit 2: no call has been made).
-func reportEstimate(env *Env, s judgeSettings, plan *judge.Plan) error {
+func reportEstimate(env *Env, s judgeSettings, plan *modeladapter.Plan) error {
 	est := plan.Estimates()
 	total := plan.Total()
 	var parts []string
@@ -80,20 +80,20 @@ func reportEstimate(env *Env, s judgeSettings, plan *judge.Plan) error {
 // priced at the batch price, and those a batch left unanswered are left
 // out unless --resubmit sends them again (the requests of a batch still
 // running are in: the run's usage counts their answers).
-func (s judgeSettings) newPlan(store evalcase.CheckpointStore) (*judge.Plan, error) {
+func (s judgeSettings) newPlan(store evalcase.CheckpointStore) (*modeladapter.Plan, error) {
 	if !s.batch {
-		return judge.NewPlan(), nil
+		return modeladapter.NewPlan(), nil
 	}
 	if store == nil {
 		return nil, errBatchStore
 	}
-	led := &judge.BatchRunner{Store: readOnlyStore{store}, Resubmit: s.resubmit}
-	return judge.NewBatchPlan(led.LeftUnanswered), nil
+	led := &modeladapter.BatchRunner{Store: readOnlyStore{store}, Resubmit: s.resubmit}
+	return modeladapter.NewBatchPlan(led.LeftUnanswered), nil
 }
 
 // decorateUsage adds the estimate, the price table and the ceiling to a
 // usage summary.
-func decorateUsage(u *judging.UsageSummary, s judgeSettings, plan *judge.Plan) {
+func decorateUsage(u *judging.UsageSummary, s judgeSettings, plan *modeladapter.Plan) {
 	if u == nil {
 		return
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/docscore/docscore/cmd/docscore/internal/judge/judgetest"
+	"github.com/docscore/docscore/cmd/docscore/internal/modeladapter/judgetest"
 	"github.com/docscore/docscore/scoring/harness"
 )
 

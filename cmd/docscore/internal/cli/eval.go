@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
-	judgeapi "github.com/docscore/docscore/cmd/docscore/internal/judge"
+	"github.com/docscore/docscore/cmd/docscore/internal/modeladapter"
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/api/evalapi"
 	"github.com/docscore/docscore/scoring/evalcase"
@@ -226,8 +226,8 @@ confusion matrix (judge verdict x human verdict).
 				if err != nil {
 					return err
 				}
-				var plan *judgeapi.Plan
-				if _, ok := adapter.(judgeapi.Estimator); ok {
+				var plan *modeladapter.Plan
+				if _, ok := adapter.(modeladapter.Estimator); ok {
 					// The estimate: the same evaluation through adapters
 					// that record each request and send none, with the
 					// checkpoints read and none written.

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
-	"github.com/docscore/docscore/cmd/docscore/internal/judge"
+	"github.com/docscore/docscore/cmd/docscore/internal/modeladapter"
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/groundtruth"
@@ -44,7 +44,7 @@ func parseProvider(env *Env, spec string, s judgeSettings) (groundtruth.GroundTr
 		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(program) == "" {
 			return groundtruth.GroundTruthProvider{}, usageError("--provider %q: expected command:NAME=PROGRAM ARGS…", spec)
 		}
-		a, err := judge.NewCommand(program, judge.CommandOptions{Model: name, Policy: s.policy, Limiter: s.limiter})
+		a, err := modeladapter.NewCommand(program, modeladapter.CommandOptions{Model: name, Policy: s.policy, Limiter: s.limiter})
 		if err != nil {
 			return groundtruth.GroundTruthProvider{}, usageError("--provider %q: %v", spec, err)
 		}
@@ -56,7 +56,7 @@ func parseProvider(env *Env, spec string, s judgeSettings) (groundtruth.GroundTr
 // commandDeriver converts a document to Markdown with a program: the
 // document's bytes on stdin, Markdown on stdout.
 func commandDeriver(command string) (groundtruth.MarkdownDeriver, error) {
-	argv, err := judge.SplitCommand(command)
+	argv, err := modeladapter.SplitCommand(command)
 	if err != nil || len(argv) == 0 {
 		return nil, usageError("--markdown-command %q: expected a program", command)
 	}
@@ -200,9 +200,9 @@ depends on its answers, and the ceiling can stop it).
 						return usageError("%v (give two or more --provider)", err)
 					}
 				}
-				var plan *judge.Plan
+				var plan *modeladapter.Plan
 				for _, p := range raw {
-					if _, ok := p.Adapter.(judge.Estimator); ok && plan == nil {
+					if _, ok := p.Adapter.(modeladapter.Estimator); ok && plan == nil {
 						if plan, err = settings.newPlan(store); err != nil {
 							return err
 						}

@@ -5,12 +5,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/cobra"
-
-	"github.com/docscore/docscore/cmd/docscore/internal/judge"
+	"github.com/docscore/docscore/cmd/docscore/internal/modeladapter"
 	"github.com/docscore/docscore/cmd/docscore/internal/prices"
 	"github.com/docscore/docscore/scoring/judging"
 	"github.com/docscore/docscore/scoring/param"
+	"github.com/spf13/cobra"
 )
 
 // The environment variables the judge flags read. Keys are read only
@@ -76,13 +75,13 @@ type judgeSettings struct {
 	model, effort, command string
 	temperature            *float64
 	prices                 *judging.Prices
-	policy                 judge.Policy
-	limiter                *judge.Limiter
+	policy                 modeladapter.Policy
+	limiter                *modeladapter.Limiter
 	// table prices each model (unless --price-* flags gave prices);
 	// budget is the --max-cost ceiling (nil without one); maxOutput the
 	// --max-output-tokens bound (0: the adapter's default).
 	table     *prices.Table
-	budget    *judge.Budget
+	budget    *modeladapter.Budget
 	maxOutput int64
 	// warn receives a warning line (an unpriced model).
 	warn            func(string)
@@ -133,7 +132,7 @@ func (f *judgeFlags) settings(env *Env) (judgeSettings, error) {
 		if err := param.Float("--max-cost", f.maxCost, param.NonNegative); err != nil {
 			return s, err
 		}
-		s.budget = judge.NewBudget(f.maxCost)
+		s.budget = modeladapter.NewBudget(f.maxCost)
 	}
 	if f.maxOutput < 0 || (fl.Changed("max-output-tokens") && f.maxOutput == 0) {
 		return s, usageError("--max-output-tokens %d: expected 1 or more", f.maxOutput)
@@ -149,14 +148,14 @@ func (f *judgeFlags) settings(env *Env) (judgeSettings, error) {
 	if f.timeout <= 0 {
 		return s, usageError("--judge-timeout %s: expected a positive duration", f.timeout)
 	}
-	p := judge.DefaultPolicy()
+	p := modeladapter.DefaultPolicy()
 	if f.backoff <= 0 {
 		return s, usageError("--judge-backoff %s: expected a positive duration", f.backoff)
 	}
 	p.Retries, p.Timeout, p.InitialBackoff = f.retries, f.timeout, f.backoff
 	p.Log = func(line string) { fmt.Fprintln(env.Stderr, "docscore: "+line) }
 	s.policy = p
-	s.limiter = judge.NewLimiter(f.concurrency)
+	s.limiter = modeladapter.NewLimiter(f.concurrency)
 	return s, f.batchSettings(env, &s)
 }
 
@@ -201,7 +200,7 @@ func init() {
 				if err != nil {
 					return nil, err
 				}
-				a, err := judge.NewOpenAI(judge.Config{Model: s.model, APIKey: key, BaseURL: env.Getenv(envOpenAIBase),
+				a, err := modeladapter.NewOpenAI(modeladapter.Config{Model: s.model, APIKey: key, BaseURL: env.Getenv(envOpenAIBase),
 					Temperature: s.temperature, ReasoningEffort: s.effort, Prices: p, BatchPrices: bp, Budget: s.budget, MaxOutputTokens: s.maxOutput, Policy: s.policy, Limiter: s.limiter})
 				if err != nil {
 					return nil, usageError("%v", err)
@@ -224,7 +223,7 @@ func init() {
 				if err != nil {
 					return nil, err
 				}
-				a, err := judge.NewAnthropic(judge.Config{Model: s.model, APIKey: key, BaseURL: env.Getenv(envAnthropicBase),
+				a, err := modeladapter.NewAnthropic(modeladapter.Config{Model: s.model, APIKey: key, BaseURL: env.Getenv(envAnthropicBase),
 					Temperature: s.temperature, ReasoningEffort: s.effort, Prices: p, BatchPrices: bp, Budget: s.budget, MaxOutputTokens: s.maxOutput, Policy: s.policy, Limiter: s.limiter})
 				if err != nil {
 					return nil, usageError("%v", err)
@@ -239,7 +238,7 @@ func init() {
 				if strings.TrimSpace(s.command) == "" {
 					return nil, usageError("--judge command needs --judge-command 'PROGRAM ARGS…'")
 				}
-				a, err := judge.NewCommand(s.command, judge.CommandOptions{Model: s.model, Policy: s.policy, Limiter: s.limiter})
+				a, err := modeladapter.NewCommand(s.command, modeladapter.CommandOptions{Model: s.model, Policy: s.policy, Limiter: s.limiter})
 				if err != nil {
 					return nil, usageError("--judge-command: %v", err)
 				}
@@ -274,7 +273,7 @@ func (s judgeSettings) priceOf(provider string) (prices, batch *judging.Prices, 
 		return nil, nil, nil
 	}
 	jp := p.Judging()
-	return &jp, judge.BatchPricesOf(jp), nil
+	return &jp, modeladapter.BatchPricesOf(jp), nil
 }
 
 // usageOf collects the usage records of adapters that keep them.

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/docscore/docscore/cmd/docscore/internal/judge/judgetest"
+	"github.com/docscore/docscore/cmd/docscore/internal/modeladapter/judgetest"
 	"github.com/docscore/docscore/scoring/harness"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/docscore/docscore/cmd/docscore/internal/cord"
 	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
-	judgeapi "github.com/docscore/docscore/cmd/docscore/internal/judge"
+	"github.com/docscore/docscore/cmd/docscore/internal/modeladapter"
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/judging"
 	"github.com/docscore/docscore/scoring/receipts"
@@ -109,8 +109,8 @@ not_judged with the reason.
 			if err != nil {
 				return err
 			}
-			var plan *judgeapi.Plan
-			if _, ok := adapter.(judgeapi.Estimator); ok {
+			var plan *modeladapter.Plan
+			if _, ok := adapter.(modeladapter.Estimator); ok {
 				// The estimate: the same review through an adapter that
 				// records each request and sends none (answers in the
 				// checkpoint directory cost nothing).

@@ -10,11 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
-
 	"github.com/docscore/docscore/cmd/docscore/internal/cli"
 	"github.com/docscore/docscore/cmd/docscore/internal/doccheck"
-	"github.com/docscore/docscore/cmd/docscore/internal/judge"
+	"github.com/docscore/docscore/cmd/docscore/internal/modeladapter"
+	"github.com/spf13/cobra"
 )
 
 // repoRoot is the directory holding go.mod, above the test's directory.
@@ -156,7 +155,7 @@ func workDir(t *testing.T, root string) string {
 // words splits a shown command as the shell would (judge.SplitCommand:
 // quotes and backslashes), up to a # comment, a pipe or a redirection.
 func words(cmd string) ([]string, error) {
-	w, err := judge.SplitCommand(cmd)
+	w, err := modeladapter.SplitCommand(cmd)
 	if err != nil {
 		return nil, err
 	}

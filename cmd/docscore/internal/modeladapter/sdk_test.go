@@ -1,4 +1,4 @@
-package judge
+package modeladapter
 
 // The providers' official SDKs as the reference of the hand-written
 // client (wire.go): the request bodies the adapters built with them
@@ -22,14 +22,13 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	aoption "github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/docscore/docscore/cmd/docscore/internal/modeladapter/judgetest"
+	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/judging"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/openai/openai-go/v3/shared"
-
-	"github.com/docscore/docscore/cmd/docscore/internal/judge/judgetest"
-	"github.com/docscore/docscore/scoring/evalcase"
-	"github.com/docscore/docscore/scoring/judging"
 )
 
 // sdkOpenAIParams is the request body the adapter built with openai-go.

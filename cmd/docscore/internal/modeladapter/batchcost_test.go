@@ -1,4 +1,4 @@
-package judge
+package modeladapter
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
-	"github.com/docscore/docscore/cmd/docscore/internal/judge/judgetest"
+	"github.com/docscore/docscore/cmd/docscore/internal/modeladapter/judgetest"
 	"github.com/docscore/docscore/scoring/judging"
 )
 

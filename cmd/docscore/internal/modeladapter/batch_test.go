@@ -1,4 +1,4 @@
-package judge
+package modeladapter
 
 import (
 	"context"
@@ -11,13 +11,12 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	aoption "github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
+	"github.com/docscore/docscore/cmd/docscore/internal/modeladapter/judgetest"
+	"github.com/docscore/docscore/scoring/judging"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
-
-	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
-	"github.com/docscore/docscore/cmd/docscore/internal/judge/judgetest"
-	"github.com/docscore/docscore/scoring/judging"
 )
 
 const batchKey = "sk-batch-TESTKEY-0123456789abcdef0123"

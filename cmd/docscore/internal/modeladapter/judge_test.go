@@ -1,4 +1,4 @@
-package judge
+package modeladapter
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/harnessio"
-	"github.com/docscore/docscore/cmd/docscore/internal/judge/judgetest"
+	"github.com/docscore/docscore/cmd/docscore/internal/modeladapter/judgetest"
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/groundtruth"
 	"github.com/docscore/docscore/scoring/judging"

@@ -1,4 +1,4 @@
-// Package judge holds the native model adapters of the evaluation
+// Package modeladapter holds the native model adapters of the evaluation
 // harness: the OpenAI Responses API and the Anthropic Messages API through
 // a small client on net/http (wire.go; the official Go SDKs are its
 // reference in the tests), and a local command (Ollama, vLLM, a script) that
@@ -13,7 +13,7 @@
 // and ANTHROPIC_API_KEY from the process environment); nothing else of
 // the environment is read here, no file is read for them, and a key
 // never appears in an error, a log line, a usage record or a checkpoint.
-package judge
+package modeladapter
 
 import (
 	"context"
