@@ -89,3 +89,73 @@ func block(h *[8]uint32, p []byte) {
 	h[6] += g
 	h[7] += hh
 }
+
+// Digest is a running SHA-256 digest (a hash.Hash), for input that comes
+// in pieces: the page's large files, hashed chunk by chunk as they are
+// scored.
+type Digest struct {
+	h    [8]uint32
+	buf  [64]byte
+	nbuf int
+	n    uint64
+}
+
+// New returns a Digest of no bytes.
+func New() *Digest {
+	d := &Digest{}
+	d.Reset()
+	return d
+}
+
+// Reset makes d the digest of no bytes.
+func (d *Digest) Reset() { *d = Digest{h: initial} }
+
+// Size is the digest's length in bytes.
+func (d *Digest) Size() int { return Size }
+
+// BlockSize is SHA-256's block size in bytes.
+func (d *Digest) BlockSize() int { return 64 }
+
+// Write adds p to the digested bytes; it never fails.
+func (d *Digest) Write(p []byte) (int, error) {
+	n := len(p)
+	d.n += uint64(n)
+	if d.nbuf > 0 {
+		c := copy(d.buf[d.nbuf:], p)
+		d.nbuf += c
+		p = p[c:]
+		if d.nbuf < 64 {
+			return n, nil
+		}
+		block(&d.h, d.buf[:])
+		d.nbuf = 0
+	}
+	for len(p) >= 64 {
+		block(&d.h, p[:64])
+		p = p[64:]
+	}
+	d.nbuf = copy(d.buf[:], p)
+	return n, nil
+}
+
+// Sum appends the digest of the bytes written so far to b; d is
+// unchanged.
+func (d *Digest) Sum(b []byte) []byte {
+	h := d.h
+	var tail [128]byte
+	copy(tail[:], d.buf[:d.nbuf])
+	tail[d.nbuf] = 0x80
+	end := 64
+	if d.nbuf >= 56 {
+		end = 128
+	}
+	binary.BigEndian.PutUint64(tail[end-8:end], d.n<<3)
+	for off := 0; off < end; off += 64 {
+		block(&h, tail[off:off+64])
+	}
+	var sum [Size]byte
+	for i, v := range h {
+		binary.BigEndian.PutUint32(sum[4*i:], v)
+	}
+	return append(b, sum[:]...)
+}

@@ -44,8 +44,23 @@ func TestEqualsCryptoSHA256(t *testing.T) {
 
 func check(t *testing.T, b []byte) {
 	t.Helper()
-	if got, want := Sum256(b), sha256.Sum256(b); got != want {
+	want := sha256.Sum256(b)
+	if got := Sum256(b); got != want {
 		t.Fatalf("%d bytes: %x, crypto/sha256 %x", len(b), got, want)
+	}
+	// The running digest, fed in pieces of every size from 1 to 65 and
+	// summed midway (Sum leaves it unchanged), agrees too.
+	for step := 1; step <= 65; step += 8 {
+		d := New()
+		for i := 0; i < len(b); i += step {
+			d.Write(b[i:min(i+step, len(b))])
+			if i == len(b)/2 {
+				d.Sum(nil)
+			}
+		}
+		if got := d.Sum(nil); !bytes.Equal(got, want[:]) {
+			t.Fatalf("%d bytes in pieces of %d: %x, crypto/sha256 %x", len(b), step, got, want)
+		}
 	}
 }
 

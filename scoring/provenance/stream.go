@@ -2,7 +2,6 @@ package provenance
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"hash"
@@ -20,7 +19,7 @@ type Hash struct {
 
 // NewHash starts the description of the input role, named name.
 func NewHash(role, name string) *Hash {
-	return &Hash{role: role, name: name, h: sha256.New()}
+	return &Hash{role: role, name: name, h: newSHA256()}
 }
 
 // Write adds p to the input's bytes.

@@ -156,6 +156,17 @@ type Result struct {
 	Assets []Asset
 }
 
+// Find returns the asset built from the named source (the e2e tests,
+// built with -tags e2e, measure the wasm files through it).
+func (r *Result) Find(source string) (Asset, bool) {
+	for _, a := range r.Assets {
+		if a.Source == source {
+			return a, true
+		}
+	}
+	return Asset{}, false
+}
+
 // Build writes the site into opts.Out.
 func Build(ctx context.Context, opts Options) (*Result, error) {
 	if opts.Out == "" {
