@@ -19,10 +19,10 @@ import (
 	"strings"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/inputfile"
+	"github.com/docscore/docscore/cmd/docscore/internal/parquetread"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/provenance"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
-	"github.com/parquet-go/parquet-go"
 )
 
 // Load reads the references at path: one file (.json, .jsonl or .parquet)
@@ -203,76 +203,64 @@ type ParquetRow struct {
 // the same way; nil starts from zero). An error from fn stops the read and
 // is returned as is; malformed files give input errors naming the file and
 // the row.
-func ReadParquetRows(name string, r io.ReaderAt, size int64, next map[string]int, fn func(ParquetRow) error) (err error) {
+func ReadParquetRows(name string, r io.ReaderAt, size int64, next map[string]int, fn func(ParquetRow) error) error {
 	if next == nil {
 		next = map[string]int{}
 	}
-	pf, err := parquet.OpenFile(r, size)
+	pf, err := parquetread.Open(r, size)
 	if err != nil {
 		return inputerr.New(name, 0, "not a readable parquet file (truncated or not parquet?): %v", err)
 	}
-	schema := pf.Schema()
-	gtCol, ok := schema.Lookup("ground_truth")
+	gtCol, ok := pf.Lookup("ground_truth")
 	if !ok {
-		return inputerr.New(name, 0, "no ground_truth column: expected a naver-clova-ix/cord-v2 parquet file with columns image and ground_truth (columns here: %s)", columnList(schema))
+		return inputerr.New(name, 0, "no ground_truth column: expected a naver-clova-ix/cord-v2 parquet file with columns image and ground_truth (columns here: %s)", columnList(pf))
 	}
-	imgCol, hasImage := schema.Lookup("image", "bytes")
-	if !hasImage {
-		imgCol, hasImage = schema.Lookup("image")
+	cols := []int{gtCol}
+	imgAt, pathAt := -1, -1
+	if c, ok := pf.Lookup("image", "bytes"); ok {
+		imgAt, cols = len(cols), append(cols, c)
+	} else if c, ok := pf.Lookup("image"); ok {
+		imgAt, cols = len(cols), append(cols, c)
 	}
-	pathCol, hasPath := schema.Lookup("image", "path")
-	defer func() {
-		// parquet-go panics on some malformed pages; report them as
-		// input errors rather than crashing.
-		if p := recover(); p != nil {
-			err = inputerr.New(name, 0, "corrupt parquet data: %v", p)
-		}
-	}()
-	reader := parquet.NewReader(pf)
-	defer reader.Close()
+	if c, ok := pf.Lookup("image", "path"); ok {
+		pathAt, cols = len(cols), append(cols, c)
+	}
 	fallbackSplit := strings.SplitN(filepath.Base(name), "-", 2)[0]
 	fallbackSplit = strings.TrimSuffix(fallbackSplit, filepath.Ext(fallbackSplit))
-	buf := make([]parquet.Row, 8)
-	row := 0
-	for {
-		n, rerr := reader.ReadRows(buf)
-		for _, values := range buf[:n] {
-			var gt, img []byte
-			var imgPath string
-			gtNull := true
-			for _, v := range values {
-				switch {
-				case v.Column() == gtCol.ColumnIndex:
-					gtNull = v.IsNull()
-					gt = v.ByteArray()
-				case hasImage && v.Column() == imgCol.ColumnIndex && !v.IsNull():
-					img = v.ByteArray()
-				case hasPath && v.Column() == pathCol.ColumnIndex && !v.IsNull():
-					imgPath = string(v.ByteArray())
-				}
-			}
-			if gtNull {
-				return inputerr.New(name, 0, "row %d: ground_truth is null: expected the CORD annotation as a JSON string", row)
-			}
-			split := splitOf(gt)
-			if split == "" {
-				split = fallbackSplit
-			}
-			id := fmt.Sprintf("cord-%s-%04d", split, next[split])
-			next[split]++
-			if err := fn(ParquetRow{Index: row, SampleID: id, GroundTruth: gt, Image: img, ImagePath: imgPath}); err != nil {
-				return err
-			}
-			row++
+	var fnErr error
+	err = pf.Rows(cols, func(row int64, values []parquetread.Value) error {
+		if values[0].Null {
+			return inputerr.New(name, 0, "row %d: ground_truth is null: expected the CORD annotation as a JSON string", row)
 		}
-		if rerr == io.EOF {
-			break
+		gt := values[0].Bytes
+		var img []byte
+		var imgPath string
+		if imgAt >= 0 && !values[imgAt].Null {
+			img = values[imgAt].Bytes
 		}
-		if rerr != nil {
-			return inputerr.New(name, 0, "row %d: cannot read the parquet data (truncated or corrupt?): %v", row, rerr)
+		if pathAt >= 0 && !values[pathAt].Null {
+			imgPath = string(values[pathAt].Bytes)
 		}
+		split := splitOf(gt)
+		if split == "" {
+			split = fallbackSplit
+		}
+		id := fmt.Sprintf("cord-%s-%04d", split, next[split])
+		next[split]++
+		fnErr = fn(ParquetRow{Index: int(row), SampleID: id, GroundTruth: gt, Image: img, ImagePath: imgPath})
+		return fnErr
+	})
+	var re *parquetread.RowError
+	switch {
+	case err == nil || err == fnErr:
+		return err
+	case errors.As(err, &re):
+		return inputerr.New(name, 0, "row %d: cannot read the parquet data (truncated or corrupt?): %v", re.Row, re.Err)
 	}
-	return nil
+	if _, ok := inputerr.As(err); ok { // a null ground_truth
+		return err
+	}
+	return inputerr.New(name, 0, "cannot read the parquet data: %v", err)
 }
 
 // splitOf returns meta.split of a CORD ground truth, or "".
@@ -288,9 +276,9 @@ func splitOf(gt []byte) string {
 	return v.Meta.Split
 }
 
-func columnList(s *parquet.Schema) string {
+func columnList(f *parquetread.File) string {
 	var names []string
-	for _, c := range s.Columns() {
+	for _, c := range f.Columns() {
 		names = append(names, strings.Join(c, "."))
 	}
 	return strings.Join(names, ", ")
