@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -69,6 +70,9 @@ type Lines struct {
 
 	// SkipBadLines makes Skip record bad lines and go on.
 	SkipBadLines bool
+	// LineLimit, when above 0 and below MaxLine, bounds one line read
+	// from an io.Reader instead of MaxLine.
+	LineLimit int
 	// Skipped are the bad lines recorded by Skip, in file order.
 	Skipped []*inputerr.Error
 }
@@ -180,8 +184,12 @@ func (ls *Lines) read() (line []byte, ended, ok bool) {
 		case err == nil:
 			return ls.buf[:len(ls.buf)-1], true, true
 		case errors.Is(err, bufio.ErrBufferFull):
-			if len(ls.buf) > MaxLine {
-				ls.err = inputerr.New(ls.name, ls.line.No+1, "line longer than %d MiB: expected one JSON value per line", MaxLine>>20)
+			if limit := ls.limit(); len(ls.buf) > limit {
+				size := strconv.Itoa(limit>>20) + " MiB"
+				if limit < 1<<20 {
+					size = strconv.Itoa(limit) + " bytes"
+				}
+				ls.err = inputerr.New(ls.name, ls.line.No+1, "line longer than %s: expected one JSON value per line", size)
 				return nil, false, false
 			}
 			chunk, err = ls.br.ReadSlice('\n')
@@ -228,4 +236,12 @@ func (ls *Lines) Errorf(format string, args ...any) *inputerr.Error {
 // that is not UTF-8, or nil.
 func CheckUTF8(file string, data []byte) *inputerr.Error {
 	return OpenBytes(file, data).CheckUTF8()
+}
+
+// limit is the most bytes one line read from an io.Reader may hold.
+func (ls *Lines) limit() int {
+	if ls.LineLimit > 0 && ls.LineLimit < MaxLine {
+		return ls.LineLimit
+	}
+	return MaxLine
 }

@@ -368,3 +368,26 @@ func TestReaderLinesAroundTheBuffer(t *testing.T) {
 		}
 	}
 }
+
+// TestLineLimit: a reader's LineLimit bounds a line below MaxLine, and
+// the error names the line and the limit.
+func TestLineLimit(t *testing.T) {
+	long := strings.Repeat("x", 200<<10)
+	ls := NewReaderLines("r.jsonl", strings.NewReader("{}\n"+long+"\n"))
+	ls.LineLimit = 100 << 10
+	n := 0
+	for ls.Next() {
+		n++
+	}
+	err := ls.Err()
+	if n != 1 || err == nil || err.Error() != "r.jsonl:2: line longer than 102400 bytes: expected one JSON value per line" {
+		t.Errorf("%d lines, error %v; want 1 line and the limit's error at line 2", n, err)
+	}
+	ls = NewReaderLines("r.jsonl", strings.NewReader(long+"\n"))
+	for ls.Next() {
+		n++
+	}
+	if ls.Err() != nil || n != 2 {
+		t.Errorf("without a limit: %d lines, error %v", n, ls.Err())
+	}
+}

@@ -1,10 +1,8 @@
 package pagetext
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"path"
 	"sort"
@@ -177,47 +175,47 @@ func (s *Scorer) addRuns(ctx Cancel, gt []Input, runsName string, runs io.Reader
 	var seen ingest.RunKeys
 	used := map[string]bool{}
 	missing := map[string]bool{}
-	br := bufio.NewReaderSize(runs, 64<<10)
-	for line := 1; ; line++ {
+	ls := ingest.NewReaderLines(runsName, runs)
+	ls.LineLimit = RunsLimit
+	reported := 0 // the lines progress was last called with
+	for ls.Next() {
+		l := ls.Line()
+		line := l.No
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if progress != nil && line > 1 && (line-1)%progressEvery == 0 {
-			progress(line - 1) // the lines read so far
+		for progress != nil && reported+progressEvery <= line-1 {
+			reported += progressEvery
+			progress(reported) // the lines read so far
 		}
-		raw, err := readLine(br)
-		if err == io.EOF && len(raw) == 0 {
-			break
+		if bad := ls.BadLine(); bad != nil {
+			return bad
 		}
-		if err != nil && err != io.EOF {
-			if errors.Is(err, errLongLine) {
-				return inputerr.New(runsName, line, "a line over %d bytes: expected one run record a line", RunsLimit)
-			}
-			return err
-		}
-		if len(bytes.TrimSpace(raw)) == 0 {
-			continue
+		// at is an error about the line's record: the caret under its
+		// start, the line shown.
+		at := func(format string, args ...any) error {
+			return inputerr.At(runsName, line, l.Indent+1, l.Source(), format, args...)
 		}
 		var rec runRecord
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return inputerr.New(runsName, line, "%s: expected a JSON object {\"model\", \"phase\", \"run\", \"page\", \"text\"}", strings.TrimPrefix(err.Error(), "json: "))
+		if err := json.Unmarshal(l.Text, &rec); err != nil {
+			return ingest.LineJSONError(runsName, l, err, "a JSON object {\"model\", \"phase\", \"run\", \"page\", \"text\"}")
 		}
 		switch {
 		case rec.Model == nil:
-			return inputerr.New(runsName, line, "no \"model\": expected the record's model (a string)")
+			return at("no \"model\": expected the record's model (a string)")
 		case rec.Phase == nil:
-			return inputerr.New(runsName, line, "no \"phase\": expected the record's phase (a string)")
+			return at("no \"phase\": expected the record's phase (a string)")
 		case rec.Page == nil:
-			return inputerr.New(runsName, line, "no \"page\": expected the page id (a string) its ground truth is named by")
+			return at("no \"page\": expected the page id (a string) its ground truth is named by")
 		case rec.Text == nil:
-			return inputerr.New(runsName, line, "no \"text\": expected the OCR text (a string)")
+			return at("no \"text\": expected the OCR text (a string)")
 		}
 		run := compactRun(rec.Run)
 		if run != "null" && run[0] != '"' && (run[0] < '0' || run[0] > '9') && run[0] != '-' {
-			return inputerr.New(runsName, line, "run %s: expected a number, a string or null", run)
+			return at("run %s: expected a number, a string or null", run)
 		}
 		if prev := seen.Add(*rec.Model, *rec.Phase, []byte(run), *rec.Page, line); prev != 0 {
-			return inputerr.New(runsName, line, "model %q phase %q run %s page %q is also on line %d: expected each once", *rec.Model, *rec.Phase, run, *rec.Page, prev)
+			return at("model %q phase %q run %s page %q is also on line %d: expected each once", *rec.Model, *rec.Phase, run, *rec.Page, prev)
 		}
 		gtText, ok := texts[*rec.Page]
 		if !ok {
@@ -230,8 +228,15 @@ func (s *Scorer) addRuns(ctx Cancel, gt []Input, runsName string, runs io.Reader
 			if cerr := ctx.Err(); cerr != nil {
 				return cerr // stopped inside the page's alignment
 			}
-			return inputerr.New(runsName, line, "%v", err)
+			return at("%v", err)
 		}
+	}
+	if err := ls.Err(); err != nil {
+		return err
+	}
+	for progress != nil && reported+progressEvery <= ls.Line().No {
+		reported += progressEvery
+		progress(reported)
 	}
 	var gtOnly, ocrOnly []string
 	for id := range texts {
@@ -255,24 +260,4 @@ func compactRun(raw json.RawMessage) string {
 		return "null"
 	}
 	return b.String()
-}
-
-var errLongLine = errors.New("line too long")
-
-// readLine reads one line without its end, at most RunsLimit bytes.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		line = append(line, chunk...)
-		if len(line) > RunsLimit {
-			return nil, errLongLine
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		line = bytes.TrimSuffix(line, []byte("\n"))
-		line = bytes.TrimSuffix(line, []byte("\r"))
-		return line, err
-	}
 }

@@ -158,8 +158,8 @@ func TestBadInputs(t *testing.T) {
 		want string
 	}{
 		{&TextRequest{GT: []api.File{{Name: "g.xml", Text: "<PcGts>\n<Page>\n</Pag>"}}, OCR: []api.File{{Name: "o.txt", Text: "x"}}}, "g.xml:3:"},
-		{&TextRequest{GT: []api.File{{Name: "g.txt", Text: "a"}}, Runs: &api.File{Name: "r.jsonl", Text: "{\"model\":\"m\"}\n"}}, `r.jsonl:1: no "phase"`},
-		{&TextRequest{GT: []api.File{{Name: "g.txt", Text: "a"}}, Runs: &api.File{Name: "r.jsonl", Text: "\n[1]\n"}}, `r.jsonl:2: `},
+		{&TextRequest{GT: []api.File{{Name: "g.txt", Text: "a"}}, Runs: &api.File{Name: "r.jsonl", Text: "{\"model\":\"m\"}\n"}}, `r.jsonl:1:1: no "phase"`},
+		{&TextRequest{GT: []api.File{{Name: "g.txt", Text: "a"}}, Runs: &api.File{Name: "r.jsonl", Text: "\n[1]\n"}}, `r.jsonl:2:1: expected a JSON object`},
 		{&TextRequest{GT: []api.File{{Name: "a.txt", Text: "a"}, {Name: "a.gt.txt", Text: "b"}}, OCR: []api.File{{Name: "o.txt"}, {Name: "p.txt"}}}, `a.gt.txt: page "a" is also a.txt`},
 		{&TextRequest{GT: []api.File{{Name: "g.txt", Text: "a"}}}, "no OCR given"},
 		{&TextRequest{GT: []api.File{{Name: "g.txt", Text: "\xff"}}, OCR: []api.File{{Name: "o.txt"}}}, "g.txt:1:1: invalid UTF-8"},
