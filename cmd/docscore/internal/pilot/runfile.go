@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/runfile"
 )
@@ -201,7 +202,8 @@ func fileKind(m os.FileMode) string {
 // written) is saved to <out>.partial-<time> and cut off, so that nothing
 // is lost and the file holds only whole records.
 func (rf *runFile) repair(f *os.File, data []byte) ([]byte, error) {
-	cut := bytes.LastIndexByte(data, '\n') + 1
+	lines := ingest.NewLineIndex(data)
+	cut := lines.Offset(lines.NumLines(), 1) // where the last line starts
 	tail := data[cut:]
 	if json.Valid(tail) {
 		probe := append(bytes.Clone(data), '\n')
