@@ -5,7 +5,7 @@ package api
 // StreamScorer and scores the parts it is sent; one worker holds a
 // StreamMerger and takes the parts' results in input order. The report
 // they give is byte for byte that of ScoreTabularOperation (tabular's
-// BatchScorer and Merger are the halves of tabular.Stream).
+// BatchScorer and Merger are the halves of tabularstream.Stream).
 
 import (
 	"bytes"

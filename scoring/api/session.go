@@ -175,7 +175,7 @@ func (s *TabularSession) scoreReport(ctx Cancel, req *TabularRequest) (l *loaded
 // {"error": ErrorDetail} when the schema or a ground-truth file could not
 // be read; E is null, or the ErrorDetail of the error that kept the files
 // from being scored (a rule file with errors among them: R then lists
-// every one); S is tabular.Report.SummaryJSON, null with an error. With
+// every one); S is tabularreport.Report.SummaryJSON, null with an error. With
 // the page's session the files are parsed once for both. A bad option
 // (gate, preview, format) is an error of the call itself.
 func DropTabular(req TabularRequest) ([]byte, error) {

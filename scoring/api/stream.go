@@ -10,7 +10,7 @@ import (
 
 // StreamTabular is ScoreTabularOperation for a native host that reads
 // the runs file as a stream (req.Runs.Text is not read; req.Runs.Name
-// names it): the same checks, then tabular.Stream, which writes the
+// names it): the same checks, then tabularstream.Stream, which writes the
 // report to out in req.Format, the operation's bytes, in memory that
 // does not grow with the number of images. A preview is not streamed:
 // run the operation. A JSON report ends in its provenance (SPEC F.8),
