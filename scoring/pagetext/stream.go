@@ -144,14 +144,7 @@ func StreamRuns(ctx Cancel, gt []Input, runsName string, runs io.Reader, opts Re
 // indented by four more spaces.
 func writeElement(w *bufio.Writer, b []byte) error {
 	b = bytes.TrimSuffix(b, []byte("\n"))
-	for {
-		w.WriteString("\n    ")
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			_, err := w.Write(b)
-			return err
-		}
-		w.Write(b[:i])
-		b = b[i+1:]
-	}
+	w.WriteString("\n    ")
+	_, err := w.Write(bytes.ReplaceAll(b, []byte("\n"), []byte("\n    ")))
+	return err
 }
