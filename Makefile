@@ -22,7 +22,7 @@ SITE_OUT  := dist/site
 WEBUI_DIR := cmd/docscore/internal/webui/built
 DEMO_ADDR ?= 127.0.0.1:8080
 
-.PHONY: help build site demo sample-text test deps vet test-go test-wasm test-site-js test-e2e test-memory bench-start bench-stream bench-million bench-million-receipts test-page-large test-python python-wheel python-wheels test-npm npm-package screenshots generate imports check-core fuzz-smoke worker wasm-map clean \
+.PHONY: help build site demo sample-text test deps vet test-go test-wasm test-site-js test-e2e test-memory bench-start bench-stream bench-stream-receipts bench-million bench-million-receipts test-page-large test-python python-wheel python-wheels test-npm npm-package screenshots generate imports check-core fuzz-smoke worker wasm-map clean \
 	lint-workflows lint-release release-snapshot release
 
 help: ## list the targets
@@ -137,6 +137,9 @@ bench-reference: ## the 450-image corpus scored by the Python reference and by d
 bench-stream: ## images/s streamed with --jobs 1 and 2, and the 450-image corpus old and new side by side
 	$(GO) test -run '^$$' -bench 'BenchmarkStreamJobs|BenchmarkBenchmarkCorpus' -benchtime 3x ./scoring/tabular/
 	$(GO) test -run '^$$' -bench 'BenchmarkStreamJobs' -benchtime 3x ./scoring/receipts/
+
+bench-stream-receipts: ## 100,000 receipt records streamed with --jobs 1 and 2, three rounds each (target: jobs=2 at least 1.6x the records/s of jobs=1, quiet machine)
+	$(GO) test -run '^$$' -bench 'BenchmarkStream100k' -benchtime 1x -count 3 ./scoring/receipts/
 
 bench-million: ## generate 100,000 and 1,000,000 images (about 0.55 and 5.5 GB in MILLION_DIR), score each as JSON, report peak RSS
 	@command -v /usr/bin/time >/dev/null || { echo "bench-million needs /usr/bin/time (apt-get install time)"; exit 1; }

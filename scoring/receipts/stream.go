@@ -384,9 +384,12 @@ func flagList(b uint8) []string {
 // batch.
 func (st *streamer) worker() func(*linepipe.Batch[*batchOut]) {
 	var jw *jsonout.Writer
+	rowsHint := 0 // the previous batch's rows: a batch's buffer is sized once
 	return func(bt *linepipe.Batch[*batchOut]) {
 		b := &batchOut{results: make([]lineResult, bt.Len())}
 		bt.Out = b
+		b.rows.Grow(rowsHint + rowsHint/8)
+		defer func() { rowsHint = b.rows.Len() }()
 		if st.format == "json" && jw == nil {
 			jw = jsonout.NewWriter(1 << 14)
 			jw.Open('{')

@@ -147,14 +147,14 @@ func Run[T any](ctx Canceler, ls *ingest.Lines, o Options[T]) error {
 // read splits the input into batches.
 func read[T any](ls *ingest.Lines, quit <-chan struct{}, tokens chan<- struct{}, work chan<- *Batch[T]) {
 	defer close(work)
-	seq := 0
+	seq, hint := 0, 0 // hint: the previous batch's bytes, to size the next once
 	for {
 		select {
 		case tokens <- struct{}{}:
 		case <-quit:
 			return
 		}
-		b := &Batch[T]{Seq: seq}
+		b := &Batch[T]{Seq: seq, buf: make([]byte, 0, hint+hint/8), lines: make([]batchLine, 0, linesPerBatch)}
 		seq++
 		for len(b.lines) < linesPerBatch && len(b.buf) < bytesPerBatch {
 			if !ls.Next() {
@@ -165,6 +165,7 @@ func read[T any](ls *ingest.Lines, quit <-chan struct{}, tokens chan<- struct{},
 			b.buf = append(b.buf, l.Text...)
 			b.lines = append(b.lines, batchLine{no: l.No, indent: l.Indent, unended: l.Unended, bad: ls.BadLine(), end: len(b.buf)})
 		}
+		hint = len(b.buf)
 		select {
 		case work <- b:
 		case <-quit:

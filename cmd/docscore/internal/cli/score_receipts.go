@@ -121,7 +121,7 @@ func runScoreReceipts(ctx context.Context, env *Env, o scoreReceiptsOptions) err
 	}
 	// The references are read here (folders and parquet files need the
 	// file system); the operation parses the run and scores.
-	refs, refInputs, err := cord.LoadDescribed(env.inputs(), o.refs, opts)
+	refs, refInputs, err := cord.LoadDescribed(env.inputs(), o.refs, opts, min(max(o.jobs, 1), maxJobs))
 	if err != nil {
 		return interrupted(err)
 	}

@@ -125,7 +125,7 @@ func TestJobsRefused(t *testing.T) {
 // every format, with --jobs 1 and 8, to a file and to standard output.
 func TestStreamedReceiptsEqualsTheOperation(t *testing.T) {
 	dir := t.TempDir()
-	refs, refInputs, err := cord.LoadDescribed(inputfile.Reader{}, sampleFile("refs"), receiptsread.ParseOptions{})
+	refs, refInputs, err := cord.LoadDescribed(inputfile.Reader{}, sampleFile("refs"), receiptsread.ParseOptions{}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}

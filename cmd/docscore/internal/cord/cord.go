@@ -17,6 +17,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/inputfile"
 	"github.com/docscore/docscore/cmd/docscore/internal/parquetread"
@@ -37,7 +39,7 @@ func Load(path string, opts receiptsread.ParseOptions) (receiptsread.References,
 // LoadWith is Load reading the JSON files with rd: under its size limit,
 // stopped by its context. (Parquet files are read in place, not whole.)
 func LoadWith(rd inputfile.Reader, path string, opts receiptsread.ParseOptions) (receiptsread.References, error) {
-	refs, _, err := load(rd, path, opts, false)
+	refs, _, err := load(rd, path, opts, false, 1)
 	return refs, err
 }
 
@@ -45,89 +47,133 @@ func LoadWith(rd inputfile.Reader, path string, opts receiptsread.ParseOptions) 
 // report's provenance (SPEC F.8): role "refs", base name, byte count and
 // sha256, in the order the references were read. A JSON file is hashed
 // from the bytes parsed; a parquet file, read in place, is hashed in one
-// more pass over it.
-func LoadDescribed(rd inputfile.Reader, path string, opts receiptsread.ParseOptions) (receiptsread.References, []provenance.Input, error) {
-	return load(rd, path, opts, true)
+// more pass over it. The JSON files of a directory are read, parsed and
+// hashed on up to jobs goroutines (less than 1 means 1), with the
+// references, descriptions and error (the first file's in name order)
+// of one.
+func LoadDescribed(rd inputfile.Reader, path string, opts receiptsread.ParseOptions, jobs int) (receiptsread.References, []provenance.Input, error) {
+	return load(rd, path, opts, true, jobs)
 }
 
-func load(rd inputfile.Reader, path string, opts receiptsread.ParseOptions, describe bool) (receiptsread.References, []provenance.Input, error) {
+func load(rd inputfile.Reader, path string, opts receiptsread.ParseOptions, describe bool, jobs int) (receiptsread.References, []provenance.Input, error) {
+	files, err := referenceFiles(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The JSON files first, on jobs goroutines; the parquet files, whose
+	// sample ids number on across the files of a split, in order below.
+	loaded := make([]loadedFile, len(files))
+	var next atomic.Int64
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for range max(min(jobs, len(files)), 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !failed.Load() {
+				k := int(next.Add(1) - 1)
+				if k >= len(files) {
+					return
+				}
+				if isParquet(files[k]) {
+					continue
+				}
+				if loaded[k] = loadJSON(rd, files[k], opts, describe); loaded[k].err != nil {
+					failed.Store(true) // the files after it are not needed
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	var refs receiptsread.References
 	var inputs []provenance.Input
-	refs, err := loadFiles(rd, path, opts, func(name string, data []byte) error {
-		if !describe {
-			return nil
+	rows := map[string]int{} // next row number per split, across parquet files
+	for k, f := range files {
+		l := &loaded[k]
+		if isParquet(f) {
+			*l = loadedFile{}
+			if l.refs, l.err = loadParquetFile(f, opts, rows); l.err == nil && describe {
+				l.input, l.err = describeParquet(f)
+			}
 		}
-		if data != nil {
-			inputs = append(inputs, provenance.NewInput("refs", name, data))
-			return nil
+		if l.err != nil {
+			return nil, nil, l.err
 		}
-		f, err := os.Open(name)
-		if err != nil {
-			return inputerr.New(name, 0, "cannot read: %v", unwrapPathError(err))
+		refs = append(refs, l.refs...)
+		if describe {
+			inputs = append(inputs, l.input)
 		}
-		defer f.Close()
-		h := provenance.NewHash("refs", name)
-		if _, err := io.Copy(h, f); err != nil {
-			return inputerr.New(name, 0, "cannot read: %v", unwrapPathError(err))
-		}
-		inputs = append(inputs, h.Input())
-		return nil
-	})
-	return refs, inputs, err
+	}
+	return refs, inputs, nil
 }
 
-// loadFiles reads the references under path; read is told of each file
-// read, with its bytes (nil for a parquet file, read in place).
-func loadFiles(rd inputfile.Reader, path string, opts receiptsread.ParseOptions, read func(name string, data []byte) error) (receiptsread.References, error) {
+// loadedFile is what became of a reference file.
+type loadedFile struct {
+	refs  receiptsread.References
+	input provenance.Input
+	err   error
+}
+
+// loadJSON reads, parses and (when describe is set) describes a JSON or
+// JSONL reference file.
+func loadJSON(rd inputfile.Reader, f string, opts receiptsread.ParseOptions, describe bool) loadedFile {
+	data, err := rd.ReadFile(f)
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return loadedFile{err: err}
+		}
+		return loadedFile{err: inputerr.New(f, 0, "cannot read: %v%s", unwrapPathError(err), limitHint(err))}
+	}
+	var l loadedFile
+	if l.refs, l.err = receiptsread.ParseReferences(f, data, opts); l.err == nil && describe {
+		l.input = provenance.NewInput("refs", f, data)
+	}
+	return l
+}
+
+// describeParquet hashes a parquet file, read in place, in one more pass.
+func describeParquet(name string) (provenance.Input, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return provenance.Input{}, inputerr.New(name, 0, "cannot read: %v", unwrapPathError(err))
+	}
+	defer f.Close()
+	h := provenance.NewHash("refs", name)
+	if _, err := io.Copy(h, f); err != nil {
+		return provenance.Input{}, inputerr.New(name, 0, "cannot read: %v", unwrapPathError(err))
+	}
+	return h.Input(), nil
+}
+
+// referenceFiles lists the reference files at path: path itself, or the
+// reference files of the directory, in name order.
+func referenceFiles(path string) ([]string, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, inputerr.New(path, 0, "cannot read the references: %v", unwrapPathError(err))
 	}
-	files := []string{path}
-	if fi.IsDir() {
-		entries, err := os.ReadDir(path)
-		if err != nil {
-			return nil, err
-		}
-		files = files[:0]
-		for _, e := range entries {
-			if e.IsDir() || !isReferenceFile(e.Name()) {
-				continue
-			}
-			files = append(files, filepath.Join(path, e.Name()))
-		}
-		slices.Sort(files)
-		if len(files) == 0 {
-			return nil, inputerr.New(path, 0, "no reference files: expected .json CORD annotations, a .jsonl of {\"sample_id\", \"reference\"} or cord-v2 .parquet files")
-		}
+	if !fi.IsDir() {
+		return []string{path}, nil
 	}
-	var refs receiptsread.References
-	rows := map[string]int{} // next row number per split, across parquet files
-	for _, f := range files {
-		var got receiptsread.References
-		if strings.EqualFold(filepath.Ext(f), ".parquet") {
-			if got, err = loadParquetFile(f, opts, rows); err == nil {
-				err = read(f, nil)
-			}
-		} else {
-			var data []byte
-			data, err = rd.ReadFile(f)
-			if err != nil {
-				if errors.Is(err, context.Canceled) {
-					return nil, err
-				}
-				return nil, inputerr.New(f, 0, "cannot read: %v%s", unwrapPathError(err), limitHint(err))
-			}
-			if got, err = receiptsread.ParseReferences(f, data, opts); err == nil {
-				err = read(f, data)
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-		refs = append(refs, got...)
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return nil, err
 	}
-	return refs, nil
+	var files []string
+	for _, e := range entries {
+		if e.IsDir() || !isReferenceFile(e.Name()) {
+			continue
+		}
+		files = append(files, filepath.Join(path, e.Name()))
+	}
+	slices.Sort(files)
+	if len(files) == 0 {
+		return nil, inputerr.New(path, 0, "no reference files: expected .json CORD annotations, a .jsonl of {\"sample_id\", \"reference\"} or cord-v2 .parquet files")
+	}
+	return files, nil
 }
+
+func isParquet(name string) bool { return strings.EqualFold(filepath.Ext(name), ".parquet") }
 
 func isReferenceFile(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {

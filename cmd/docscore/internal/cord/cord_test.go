@@ -6,9 +6,11 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/docscore/docscore/cmd/docscore/internal/inputfile"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/receipts/receiptsread"
 	"github.com/parquet-go/parquet-go"
@@ -239,5 +241,48 @@ func TestReadParquetRows(t *testing.T) {
 	err = ReadParquetRows("t.parquet", bytes.NewReader(data), int64(len(data)), nil, func(ParquetRow) error { n++; return stop })
 	if err != stop || n != 1 {
 		t.Errorf("err %v after %d rows", err, n)
+	}
+}
+
+// TestLoadDescribedJobs reads a directory of JSON files and parquet
+// shards of one split on 1 to 4 goroutines: the same references and
+// descriptions in name order each time, and of two broken files the
+// first one's error, as one goroutine reads them.
+func TestLoadDescribedJobs(t *testing.T) {
+	dir := t.TempDir()
+	entries, err := os.ReadDir(filepath.Join(sampleDir, "refs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(sampleDir, "refs", e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, e.Name()), data, 0o644)
+	}
+	// Shards between the JSON files: their rows number on across them.
+	os.WriteFile(filepath.Join(dir, "cord-test-0010-a.parquet"), writeFixture(t, 3, nil), 0o644)
+	os.WriteFile(filepath.Join(dir, "cord-test-0010-b.parquet"), writeFixture(t, 2, nil), 0o644)
+	want, wantIn, err := LoadDescribed(inputfile.Reader{}, dir, receiptsread.ParseOptions{}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) != 29 || len(wantIn) != 26 {
+		t.Fatalf("%d references from %d files, want 29 from 26", len(want), len(wantIn))
+	}
+	for jobs := 2; jobs <= 4; jobs++ {
+		got, in, err := LoadDescribed(inputfile.Reader{}, dir, receiptsread.ParseOptions{}, jobs)
+		if err != nil || !reflect.DeepEqual(got, want) || !reflect.DeepEqual(in, wantIn) {
+			t.Errorf("jobs %d: %d references, %d inputs, err %v: not those of one job", jobs, len(got), len(in), err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "cord-test-0003-broken.json"), []byte("{"), 0o644)
+	os.WriteFile(filepath.Join(dir, "cord-test-0020-broken.json"), []byte("["), 0o644)
+	for jobs := 1; jobs <= 4; jobs++ {
+		_, _, err := LoadDescribed(inputfile.Reader{}, dir, receiptsread.ParseOptions{}, jobs)
+		if e, ok := inputerr.As(err); !ok || filepath.Base(e.File) != "cord-test-0003-broken.json" {
+			t.Errorf("jobs %d: err = %v, want the first broken file's", jobs, err)
+		}
 	}
 }
