@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
@@ -129,7 +130,17 @@ func ParseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nest
 		return nil, inputerr.New(file, lineNo, format, args...)
 	}
 	// One copy of the line: every string read from it shares its memory.
-	if !scan.Parse(string(l.Text), "records") {
+	text := string(l.Text)
+	// badAt places the error at raw, a member's value: the column under
+	// which the caret goes.
+	badAt := func(raw string, format string, args ...any) (*Image, *inputerr.Error) {
+		off, ok := offsetIn(text, raw)
+		if !ok {
+			return bad(format, args...)
+		}
+		return nil, inputerr.At(file, lineNo, l.Indent+utf8.RuneCountInString(text[:off])+1, l.Source(), format, args...)
+	}
+	if !scan.Parse(text, "records") {
 		if e := ingest.LineNotObject(file, l, notObject); e != nil {
 			return nil, e
 		}
@@ -140,10 +151,12 @@ func ParseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nest
 	im := &Image{Line: lineNo}
 	var err error
 	if im.Model, err = requiredString(obj, "model"); err != nil {
-		return bad("%v", err)
+		raw, _ := obj.Get("model")
+		return badAt(raw, "%v", err)
 	}
 	if im.Phase, err = optionalString(obj, "phase"); err != nil {
-		return bad("%v", err)
+		raw, _ := obj.Get("phase")
+		return badAt(raw, "%v", err)
 	}
 	run, _ := obj.Get("run")
 	switch {
@@ -152,11 +165,11 @@ func ParseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nest
 	case run[0] == '"' || (run[0] >= '0' && run[0] <= '9') || run[0] == '-':
 		var buf bytes.Buffer
 		if json.Compact(&buf, []byte(run)) != nil {
-			return bad(`expected "run" to be a number or a string`)
+			return badAt(run, `expected "run" to be a number or a string`)
 		}
 		im.Run = buf.Bytes()
 	default:
-		return bad(`expected "run" to be a number or a string, found %s`, abbreviate(run))
+		return badAt(run, `expected "run" to be a number or a string, found %s`, abbreviate(run))
 	}
 	page, _ := obj.Get("page")
 	switch {
@@ -168,16 +181,16 @@ func ParseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nest
 	case (page[0] >= '0' && page[0] <= '9') || page[0] == '-':
 		im.Page = page
 	default:
-		return bad(`expected "page" to be a string or a number, found %s`, abbreviate(page))
+		return badAt(page, `expected "page" to be a string or a number, found %s`, abbreviate(page))
 	}
 	if im.Page == "" {
-		return bad(`expected a non-empty "page"`)
+		return badAt(page, `expected a non-empty "page"`)
 	}
 	status := "ok"
 	if raw, ok := obj.Get("status"); ok && raw != "null" {
 		var isString bool
 		if status, isString = jsonscan.String(raw); !isString {
-			return bad(`expected "status" to be a string, found %s`, abbreviate(raw))
+			return badAt(raw, `expected "status" to be a string, found %s`, abbreviate(raw))
 		}
 	}
 	im.Status = status
@@ -222,6 +235,19 @@ func ParseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nest
 		im.Failure = "no records or response"
 	}
 	return im, nil
+}
+
+// offsetIn returns where sub, a substring of text that shares its memory
+// (a member's value as the scanner returns it), starts in text.
+func offsetIn(text, sub string) (int, bool) {
+	if len(sub) == 0 || len(text) == 0 {
+		return 0, false
+	}
+	off := int(uintptr(unsafe.Pointer(unsafe.StringData(sub))) - uintptr(unsafe.Pointer(unsafe.StringData(text))))
+	if off < 0 || off > len(text)-len(sub) {
+		return 0, false
+	}
+	return off, true
 }
 
 func requiredString(obj Object, key string) (string, error) {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"github.com/docscore/docscore/scoring/provenance"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -30,9 +31,9 @@ func TestVersionCommand(t *testing.T) {
 }
 
 // TestReleaseStampsTheseVariables checks that the -ldflags -X of
-// .goreleaser.yaml name this package's Version, Commit and Date: -X of a
-// missing symbol is silently ignored by the linker, and goreleaser check
-// does not look.
+// .goreleaser.yaml name this package's Version, Commit and Date, and the
+// version reports record (provenance.Version): -X of a missing symbol is
+// silently ignored by the linker, and goreleaser check does not look.
 func TestReleaseStampsTheseVariables(t *testing.T) {
 	cfg, err := os.ReadFile(filepath.Join("..", "..", "..", "..", ".goreleaser.yaml"))
 	if err != nil {
@@ -40,14 +41,19 @@ func TestReleaseStampsTheseVariables(t *testing.T) {
 	}
 	pkg := reflect.TypeFor[Env]().PkgPath()
 	stamps := regexp.MustCompile(`-X ([^\s=]+)\.(\w+)=\{\{ \.(\w+) \}\}`).FindAllStringSubmatch(string(cfg), -1)
-	want := map[string]string{"Version": "Version", "Commit": "Commit", "Date": "CommitDate"}
+	want := map[string]string{"Version": "Version", "Commit": "Commit", "Date": "CommitDate", "provenance.Version": "Version"}
 	got := map[string]string{}
 	for _, s := range stamps {
-		if s[1] != pkg {
-			t.Errorf("-X %s.%s: the package is %s", s[1], s[2], pkg)
+		switch s[1] {
+		case pkg:
+			got[s[2]] = s[3]
+		case reflect.TypeFor[provenance.Provenance]().PkgPath():
+			got["provenance."+s[2]] = s[3]
+		default:
+			t.Errorf("-X %s.%s: the package is neither %s nor provenance's", s[1], s[2], pkg)
 		}
-		got[s[2]] = s[3]
 	}
+
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf(".goreleaser.yaml stamps %v, want %v", got, want)
 	}
