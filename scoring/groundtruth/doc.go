@@ -7,9 +7,14 @@
 // truth only with a signed human approval. Models are reached through
 // package judging's adapters.
 //
-// Reading a review file back (harness.ApprovedReferenceFromReview) stays
-// in the harness, which shares the cases file's positioned decoder; its
-// tests live here, beside the generator whose reports they read back.
+// A generation becomes a review file for a person to edit and sign
+// ([WriteGroundTruthReview]); [ApprovedReferenceFromReview] reads it back
+// into ground truth with the cases file's positioned decoder
+// (scoring/harness/casefile), so every error names the file, line and
+// column. [JudgeHumanAgreement] pairs signed review files with the
+// generations they were written from and gives each provider's Cohen's κ
+// against the people; [HumanAgreement.WriteMarkdown] writes that section,
+// which the harness reuses for its judges against people.
 //
 // The package is pure: it reads no files and opens no connections.
 package groundtruth

@@ -11,7 +11,6 @@ import (
 
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/groundtruth"
-	"github.com/docscore/docscore/scoring/harness"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 
@@ -51,24 +50,24 @@ func approveAll(m map[string]any) {
 
 func TestReviewFileRoundTrip(t *testing.T) {
 	rep, _ := groundtruth.FirstPass(t)
-	data, err := harness.WriteGroundTruthReview(rep)
+	data, err := groundtruth.WriteGroundTruthReview(rep)
 	if err != nil {
 		t.Fatal(err)
 	}
 	groundtruth.Golden(t, filepath.Join("testdata", "ground-truth-review.golden.json"), data)
-	var f harness.ReviewFile
+	var f groundtruth.ReviewFile
 	if err := json.Unmarshal(data, &f); err != nil {
 		t.Fatal(err)
 	}
-	if f.Status != harness.ReviewPending || len(f.Claims) != 1 || len(f.ReviewItems) != 3 || f.ReviewItems[0].Decision != nil || f.GeneratedReference.SHA256 != rep.ProvisionalReference.SHA256 {
+	if f.Status != groundtruth.ReviewPending || len(f.Claims) != 1 || len(f.ReviewItems) != 3 || f.ReviewItems[0].Decision != nil || f.GeneratedReference.SHA256 != rep.ProvisionalReference.SHA256 {
 		t.Fatalf("review file %+v", f)
 	}
 	// As written, it is refused: undecided items, pending, unsigned.
-	if _, err := harness.ApprovedReferenceFromReview(data, "review.json"); err == nil || !strings.Contains(err.Error(), "3 review item(s) undecided ($.amount, $.account_name, $.date)") {
+	if _, err := groundtruth.ApprovedReferenceFromReview(data, "review.json"); err == nil || !strings.Contains(err.Error(), "3 review item(s) undecided ($.amount, $.account_name, $.date)") {
 		t.Errorf("pending file: %v", err)
 	}
 	approved := edit(t, data, approveAll)
-	ref, err := harness.ApprovedReferenceFromReview(approved, "review.json")
+	ref, err := groundtruth.ApprovedReferenceFromReview(approved, "review.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +84,7 @@ func TestReviewFileRoundTrip(t *testing.T) {
 
 func TestReviewFileRefusals(t *testing.T) {
 	rep, _ := groundtruth.FirstPass(t)
-	data, _ := harness.WriteGroundTruthReview(rep)
+	data, _ := groundtruth.WriteGroundTruthReview(rep)
 	tests := []struct {
 		name string
 		edit func(m map[string]any)
@@ -107,7 +106,7 @@ func TestReviewFileRefusals(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			b := edit(t, data, tc.edit)
-			_, err := harness.ApprovedReferenceFromReview(b, "review.json")
+			_, err := groundtruth.ApprovedReferenceFromReview(b, "review.json")
 			ie, ok := inputerr.As(err)
 			if !ok || ie.File != "review.json" || ie.Line == 0 || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("error %v, want an input error with a line and %q", err, tc.err)
@@ -115,7 +114,7 @@ func TestReviewFileRefusals(t *testing.T) {
 		})
 	}
 	// A syntax error names line and column.
-	_, err := harness.ApprovedReferenceFromReview([]byte("{\n  \"kind\": \"docscore-ground-truth-review\",\n  \"version\": 1\n  \"status\": \"approved\"\n}"), "r.json")
+	_, err := groundtruth.ApprovedReferenceFromReview([]byte("{\n  \"kind\": \"docscore-ground-truth-review\",\n  \"version\": 1\n  \"status\": \"approved\"\n}"), "r.json")
 	if err == nil || !strings.HasPrefix(err.Error(), "r.json:4:") {
 		t.Errorf("syntax error %v", err)
 	}
@@ -130,12 +129,12 @@ func TestReviewFileNoDisagreement(t *testing.T) {
 	if err != nil || rep.RequiresHumanReview {
 		t.Fatalf("%v %v", rep, err)
 	}
-	data, _ := harness.WriteGroundTruthReview(rep)
-	if _, err := harness.ApprovedReferenceFromReview(data, "r.json"); err == nil || !strings.Contains(err.Error(), "status is \"pending\"") {
+	data, _ := groundtruth.WriteGroundTruthReview(rep)
+	if _, err := groundtruth.ApprovedReferenceFromReview(data, "r.json"); err == nil || !strings.Contains(err.Error(), "status is \"pending\"") {
 		t.Errorf("unsigned: %v", err)
 	}
 	signed := edit(t, data, func(m map[string]any) { m["status"] = "approved"; m["approved_by"] = "x@example.org" })
-	ref, err := harness.ApprovedReferenceFromReview(signed, "r.json")
+	ref, err := groundtruth.ApprovedReferenceFromReview(signed, "r.json")
 	if err != nil || ref.Value != "path,expected\n$.x,1\n" {
 		t.Errorf("%v %v", ref.Value, err)
 	}
@@ -159,7 +158,7 @@ func FuzzApprovedReferenceFromReview(f *testing.F) {
 	f.Add([]byte(`{"kind": "docscore-ground-truth-review", "version": 1, "status": "approved", "approved_by": "a", "claims": [], "review_items": [{"path": "$['x y']", "decision": "set", "value": ""}]}`))
 	f.Add([]byte(`{"kind": "docscore-ground-truth-review"`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ref, err := harness.ApprovedReferenceFromReview(data, "review.json")
+		ref, err := groundtruth.ApprovedReferenceFromReview(data, "review.json")
 		if err != nil {
 			ie, ok := inputerr.As(err)
 			if !ok || ie.File != "review.json" {

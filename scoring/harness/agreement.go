@@ -9,6 +9,8 @@ import (
 
 	"github.com/docscore/docscore/scoring/agreement"
 	"github.com/docscore/docscore/scoring/evalcase"
+	"github.com/docscore/docscore/scoring/groundtruth"
+	"github.com/docscore/docscore/scoring/internal/mdtext"
 	"github.com/docscore/docscore/scoring/judging"
 )
 
@@ -22,7 +24,7 @@ type Agreement struct {
 	Panel           *PanelAgreement  `json:"panel,omitempty"`
 	SelfConsistency *SelfConsistency `json:"self_consistency,omitempty"`
 	OrderFlips      *OrderFlips      `json:"order_flips,omitempty"`
-	HumanAgreement
+	groundtruth.HumanAgreement
 	HumanSource *HumanSource `json:"human_source,omitempty"`
 }
 
@@ -225,17 +227,22 @@ func agreementMarkdown(b *strings.Builder, a *Agreement) {
 	}
 	if hs := a.HumanSource; hs != nil {
 		fmt.Fprintf(b, "Judges against people: %d human verdict(s) by %s (%s, sha256 %s).\n\n", hs.Verdicts, mdText(hs.ReviewedBy), mdText(hs.File), hs.SHA256)
-		humanMarkdown(b, a.HumanAgreement, humanVerdictWords)
+		a.HumanAgreement.WriteMarkdown(b, humanVerdictWords)
 		b.WriteString("\n")
 	}
 }
 
-func alphaText(v *float64, reason string) string {
-	if v == nil {
-		return "undefined (" + reason + ")"
-	}
-	return formatScore(*v)
+// humanVerdictWords are the words of the judge × human section.
+var humanVerdictWords = groundtruth.HumanWords{
+	Intro:        "Cohen's κ between each judge's verdict and the person's, over the stages the person decided; an uncertain verdict or unusable answer is skipped.",
+	Rater:        "judge",
+	Units:        "stages",
+	RatedBy:      "judge's verdict",
+	HumanDecided: "person's verdict",
+	AllAlike:     "Every counted verdict matches the person's.",
 }
+
+func alphaText(v *float64, reason string) string { return mdtext.Coefficient(v, reason) }
 
 func rateText(r agreement.Rate) string {
 	if r.Rate == nil {

@@ -31,10 +31,12 @@
 //
 //	harness -> casefile, expression -> evalcase
 //	harness -> groundtruth -> judging -> evalcase
+//	groundtruth -> casefile
 //
-// What stays here (about 2,700 lines) is the evaluator, the built-in
-// metrics, the report and the readers of review and human-verdict files,
-// which all share the evaluator's results.
+// What stays here is the evaluator, the built-in metrics, the report and
+// the reader of human-verdict files, which all share the evaluator's
+// results; the ground-truth review file and the providers' agreement with
+// its reviewers are scoring/groundtruth's.
 //
 // The package is pure: it reads no files and opens no connections. Files
 // named by a cases file are read through a casefile.Loader supplied by the

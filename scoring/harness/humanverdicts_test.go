@@ -2,6 +2,7 @@ package harness
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -98,3 +99,5 @@ func TestReadHumanVerdictsErrors(t *testing.T) {
 		}
 	}
 }
+
+func near(p *float64, want float64) bool { return p != nil && math.Abs(*p-want) < 1e-12 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/internal/jsonout"
+	"github.com/docscore/docscore/scoring/internal/mdtext"
 	"github.com/docscore/docscore/scoring/judging"
 )
 
@@ -392,11 +393,7 @@ func mapText[V any](m map[string]V, entry func(k string, v V) string) string {
 }
 
 // formatScore prints at most four decimals, without trailing zeros.
-func formatScore(f float64) string {
-	s := strconv.FormatFloat(f, 'f', 4, 64)
-	s = strings.TrimRight(s, "0")
-	return strings.TrimSuffix(s, ".")
-}
+func formatScore(f float64) string { return mdtext.Score(f) }
 
 func rerunAdvice(st StageReport) string {
 	ups := make([]string, 0, len(st.UpstreamVerdicts))
@@ -486,11 +483,7 @@ func panelLines(details []byte) []string {
 }
 
 // mdText keeps user text on one Markdown line.
-func mdText(s string) string {
-	return strings.Join(strings.Fields(s), " ")
-}
+func mdText(s string) string { return mdtext.Line(s) }
 
 // mdCell escapes user text for a table cell.
-func mdCell(s string) string {
-	return strings.ReplaceAll(mdText(s), "|", "\\|")
-}
+func mdCell(s string) string { return mdtext.Cell(s) }

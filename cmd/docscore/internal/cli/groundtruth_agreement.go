@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/groundtruth"
 )
 
 func init() {
@@ -43,23 +43,23 @@ provider and the reviewers used one and the same category.`,
 					append(flagged("--report", reports...), flagged("--review", reviews...)...)); err != nil {
 					return err
 				}
-				var reps []harness.NamedReport
+				var reps []groundtruth.NamedReport
 				for _, p := range reports {
 					r, err := readGeneration(env, p)
 					if err != nil {
 						return err
 					}
-					reps = append(reps, harness.NamedReport{Name: p, Report: r})
+					reps = append(reps, groundtruth.NamedReport{Name: p, Report: r})
 				}
-				var files []harness.NamedFile
+				var files []groundtruth.NamedFile
 				for _, p := range reviews {
 					data, err := readPath(env, "--review", p)
 					if err != nil {
 						return err
 					}
-					files = append(files, harness.NamedFile{Name: p, Data: data})
+					files = append(files, groundtruth.NamedFile{Name: p, Data: data})
 				}
-				rep, err := harness.JudgeHumanAgreement(reps, files)
+				rep, err := groundtruth.JudgeHumanAgreement(reps, files)
 				if err != nil {
 					return err
 				}
@@ -88,7 +88,7 @@ provider and the reviewers used one and the same category.`,
 }
 
 // humanSummary is the one-line summary on standard error.
-func humanSummary(rep *harness.HumanAgreementReport) string {
+func humanSummary(rep *groundtruth.HumanAgreementReport) string {
 	used := 0
 	for _, u := range rep.Reviews {
 		if u.Used {

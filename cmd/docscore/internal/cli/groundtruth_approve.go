@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/docscore/docscore/scoring/harness"
+	"github.com/docscore/docscore/scoring/groundtruth"
 )
 
 func init() {
@@ -34,7 +34,7 @@ it came from, and the sources.`,
 				if err != nil {
 					return err
 				}
-				ref, err := harness.ApprovedReferenceFromReview(data, review)
+				ref, err := groundtruth.ApprovedReferenceFromReview(data, review)
 				if err != nil {
 					return err
 				}

@@ -14,7 +14,6 @@ import (
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/groundtruth"
-	"github.com/docscore/docscore/scoring/harness"
 	"github.com/docscore/docscore/scoring/judging"
 	"github.com/docscore/docscore/scoring/param"
 	"github.com/spf13/cobra"
@@ -291,7 +290,7 @@ depends on its answers, and the ceiling can stop it).
 					}
 				}
 				if reviewFile != "" {
-					data, err := harness.WriteGroundTruthReview(rep)
+					data, err := groundtruth.WriteGroundTruthReview(rep)
 					if err != nil {
 						return err
 					}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 
 	"github.com/docscore/docscore/scoring/groundtruth"
-	"github.com/docscore/docscore/scoring/harness"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/spf13/cobra"
 )
@@ -55,7 +54,7 @@ writes the same file directly.)`,
 				if err != nil {
 					return err
 				}
-				data, err := harness.WriteGroundTruthReview(rep)
+				data, err := groundtruth.WriteGroundTruthReview(rep)
 				if err != nil {
 					return err
 				}

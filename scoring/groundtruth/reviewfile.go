@@ -1,4 +1,4 @@
-package harness
+package groundtruth
 
 import (
 	"encoding/json"
@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/docscore/docscore/scoring/evalcase"
-	"github.com/docscore/docscore/scoring/groundtruth"
 	"github.com/docscore/docscore/scoring/harness/casefile"
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
@@ -57,21 +56,21 @@ type ReviewSource struct {
 // ReviewClaim is an agreed field; a reviewer may change its value or
 // delete it.
 type ReviewClaim struct {
-	Path       string                 `json:"path"`
-	Value      any                    `json:"value"`
-	Agreement  float64                `json:"agreement"`
-	Providers  []string               `json:"providers"`
-	Resolution string                 `json:"resolution"`
-	Citations  []groundtruth.Citation `json:"citations"`
+	Path       string     `json:"path"`
+	Value      any        `json:"value"`
+	Agreement  float64    `json:"agreement"`
+	Providers  []string   `json:"providers"`
+	Resolution string     `json:"resolution"`
+	Citations  []Citation `json:"citations"`
 }
 
 // ReviewEntry is one disagreement for the reviewer to decide.
 type ReviewEntry struct {
-	Path         string                  `json:"path"`
-	Kind         string                  `json:"kind"`
-	Candidates   []groundtruth.Candidate `json:"candidates"`
-	Omitted      []string                `json:"omitted"`
-	Adjudication []groundtruth.Candidate `json:"adjudication,omitempty"`
+	Path         string      `json:"path"`
+	Kind         string      `json:"kind"`
+	Candidates   []Candidate `json:"candidates"`
+	Omitted      []string    `json:"omitted"`
+	Adjudication []Candidate `json:"adjudication,omitempty"`
 	// Decision is null until the reviewer writes "set" or "omit".
 	Decision *string `json:"decision"`
 	// Value is the value to set (with decision "set").
@@ -89,7 +88,7 @@ var howToReview = []string{
 
 // WriteGroundTruthReview returns the review file of a generation, as
 // indented JSON, status "pending".
-func WriteGroundTruthReview(r *groundtruth.GroundTruthReport) ([]byte, error) {
+func WriteGroundTruthReview(r *GroundTruthReport) ([]byte, error) {
 	f := ReviewFile{
 		Kind: ReviewFileKind, Version: ReviewFileVersion, CaseID: r.CaseID, Status: ReviewPending,
 		HowToReview: howToReview, Notice: r.Notice,
@@ -202,8 +201,8 @@ func ApprovedReferenceFromReview(data []byte, name string) (evalcase.ReferenceAr
 			}
 		case string:
 			switch dec {
-			case groundtruth.DecisionOmit:
-			case groundtruth.DecisionSet:
+			case DecisionOmit:
+			case DecisionSet:
 				val, ok := m["value"]
 				if !ok || val == nil {
 					return evalcase.ReferenceArtifact{}, d.ErrAt(ingest.JoinKey(at, "value"), "decision \"set\" needs a value (use \"\" for a visibly empty field)")

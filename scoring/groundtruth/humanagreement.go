@@ -1,4 +1,4 @@
-package harness
+package groundtruth
 
 import (
 	"fmt"
@@ -8,11 +8,11 @@ import (
 
 	"github.com/docscore/docscore/scoring/agreement"
 	"github.com/docscore/docscore/scoring/evalcase"
-	"github.com/docscore/docscore/scoring/groundtruth"
 	"github.com/docscore/docscore/scoring/harness/casefile"
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/internal/jsonout"
+	"github.com/docscore/docscore/scoring/internal/mdtext"
 )
 
 // HumanAgreementKind is the Kind of a HumanAgreementReport.
@@ -24,7 +24,7 @@ const HumanAgreementCategories = "a unit is one field of one reviewed case; a ra
 // NamedReport is a generation report and the name it was read from.
 type NamedReport struct {
 	Name   string
-	Report *groundtruth.GroundTruthReport
+	Report *GroundTruthReport
 }
 
 // NamedFile is a file's bytes and its name.
@@ -80,7 +80,7 @@ const ReasonNoHumanDecisions = "no review file is signed (status \"approved\" wi
 func JudgeHumanAgreement(reports []NamedReport, reviews []NamedFile) (*HumanAgreementReport, error) {
 	out := &HumanAgreementReport{Kind: HumanAgreementKind, Version: 1, Categories: HumanAgreementCategories, Reviews: []ReviewUse{}}
 	decidedBy := map[int]string{}
-	var gens []groundtruth.ReviewedGeneration
+	var gens []ReviewedGeneration
 	for _, rv := range reviews {
 		use := ReviewUse{Review: rv.Name, ReviewSHA256: evalcase.SHA256Hex(rv.Data)}
 		v, tree, err := ingest.ParseTree(ingest.StripBOM(rv.Data), rv.Name, 0)
@@ -132,13 +132,13 @@ func JudgeHumanAgreement(reports []NamedReport, reviews []NamedFile) (*HumanAgre
 		}
 		use.Report, use.Used = reports[idx].Name, true
 		out.Reviews = append(out.Reviews, use)
-		gens = append(gens, groundtruth.ReviewedGeneration{Report: reports[idx].Report, Approved: fields})
+		gens = append(gens, ReviewedGeneration{Report: reports[idx].Report, Approved: fields})
 	}
 	if len(gens) == 0 {
 		out.Agreement.HumanReason = ReasonNoHumanDecisions
 		return out, nil
 	}
-	out.Agreement.Human = groundtruth.JudgeHumanKappa(gens)
+	out.Agreement.Human = JudgeHumanKappa(gens)
 	return out, nil
 }
 
@@ -161,60 +161,56 @@ func (r *HumanAgreementReport) Markdown() string {
 		}
 	}
 	fmt.Fprintf(&b, "%d signed review(s) counted, %d not signed (not counted).\n\n", used, pending)
-	humanMarkdown(&b, r.Agreement, humanFieldWords)
+	r.Agreement.WriteMarkdown(&b, humanFieldWords)
 	return b.String()
 }
 
-// humanWords are the words of a judge × human section.
-type humanWords struct {
-	intro, rater, units, ratedBy, humanDecided, allAlike string
+// HumanWords are the words of a κ-against-people section: the intro
+// paragraph, what a rater and a unit are called, the two confusion
+// columns and the line written when no cell is off the diagonal. The
+// harness writes its judges-against-people section with its own words.
+type HumanWords struct {
+	Intro, Rater, Units, RatedBy, HumanDecided, AllAlike string
 }
 
-var (
-	humanFieldWords = humanWords{
-		intro:        "Cohen's κ between each provider's reading and the reviewers' decisions. A rating is a field with its value (`$.amount=num:1250.5`) or with `absent`; chance agreement comes from the two sides' marginals.",
-		rater:        "provider",
-		units:        "fields",
-		ratedBy:      "provider read",
-		humanDecided: "reviewers decided",
-		allAlike:     "Every counted field was read as the reviewers decided.",
-	}
-	humanVerdictWords = humanWords{
-		intro:        "Cohen's κ between each judge's verdict and the person's, over the stages the person decided; an uncertain verdict or unusable answer is skipped.",
-		rater:        "judge",
-		units:        "stages",
-		ratedBy:      "judge's verdict",
-		humanDecided: "person's verdict",
-		allAlike:     "Every counted verdict matches the person's.",
-	}
-)
+// humanFieldWords are the words of the providers-against-reviewers section.
+var humanFieldWords = HumanWords{
+	Intro:        "Cohen's κ between each provider's reading and the reviewers' decisions. A rating is a field with its value (`$.amount=num:1250.5`) or with `absent`; chance agreement comes from the two sides' marginals.",
+	Rater:        "provider",
+	Units:        "fields",
+	RatedBy:      "provider read",
+	HumanDecided: "reviewers decided",
+	AllAlike:     "Every counted field was read as the reviewers decided.",
+}
 
-// humanMarkdown writes the judge × human section.
-func humanMarkdown(b *strings.Builder, a HumanAgreement, w humanWords) {
+// WriteMarkdown writes the κ-against-people section to b in the words w:
+// κ per rater, then the confusion cells off the diagonal, or why κ was
+// not computed.
+func (a HumanAgreement) WriteMarkdown(b *strings.Builder, w HumanWords) {
 	if a.Human == nil {
 		fmt.Fprintf(b, "Cohen's κ against people: not computed: %s.\n", a.HumanReason)
 		return
 	}
-	fmt.Fprintf(b, "%s\n\n| %s | κ | %s | skipped | observed | by chance |\n|---|---|---|---|---|---|\n", w.intro, w.rater, w.units)
+	fmt.Fprintf(b, "%s\n\n| %s | κ | %s | skipped | observed | by chance |\n|---|---|---|---|---|---|\n", w.Intro, w.Rater, w.Units)
 	names := slices.Sorted(maps.Keys(a.Human))
 	for _, n := range names {
 		k := a.Human[n]
-		fmt.Fprintf(b, "| %s | %s | %d | %d | %s | %s |\n", mdCell(n), alphaText(k.Kappa, k.Reason), k.N, k.Skipped, formatScore(k.Observed), formatScore(k.Expected))
+		fmt.Fprintf(b, "| %s | %s | %d | %d | %s | %s |\n", mdtext.Cell(n), mdtext.Coefficient(k.Kappa, k.Reason), k.N, k.Skipped, mdtext.Score(k.Observed), mdtext.Score(k.Expected))
 	}
 	var rows []string
 	for _, n := range names {
 		for _, c := range a.Human[n].Confusion {
 			if c.Judge != c.Human {
-				rows = append(rows, fmt.Sprintf("| %s | `%s` | `%s` | %d |\n", mdCell(n), mdCell(c.Judge), mdCell(c.Human), c.N))
+				rows = append(rows, fmt.Sprintf("| %s | `%s` | `%s` | %d |\n", mdtext.Cell(n), mdtext.Cell(c.Judge), mdtext.Cell(c.Human), c.N))
 			}
 		}
 	}
 	b.WriteString("\n")
 	if len(rows) == 0 {
-		b.WriteString(w.allAlike + "\n")
+		b.WriteString(w.AllAlike + "\n")
 		return
 	}
-	fmt.Fprintf(b, "Confusion cells off the diagonal (the full matrix is in the JSON report):\n\n| %s | %s | %s | %s |\n|---|---|---|---|\n", w.rater, w.ratedBy, w.humanDecided, w.units)
+	fmt.Fprintf(b, "Confusion cells off the diagonal (the full matrix is in the JSON report):\n\n| %s | %s | %s | %s |\n|---|---|---|---|\n", w.Rater, w.RatedBy, w.HumanDecided, w.Units)
 	for _, r := range rows {
 		b.WriteString(r)
 	}

@@ -1,4 +1,4 @@
-package harness
+package groundtruth
 
 import (
 	"encoding/json"
@@ -9,33 +9,32 @@ import (
 
 	"github.com/docscore/docscore/scoring/agreement"
 	"github.com/docscore/docscore/scoring/evalcase"
-	"github.com/docscore/docscore/scoring/groundtruth"
 	"github.com/docscore/docscore/scoring/judging"
 )
 
 // humanGen builds a generation of $.currency: reads maps a provider to its
 // value ("" for no claim, "!" for an unusable answer); the field is agreed
 // when agreedValue is set, disputed otherwise.
-func humanGen(t *testing.T, caseID string, reads [][2]string, agreedValue string) *groundtruth.GroundTruthReport {
+func humanGen(t *testing.T, caseID string, reads [][2]string, agreedValue string) *GroundTruthReport {
 	t.Helper()
-	rep := &groundtruth.GroundTruthReport{Kind: groundtruth.GroundTruthReportKind, CaseID: caseID, Agreed: []groundtruth.AgreedField{}, Disputed: []groundtruth.DisputedField{}}
+	rep := &GroundTruthReport{Kind: GroundTruthReportKind, CaseID: caseID, Agreed: []AgreedField{}, Disputed: []DisputedField{}}
 	for _, r := range reads {
-		rd := groundtruth.ProviderReading{Name: r[0], Purpose: judging.PurposeGroundTruth, Status: "ok", Claims: []groundtruth.GroundTruthClaim{}}
+		rd := ProviderReading{Name: r[0], Purpose: judging.PurposeGroundTruth, Status: "ok", Claims: []GroundTruthClaim{}}
 		switch r[1] {
 		case "":
 		case "!":
 			rd.Status = "unusable"
 		default:
-			rd.Claims = append(rd.Claims, groundtruth.GroundTruthClaim{Path: "$.currency", Value: r[1]})
+			rd.Claims = append(rd.Claims, GroundTruthClaim{Path: "$.currency", Value: r[1]})
 		}
 		rep.Readings = append(rep.Readings, rd)
 	}
 	var rows []evalcase.Field
 	if agreedValue != "" {
-		rep.Agreed = append(rep.Agreed, groundtruth.AgreedField{Path: "$.currency", Value: agreedValue, Agreement: 1, Providers: []string{"a", "b"}, Resolution: "consensus"})
+		rep.Agreed = append(rep.Agreed, AgreedField{Path: "$.currency", Value: agreedValue, Agreement: 1, Providers: []string{"a", "b"}, Resolution: "consensus"})
 		rows = append(rows, evalcase.Field{Path: "$.currency", Value: agreedValue})
 	} else {
-		rep.Disputed = append(rep.Disputed, groundtruth.DisputedField{Path: "$.currency", Kind: groundtruth.DisputeConflict, Candidates: []groundtruth.Candidate{}, Omitted: []string{}})
+		rep.Disputed = append(rep.Disputed, DisputedField{Path: "$.currency", Kind: DisputeConflict, Candidates: []Candidate{}, Omitted: []string{}})
 	}
 	ref, err := evalcase.FieldTable(caseID+"-generated", evalcase.AuthorityGenerated, rows, map[string]any{})
 	if err != nil {
@@ -47,7 +46,7 @@ func humanGen(t *testing.T, caseID string, reads [][2]string, agreedValue string
 
 // humanReview writes rep's review file and decides it: every review item
 // with decision ("set" with value, or "omit"), signed unless sign is "".
-func humanReview(t *testing.T, rep *groundtruth.GroundTruthReport, decision string, value any, sign string) []byte {
+func humanReview(t *testing.T, rep *GroundTruthReport, decision string, value any, sign string) []byte {
 	t.Helper()
 	data, err := WriteGroundTruthReview(rep)
 	if err != nil {
@@ -93,8 +92,8 @@ func TestJudgeHumanAgreementWorked(t *testing.T) {
 	g5 := humanGen(t, "c5", [][2]string{{"a", "EUR"}, {"b", "USD"}}, "")
 	// a's blind second reading of c2 agrees with the person; it is not a
 	// first reading and does not count.
-	g2.Readings = append(g2.Readings, groundtruth.ProviderReading{Name: "a", Purpose: judging.PurposeAdjudication, Status: "ok",
-		Claims: []groundtruth.GroundTruthClaim{{Path: "$.currency", Value: "EUR"}}})
+	g2.Readings = append(g2.Readings, ProviderReading{Name: "a", Purpose: judging.PurposeAdjudication, Status: "ok",
+		Claims: []GroundTruthClaim{{Path: "$.currency", Value: "EUR"}}})
 	reports := []NamedReport{{"g1.json", g1}, {"g2.json", g2}, {"g3.json", g3}, {"g4.json", g4}, {"g5.json", g5}}
 	reviews := []NamedFile{
 		{"r1.json", humanReview(t, g1, "", nil, "ann@example.org")},
