@@ -126,19 +126,17 @@ const notObject = "a JSON object (one image per line)"
 // object, its records and each record's members.
 func ParseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nested) (*Image, *inputerr.Error) {
 	lineNo := l.No
-	bad := func(format string, args ...any) (*Image, *inputerr.Error) {
-		return nil, inputerr.New(file, lineNo, format, args...)
-	}
 	// One copy of the line: every string read from it shares its memory.
 	text := string(l.Text)
 	// badAt places the error at raw, a member's value: the column under
-	// which the caret goes.
+	// which the caret goes; a missing member (raw empty) is placed at the
+	// object's opening brace.
 	badAt := func(raw string, format string, args ...any) (*Image, *inputerr.Error) {
-		off, ok := offsetIn(text, raw)
-		if !ok {
-			return bad(format, args...)
+		col := l.Indent + 1
+		if off, ok := offsetIn(text, raw); ok {
+			col += utf8.RuneCountInString(text[:off])
 		}
-		return nil, inputerr.At(file, lineNo, l.Indent+utf8.RuneCountInString(text[:off])+1, l.Source(), format, args...)
+		return nil, inputerr.At(file, lineNo, col, l.Source(), format, args...)
 	}
 	if !scan.Parse(text, "records") {
 		if e := ingest.LineNotObject(file, l, notObject); e != nil {
@@ -174,7 +172,7 @@ func ParseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nest
 	page, _ := obj.Get("page")
 	switch {
 	case len(page) == 0 || page == "null":
-		return bad(`expected a "page" naming the ground-truth page (a string or a number)`)
+		return badAt(page, `expected a "page" naming the ground-truth page (a string or a number)`)
 	case page[0] == '"':
 		p, _ := jsonscan.String(page)
 		im.Page = strings.TrimSpace(p)
