@@ -51,9 +51,11 @@ test('checkRules: the rule file, as "docscore rules check --format json"', async
 });
 
 test('scoreReceipts: the receipts sample, byte for byte', async () => {
-  const dir = join(repo, 'sample/receipts');
-  const refs = readdirSync(join(dir, 'refs')).sort().map((n) => file(dir, `refs/${n}`));
-  const input = { refs, run: file(dir, 'run.jsonl') };
+  // Named as the command line was given them (--refs sample/receipts/refs
+  // --run sample/receipts/run.jsonl): the report's provenance records the
+  // names its host was given.
+  const refs = readdirSync(join(repo, 'sample/receipts/refs')).sort().map((n) => file(repo, `sample/receipts/refs/${n}`));
+  const input = { refs, run: file(repo, 'sample/receipts/run.jsonl') };
   for (const format of ['json', 'csv', 'md']) {
     assert.deepEqual(await scoreReceipts(input, { format, raw: true }), want(`receipts.${format}`), format);
   }
