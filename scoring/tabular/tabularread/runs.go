@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
@@ -131,9 +131,9 @@ func ParseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nest
 	// badAt places the error at raw, a member's value: the column under
 	// which the caret goes; a missing member (raw empty) is placed at the
 	// object's opening brace.
-	badAt := func(raw string, format string, args ...any) (*Image, *inputerr.Error) {
+	badAt := func(key, raw string, format string, args ...any) (*Image, *inputerr.Error) {
 		col := l.Indent + 1
-		if off, ok := offsetIn(text, raw); ok {
+		if off, ok := offsetIn(text, key, raw); ok {
 			col += utf8.RuneCountInString(text[:off])
 		}
 		return nil, inputerr.At(file, lineNo, col, l.Source(), format, args...)
@@ -150,11 +150,11 @@ func ParseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nest
 	var err error
 	if im.Model, err = requiredString(obj, "model"); err != nil {
 		raw, _ := obj.Get("model")
-		return badAt(raw, "%v", err)
+		return badAt("model", raw, "%v", err)
 	}
 	if im.Phase, err = optionalString(obj, "phase"); err != nil {
 		raw, _ := obj.Get("phase")
-		return badAt(raw, "%v", err)
+		return badAt("phase", raw, "%v", err)
 	}
 	run, _ := obj.Get("run")
 	switch {
@@ -163,32 +163,32 @@ func ParseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nest
 	case run[0] == '"' || (run[0] >= '0' && run[0] <= '9') || run[0] == '-':
 		var buf bytes.Buffer
 		if json.Compact(&buf, []byte(run)) != nil {
-			return badAt(run, `expected "run" to be a number or a string`)
+			return badAt("run", run, `expected "run" to be a number or a string`)
 		}
 		im.Run = buf.Bytes()
 	default:
-		return badAt(run, `expected "run" to be a number or a string, found %s`, abbreviate(run))
+		return badAt("run", run, `expected "run" to be a number or a string, found %s`, abbreviate(run))
 	}
 	page, _ := obj.Get("page")
 	switch {
 	case len(page) == 0 || page == "null":
-		return badAt(page, `expected a "page" naming the ground-truth page (a string or a number)`)
+		return badAt("page", page, `expected a "page" naming the ground-truth page (a string or a number)`)
 	case page[0] == '"':
 		p, _ := jsonscan.String(page)
 		im.Page = strings.TrimSpace(p)
 	case (page[0] >= '0' && page[0] <= '9') || page[0] == '-':
 		im.Page = page
 	default:
-		return badAt(page, `expected "page" to be a string or a number, found %s`, abbreviate(page))
+		return badAt("page", page, `expected "page" to be a string or a number, found %s`, abbreviate(page))
 	}
 	if im.Page == "" {
-		return badAt(page, `expected a non-empty "page"`)
+		return badAt("page", page, `expected a non-empty "page"`)
 	}
 	status := "ok"
 	if raw, ok := obj.Get("status"); ok && raw != "null" {
 		var isString bool
 		if status, isString = jsonscan.String(raw); !isString {
-			return badAt(raw, `expected "status" to be a string, found %s`, abbreviate(raw))
+			return badAt("status", raw, `expected "status" to be a string, found %s`, abbreviate(raw))
 		}
 	}
 	im.Status = status
@@ -235,17 +235,33 @@ func ParseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nest
 	return im, nil
 }
 
-// offsetIn returns where sub, a substring of text that shares its memory
-// (a member's value as the scanner returns it), starts in text.
-func offsetIn(text, sub string) (int, bool) {
-	if len(sub) == 0 || len(text) == 0 {
+// offsetIn returns where raw, the value of the member key as the scanner
+// returned it, starts in text: the first `"key"`, a colon and raw, with
+// JSON whitespace between them (a nested member of the same key and the
+// same value before it would take its place: the column is a pointer for
+// the eye, the message names the member).
+func offsetIn(text, key, raw string) (int, bool) {
+	if raw == "" {
 		return 0, false
 	}
-	off := int(uintptr(unsafe.Pointer(unsafe.StringData(sub))) - uintptr(unsafe.Pointer(unsafe.StringData(text))))
-	if off < 0 || off > len(text)-len(sub) {
-		return 0, false
+	quoted := strconv.Quote(key)
+	for from := 0; from < len(text); {
+		i := strings.Index(text[from:], quoted)
+		if i < 0 {
+			return 0, false
+		}
+		j := from + i + len(quoted)
+		j += len(text[j:]) - len(strings.TrimLeft(text[j:], " \t\r\n"))
+		if j < len(text) && text[j] == ':' {
+			j++
+			j += len(text[j:]) - len(strings.TrimLeft(text[j:], " \t\r\n"))
+			if strings.HasPrefix(text[j:], raw) {
+				return j, true
+			}
+		}
+		from += i + 1
 	}
-	return off, true
+	return 0, false
 }
 
 func requiredString(obj Object, key string) (string, error) {
