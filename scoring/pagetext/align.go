@@ -87,9 +87,10 @@ func (e *WorkLimitError) ErrorCode() string { return "too_much_work" }
 // The band's first pass is narrow (the fewest edits the
 // diagonal-transition method left possible, or the corners' diagonals
 // and 256 more); when the distance is more, that pass's value at the end
-// is an upper bound of it, and a second pass as wide as that bound holds
-// an optimal path, leaving out (Ukkonen's cutoff) the blocks no path of
-// that many edits crosses: at most two passes and a trace back.
+// is an upper bound of it, tightened by a few wider probes while they
+// are cheap and help, and a last pass as wide as the tightest bound
+// holds an optimal path, leaving out (Ukkonen's cutoff) the blocks no
+// path of that many edits crosses.
 func Align(a, b []int32, symbols int, lim AlignLimits) (int, []Op, error) {
 	if lim.FrontCells <= 0 {
 		lim.FrontCells = defaultFrontCells
@@ -105,11 +106,17 @@ func Align(a, b []int32, symbols int, lim AlignLimits) (int, []Op, error) {
 	least := max(d+1, abs(m-n)) // the distance is at least this
 	// The first pass is a narrow band, at most probeSlack diagonals
 	// beside those between the two corners: when it is not enough, its
-	// value at the end is an upper bound of the distance, tight on OCR
-	// errors, and the second pass's width.
+	// value at the end is an upper bound of the distance. A path that
+	// wanders off the corners' diagonals (insertions and deletions out of
+	// balance over a long stretch) makes that bound loose, and the pruned
+	// pass's cost grows with its bound: so probes twice as wide follow
+	// while each tightens the bound by more than 1 % and costs at most an
+	// eighth of a pass as wide as the bound. The last pass is pruned
+	// (Ukkonen's cut-off) with the tightest bound.
 	k := min(least, abs(m-n)+probeSlack)
 	var work int64
 	prune := false
+	best := bandInf // the tightest upper bound of the distance so far
 	for {
 		words, widest := bandCosts(n, m, k)
 		work += 2 * 64 * words
@@ -121,7 +128,16 @@ func Align(a, b []int32, symbols int, lim AlignLimits) (int, []Op, error) {
 		if err != nil || dist <= k {
 			return dist, ops, err
 		}
-		least, k, prune = max(least, k+1), dist, true
+		least = max(least, k+1)
+		if !prune && 100*dist < 99*best && 2*k < dist {
+			probe, _ := bandCosts(n, m, 2*k)
+			pass, _ := bandCosts(n, m, dist)
+			if 8*probe <= pass {
+				best, k = dist, 2*k
+				continue
+			}
+		}
+		k, prune = min(dist, best), true
 	}
 }
 

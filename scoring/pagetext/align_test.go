@@ -158,6 +158,12 @@ func TestWorkLimit(t *testing.T) {
 // distance (FrontCells small).
 func TestAlignAgreesWithTheOldAlign(t *testing.T) {
 	checkNoFallback(t)
+	raised := floorsRaised.Load()
+	defer func() {
+		if floorsRaised.Load() == raised {
+			t.Error("no segment of a trace back had its floor raised: traceFloor is not exercised")
+		}
+	}()
 	defer func(w int) { denseEqWords = w }(denseEqWords)
 	r := rand.New(rand.NewPCG(31, 31))
 	alphas := []int{1, 2, 4, 30, 2000}
@@ -198,12 +204,16 @@ func TestAlignAgreesWithTheOldAlign(t *testing.T) {
 }
 
 // checkNoFallback fails t when a pruned pass of the band fell back to
-// the full band during it.
+// the full band during it, or a segment of the trace back to its blocks
+// without traceFloor's floor.
 func checkNoFallback(t *testing.T) {
-	before := pruneFallbacks.Load()
+	before, beforeFloor := pruneFallbacks.Load(), floorFallbacks.Load()
 	t.Cleanup(func() {
 		if n := pruneFallbacks.Load() - before; n > 0 {
 			t.Errorf("%d pruned passes fell back to the full band", n)
+		}
+		if n := floorFallbacks.Load() - beforeFloor; n > 0 {
+			t.Errorf("%d segments of the trace back were recomputed without their floor", n)
 		}
 	})
 }
@@ -215,6 +225,12 @@ func checkNoFallback(t *testing.T) {
 // everywhere), texts against a short or an empty one.
 func TestPrunedBandAgrees(t *testing.T) {
 	checkNoFallback(t)
+	raised := floorsRaised.Load()
+	defer func() {
+		if floorsRaised.Load() == raised {
+			t.Error("no segment of a trace back had its floor raised: traceFloor is not exercised")
+		}
+	}()
 	r := rand.New(rand.NewPCG(41, 43))
 	runs := 1500
 	if testing.Short() {

@@ -10,6 +10,15 @@ import (
 // check it).
 var pruneFallbacks atomic.Int64
 
+// floorFallbacks counts the trace back's segments recomputed without
+// their floor, which traceFloor's comment says never happens (the tests
+// check it).
+var floorFallbacks atomic.Int64
+
+// floorsRaised counts the segments whose floor was above the first block
+// forward computed (the tests check that they exercise it).
+var floorsRaised atomic.Int64
+
 // The bit-parallel banded alignment: Myers' and Hyyrö's bit-vectors
 // (64 rows of the dynamic programme a machine word), column by column
 // over b, restricted to the blocks of rows that the diagonals of a band
@@ -315,24 +324,54 @@ func (s *bitBand) row0(c, k int) bool {
 }
 
 // bound is at most the least, over block x's cells in column c, of the
-// value plus the diagonals between the cell and the end: the values
-// change by at most one a row from the block's last row (S) and from the
-// row above it (T).
+// value plus the diagonals between the cell and the end.
 func (s *bitBand) bound(x, c int) int {
-	top, bottom := 64*x+1, min(64*x+64, s.n)
+	return blockBound(int(s.S[x]), s.P[x], s.M[x], x, s.n, s.n-s.m+c)
+}
+
+// blockBound is at most the least, over the rows i of block x (of a
+// programme of n rows) whose vectors are P and M and whose last row's
+// value is S, of the value plus |i − t|: the values change by at most one
+// a row from the block's last row (S) and from the row above it (T).
+func blockBound(S int, P, M uint64, x, n, t int) int {
+	top, bottom := 64*x+1, min(64*x+64, n)
 	mask := ^uint64(0)
 	if bottom-64*x < 64 {
 		mask = 1<<uint(bottom-64*x) - 1
 	}
-	S := int(s.S[x])
-	T := S - bits.OnesCount64(s.P[x]&mask) + bits.OnesCount64(s.M[x]&mask)
-	t := s.n - s.m + c
+	T := S - bits.OnesCount64(P&mask) + bits.OnesCount64(M&mask)
 	at := func(i int) int {
 		i = min(max(i, top), bottom)
 		return max(S-(bottom-i), T-(i-top+1)) + abs(i-t)
 	}
 	q := (T + top - 1 + bottom - S) / 2 // where the two slopes cross
 	return min(at(top), at(bottom), at(t), at(q), at(q+1))
+}
+
+// traceFloor is the first block the trace back needs in columns
+// base..j (base a checkpoint's column) to go on from (i, j), whose value
+// is cur: every path that is optimal to (i, j) enters column base at a
+// row r with value(r, base) + |(i − r) − (j − base)| ≤ cur, and its rows
+// only grow from there. The checkpoint's values are exact on such paths
+// (forward's comment), so a block whose blockBound is over cur holds no
+// row of one; neither does any block above the first that could. 0 when
+// row 0 could (its value at column base is base).
+func (s *bitBand) traceFloor(cp *checkpoints, base, i, j, cur int) int {
+	t := i - (j - base)
+	if base == 0 || base+abs(t) <= cur {
+		return 0
+	}
+	f, l := int(s.fc[base]), min(int(s.lc[base]), (i-1)/64)
+	o := cp.off[base/s.K]
+	for x := f; x <= l; x++ {
+		if k := o + x - f; blockBound(int(cp.S[k]), cp.P[k], cp.M[k], x, s.n, t) <= cur {
+			if x > f {
+				floorsRaised.Add(1)
+			}
+			return x
+		}
+	}
+	return f // not reached on an optimal path: no floor
 }
 
 // segment is columns base..top's vectors, blocks f..min(l, cap) of each.
@@ -344,8 +383,12 @@ type segment struct {
 }
 
 // recompute fills seg with columns base..top from the checkpoint at
-// base, blocks up to cap (the rows above the trace back's).
-func (s *bitBand) recompute(cp *checkpoints, seg *segment, base, top, cap int) error {
+// base, blocks floor..cap (from traceFloor to the rows above the trace
+// back's). ok is false when a column's first block would start below
+// the blocks the column before it computed, which traceFloor's reasoning
+// rules out on an optimal path (floorFallbacks counts them): the caller
+// recomputes without the floor.
+func (s *bitBand) recompute(cp *checkpoints, seg *segment, base, top, floor, cap int) (ok bool, err error) {
 	seg.base, seg.cap = base, cap
 	seg.off, seg.f = seg.off[:0], seg.f[:0]
 	seg.P, seg.M, seg.S = seg.P[:0], seg.M[:0], seg.S[:0]
@@ -358,6 +401,7 @@ func (s *bitBand) recompute(cp *checkpoints, seg *segment, base, top, cap int) e
 		copy(M[f:l+1], cp.M[o:])
 		copy(S[f:l+1], cp.S[o:])
 		l = min(l, cap)
+		f = max(f, floor)
 		seg.f = append(seg.f, f)
 		if f <= l {
 			seg.P = append(seg.P, P[f:l+1]...)
@@ -368,17 +412,24 @@ func (s *bitBand) recompute(cp *checkpoints, seg *segment, base, top, cap int) e
 		seg.f = append(seg.f, 0)
 	}
 	seg.off = append(seg.off, len(seg.P))
+	prevF := seg.f[0]
 	for c := base + 1; c <= top; c++ {
 		if (c-base-1)%256 == 0 {
 			if err := s.lim.cancelled(); err != nil {
-				return err
+				return false, err
 			}
 		}
-		// The blocks forward computed, started afresh past those the
-		// previous column passed on.
-		f, l := int(s.fc[c]), min(int(s.lc[c]), cap)
+		// The blocks forward computed from the floor on, started afresh
+		// past those the previous column passed on.
+		f, l := max(int(s.fc[c]), floor), min(int(s.lc[c]), cap)
+		prevL := min(int(s.lp[c-1]), cap)
+		if f <= l && floor > 0 && (f < prevF || prevL+1 < f) {
+			floorFallbacks.Add(1)
+			return false, nil
+		}
 		if f <= l {
-			s.step(P, M, S, c, min(int(s.lp[c-1]), cap), f, l, 1)
+			prevF = f
+			s.step(P, M, S, c, prevL, f, l, 1)
 			seg.P = append(seg.P, P[f:l+1]...)
 			seg.M = append(seg.M, M[f:l+1]...)
 			seg.S = append(seg.S, S[f:l+1]...)
@@ -386,7 +437,7 @@ func (s *bitBand) recompute(cp *checkpoints, seg *segment, base, top, cap int) e
 		seg.f = append(seg.f, f)
 		seg.off = append(seg.off, len(seg.P))
 	}
-	return nil
+	return true, nil
 }
 
 const bandInf = 1 << 30
@@ -447,9 +498,14 @@ func alignBits(a, b []int32, symbols, k int, prune bool, lim AlignLimits) (int, 
 	ops := make([]Op, 0, max(n, m))
 	seg := &segment{}
 	i, j := n, m
+	cur := d // the value at (i, j)
 	for j > 0 && i > 0 {
 		base := (j - 1) / s.K * s.K
-		if err := s.recompute(cp, seg, base, j, (i-1)/64); err != nil {
+		ok, err := s.recompute(cp, seg, base, j, s.traceFloor(cp, base, i, j, cur), (i-1)/64)
+		if err == nil && !ok {
+			_, err = s.recompute(cp, seg, base, j, 0, (i-1)/64)
+		}
+		if err != nil {
 			return 0, nil, err
 		}
 		for j > base && i > 0 {
@@ -468,6 +524,9 @@ func alignBits(a, b []int32, symbols, k int, prune bool, lim AlignLimits) (int, 
 				j--
 				ops = append(ops, Op{Ins, -1, int32(j)})
 			}
+		}
+		if i > 0 && j > 0 {
+			cur = s.value(seg, i, j)
 		}
 	}
 	for i > 0 {
