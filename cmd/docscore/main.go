@@ -23,6 +23,10 @@ func main() {
 // signals then get their default behaviour back, so a third ends the
 // process.
 func run() int {
+	if line, ok := cli.VersionLine(os.Args[1:]); ok {
+		os.Stdout.WriteString(line)
+		return 0
+	}
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	abort, abortNow := context.WithCancel(context.Background())

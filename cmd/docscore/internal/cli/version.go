@@ -37,3 +37,16 @@ func init() {
 		}
 	})
 }
+
+// VersionLine is what "docscore --version", "docscore -v" and "docscore
+// version" print, and whether args is one of those three command lines:
+// main answers them before it sets up signals or builds the command tree,
+// so that a version check costs the process start and little more
+// (make bench-start). Any other line, "--version --help" among them, goes
+// through Main.
+func VersionLine(args []string) (string, bool) {
+	if len(args) != 1 || args[0] != "--version" && args[0] != "-v" && args[0] != "version" {
+		return "", false
+	}
+	return currentBuild().String() + "\n", true
+}

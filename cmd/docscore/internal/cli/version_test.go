@@ -30,6 +30,23 @@ func TestVersionCommand(t *testing.T) {
 	}
 }
 
+// TestVersionLineIsMains: the three version lines main answers before
+// building the command tree print what Main prints for them, and every
+// other line (more arguments, a flag beside, a prefix) is left to Main.
+func TestVersionLineIsMains(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}, {"-v"}} {
+		_, want, _ := run(t, args...)
+		if got, ok := VersionLine(args); !ok || got != want {
+			t.Errorf("VersionLine(%q) = %q, %v; Main prints %q", args, got, ok, want)
+		}
+	}
+	for _, args := range [][]string{{}, {"--version", "--help"}, {"version", "extra"}, {"--versio"}, {"-V"}, {"--", "version"}, {"score", "--version"}} {
+		if got, ok := VersionLine(args); ok {
+			t.Errorf("VersionLine(%q) = %q, true; want it left to Main", args, got)
+		}
+	}
+}
+
 // TestReleaseStampsTheseVariables checks that the -ldflags -X of
 // .goreleaser.yaml name this package's Version, Commit and Date, and the
 // version reports record (provenance.Version): -X of a missing symbol is
