@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/schema"
@@ -25,12 +26,20 @@ import (
 // pass reports every problem. Errors name the file, line and row.
 func Check(f *File, s *schema.Schema, gt map[string][]string) inputerr.List {
 	errs := append(inputerr.List(nil), f.errs...)
-	bad := func(r Row, format string, args ...any) {
-		errs = append(errs, inputerr.New(f.Name, r.Line, "%s (row: %s)", fmt.Sprintf(format, args...), r))
+	// bad reports a problem of row r with the caret under what, the
+	// first occurrence of that text in the row's cell number cell (0:
+	// the fields, 1: the forms, 2: an equivalence's canonical).
+	bad := func(r Row, cell int, what string, format string, args ...any) {
+		e := inputerr.New(f.Name, r.Line, "%s (row: %s)", fmt.Sprintf(format, args...), r)
+		if f.src != nil {
+			e.Source = f.src.LineText(r.Line)
+			e.Column = cellColumn(e.Source, cell, what)
+		}
+		errs = append(errs, e)
 	}
 	for _, r := range f.rejected {
-		if _, err := resolveFields(r, s); err != "" && len(r.Fields) > 0 {
-			bad(r, "%s", err)
+		if _, err, fld := resolveFields(r, s); err != "" && len(r.Fields) > 0 {
+			bad(r, 0, fld, "%s", err)
 		}
 	}
 	type mapping struct {
@@ -39,9 +48,9 @@ func Check(f *File, s *schema.Schema, gt map[string][]string) inputerr.List {
 	}
 	seen := map[string]map[string]mapping{} // field → normalized form → canonical
 	for _, r := range f.Rows {
-		fields, err := resolveFields(r, s)
+		fields, err, culprit := resolveFields(r, s)
 		if err != "" {
-			bad(r, "%s", err)
+			bad(r, 0, culprit, "%s", err)
 			continue
 		}
 		for _, fld := range fields {
@@ -49,7 +58,7 @@ func Check(f *File, s *schema.Schema, gt map[string][]string) inputerr.List {
 			if r.Kind == Equivalence {
 				canon := strings.Join(formTokens(r.Canonical, kind), " ")
 				if canon == "" {
-					bad(r, "canonical %q is empty after normalization", r.Canonical)
+					bad(r, 2, r.Canonical, "canonical %q is empty after normalization", r.Canonical)
 					continue
 				}
 				if seen[fld] == nil {
@@ -58,11 +67,11 @@ func Check(f *File, s *schema.Schema, gt map[string][]string) inputerr.List {
 				for _, form := range r.Forms {
 					key := strings.Join(formTokens(form, kind), " ")
 					if key == "" {
-						bad(r, "form %q is empty after normalization", form)
+						bad(r, 1, form, "form %q is empty after normalization", form)
 						continue
 					}
 					if prev, ok := seen[fld][key]; ok && prev.canonical != canon {
-						bad(r, "form %q of field %s maps to %q here and to %q at line %d", form, fld, canon, prev.canonical, prev.line)
+						bad(r, 1, form, "form %q of field %s maps to %q here and to %q at line %d", form, fld, canon, prev.canonical, prev.line)
 						continue
 					}
 					if _, ok := seen[fld][key]; !ok {
@@ -74,7 +83,7 @@ func Check(f *File, s *schema.Schema, gt map[string][]string) inputerr.List {
 			for _, form := range r.Forms {
 				toks := formTokens(form, kind)
 				if len(toks) == 0 {
-					bad(r, "token %q is empty after normalization", form)
+					bad(r, 1, form, "token %q is empty after normalization", form)
 					continue
 				}
 				if r.Side != ModelSide || gt == nil {
@@ -82,7 +91,7 @@ func Check(f *File, s *schema.Schema, gt map[string][]string) inputerr.List {
 				}
 				for _, v := range gt[fld] {
 					if firesOn(valueTokens(v, kind), toks, r.Position) {
-						bad(r, "model-side ignore %q (%s) of field %s matches the ground truth %q: it would split identical pairs", form, r.Position, fld, v)
+						bad(r, 1, form, "model-side ignore %q (%s) of field %s matches the ground truth %q: it would split identical pairs", form, r.Position, fld, v)
 						break
 					}
 				}
@@ -94,8 +103,8 @@ func Check(f *File, s *schema.Schema, gt map[string][]string) inputerr.List {
 }
 
 // resolveFields expands a row's field list against the schema, or explains
-// why it cannot.
-func resolveFields(r Row, s *schema.Schema) ([]string, string) {
+// why it cannot and names the field at fault.
+func resolveFields(r Row, s *schema.Schema) (fields []string, problem, culprit string) {
 	var out []string
 	for _, fld := range r.Fields {
 		if fld == "*" {
@@ -104,21 +113,49 @@ func resolveFields(r Row, s *schema.Schema) ([]string, string) {
 		}
 		if fld == s.Key {
 			if r.Kind == Equivalence {
-				return nil, fmt.Sprintf("equivalences do not apply to the key field %s (only ignore rows do)", fld)
+				return nil, fmt.Sprintf("equivalences do not apply to the key field %s (only ignore rows do)", fld), fld
 			}
 			out = append(out, fld)
 			continue
 		}
 		i := s.Index(fld)
 		if i < 0 {
-			return nil, fmt.Sprintf("unknown field %q (expected %s, %s or *)", fld, s.Key, strings.Join(columnNames(s), ", "))
+			return nil, fmt.Sprintf("unknown field %q (expected %s, %s or *)", fld, s.Key, strings.Join(columnNames(s), ", ")), fld
 		}
 		if !s.Columns[i].Kind.IsText() {
-			return nil, fmt.Sprintf("field %s is of kind %s; rules apply only to text, date and place columns and to %s", fld, s.Columns[i].Kind, s.Key)
+			return nil, fmt.Sprintf("field %s is of kind %s; rules apply only to text, date and place columns and to %s", fld, s.Columns[i].Kind, s.Key), fld
 		}
 		out = append(out, fld)
 	}
-	return dedupe(out), ""
+	return dedupe(out), "", ""
+}
+
+// cellColumn is the 1-based column, in characters, of the first
+// occurrence of what in cell number cell of a table row's source line, or
+// 0 when the line has no such cell or the cell does not hold what. Cells
+// are split at unescaped "|"; the row's content starts after the
+// indentation and the markers of block quotes and list items, and a "|"
+// there opens the first cell.
+func cellColumn(line string, cell int, what string) int {
+	content := len(line) - len(strings.TrimLeft(line, " \t>-*+"))
+	start, n := content, 0 // cell n starts at start
+	if content < len(line) && line[content] == '|' {
+		start, n = content+1, 0
+	}
+	for i := start; i <= len(line); i++ {
+		if i < len(line) && (line[i] != '|' || i > 0 && line[i-1] == '\\') {
+			continue
+		}
+		if n == cell {
+			off := strings.Index(line[start:i], what)
+			if what == "" || off < 0 {
+				return 0
+			}
+			return utf8.RuneCountInString(line[:start+off]) + 1
+		}
+		start, n = i+1, n+1
+	}
+	return 0
 }
 
 func columnNames(s *schema.Schema) []string {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/schema"
 )
 
@@ -45,19 +46,19 @@ func TestCheck(t *testing.T) {
 		{
 			name: "unknown field",
 			src:  ruleFile(equivHeader, "| titel | ab. | abate | settled | w |"),
-			want: []string{`check.md:4: unknown field "titel" (expected name, title, arrival_date, departure_date, place_of_stay, place_of_origin, with_spouse, with_siblings, children_count or *) (row: titel | ab. | abate | settled)`},
+			want: []string{`check.md:4:3: unknown field "titel" (expected name, title, arrival_date, departure_date, place_of_stay, place_of_origin, with_spouse, with_siblings, children_count or *) (row: titel | ab. | abate | settled)`},
 		},
 		{
 			name: "unknown field in a list",
 			src:  ruleFile(ignoreHeader, "| title, plaec_of_stay | in | leading | model | settled | w |"),
-			want: []string{`check.md:4: unknown field "plaec_of_stay" (expected name, title, arrival_date, departure_date, place_of_stay, place_of_origin, with_spouse, with_siblings, children_count or *) (row: title, plaec_of_stay | in | leading | model | settled)`},
+			want: []string{`check.md:4:10: unknown field "plaec_of_stay" (expected name, title, arrival_date, departure_date, place_of_stay, place_of_origin, with_spouse, with_siblings, children_count or *) (row: title, plaec_of_stay | in | leading | model | settled)`},
 		},
 		{
 			name: "star covers title: a conflicting title row is caught",
 			src: ruleFile(equivHeader,
 				"| * | ab. | abate | settled | w |",
 				"| title | ab. | abbot | settled | w |"),
-			want: []string{`check.md:5: form "ab." of field title maps to "abbot" here and to "abate" at line 4 (row: title | ab. | abbot | settled)`},
+			want: []string{`check.md:5:11: form "ab." of field title maps to "abbot" here and to "abate" at line 4 (row: title | ab. | abbot | settled)`},
 		},
 		{
 			name: "star covers every text field and neither the key nor yes/no columns",
@@ -72,14 +73,14 @@ func TestCheck(t *testing.T) {
 				"place_of_origin": {"In Vienna"},
 			},
 			want: []string{
-				`check.md:4: model-side ignore "in" (leading) of field arrival_date matches the ground truth "in February 1769": it would split identical pairs (row: * | in | leading | model | settled)`,
-				`check.md:4: model-side ignore "in" (leading) of field place_of_origin matches the ground truth "In Vienna": it would split identical pairs (row: * | in | leading | model | settled)`,
+				`check.md:4:7: model-side ignore "in" (leading) of field arrival_date matches the ground truth "in February 1769": it would split identical pairs (row: * | in | leading | model | settled)`,
+				`check.md:4:7: model-side ignore "in" (leading) of field place_of_origin matches the ground truth "In Vienna": it would split identical pairs (row: * | in | leading | model | settled)`,
 			},
 		},
 		{
 			name: "equivalence on the key field",
 			src:  ruleFile(equivHeader, "| name | co. / conte | conte | settled | w |"),
-			want: []string{`check.md:4: equivalences do not apply to the key field name (only ignore rows do) (row: name | co. / conte | conte | settled)`},
+			want: []string{`check.md:4:3: equivalences do not apply to the key field name (only ignore rows do) (row: name | co. / conte | conte | settled)`},
 		},
 		{
 			name: "ignore on the key field",
@@ -88,12 +89,12 @@ func TestCheck(t *testing.T) {
 		{
 			name: "rule on a yes/no column",
 			src:  ruleFile(equivHeader, "| with_spouse | si / yes | Y | settled | w |"),
-			want: []string{`check.md:4: field with_spouse is of kind yesno; rules apply only to text, date and place columns and to name (row: with_spouse | si / yes | Y | settled)`},
+			want: []string{`check.md:4:3: field with_spouse is of kind yesno; rules apply only to text, date and place columns and to name (row: with_spouse | si / yes | Y | settled)`},
 		},
 		{
 			name: "rule on an integer column",
 			src:  ruleFile(ignoreHeader, "| title, children_count | circa | anywhere | both | settled | w |"),
-			want: []string{`check.md:4: field children_count is of kind integer; rules apply only to text, date and place columns and to name (row: title, children_count | circa | anywhere | both | settled)`},
+			want: []string{`check.md:4:10: field children_count is of kind integer; rules apply only to text, date and place columns and to name (row: title, children_count | circa | anywhere | both | settled)`},
 		},
 		{
 			name: "a form mapped to two canonicals names both lines",
@@ -101,7 +102,7 @@ func TestCheck(t *testing.T) {
 				"| title | ab. / abate | abate | settled | w |",
 				"| title | co. / conte | conte | settled | w |",
 				"| title | Ab / abbas | abbot | OPEN | w |"),
-			want: []string{`check.md:6: form "Ab" of field title maps to "abbot" here and to "abate" at line 4 (row: title | Ab / abbas | abbot | OPEN)`},
+			want: []string{`check.md:6:11: form "Ab" of field title maps to "abbot" here and to "abate" at line 4 (row: title | Ab / abbas | abbot | OPEN)`},
 		},
 		{
 			name: "the same form to the same canonical twice, or in other fields, is no conflict",
@@ -119,16 +120,16 @@ func TestCheck(t *testing.T) {
 				"| title | co. | ; | settled | w |") + "\n" + ruleFile(ignoreHeader,
 				"| name | ... | leading | model | settled | w |"),
 			want: []string{
-				`check.md:4: form "." is empty after normalization (row: title | . / ab. | abate | settled)`,
-				`check.md:5: canonical ";" is empty after normalization (row: title | co. | ; | settled)`,
-				`check.md:10: token "..." is empty after normalization (row: name | ... | leading | model | settled)`,
+				`check.md:4:11: form "." is empty after normalization (row: title | . / ab. | abate | settled)`,
+				`check.md:5:17: canonical ";" is empty after normalization (row: title | co. | ; | settled)`,
+				`check.md:10:10: token "..." is empty after normalization (row: name | ... | leading | model | settled)`,
 			},
 		},
 		{
 			name: "model-side leading ignore on a GT value that starts with it",
 			src:  ruleFile(ignoreHeader, "| place_of_stay | in | leading | model | settled | w |"),
 			gt:   map[string][]string{"place_of_stay": {"Locanda del Cappello Nero", "In casa di Pietro"}},
-			want: []string{`check.md:4: model-side ignore "in" (leading) of field place_of_stay matches the ground truth "In casa di Pietro": it would split identical pairs (row: place_of_stay | in | leading | model | settled)`},
+			want: []string{`check.md:4:19: model-side ignore "in" (leading) of field place_of_stay matches the ground truth "In casa di Pietro": it would split identical pairs (row: place_of_stay | in | leading | model | settled)`},
 		},
 		{
 			name: "the same token elsewhere in the GT value is no error",
@@ -150,8 +151,8 @@ func TestCheck(t *testing.T) {
 				"place_of_stay":   {"Casa di Pietro in Ghetto"},
 			},
 			want: []string{
-				`check.md:4: model-side ignore "da" (trailing) of field place_of_origin matches the ground truth "Napoli da": it would split identical pairs (row: place_of_origin | da | trailing | model | settled)`,
-				`check.md:5: model-side ignore "in" (anywhere) of field place_of_stay matches the ground truth "Casa di Pietro in Ghetto": it would split identical pairs (row: place_of_stay | in | anywhere | model | OPEN)`,
+				`check.md:4:21: model-side ignore "da" (trailing) of field place_of_origin matches the ground truth "Napoli da": it would split identical pairs (row: place_of_origin | da | trailing | model | settled)`,
+				`check.md:5:19: model-side ignore "in" (anywhere) of field place_of_stay matches the ground truth "Casa di Pietro in Ghetto": it would split identical pairs (row: place_of_stay | in | anywhere | model | OPEN)`,
 			},
 		},
 		{
@@ -161,8 +162,8 @@ func TestCheck(t *testing.T) {
 				"| name | da venezia | trailing | model | OPEN | w |"),
 			gt: map[string][]string{"name": {"Nicolò Conte", "Co. Nicolò Valier", "Venezia da Marco", "Marco da  Venezia."}},
 			want: []string{
-				`check.md:4: model-side ignore "co." (leading) of field name matches the ground truth "Co. Nicolò Valier": it would split identical pairs (row: name | conte / co. | leading | model | settled)`,
-				`check.md:5: model-side ignore "da venezia" (trailing) of field name matches the ground truth "Marco da  Venezia.": it would split identical pairs (row: name | da venezia | trailing | model | OPEN)`,
+				`check.md:4:18: model-side ignore "co." (leading) of field name matches the ground truth "Co. Nicolò Valier": it would split identical pairs (row: name | conte / co. | leading | model | settled)`,
+				`check.md:5:10: model-side ignore "da venezia" (trailing) of field name matches the ground truth "Marco da  Venezia.": it would split identical pairs (row: name | da venezia | trailing | model | OPEN)`,
 			},
 		},
 		{
@@ -188,7 +189,12 @@ func TestCheck(t *testing.T) {
 			errs := Check(f, schema.Default(), tt.gt)
 			var got []string
 			for _, e := range errs {
-				got = append(got, e.Error())
+				got = append(got, e.Head())
+				// Every error shows its row with a caret under the cell
+				// at fault (checked to start with the text it names).
+				if e.Source == "" || e.Column == 0 || e.Error() != e.Head()+"\n"+inputerr.Render(e.Source, e.Line, e.Column) {
+					t.Errorf("%s: no source line and caret: %q", e.Head(), e.Error())
+				}
 			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("Check errors:\n got %q\nwant %q", got, tt.want)
@@ -212,13 +218,13 @@ func TestCheckCustomSchema(t *testing.T) {
 	errs := Check(mustParse(t, src), s, map[string][]string{"city": {"Ltd"}, "vendor": {"Acme Ltd."}})
 	var got []string
 	for _, e := range errs {
-		got = append(got, e.Error())
+		got = append(got, e.Head())
 	}
 	want := []string{
-		`check.md:5: model-side ignore "ltd" (trailing) of field vendor matches the ground truth "Acme Ltd.": it would split identical pairs (row: * | ltd | trailing | model | settled)`,
-		`check.md:5: model-side ignore "ltd" (trailing) of field city matches the ground truth "Ltd": it would split identical pairs (row: * | ltd | trailing | model | settled)`,
-		`check.md:6: unknown field "title" (expected item, vendor, city, qty or *) (row: title | ab. | leading | model | settled)`,
-		`check.md:7: field qty is of kind integer; rules apply only to text, date and place columns and to item (row: qty | ca. | leading | model | settled)`,
+		`check.md:5:7: model-side ignore "ltd" (trailing) of field vendor matches the ground truth "Acme Ltd.": it would split identical pairs (row: * | ltd | trailing | model | settled)`,
+		`check.md:5:7: model-side ignore "ltd" (trailing) of field city matches the ground truth "Ltd": it would split identical pairs (row: * | ltd | trailing | model | settled)`,
+		`check.md:6:3: unknown field "title" (expected item, vendor, city, qty or *) (row: title | ab. | leading | model | settled)`,
+		`check.md:7:3: field qty is of kind integer; rules apply only to text, date and place columns and to item (row: qty | ca. | leading | model | settled)`,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Check errors:\n got %q\nwant %q", got, want)

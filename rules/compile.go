@@ -48,7 +48,7 @@ func Compile(rows []Row, s *schema.Schema) *Compiled {
 		}
 	}
 	for _, r := range rows {
-		fields, problem := resolveFields(r, s)
+		fields, problem, _ := resolveFields(r, s)
 		if problem != "" {
 			continue
 		}

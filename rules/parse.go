@@ -77,9 +77,10 @@ type File struct {
 	// section at all.
 	Warnings []*inputerr.Error `json:"-"`
 
-	errs     inputerr.List // Parse's errors, which Check reports too
-	rejected []Row         // rows that did not parse, as far as they read
-	prose    []int         // header lines of rule sections' tables taken for prose
+	errs     inputerr.List  // Parse's errors, which Check reports too
+	src      *ingest.Source // the normalized text, for the lines of Check's errors
+	rejected []Row          // rows that did not parse, as far as they read
+	prose    []int          // header lines of rule sections' tables taken for prose
 
 	firstSection, ruleTables int // while parsing
 }
@@ -135,6 +136,7 @@ func parseWith(name string, src []byte, read func(buf []byte) []mdread.Block) (*
 		f.errs = inputerr.List{e}
 		return f, f.errs
 	}
+	f.src = text
 	f.readBlocks(text, read(buf))
 	f, err := f.finish()
 	// Every problem shows its line (and a caret under the cell at fault).

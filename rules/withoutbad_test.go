@@ -32,7 +32,7 @@ func TestWithoutBadRows(t *testing.T) {
 			name:      "an unknown field leaves its row out",
 			src:       ruleFile(equivHeader, "| nosuch | Sig. | Signore | settled | w |", "| title | Avv. | Avvocato | OPEN | w |"),
 			wantLines: []int{5},
-			wantErrs:  []string{"check.md:4: "},
+			wantErrs:  []string{"check.md:4:3: unknown field \"nosuch\""},
 			wantOK:    true,
 		},
 		{

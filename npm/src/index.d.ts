@@ -74,9 +74,13 @@ export type HarnessReport = Report;
 export interface RulesProblem {
   file: string;
   line: number;
+  /** 1-based, in characters; absent when not known. */
+  column?: number;
   message: string;
-  /** FILE:LINE: message */
+  /** FILE:LINE[:COLUMN]: message */
   text: string;
+  /** The line's text with a caret under the column (two lines), as the command line prints it under the error; absent when not known. */
+  excerpt?: string;
 }
 
 /** The rule file's check (docscore rules check --format json). */

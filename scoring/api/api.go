@@ -254,12 +254,21 @@ type RulesCheckResult struct {
 type Problem struct {
 	File    string `json:"file"`
 	Line    int    `json:"line"`
+	Column  int    `json:"column,omitempty"` // 1-based, in characters; 0 when not known
 	Message string `json:"message"`
-	Text    string `json:"text"` // FILE:LINE: message
+	Text    string `json:"text"` // FILE:LINE[:COLUMN]: message
+	// Excerpt is the line's text with a caret under the column, as every
+	// input error shows it under its head (inputerr.Render); "" when the
+	// line's text is not known.
+	Excerpt string `json:"excerpt,omitempty"`
 }
 
 func problem(e *inputerr.Error) Problem {
-	return Problem{File: e.File, Line: e.Line, Message: e.Msg, Text: e.Head()}
+	p := Problem{File: e.File, Line: e.Line, Column: e.Column, Message: e.Msg, Text: e.Head()}
+	if e.Source != "" && e.Line > 0 {
+		p.Excerpt = inputerr.Render(e.Source, e.Line, e.Column)
+	}
+	return p
 }
 
 // CheckRules parses and checks a rule file. Problems with the rule file are

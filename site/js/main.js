@@ -803,7 +803,10 @@ function renderRules() {
   $('rules-summary').textContent = `${r.file}: ${r.settled} settled, ${r.open} OPEN rows` +
     (r.sha256 ? `, sha256 ${r.sha256.slice(0, 12)}` : '') + '. OPEN rows change no score until you preview them.';
   const problems = clear($('rules-problems'));
-  for (const p of r.errors) problems.append(el('li', { class: 'error-item' }, `error: line ${p.line}: ${p.message}`));
+  for (const p of r.errors) {
+    problems.append(el('li', { class: 'error-item' }, `error: line ${p.line}${p.column ? `:${p.column}` : ''}: ${p.message}`,
+      p.excerpt && el('pre', { class: 'caret' }, p.excerpt)));
+  }
   for (const p of r.warnings) problems.append(el('li', { class: 'warning-item' }, `warning: line ${p.line}: ${p.message}`));
   const open = r.rows.filter((x) => x.status === 'OPEN');
   $('rules-all-p').hidden = open.length === 0 || r.errors.length > 0;

@@ -204,7 +204,7 @@ func TestRulesCheck(t *testing.T) {
 		t.Fatalf("valid file: exit %d, %q", code, out)
 	}
 	code, out, _ = run(t, "rules", "check", "--rules", filepath.Join(dir, "ok.md"), "--gt", filepath.Join(dir, "gt"))
-	if code != ExitInput || !strings.Contains(out, `ok.md:5: model-side ignore "in" (leading) of field place_of_stay matches the ground truth "in Ghetto"`) {
+	if code != ExitInput || !strings.Contains(out, `ok.md:5:19: model-side ignore "in" (leading) of field place_of_stay matches the ground truth "in Ghetto"`) {
 		t.Fatalf("GT check: exit %d, %q", code, out)
 	}
 	code, out, _ = run(t, "rules", "check", "--rules", filepath.Join(dir, "ok.md"), "--format", "json")
@@ -228,7 +228,7 @@ func TestRulesWithTwoErrors(t *testing.T) {
 	rules := filepath.Join(dir, "bad.md")
 	want := []string{
 		`bad.md:5:24: unknown position "middle" (expected leading, trailing or anywhere)`,
-		`bad.md:6: unknown field "nome" (expected name, title`,
+		`bad.md:6:3: unknown field "nome" (expected name, title`,
 	}
 	tests := []struct {
 		name string

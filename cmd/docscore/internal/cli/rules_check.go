@@ -30,8 +30,9 @@ Warnings: a settled row without a witness; a table in a rule section that
 looks like rules but lacks a rule column; a column or extra cells that are
 not read; a file with no rule section, or no rule table, at all.
 
-Errors and warnings are printed as FILE:LINE: message; the exit code is 2
-when there is any error. With --format json the report still holds the
+Errors and warnings are printed as FILE:LINE[:COLUMN]: message, an error
+followed by its row with a caret under the cell at fault; the exit code is
+2 when there is any error. With --format json the report still holds the
 file's sha256 and the rows that parsed when there are errors.`,
 		Example: `  docscore rules check --rules EQUIVALENCES.md
   docscore rules check --rules EQUIVALENCES.md --gt gt/`,
@@ -82,6 +83,9 @@ file's sha256 and the rows that parsed when there are errors.`,
 			} else {
 				for _, e := range res.Errors {
 					fmt.Fprintln(env.Stdout, "error: "+e.Text)
+					if e.Excerpt != "" {
+						fmt.Fprintln(env.Stdout, e.Excerpt)
+					}
 				}
 				for _, w := range res.Warnings {
 					fmt.Fprintln(env.Stdout, "warning: "+w.Text)

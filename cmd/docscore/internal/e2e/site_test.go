@@ -352,8 +352,14 @@ func TestBadInputShowsTheLine(t *testing.T) {
 		t.Fatalf("errors beside the rule file, each once: %q", got)
 	}
 	panel, _ := chromedp.Run(ctx, chromedp.Text(chromedp.ID("rules-problems")))
-	if !strings.Contains(panel, `error: line 7: unknown position "middle"`) || !strings.Contains(panel, `error: line 8: unknown field "nome"`) {
+	if !strings.Contains(panel, `error: line 7:18: unknown position "middle"`) || !strings.Contains(panel, `error: line 8:3: unknown field "nome"`) {
 		t.Fatalf("rules panel: %q", panel)
+	}
+	// Each error shows its row with a caret under the cell at fault, as
+	// the command line does.
+	if !strings.Contains(panel, "    7 | | name | conte | middle | model | settled | p27 |\n      |                  ^") ||
+		!strings.Contains(panel, "    8 | | nome | il | leading | model | settled | p28 |\n      |   ^") {
+		t.Fatalf("rules panel without the rows and their carets: %q", panel)
 	}
 	if rows, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll('#rules-table tbody tr')].map(r => r.cells[0].textContent).join(',')`)); rows != "8" {
 		t.Fatalf("rows of the rules panel: %q, want the row at line 8", rows)
