@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 
@@ -210,8 +211,20 @@ func (n *node) get(local string) (string, bool) {
 const maxDepth = 256
 
 // parseXML reads a whole XML document into nodes; a syntax error names
-// its line and column.
+// its line and column (in characters) and shows the line with a caret.
 func parseXML(name string, data []byte) (*node, error) {
+	root, err := parseXMLNodes(name, data)
+	if e, ok := inputerr.As(err); ok && e.Line > 0 {
+		ingest.OpenBytes(name, data).Attach(e)
+		// The decoder counts bytes from the line's start.
+		if e.Column > 1 && e.Column-1 <= len(e.Source) {
+			e.Column = utf8.RuneCountInString(e.Source[:e.Column-1]) + 1
+		}
+	}
+	return root, err
+}
+
+func parseXMLNodes(name string, data []byte) (*node, error) {
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
 	var stack []*node
