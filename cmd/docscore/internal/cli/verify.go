@@ -27,9 +27,9 @@ import (
 
 func init() {
 	register("", "verify", func(env *Env) *cobra.Command {
-		var inputs string
+		var inputs, stdin string
 		c := &cobra.Command{
-			Use:   "verify REPORT.json [--inputs DIR]",
+			Use:   "verify REPORT.json [--inputs DIR] [--stdin FILE]",
 			Short: "Re-run a report from its provenance and check every number is reproduced byte for byte",
 			Long: `Verify a JSON report as SPEC section F.8 defines (see docs/provenance.md).
 
@@ -38,13 +38,16 @@ name, byte count and sha256, and the options that change numbers. verify
 finds each input under --inputs DIR, else beside the report, else (for a
 file of the embedded sample, named sample/…) in the sample bundled with
 docscore; checks its size and sha256; re-runs the operation and compares
-the bytes with the report's.
+the bytes with the report's. An input the report's run read from standard
+input is named <stdin>: give the file that was piped with --stdin FILE
+(- to pipe it to verify as well).
 
 Exit 0 when every byte is reproduced; 1 when a number differs (the first
 few are named); 2 when an input is missing or its hash differs, or the
 report has no provenance.`,
 			Example: `  docscore verify compare.json
-  docscore verify report.json --inputs data/`,
+  docscore verify report.json --inputs data/
+  docscore verify report.json --stdin runs.jsonl`,
 			Args: func(c *cobra.Command, args []string) error {
 				if len(args) != 1 {
 					return usageError("verify takes one report, REPORT.json (got %d arguments)", len(args))
@@ -52,15 +55,19 @@ report has no provenance.`,
 				return nil
 			},
 			RunE: func(c *cobra.Command, args []string) error {
-				return runVerify(env, args[0], inputs)
+				return runVerify(env, args[0], inputs, stdin)
 			},
 		}
 		c.Flags().StringVar(&inputs, "inputs", "", "the folder holding the report's inputs (default: the report's own folder)")
+		c.Flags().StringVar(&stdin, "stdin", "", "the file the report's run read from standard input (its input named <stdin>); - for standard input")
 		return c
 	})
 }
 
-func runVerify(env *Env, path, inputsDir string) error {
+func runVerify(env *Env, path, inputsDir, stdinPath string) error {
+	if err := oneStdin("REPORT.json", path, "--stdin", stdinPath); err != nil {
+		return err
+	}
 	f, err := readInput(env, "REPORT.json", path)
 	if err != nil {
 		return err
@@ -86,12 +93,21 @@ func runVerify(env *Env, path, inputsDir string) error {
 	files := make([]api.File, len(p.Inputs))
 	found := make([]string, len(p.Inputs))
 	for i, in := range p.Inputs {
-		data, where, err := findInput(dirs, in)
+		var data []byte
+		var where string
+		if in.Name == stdinName && stdinPath != "" {
+			data, where, err = stdinInput(env, stdinPath, in)
+		} else {
+			data, where, err = findInput(dirs, in)
+			if err != nil && in.Name == stdinName {
+				err = fmt.Errorf("input %s (%s) was read from standard input: give the file that was piped with --stdin FILE", in.Name, in.Role)
+			}
+		}
 		if err != nil {
 			return &ExitError{Code: ExitInput, Err: fmt.Errorf("%s: %v", path, err)}
 		}
 		files[i], found[i] = api.File{Name: in.Name, Text: string(data)}, where
-		fmt.Fprintf(env.Stderr, "docscore: %s %s: %s (sha256 %s…)\n", in.Role, in.Name, where, in.SHA256[:12])
+		fmt.Fprintf(env.Stderr, "docscore: %s %s: read from %s (sha256 %s… agrees)\n", in.Role, in.Name, where, in.SHA256[:12])
 	}
 	var req api.Request
 	if len(p.Inputs) > 0 && p.Inputs[0].Role == "prediction" {
@@ -199,6 +215,21 @@ func referencesAsRead(req *receiptsapi.ReceiptsRequest, p *provenance.Provenance
 	}
 	req.Refs = nil
 	return nil
+}
+
+// stdinInput reads the file --stdin names (standard input for -) as the
+// report's input named <stdin>, which it must match in size and hash.
+func stdinInput(env *Env, name string, in provenance.Input) ([]byte, string, error) {
+	f, err := readInput(env, "--stdin", name)
+	if err != nil {
+		return nil, "", err
+	}
+	sum := sha256.Sum256(f.Data)
+	if int64(len(f.Data)) != in.Bytes || hex.EncodeToString(sum[:]) != in.SHA256 {
+		return nil, "", fmt.Errorf("input %s (%s): --stdin %s has %d bytes, sha256 %s; the report's input had %d bytes, sha256 %s",
+			in.Name, in.Role, f.Name, len(f.Data), hex.EncodeToString(sum[:]), in.Bytes, in.SHA256)
+	}
+	return f.Data, f.Name, nil
 }
 
 // findInput reads the input from the first folder holding a file of its

@@ -125,6 +125,26 @@ func TestVerifyScoreTabular(t *testing.T) {
 	if code != 0 || stdout != strings.Replace(string(got), `"name": "runs.jsonl"`, `"name": "`+stdinName+`"`, 1) {
 		t.Errorf("--runs -: exit %d (%s), or the report differs from the file's but for the runs' name", code, stderr)
 	}
+	// Its verify is given the piped file with --stdin, or pipes it too.
+	piped := filepath.Join(in, "piped.json")
+	if err := os.WriteFile(piped, []byte(stdout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := run(t, "verify", piped); code != 2 || !strings.Contains(stderr, "read from standard input: give the file that was piped with --stdin FILE") {
+		t.Errorf("verify of a piped report without --stdin: exit %d, stderr %s; want 2 naming --stdin", code, stderr)
+	}
+	if code, stdout, stderr := run(t, "verify", piped, "--stdin", filepath.Join(in, "runs.jsonl")); code != 0 || !strings.Contains(stdout, "reproduced byte for byte") {
+		t.Errorf("verify --stdin runs.jsonl: exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+	if code, stdout, stderr := runEnv(t, files["runs.jsonl"], nil, "verify", piped, "--stdin", "-"); code != 0 || !strings.Contains(stdout, "reproduced byte for byte") {
+		t.Errorf("verify --stdin -: exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+	if code, _, stderr := run(t, "verify", piped, "--stdin", filepath.Join(in, "EQUIVALENCES.md")); code != 2 || !strings.Contains(stderr, "--stdin "+filepath.Join(in, "EQUIVALENCES.md")+" has ") {
+		t.Errorf("verify --stdin of another file: exit %d, stderr %s; want 2 naming its size and hash", code, stderr)
+	}
+	if code, _, stderr := runEnv(t, stdout, nil, "verify", "-", "--stdin", "-"); code != 2 || !strings.Contains(stderr, "only one input may be -") {
+		t.Errorf("verify - --stdin -: exit %d, stderr %s; want 2", code, stderr)
+	}
 	// A preview, scored whole.
 	preview := filepath.Join(in, "preview.json")
 	if code, _, stderr := run(t, append(args, "--runs", filepath.Join(in, "runs.jsonl"), "--preview", "open", "--permutations", "300", "--out", preview)...); code != 0 {
