@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/schema"
@@ -83,6 +84,13 @@ func FuzzParse(f *testing.F) {
 		}
 		if !reflect.DeepEqual(file, again) {
 			t.Fatalf("Parse is not deterministic:\n%+v\n%+v", file, again)
+		}
+		// A caret stays on its line: a column names a character of the
+		// source line shown (or the place just after it).
+		for _, e := range Check(file, schema.Default(), nil) {
+			if e.Column > 0 && (e.Source == "" || e.Column > utf8.RuneCountInString(e.Source)+1) {
+				t.Errorf("error %q: column %d outside its line %q", e.Head(), e.Column, e.Source)
+			}
 		}
 		for _, r := range file.Rows {
 			if r.Line < 1 || r.Line > lines {

@@ -216,9 +216,10 @@ func parseXML(name string, data []byte) (*node, error) {
 	root, err := parseXMLNodes(name, data)
 	if e, ok := inputerr.As(err); ok && e.Line > 0 {
 		ingest.OpenBytes(name, data).Attach(e)
-		// The decoder counts bytes from the line's start.
-		if e.Column > 1 && e.Column-1 <= len(e.Source) {
-			e.Column = utf8.RuneCountInString(e.Source[:e.Column-1]) + 1
+		// The decoder counts bytes from the line's start, and past its
+		// end at the end of the file (the caret goes just after it).
+		if e.Column > 1 {
+			e.Column = utf8.RuneCountInString(e.Source[:min(e.Column-1, len(e.Source))]) + 1
 		}
 	}
 	return root, err

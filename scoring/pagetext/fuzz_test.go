@@ -5,12 +5,14 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 
-// FuzzExtract: any bytes give a text or an input error naming the file,
-// never a panic; the text scores against itself with no edits.
+// FuzzExtract: any bytes give a text or an input error naming the file
+// (its caret on the line it shows), never a panic; the text scores
+// against itself with no edits.
 func FuzzExtract(f *testing.F) {
 	for _, s := range []string{"", "Lorem\r\nipsum", "\ufeff", "<", "<?xml version=\"1.0\"?><alto><TextLine><String CONTENT=\"a\"/></TextLine></alto>",
 		`<PcGts xmlns="p"><Page><ReadingOrder><OrderedGroup><RegionRefIndexed index="x" regionRef="r"/></OrderedGroup></ReadingOrder><TextRegion id="r"><TextEquiv><Unicode>a</Unicode></TextEquiv></TextRegion></Page></PcGts>`,
@@ -31,6 +33,9 @@ func FuzzExtract(f *testing.F) {
 				e, ok := inputerr.As(err)
 				if !ok || e.File != "f.xml" {
 					t.Fatalf("error %v is not an input error naming the file", err)
+				}
+				if e.Column > 0 && e.Source != "" && e.Column > utf8.RuneCountInString(e.Source)+1 {
+					t.Fatalf("error %q: column %d outside its line %q", e.Head(), e.Column, e.Source)
 				}
 				continue
 			}
