@@ -28,10 +28,11 @@ type Op struct {
 // of the programme the band's checkpoints and trace-back segment hold (64
 // a machine word, 20 bytes a word with its score), WorkCells the cells
 // the band computes, all its passes and its trace back together (64 a
-// word step; each pass counts twice, for the trace back's recomputing at
-// most as much). Past either of
-// the last two, Align returns a *WorkLimitError before the pass that
-// would pass it. Zero is the default: 1 Mi front cells, 256 Mi band
+// word step, counted as the band's unpruned width: a pass counts twice
+// before it runs, for the trace back's recomputing at most as much, and
+// once after it did not hold the distance, having traced nothing back).
+// Past either of the last two, Align returns a *WorkLimitError before
+// the pass that would pass it. Zero is the default: 1 Mi front cells, 256 Mi band
 // cells (80 MB, two 200,000-character pages at any distance), work
 // unbounded.
 //
@@ -65,11 +66,12 @@ const (
 // apart. It is "too_much_work" in every host's error body (a 422 in the
 // HTTP API).
 type WorkLimitError struct {
-	GT, OCR, Edits int // the two lengths and the distance
+	GT, OCR int // the two lengths
+	Edits   int // a lower bound of the distance, as far as the passes that ran showed
 }
 
 func (e *WorkLimitError) Error() string {
-	return fmt.Sprintf("aligning %d ground-truth units with %d OCR units %d edits apart is over this host's work limit: score such pages with the command line (docscore score text)", e.GT, e.OCR, e.Edits)
+	return fmt.Sprintf("aligning %d ground-truth units with %d OCR units at least %d edits apart is over this host's work limit: score such pages with the command line (docscore score text)", e.GT, e.OCR, e.Edits)
 }
 
 // ErrorCode is "too_much_work".
@@ -128,6 +130,7 @@ func Align(a, b []int32, symbols int, lim AlignLimits) (int, []Op, error) {
 		if err != nil || dist <= k {
 			return dist, ops, err
 		}
+		work -= 64 * words // it traced nothing back
 		least = max(least, k+1)
 		if !prune && 100*dist < 99*best && 2*k < dist {
 			probe, _ := bandCosts(n, m, 2*k)
