@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strconv"
@@ -27,19 +28,18 @@ import (
 func Check(f *File, s *schema.Schema, gt map[string][]string) inputerr.List {
 	errs := append(inputerr.List(nil), f.errs...)
 	// bad reports a problem of row r with the caret under what, the
-	// first occurrence of that text in the row's cell number cell (0:
-	// the fields, 1: the forms, 2: an equivalence's canonical).
-	bad := func(r Row, cell int, what string, format string, args ...any) {
+	// first occurrence of that text in the row's cell of column col.
+	bad := func(r Row, col, what string, format string, args ...any) {
 		e := inputerr.New(f.Name, r.Line, "%s (row: %s)", fmt.Sprintf(format, args...), r)
 		if f.src != nil {
 			e.Source = f.src.LineText(r.Line)
-			e.Column = cellColumn(e.Source, cell, what)
+			e.Column = f.cellColumn(r.Line, col, what)
 		}
 		errs = append(errs, e)
 	}
 	for _, r := range f.rejected {
 		if _, err, fld := resolveFields(r, s); err != "" && len(r.Fields) > 0 {
-			bad(r, 0, fld, "%s", err)
+			bad(r, "field", fld, "%s", err)
 		}
 	}
 	type mapping struct {
@@ -50,7 +50,7 @@ func Check(f *File, s *schema.Schema, gt map[string][]string) inputerr.List {
 	for _, r := range f.Rows {
 		fields, err, culprit := resolveFields(r, s)
 		if err != "" {
-			bad(r, 0, culprit, "%s", err)
+			bad(r, "field", culprit, "%s", err)
 			continue
 		}
 		for _, fld := range fields {
@@ -58,7 +58,7 @@ func Check(f *File, s *schema.Schema, gt map[string][]string) inputerr.List {
 			if r.Kind == Equivalence {
 				canon := strings.Join(formTokens(r.Canonical, kind), " ")
 				if canon == "" {
-					bad(r, 2, r.Canonical, "canonical %q is empty after normalization", r.Canonical)
+					bad(r, "canonical", r.Canonical, "canonical %q is empty after normalization", r.Canonical)
 					continue
 				}
 				if seen[fld] == nil {
@@ -67,11 +67,11 @@ func Check(f *File, s *schema.Schema, gt map[string][]string) inputerr.List {
 				for _, form := range r.Forms {
 					key := strings.Join(formTokens(form, kind), " ")
 					if key == "" {
-						bad(r, 1, form, "form %q is empty after normalization", form)
+						bad(r, "forms", form, "form %q is empty after normalization", form)
 						continue
 					}
 					if prev, ok := seen[fld][key]; ok && prev.canonical != canon {
-						bad(r, 1, form, "form %q of field %s maps to %q here and to %q at line %d", form, fld, canon, prev.canonical, prev.line)
+						bad(r, "forms", form, "form %q of field %s maps to %q here and to %q at line %d", form, fld, canon, prev.canonical, prev.line)
 						continue
 					}
 					if _, ok := seen[fld][key]; !ok {
@@ -83,7 +83,7 @@ func Check(f *File, s *schema.Schema, gt map[string][]string) inputerr.List {
 			for _, form := range r.Forms {
 				toks := formTokens(form, kind)
 				if len(toks) == 0 {
-					bad(r, 1, form, "token %q is empty after normalization", form)
+					bad(r, "forms", form, "token %q is empty after normalization", form)
 					continue
 				}
 				if r.Side != ModelSide || gt == nil {
@@ -91,7 +91,7 @@ func Check(f *File, s *schema.Schema, gt map[string][]string) inputerr.List {
 				}
 				for _, v := range gt[fld] {
 					if firesOn(valueTokens(v, kind), toks, r.Position) {
-						bad(r, 1, form, "model-side ignore %q (%s) of field %s matches the ground truth %q: it would split identical pairs", form, r.Position, fld, v)
+						bad(r, "forms", form, "model-side ignore %q (%s) of field %s matches the ground truth %q: it would split identical pairs", form, r.Position, fld, v)
 						break
 					}
 				}
@@ -131,31 +131,20 @@ func resolveFields(r Row, s *schema.Schema) (fields []string, problem, culprit s
 }
 
 // cellColumn is the 1-based column, in characters, of the first
-// occurrence of what in cell number cell of a table row's source line, or
-// 0 when the line has no such cell or the cell does not hold what. Cells
-// are split at unescaped "|"; the row's content starts after the
-// indentation and the markers of block quotes and list items, and a "|"
-// there opens the first cell.
-func cellColumn(line string, cell int, what string) int {
-	content := len(line) - len(strings.TrimLeft(line, " \t>-*+"))
-	start, n := content, 0 // cell n starts at start
-	if content < len(line) && line[content] == '|' {
-		start, n = content+1, 0
+// occurrence of what in the cell of column col on a row's line, split as
+// the parser split it; 0 when the row, its cell or the text is not found.
+func (f *File) cellColumn(line int, col, what string) int {
+	i, ok := f.rowCols[line][col]
+	text := f.src.Line(line)
+	cells := splitCells(text)
+	if !ok || i >= len(cells) || what == "" {
+		return 0
 	}
-	for i := start; i <= len(line); i++ {
-		if i < len(line) && (line[i] != '|' || i > 0 && line[i-1] == '\\') {
-			continue
-		}
-		if n == cell {
-			off := strings.Index(line[start:i], what)
-			if what == "" || off < 0 {
-				return 0
-			}
-			return utf8.RuneCountInString(line[:start+off]) + 1
-		}
-		start, n = i+1, n+1
+	off := bytes.Index(text[cells[i].start:], []byte(what))
+	if off < 0 {
+		return 0
 	}
-	return 0
+	return utf8.RuneCount(text[:cells[i].start+off]) + 1
 }
 
 func columnNames(s *schema.Schema) []string {

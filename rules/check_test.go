@@ -360,3 +360,25 @@ func rowLines(rows []Row) []int {
 	}
 	return out
 }
+
+// TestCheckCaretFollowsTheHeader: a table whose columns are in another
+// order has its carets under the cells its header names.
+func TestCheckCaretFollowsTheHeader(t *testing.T) {
+	src := "## Equivalences\n| canonical | status | forms | field | witness |\n|---|---|---|---|---|\n" +
+		"| abate | settled | ab. | titel | w |\n" +
+		"| abate | settled | ab. | title | w |\n" +
+		"| abbot | settled | ab. | title | w |\n"
+	errs := Check(mustParse(t, src), schema.Default(), nil)
+	want := []string{
+		"check.md:4:27: unknown field \"titel\"",
+		"check.md:6:21: form \"ab.\" of field title maps to \"abbot\"",
+	}
+	if len(errs) != len(want) {
+		t.Fatalf("errors %v, want %d", errs, len(want))
+	}
+	for i, e := range errs {
+		if !strings.HasPrefix(e.Head(), want[i]) {
+			t.Errorf("error %d = %q, want it to start %q", i, e.Head(), want[i])
+		}
+	}
+}

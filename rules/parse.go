@@ -77,10 +77,11 @@ type File struct {
 	// section at all.
 	Warnings []*inputerr.Error `json:"-"`
 
-	errs     inputerr.List  // Parse's errors, which Check reports too
-	src      *ingest.Source // the normalized text, for the lines of Check's errors
-	rejected []Row          // rows that did not parse, as far as they read
-	prose    []int          // header lines of rule sections' tables taken for prose
+	errs     inputerr.List          // Parse's errors, which Check reports too
+	src      *ingest.Source         // the normalized text, for the lines of Check's errors
+	rowCols  map[int]map[string]int // a row's line → its table's cell index of each column
+	rejected []Row                  // rows that did not parse, as far as they read
+	prose    []int                  // header lines of rule sections' tables taken for prose
 
 	firstSection, ruleTables int // while parsing
 }
@@ -290,6 +291,10 @@ func (f *File) readTable(lines *ingest.LineIndex, t mdread.Block, kind Kind, err
 	}
 	for _, r := range t.Rows {
 		line := r.Line
+		if f.rowCols == nil {
+			f.rowCols = map[int]map[string]int{}
+		}
+		f.rowCols[line] = cols
 		cell := func(col string) string {
 			i, ok := cols[col]
 			if !ok || i >= len(r.Cells) {
