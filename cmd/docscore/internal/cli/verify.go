@@ -224,12 +224,21 @@ func stdinInput(env *Env, name string, in provenance.Input) ([]byte, string, err
 	if err != nil {
 		return nil, "", err
 	}
-	sum := sha256.Sum256(f.Data)
-	if int64(len(f.Data)) != in.Bytes || hex.EncodeToString(sum[:]) != in.SHA256 {
-		return nil, "", fmt.Errorf("input %s (%s): --stdin %s has %d bytes, sha256 %s; the report's input had %d bytes, sha256 %s",
-			in.Name, in.Role, f.Name, len(f.Data), hex.EncodeToString(sum[:]), in.Bytes, in.SHA256)
+	if mismatch := inputMismatch(f.Data, "--stdin "+f.Name, in); mismatch != "" {
+		return nil, "", fmt.Errorf("input %s (%s): %s", in.Name, in.Role, mismatch)
 	}
 	return f.Data, f.Name, nil
+}
+
+// inputMismatch is "" when data has the input's recorded size and
+// sha256, otherwise what differs, naming where data came from.
+func inputMismatch(data []byte, where string, in provenance.Input) string {
+	sum := sha256.Sum256(data)
+	if int64(len(data)) == in.Bytes && hex.EncodeToString(sum[:]) == in.SHA256 {
+		return ""
+	}
+	return fmt.Sprintf("%s has %d bytes, sha256 %s; the report's input had %d bytes, sha256 %s",
+		where, len(data), hex.EncodeToString(sum[:]), in.Bytes, in.SHA256)
 }
 
 // findInput reads the input from the first folder holding a file of its
@@ -237,13 +246,11 @@ func stdinInput(env *Env, name string, in provenance.Input) ([]byte, string, err
 func findInput(dirs []string, in provenance.Input) ([]byte, string, error) {
 	var mismatch string
 	check := func(data []byte, where string) bool {
-		sum := sha256.Sum256(data)
-		if int64(len(data)) == in.Bytes && hex.EncodeToString(sum[:]) == in.SHA256 {
-			return true
+		if m := inputMismatch(data, where, in); m != "" {
+			mismatch = m
+			return false
 		}
-		mismatch = fmt.Sprintf("%s has %d bytes, sha256 %s; the report's input had %d bytes, sha256 %s",
-			where, len(data), hex.EncodeToString(sum[:]), in.Bytes, in.SHA256)
-		return false
+		return true
 	}
 	// A file of the name but another size is not read; it is named when
 	// nothing else is found.
