@@ -8,7 +8,6 @@ var (
 	Golden    = golden
 	Claims    = claims
 	Fixed     = fixed
-	Sources   = sources
 	FirstPass = firstPass
 )
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docscore/docscore/internal/testkit"
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/judging"
 )
@@ -19,9 +20,9 @@ func TestGroundTruthPanel(t *testing.T) {
 	panel := &GroundTruthPanel{
 		Providers:             []GroundTruthProvider{{"openai", a.adapter()}, {"claude", b.adapter()}, {"local", c.adapter()}},
 		ExtractionInstruction: "Extract currency, amount, and account name.",
-		ExpectedFields:        statementFields,
+		ExpectedFields:        testkit.StatementFields,
 	}
-	rep, err := panel.Generate(context.Background(), "statement-001", sources(t))
+	rep, err := panel.Generate(context.Background(), "statement-001", testkit.PageSources(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestGroundTruthPanel(t *testing.T) {
 // router, and checks the marker reached no provider.
 func TestGroundTruthIsBlindToThePrediction(t *testing.T) {
 	const marker = "PREDICTED-VALUE-7f3a"
-	src := sources(t)
+	src := testkit.PageSources(t)
 	stage := evalcase.EvaluationCase{CaseID: "statement-001", Prediction: map[string]any{"currency": marker, "amount": marker}, References: src}
 	a := &reader{name: "openai", answer: fixed(claims("$.currency", `"USD"`))}
 	b := &reader{name: "claude", answer: fixed(claims("$.currency", `"EUR"`))}
@@ -133,7 +134,7 @@ func TestGroundTruthMinimumAgreement(t *testing.T) {
 				ps = append(ps, GroundTruthProvider{r.name, r.adapter()})
 			}
 			p := &GroundTruthPanel{Providers: ps, ExtractionInstruction: "Read the amount.", ExpectedFields: []string{"$.amount"}, MinimumAgreement: tc.min}
-			rep, err := p.Generate(context.Background(), "c", sources(t))
+			rep, err := p.Generate(context.Background(), "c", testkit.PageSources(t))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -152,7 +153,7 @@ func TestGroundTruthUnusableAnswerKept(t *testing.T) {
 	a := &reader{name: "a", answer: fixed(claims("$.x", `"1"`))}
 	b := &reader{name: "b", answer: fixed(`{"claims": [{"path": "$.x", "value": {"nested": 1}, "reference_id": "page-001", "visual_evidence": "", "confidence": 1}]}`)}
 	p := &GroundTruthPanel{Providers: []GroundTruthProvider{{"a", a.adapter()}, {"b", b.adapter()}}, ExtractionInstruction: "x", ExpectedFields: []string{"$.x"}}
-	rep, err := p.Generate(context.Background(), "c", sources(t))
+	rep, err := p.Generate(context.Background(), "c", testkit.PageSources(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,8 +207,8 @@ func firstPass(t *testing.T) (*GroundTruthReport, []evalcase.ReferenceArtifact) 
 	t.Helper()
 	a := &reader{name: "openai", answer: fixed(claims("$.currency", `"USD"`, "$.amount", `"1,250.00"`, "$.account_name", `"J. Smith"`))}
 	b := &reader{name: "claude", answer: fixed(claims("$.currency", `"USD"`, "$.amount", `"1,250.50"`))}
-	src := sources(t)
-	p := &GroundTruthPanel{Providers: []GroundTruthProvider{{"openai", a.adapter()}, {"claude", b.adapter()}}, ExtractionInstruction: "Extract currency, amount, and account name.", ExpectedFields: statementFields}
+	src := testkit.PageSources(t)
+	p := &GroundTruthPanel{Providers: []GroundTruthProvider{{"openai", a.adapter()}, {"claude", b.adapter()}}, ExtractionInstruction: "Extract currency, amount, and account name.", ExpectedFields: testkit.StatementFields}
 	rep, err := p.Generate(context.Background(), "statement-001", src)
 	if err != nil {
 		t.Fatal(err)
@@ -262,7 +263,7 @@ func TestGroundTruthAdjudicator(t *testing.T) {
 		t.Error("adjudication changed the first-pass report")
 	}
 	// Other sources are refused.
-	other := sources(t)
+	other := testkit.PageSources(t)
 	other[0].SHA256 = strings.Repeat("0", 64)
 	if _, err := adj.Adjudicate(context.Background(), rep, other); err == nil {
 		t.Error("adjudication accepted other sources")
@@ -316,7 +317,7 @@ func TestGroundTruthPanelValidate(t *testing.T) {
 func TestGroundTruthRouter(t *testing.T) {
 	pdf, _ := evalcase.ArtifactFromBytes("statement.pdf", []byte("%PDF-1.4"), evalcase.ArtifactOptions{})
 	odt, _ := evalcase.ArtifactFromBytes("notes.odt", []byte("PK"), evalcase.ArtifactOptions{})
-	png := sources(t)
+	png := testkit.PageSources(t)
 	csvRef, _ := evalcase.ArtifactFromBytes("table.csv", []byte("a,b\n"), evalcase.ArtifactOptions{})
 	a := &reader{name: "a", answer: fixed(claims("$.x", `"1"`))}
 	b := &reader{name: "b", answer: fixed(claims("$.x", `"1"`))}

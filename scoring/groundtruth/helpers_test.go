@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/internal/testkit"
-	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/judging"
 )
 
@@ -51,18 +50,3 @@ func claims(pairs ...string) string {
 func fixed(text string) func(judging.ModelRequest) string {
 	return func(judging.ModelRequest) string { return text }
 }
-
-func sources(t *testing.T) []evalcase.ReferenceArtifact {
-	t.Helper()
-	var out []evalcase.ReferenceArtifact
-	for i, b := range [][]byte{{0x89, 'P', 'N', 'G', 1}, {0x89, 'P', 'N', 'G', 2}} {
-		a, err := evalcase.ArtifactFromBytes(fmt.Sprintf("page-%03d.png", i+1), b, evalcase.ArtifactOptions{ArtifactID: fmt.Sprintf("page-%03d", i+1), Metadata: map[string]any{"page": i + 1}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, a)
-	}
-	return out
-}
-
-var statementFields = []string{"$.currency", "$.amount", "$.account_name", "$.date"}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docscore/docscore/internal/testkit"
 	"github.com/docscore/docscore/scoring/evalcase"
 	"github.com/docscore/docscore/scoring/groundtruth"
 	"github.com/docscore/docscore/scoring/inputerr"
@@ -125,7 +126,7 @@ func TestReviewFileRefusals(t *testing.T) {
 func TestReviewFileNoDisagreement(t *testing.T) {
 	answer := groundtruth.Fixed(groundtruth.Claims("$.x", `"1"`))
 	p := &groundtruth.GroundTruthPanel{Providers: []groundtruth.GroundTruthProvider{{"a", groundtruth.ScriptedReader("a", answer)}, {"b", groundtruth.ScriptedReader("b", answer)}}, ExtractionInstruction: "x", ExpectedFields: []string{"$.x"}}
-	rep, err := p.Generate(context.Background(), "c", groundtruth.Sources(t))
+	rep, err := p.Generate(context.Background(), "c", testkit.PageSources(t))
 	if err != nil || rep.RequiresHumanReview {
 		t.Fatalf("%v %v", rep, err)
 	}

@@ -4,14 +4,12 @@ package judging
 // that need the harness: a judging_test file may import it, a judging one
 // may not).
 var (
-	Golden         = golden
-	Claims         = claims
-	Fixed          = fixed
-	Sources        = sources
-	Variant        = variant
-	PanelStage     = panelStage
-	StatementField = statementFields
-	ValidAnswer    = validAnswer
+	Golden      = golden
+	Claims      = claims
+	Fixed       = fixed
+	Variant     = variant
+	PanelStage  = panelStage
+	ValidAnswer = validAnswer
 )
 
 // ScriptedReader returns a ground-truth provider adapter named name that

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docscore/docscore/internal/testkit"
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/internal/jsonscan"
@@ -98,7 +99,7 @@ func TestScanMatchesEncodingJSON(t *testing.T) {
 
 // FuzzScanTabular holds the scan to encoding/json on any text.
 func FuzzScanTabular(f *testing.F) {
-	f.Add(compact(f, tabularReport))
+	f.Add(testkit.CompactReport(f, tabularReport))
 	f.Add(`{"kind":"tabular","fields":["a"],"cells":[{"model":"m","phase":"G"}],"images":[{"model":"m","phase":"G","page":"1","status":"ok","line":1,"matched":1,"n_model":1,"n_gt":1,"name_cer_edits":0,"name_ref_chars":0,"fields":{"a":{"sum":1,"scored":1}}}]}`)
 	f.Add(`{"kind":"tabular","fields":["a"],"cells":[],"images":[{"model":"m","phase":"G","page":"1","status":"ok","pairs":[{"gt":"K\u00e9","x":[1,-2.5e+3,true,null,{}]}],"fields":{"a":{"sum":1,"scored":1}}}]}`)
 	f.Fuzz(func(t *testing.T, text string) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docscore/docscore/internal/testkit"
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
@@ -258,7 +259,7 @@ func floatp(v float64) *float64 { return &v }
 func FuzzCompareReports(f *testing.F) {
 	for _, p := range []string{tabularReport, receiptsReport, "../../tabular/testdata/golden/sample_no_rules.json",
 		"../../receipts/testdata/golden/receipts_incomplete.json"} {
-		b := compact(f, p)
+		b := testkit.CompactReport(f, p)
 		f.Add(b, b)
 	}
 	f.Add(`{"kind":"tabular","fields":[],"cells":[{"model":"m","phase":"G"}],"images":[{"model":"m","phase":"G","page":"1","status":"ok","matched":-1,"n_model":1,"n_gt":1,"name_cer_edits":0,"name_ref_chars":0,"fields":{}}]}`, `{"kind":"receipts"}`)
@@ -271,37 +272,4 @@ func FuzzCompareReports(f *testing.F) {
 		_, _ = CompareOperation.Run(api.NoCancel, o(&CompareRequest{Base: fa, Within: true}))
 		_, _ = CompareOperation.Run(api.NoCancel, o(&CompareRequest{Base: fa, New: fb, Format: "md"}))
 	})
-}
-
-// compact is a sample report cut short, on one line: a seed small enough
-// for the fuzzer to mutate quickly (the whole reports run at a few
-// executions a second).
-func compact(f testing.TB, path string) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		f.Fatal(err)
-	}
-	var rep map[string]any
-	if err := json.Unmarshal(b, &rep); err != nil {
-		f.Fatal(err)
-	}
-	// Six images or pages of two cells, without what compare does not
-	// read (pairs, missing numbers).
-	for _, rows := range []string{"images", "pages"} {
-		list, ok := rep[rows].([]any)
-		if !ok {
-			continue
-		}
-		list = list[:min(6, len(list))]
-		for _, row := range list {
-			delete(row.(map[string]any), "pairs")
-			delete(row.(map[string]any), "missing_numbers")
-		}
-		rep[rows] = list
-	}
-	out, err := json.Marshal(rep)
-	if err != nil {
-		f.Fatal(err)
-	}
-	return string(out)
 }
