@@ -39,7 +39,7 @@ func writeRequest(t *testing.T, req tabular.Request) (gt, runs, rules string) {
 func TestReferenceGivesDocscoresNumbers(t *testing.T) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
-		t.Skip("no python3")
+		t.Fatal("the reference scorer needs python3: install it (apt-get install python3)")
 	}
 	s, err := sample.TabularRequest(true)
 	if err != nil {
@@ -96,5 +96,25 @@ func TestSameCellsFindsDifferences(t *testing.T) {
 	}
 	if err := SameCells([]byte(`{"cells":[]}`), []byte(a), 1e-9); err == nil {
 		t.Error("no cells: no error")
+	}
+}
+
+// TestSummaryNamesCells: the Markdown report must have a row for every
+// cell of the JSON report.
+func TestSummaryNamesCells(t *testing.T) {
+	js := `{"cells":[{"model":"m","phase":"G"},{"model":"m","phase":"N"}]}`
+	md := "| model | phase |\n|---|---|\n| m | G | 0.9 |\n| m | N | 0.8 |\n"
+	for _, c := range []struct {
+		name, md, js, want string
+	}{
+		{"every cell", md, js, ""},
+		{"a cell missing", strings.Replace(md, "| m | N |", "| m | X |", 1), js, `phase "N"`},
+		{"no cells", md, `{"cells":[]}`, "no cells"},
+		{"not JSON", md, `{`, "unexpected end"},
+	} {
+		err := SummaryNamesCells([]byte(c.md), []byte(c.js))
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
+		}
 	}
 }
