@@ -128,7 +128,7 @@ bench-start: ## docscore --version's start against a hello-world Go binary's: me
 # and the ratio (target: at least 100x).
 REFERENCE_DIR ?= /tmp/docscore-reference
 .PHONY: bench-reference
-bench-reference: ## the 450-image corpus scored by the Python reference and by docscore --jobs 1, whole process, in turn: same numbers, the ratio
+bench-reference: ## the 450-image corpus scored by the Python reference and by docscore --jobs 1, whole process, in turn: same numbers, the ratio (and the cells-only report's)
 	@command -v python3 >/dev/null || { echo "bench-reference needs python3"; exit 1; }
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w $(PROVENANCE_LDFLAG)' -o $(BIN) ./cmd/docscore
 	@test -s $(REFERENCE_DIR)/runs.jsonl || $(GO) run ./cmd/docscore/internal/gencorpus -images 450 -pages 3 -out $(REFERENCE_DIR)
