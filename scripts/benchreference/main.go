@@ -96,15 +96,9 @@ func main() {
 		refT, dsT, mdT = append(refT, a), append(dsT, b), append(mdT, c)
 	}
 	fmt.Print(report(refT, dsT))
-	cpu := func(t timing) time.Duration { return t.cpu }
-	wall := func(t timing) time.Duration { return t.wall }
-	fmt.Printf("cells only, as the reference prints them (docscore --format md): median %.3f s wall %.3f s CPU: ratio %.1f× wall, %.1f× CPU\n",
-		medianOf(mdT, wall).Seconds(), medianOf(mdT, cpu).Seconds(),
-		medianOf(refT, wall).Seconds()/medianOf(mdT, wall).Seconds(), medianOf(refT, cpu).Seconds()/medianOf(mdT, cpu).Seconds())
+	fmt.Printf("cells only, as the reference prints them (docscore --format md): %s\n", beside(refT, mdT))
 	if len(oldT) > 0 {
-		fmt.Printf("before: %s median %.3f s wall %.3f s CPU: ratio %.1f× wall, %.1f× CPU (same rounds)\n", *before,
-			medianOf(oldT, wall).Seconds(), medianOf(oldT, cpu).Seconds(),
-			medianOf(refT, wall).Seconds()/medianOf(oldT, wall).Seconds(), medianOf(refT, cpu).Seconds()/medianOf(oldT, cpu).Seconds())
+		fmt.Printf("before: %s %s (same rounds)\n", *before, beside(refT, oldT))
 	}
 }
 
@@ -145,15 +139,23 @@ func medianOf(ts []timing, f func(timing) time.Duration) time.Duration {
 	return (ds[len(ds)/2-1] + ds[len(ds)/2]) / 2
 }
 
+func wallOf(t timing) time.Duration { return t.wall }
+func cpuOf(t timing) time.Duration  { return t.cpu }
+
 func report(ref, ds []timing) string {
-	wall := func(t timing) time.Duration { return t.wall }
-	cpu := func(t timing) time.Duration { return t.cpu }
-	rw, rc, dw, dc := medianOf(ref, wall), medianOf(ref, cpu), medianOf(ds, wall), medianOf(ds, cpu)
+	rw, rc, dw, dc := medianOf(ref, wallOf), medianOf(ref, cpuOf), medianOf(ds, wallOf), medianOf(ds, cpuOf)
 	s := func(d time.Duration) float64 { return d.Seconds() }
 	return fmt.Sprintf("reference (Python)  median %8.3f s wall %8.3f s CPU (%d runs)\n"+
 		"docscore --jobs 1   median %8.3f s wall %8.3f s CPU (%d runs, interleaved)\n"+
 		"ratio %.1f× wall, %.1f× CPU (target ≥ 100×)\n",
 		s(rw), s(rc), len(ref), s(dw), s(dc), len(ds), s(rw)/s(dw), s(rc)/s(dc))
+}
+
+// beside is another series' medians and its ratio to the reference's,
+// on one line.
+func beside(ref, ds []timing) string {
+	rw, rc, dw, dc := medianOf(ref, wallOf), medianOf(ref, cpuOf), medianOf(ds, wallOf), medianOf(ds, cpuOf)
+	return fmt.Sprintf("median %.3f s wall %.3f s CPU: ratio %.1f× wall, %.1f× CPU", dw.Seconds(), dc.Seconds(), rw.Seconds()/dw.Seconds(), rc.Seconds()/dc.Seconds())
 }
 
 // SummaryNamesCells checks that a Markdown report (md) has a row for
