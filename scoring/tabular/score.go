@@ -1,9 +1,9 @@
 package tabular
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/docscore/docscore/rules"
@@ -498,15 +498,18 @@ func (sc *scorer) scoreImage(im *tabularread.Image) *tabularreport.ImageScore {
 			sc.cands = append(sc.cands, c)
 		}
 	}
-	sort.SliceStable(sc.cands, func(a, b int) bool {
-		ca, cb := sc.cands[a], sc.cands[b]
-		if ca.sim != cb.sim {
-			return ca.sim > cb.sim
+	// Best first; (model, gt) is unique, so the order is total.
+	slices.SortFunc(sc.cands, func(a, b candidate) int {
+		if a.sim != b.sim {
+			if a.sim > b.sim {
+				return -1
+			}
+			return 1
 		}
-		if ca.model != cb.model {
-			return ca.model < cb.model
+		if a.model != b.model {
+			return cmp.Compare(a.model, b.model)
 		}
-		return ca.gt < cb.gt
+		return cmp.Compare(a.gt, b.gt)
 	})
 	modelTaken := make([]bool, len(im.Records))
 	gtTaken := make([]bool, len(pp.names))
@@ -526,7 +529,7 @@ func (sc *scorer) scoreImage(im *tabularread.Image) *tabularreport.ImageScore {
 		res.Fields[j].Name = col.Name
 	}
 	// Pairs are reported in ground-truth row order.
-	sort.Slice(accepted, func(a, b int) bool { return accepted[a].gt < accepted[b].gt })
+	slices.SortFunc(accepted, func(a, b candidate) int { return cmp.Compare(a.gt, b.gt) })
 	// One allocation each for the image's pairs, their fields and their
 	// scores, rather than three per pair.
 	cols := len(sc.s.Columns)

@@ -247,11 +247,18 @@ func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Eight plain ASCII bytes at a time: most of a report's keys and
+		// values need no escape.
+		for i+8 <= len(s) && special(load64(s, i)) == 0 {
+			i += 8
+		}
+		for i < len(s) && plain[s[i]>>6]>>(s[i]&63)&1 != 0 {
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
 		if b := s[i]; b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' {
-				i++
-				continue
-			}
 			dst = append(dst, s[start:i]...)
 			switch b {
 			case '\\', '"':
@@ -294,11 +301,41 @@ func AppendString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
+// ones has a one in each byte.
+const ones = 0x0101010101010101
+
+// load64 reads s[i:i+8] as a little-endian word.
+func load64(s string, i int) uint64 {
+	b := s[i : i+8]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+// plain marks, a bit per byte, the bytes a JSON string holds as they
+// are: printable ASCII but the quote and the backslash.
+var plain = [4]uint64{0xFFFFFFFB00000000, 0xFFFFFFFFEFFFFFFF, 0, 0}
+
+// special is non-zero when one of w's bytes is not plain ASCII in a JSON
+// string: a quote, a backslash, a control character or a byte of a
+// multi-byte character.
+func special(w uint64) uint64 {
+	q, b := w^(ones*'"'), w^(ones*'\\')
+	return ((q-ones)&^q | (b-ones)&^b | (w-ones*0x20)&^w | w) & (ones * 0x80)
+}
+
 // AppendFloat appends a finite float64 as encoding/json formats it: the
 // shortest representation that round-trips, in 'f' form between 1e-6 and
 // 1e21 and in 'e' form with an unpadded exponent outside.
 func AppendFloat(dst []byte, f float64) []byte {
 	abs := math.Abs(f)
+	if abs < 1e15 && f == float64(int64(f)) {
+		// A whole number (a score of 0 or 1, most of a report's): its
+		// digits, as the shortest form is.
+		if f == 0 && math.Signbit(f) {
+			return append(dst, '-', '0')
+		}
+		return strconv.AppendInt(dst, int64(f), 10)
+	}
 	format := byte('f')
 	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
 		format = 'e'

@@ -45,7 +45,10 @@ func TestMarshal(t *testing.T) {
 }
 
 var strs = []string{"", "plain", `q"uote\back`, "tab\tnl\ncr\rbs\bff\f", "\x00\x01\x1f\x7f", "<a&b>",
-	"é ü 中 😀", "\u2028\u2029", "bad\xffutf8\xc3", "\xed\xa0\x80 surrogate bytes"}
+	"é ü 中 😀", "\u2028\u2029", "bad\xffutf8\xc3", "\xed\xa0\x80 surrogate bytes",
+	// Eight bytes at a time: a special byte at each place of a word.
+	"place_of_origin", "01234567\"9abcdef", "0123456\\89abcdef", "012345678\x1fabcdef", "abcdefgh\u00e9ijklmnop\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f",
+	"abcdefghijklmno\xff", "\"bcdefgh\"jklmnop\"", " !#$%&'()*+,-./0123456789:;<=>?@[]^_`{|}~"}
 
 func FuzzAppendString(f *testing.F) {
 	for _, s := range strs {
@@ -61,7 +64,9 @@ func FuzzAppendString(f *testing.F) {
 
 func FuzzAppendFloat(f *testing.F) {
 	for _, x := range []float64{0, math.Copysign(0, -1), 1, -1.5, 0.1, 1e-6, 9.99e-7, 1e-7, 1e20, 1e21, 123456789e13,
-		math.MaxFloat64, math.SmallestNonzeroFloat64, 1.0 / 3, 2.5e-10} {
+		math.MaxFloat64, math.SmallestNonzeroFloat64, 1.0 / 3, 2.5e-10,
+		// Whole numbers, on both sides of the short path's bound.
+		2, -7, 123456, 1e15 - 1, -(1e15 - 1), 1e15, 1<<53 + 2, 1e15 + 0.5} {
 		f.Add(x)
 	}
 	f.Fuzz(func(t *testing.T, x float64) {
@@ -146,5 +151,18 @@ func TestErrorsStick(t *testing.T) {
 	w.Close(']')
 	if _, err := w.Bytes(); err == nil {
 		t.Fatal("no error for an invalid raw value")
+	}
+}
+
+// TestPlain checks the table of bytes AppendString copies as they are.
+func TestPlain(t *testing.T) {
+	for b := 0; b < 256; b++ {
+		want := b >= 0x20 && b < 0x80 && b != '"' && b != '\\'
+		if got := plain[b>>6]>>(b&63)&1 != 0; got != want {
+			t.Errorf("byte %#x: plain %v, want %v", b, got, want)
+		}
+		if w := uint64(b) * ones; (special(w) == 0) != want {
+			t.Errorf("word of %#x: special %#x, want plain %v", b, special(w), want)
+		}
 	}
 }
