@@ -161,3 +161,50 @@ func FuzzAppendBaseTokens(f *testing.F) {
 		}
 	})
 }
+
+// wildcardDistance is the wildcard edit distance by the whole table, as
+// SPEC A.6 defines it: the oracle of FuzzWildcardDistance.
+func wildcardDistance(gt, model []rune) int {
+	d := make([][]int, len(gt)+1)
+	for i := range d {
+		d[i] = make([]int, len(model)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(gt); i++ {
+		for j := 1; j <= len(model); j++ {
+			cost := 1
+			if gt[i-1] == model[j-1] || gt[i-1] == Wildcard {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j-1]+cost, d[i-1][j]+1, d[i][j-1]+1)
+		}
+	}
+	return d[len(gt)][len(model)]
+}
+
+// FuzzWildcardDistance holds Distance, which trims the matching ends
+// before its table, to the whole table's distance, with the aligner
+// reused across calls.
+func FuzzWildcardDistance(f *testing.F) {
+	for _, p := range [][2]string{
+		{"kin?gsech", "kinzgsech"}, {"kin?gsech", "kingsech"}, {"???", ""}, {"", "abc"},
+		{"stella vianello", "stella vianello"}, {"stella vianello", "stela vianelo"},
+		{"a?a", "aaa"}, {"?a", "a"}, {"a?", "a"}, {"ab?ba", "abba"}, {"abcabc", "cabcab"},
+		{"leon q iacob", "leon qm iacob tedesco"}, {"?", "?"}, {"x?y", "?"},
+	} {
+		f.Add(p[0], p[1])
+	}
+	var w WildcardAligner
+	f.Fuzz(func(t *testing.T, gt, model string) {
+		g, m := []rune(gt), []rune(model)
+		if len(g)*len(m) > 1<<16 {
+			return
+		}
+		if got, want := w.Distance(g, m), wildcardDistance(g, m); got != want {
+			t.Fatalf("Distance(%q, %q) = %d, want %d", gt, model, got, want)
+		}
+	})
+}

@@ -1,8 +1,6 @@
 package text
 
 import (
-	"slices"
-
 	"github.com/agnivade/levenshtein"
 )
 
@@ -92,8 +90,18 @@ func (w *WildcardAligner) distanceTable(gt, model []rune) []int32 {
 // deletion when nothing is read there. A Wildcard on the model side is a
 // literal character.
 func (w *WildcardAligner) Distance(gt, model []rune) int {
-	if !containsWildcard(gt) && slices.Equal(gt, model) {
-		return 0
+	// Ends that match (a character, or a Wildcard against anything) cost
+	// nothing, and with insertions and deletions costing 1 some optimal
+	// alignment pairs them: only the middle needs the table. A name and
+	// its reading mostly differ in a letter or two.
+	for len(gt) > 0 && len(model) > 0 && (gt[0] == model[0] || gt[0] == Wildcard) {
+		gt, model = gt[1:], model[1:]
+	}
+	for len(gt) > 0 && len(model) > 0 && (gt[len(gt)-1] == model[len(model)-1] || gt[len(gt)-1] == Wildcard) {
+		gt, model = gt[:len(gt)-1], model[:len(model)-1]
+	}
+	if len(gt) == 0 || len(model) == 0 {
+		return len(gt) + len(model)
 	}
 	// Two rows of the table suffice for the distance.
 	cols := len(model) + 1
