@@ -311,26 +311,67 @@ func recordList(raw string) ([]string, bool) {
 func recordsFromMembers(items []jsonscan.Member, ends []int, s *schema.Schema) []Record {
 	out := make([]Record, len(ends))
 	values := make([]Value, len(ends)*len(s.Columns))
+	// The records of a line mostly give the same keys in the same order:
+	// the column of the previous record's key at each place is kept, and
+	// a key written the same way there skips its lookup.
+	var placesArray [32]keyPlace
+	places := placesArray[:0]
 	start := 0
 	for i, end := range ends {
 		members := dedupe(items[start:end])
 		start = end
 		rec := Record{Values: values[:len(s.Columns):len(s.Columns)]}
 		values = values[len(s.Columns):]
-		for _, f := range members {
-			key := fieldKey(f.Key)
-			switch {
-			case key == s.Key:
+		for p, f := range members {
+			var col int
+			if p < len(places) && places[p].raw == f.Key {
+				col = places[p].col
+			} else {
+				col = keyColumn(f.Key, s)
+				switch {
+				case p < len(places):
+					places[p] = keyPlace{f.Key, col}
+				case p == len(places) && p < cap(places):
+					places = append(places, keyPlace{f.Key, col})
+				}
+			}
+			switch col {
+			case nameColumn:
 				rec.Key = valueFromJSON(f.Value)
-			case s.Index(key) >= 0:
-				rec.Values[s.Index(key)] = valueFromJSON(f.Value)
-			default:
+			case extraColumn:
 				rec.Extra = append(rec.Extra, Field{Key: f.Key, Value: json.RawMessage(f.Value)})
+			default:
+				rec.Values[col] = valueFromJSON(f.Value)
 			}
 		}
 		out[i] = rec
 	}
 	return out
+}
+
+// keyPlace is a record key as written and its column (keyColumn).
+type keyPlace struct {
+	raw string
+	col int
+}
+
+// The columns of keyColumn that are not the schema's.
+const (
+	nameColumn  = -2 // the schema's key (the record's name)
+	extraColumn = -1 // no column: an extra field
+)
+
+// keyColumn returns the schema column of a record key as written, or
+// nameColumn or extraColumn.
+func keyColumn(raw string, s *schema.Schema) int {
+	key := fieldKey(raw)
+	if key == s.Key {
+		return nameColumn
+	}
+	if j := s.Index(key); j >= 0 {
+		return j
+	}
+	return extraColumn
 }
 
 // fieldKey is a record key as the schema names columns: trimmed and lower

@@ -261,6 +261,9 @@ func FuzzParseImageAgainstOracle(f *testing.F) {
 		`{"model":"m","page":7,"run":-1.5e3,"status":"ok","records":[{" NAME ":"a","Title":true,"X":{"y":[1, 2]},"x":null}]}`,
 		`{"model":" ","page":"1"}`, `{"model":"m","page":"1","status":null,"records":[1]}`, `null`, `[]`, `{"model":"m"} x`,
 		`{"model":"m","page":"1","records":[{"name":"\ud800"}],"model":"n"}`,
+		// Records whose keys move, change case or repeat (the reader keeps
+		// each place's column from the record before).
+		`{"model":"m","page":"1","records":[{"name":"a","title":"x","Extra":1},{"title":"y","name":"b","Extra":2},{"Name":"c","TITLE":"z"},{"name":"d","name":"e","title":"w"},{"name":"f","title":"v","Extra":3,"x":4}]}`,
 	} {
 		f.Add([]byte(l))
 	}
