@@ -15,14 +15,7 @@ import (
 // quickly (whole reports run at a few executions a second).
 func CompactReport(f testing.TB, path string) string {
 	f.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		f.Fatal(err)
-	}
-	var rep map[string]any
-	if err := json.Unmarshal(b, &rep); err != nil {
-		f.Fatal(err)
-	}
+	rep := ReadJSONObject(f, path)
 	for _, rows := range []string{"images", "pages"} {
 		list, ok := rep[rows].([]any)
 		if !ok {
@@ -61,3 +54,18 @@ func PageSources(t testing.TB) []evalcase.ReferenceArtifact {
 // StatementFields are the fields of the bank-statement cases the judging
 // and ground-truth tests read.
 var StatementFields = []string{"$.currency", "$.amount", "$.account_name", "$.date"}
+
+// ReadJSONObject reads the JSON object of the file at path (a saved
+// report, say) as a map, failing the test when it cannot.
+func ReadJSONObject(t testing.TB, path string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return m
+}

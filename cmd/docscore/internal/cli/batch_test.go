@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/modeladapter/judgetest"
+	"github.com/docscore/docscore/internal/testkit"
 	"github.com/docscore/docscore/scoring/harness"
 )
 
@@ -56,25 +57,12 @@ func batchAnswers(special map[string]judgetest.BatchReply) func(string, judgetes
 	}
 }
 
-func readReportMap(t *testing.T, path string) map[string]any {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 // equalBeyond reads the JSON objects of a direct and a batch run, takes
 // their usage member (key) out of them, checks that the rest is equal and
 // returns both, rest and usage.
 func equalBeyond(t *testing.T, direct, batch, key string) (a, b, ua, ub map[string]any) {
 	t.Helper()
-	a, b = readReportMap(t, direct), readReportMap(t, batch)
+	a, b = testkit.ReadJSONObject(t, direct), testkit.ReadJSONObject(t, batch)
 	ua, _ = a[key].(map[string]any)
 	ub, _ = b[key].(map[string]any)
 	delete(a, key)

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/modeladapter/judgetest"
+	"github.com/docscore/docscore/internal/testkit"
 )
 
 var estimateLine = regexp.MustCompile(`estimated cost before any call( \(batch, at the batch price\))?: \$([0-9.]+)`)
@@ -144,7 +145,7 @@ func TestGroundTruthGenerateBatch(t *testing.T) {
 		}
 	}
 	// The readings' own usage costs half in batch mode; the rest is equal.
-	a, b := readReportMap(t, filepath.Join(dir, "direct.json")), readReportMap(t, filepath.Join(dir, "batch.json"))
+	a, b := testkit.ReadJSONObject(t, filepath.Join(dir, "direct.json")), testkit.ReadJSONObject(t, filepath.Join(dir, "batch.json"))
 	ua, ub := a["usage"].(map[string]any), b["usage"].(map[string]any)
 	if n := halvedUsage(t, a, b); n != 5 {
 		t.Errorf("%d usage members compared, want 5 (the run's and 4 readings')", n)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/docscore/docscore/httpapi"
+	"github.com/docscore/docscore/internal/testkit"
 )
 
 // The golden reports compare reads.
@@ -24,14 +25,7 @@ const (
 // F1 halved: a new report significantly worse than the golden one.
 func regressed(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile(receiptsGolden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep map[string]any
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := testkit.ReadJSONObject(t, receiptsGolden)
 	for _, p := range rep["pages"].([]any) {
 		page := p.(map[string]any)
 		if f1, ok := page["f1"].(float64); ok {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/docscore/docscore/internal/testkit"
 )
 
 // comparisonMember returns the raw "comparison" member of a tabular
@@ -106,14 +108,7 @@ func TestComparePreviewOfItself(t *testing.T) {
 }
 
 func TestComparePreviewBadInput(t *testing.T) {
-	golden, err := os.ReadFile(tabularGolden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep map[string]any
-	if err := json.Unmarshal(golden, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := testkit.ReadJSONObject(t, tabularGolden)
 	// A copy of the report whose images keep only those keep says.
 	with := func(cells []any, keep func(im map[string]any) bool) map[string]any {
 		out := map[string]any{}
