@@ -17,6 +17,8 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/docscore/docscore/scoring/internal/swar"
 )
 
 // Marshal returns v as docscore writes JSON: indented by two spaces, HTML
@@ -249,7 +251,7 @@ func AppendString(dst []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		// Eight plain ASCII bytes at a time: most of a report's keys and
 		// values need no escape.
-		for i+8 <= len(s) && special(load64(s, i)) == 0 {
+		for i+8 <= len(s) && special(swar.Load64(s, i)) == 0 {
 			i += 8
 		}
 		for i < len(s) && plain[s[i]>>6]>>(s[i]&63)&1 != 0 {
@@ -301,16 +303,6 @@ func AppendString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// ones has a one in each byte.
-const ones = 0x0101010101010101
-
-// load64 reads s[i:i+8] as a little-endian word.
-func load64(s string, i int) uint64 {
-	b := s[i : i+8]
-	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-}
-
 // plain marks, a bit per byte, the bytes a JSON string holds as they
 // are: printable ASCII but the quote and the backslash.
 var plain = [4]uint64{0xFFFFFFFB00000000, 0xFFFFFFFFEFFFFFFF, 0, 0}
@@ -319,8 +311,7 @@ var plain = [4]uint64{0xFFFFFFFB00000000, 0xFFFFFFFFEFFFFFFF, 0, 0}
 // string: a quote, a backslash, a control character or a byte of a
 // multi-byte character.
 func special(w uint64) uint64 {
-	q, b := w^(ones*'"'), w^(ones*'\\')
-	return ((q-ones)&^q | (b-ones)&^b | (w-ones*0x20)&^w | w) & (ones * 0x80)
+	return swar.StringStops(w) | w&(swar.Ones*0x80)
 }
 
 // AppendFloat appends a finite float64 as encoding/json formats it: the

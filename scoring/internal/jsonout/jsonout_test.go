@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"testing"
+
+	"github.com/docscore/docscore/scoring/internal/swar"
 )
 
 // encodingJSON is the oracle: the Encoder with no HTML escaping and two
@@ -161,7 +163,7 @@ func TestPlain(t *testing.T) {
 		if got := plain[b>>6]>>(b&63)&1 != 0; got != want {
 			t.Errorf("byte %#x: plain %v, want %v", b, got, want)
 		}
-		if w := uint64(b) * ones; (special(w) == 0) != want {
+		if w := uint64(b) * swar.Ones; (special(w) == 0) != want {
 			t.Errorf("word of %#x: special %#x, want plain %v", b, special(w), want)
 		}
 	}

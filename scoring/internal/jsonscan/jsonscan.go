@@ -15,6 +15,8 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/docscore/docscore/scoring/internal/swar"
 )
 
 // Member is one member of an object: its decoded key and its value's raw
@@ -196,7 +198,7 @@ func skipSpaces(data string, i int) int {
 		case '\n':
 			i++
 			for i+8 <= len(data) {
-				n := bits.TrailingZeros64(load64(data, i)^(ones*' ')) >> 3
+				n := bits.TrailingZeros64(swar.Load64(data, i)^(swar.Ones*' ')) >> 3
 				i += n
 				if n < 8 {
 					break
@@ -209,26 +211,6 @@ func skipSpaces(data string, i int) int {
 		}
 	}
 	return i
-}
-
-// ones has a one in each byte: ones*c is c in every byte.
-const ones = 0x0101010101010101
-
-// load64 is data[i:i+8] as a little-endian word (one load where the
-// compiler merges loads).
-func load64(data string, i int) uint64 {
-	b := data[i : i+8]
-	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-}
-
-// stops returns a mask of w's bytes that end a string literal's plain
-// run — a quote, a backslash, a control character — whose lowest set bit
-// is the high bit of the first such byte (a byte's borrow reaches only
-// the bytes above it).
-func stops(w uint64) uint64 {
-	q, b := w^(ones*'"'), w^(ones*'\\')
-	return ((q-ones)&^q | (b-ones)&^b | (w-ones*0x20)&^w) & (ones * 0x80)
 }
 
 // value scans the value starting at data[i], nested depth levels deep, and
@@ -319,7 +301,7 @@ func stringEnd(data string, i int) (end int, ok bool) {
 	i++
 	for {
 		for i+8 <= len(data) {
-			if m := stops(load64(data, i)); m != 0 {
+			if m := swar.StringStops(swar.Load64(data, i)); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				goto stop
 			}
