@@ -49,6 +49,9 @@
 //     &nbsp; stay as written (the html package's table of 2,000 names
 //     stays out of the page core); HTML blocks other than comments,
 //     reference links and definitions, autolinks in angle brackets (kept
-//     with their brackets) and bare URLs are read as plain text. The
-//     check skips files that hold any of them (inlineOutsideSubset).
+//     with their brackets) and bare URLs are read as plain text, and so
+//     is "[text] (destination)": gomarkdown took white space between a
+//     link's text and its destination, GFM (and GitHub's rendering of the
+//     file) does not. The check skips files that hold any of them
+//     (inlineOutsideSubset).
 package rules
