@@ -5,7 +5,7 @@
 // previewed).
 //
 // The file is an ordinary Markdown document. Parse reads its headings and
-// pipe tables with a small hand-written reader (rules/internal/mdread),
+// pipe tables with a small hand-written reader (internal/mdread),
 // keeping every row's line number for errors and for choosing rows to
 // preview; Check validates rows against a schema and, optionally, the
 // ground truth; Compile turns the active rows into per-field tables for

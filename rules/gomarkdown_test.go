@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/docscore/docscore/rules/internal/mdread"
+	"github.com/docscore/docscore/internal/mdread"
 	"github.com/gomarkdown/markdown/ast"
 	"github.com/gomarkdown/markdown/parser"
 )

@@ -8,7 +8,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/docscore/docscore/rules/internal/mdread"
+	"github.com/docscore/docscore/internal/mdread"
 )
 
 // differential returns what Parse reads from src with the reader given, in

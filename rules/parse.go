@@ -9,8 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/docscore/docscore/internal/mdread"
 	"github.com/docscore/docscore/internal/sha256sum"
-	"github.com/docscore/docscore/rules/internal/mdread"
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/text"

@@ -1,7 +1,9 @@
 package tables
 
 import (
+	"fmt"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -65,4 +67,39 @@ func BenchmarkGriTSPubTabNet(b *testing.B) {
 		b.ReportMetric(float64(b.N*len(pred))/cpu, "pairs/cpu-s")
 	}
 	b.ReportMetric(float64(b.N*len(pred))/b.Elapsed().Seconds(), "pairs/s")
+}
+
+// markdownBenchText is a model's answer: a sentence, then a 40-row table
+// in a fence with some inline markup.
+func markdownBenchText() string {
+	var sb strings.Builder
+	sb.WriteString("Here is the table:\n\n```markdown\n| Item | **Qty** | Price | Notes |\n|:--|--:|--:|---|\n")
+	for i := range 40 {
+		fmt.Fprintf(&sb, "| item %d | %d | $%d.50 | *note* with `code` and &amp; ~~old~~ |\n", i, i%7, i*3)
+	}
+	sb.WriteString("```\n")
+	return sb.String()
+}
+
+// BenchmarkParseMarkdown reads a model's Markdown table with the
+// package's reader; BenchmarkParseMarkdownGomarkdown with the gomarkdown
+// reader it replaced, for comparison.
+func BenchmarkParseMarkdown(b *testing.B) {
+	benchmarkMarkdown(b, parseMarkdown)
+}
+
+// BenchmarkParseMarkdownGomarkdown: see BenchmarkParseMarkdown.
+func BenchmarkParseMarkdownGomarkdown(b *testing.B) {
+	benchmarkMarkdown(b, parseGomarkdown)
+}
+
+func benchmarkMarkdown(b *testing.B, parse func(string, int) ([]*Node, error)) {
+	text := markdownBenchText()
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if t, err := parse(text, DefaultMaxNodes); err != nil || len(t) != 1 {
+			b.Fatal(len(t), err)
+		}
+	}
 }

@@ -17,4 +17,12 @@
 // TEDS 1 (PubTabNet divides by zero); a span that is not an integer is
 // compared as written and laid out as 1 (both codes raise); ragged GriTS
 // grids are padded with empty one-by-one cells (table-transformer fails).
+//
+// Markdown is read with the project's own reader (internal/mdread), in
+// gomarkdown's reading with its Tables, NoIntraEmphasis and
+// Strikethrough extensions, which FuzzMarkdownAgainstGomarkdown holds it
+// to. It reads apart from gomarkdown where rule files' reader does
+// (rules' doc.go): HTML blocks are read as text (a pipe table in a
+// <div> is a table), reference links and autolinks stay as written, "[a]
+// (b)" is not a link.
 package tables

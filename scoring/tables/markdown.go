@@ -1,100 +1,107 @@
-//go:build !nogomarkdown
-
 package tables
 
 import (
 	"fmt"
+	"html"
 	"strconv"
+	"strings"
 
-	"github.com/gomarkdown/markdown/ast"
-	"github.com/gomarkdown/markdown/parser"
+	"github.com/docscore/docscore/internal/mdread"
 )
 
-// parseMarkdown reads the GFM pipe tables of a Markdown text with
-// gomarkdown's table extension: the header row becomes a thead row, the
-// others a tbody, every cell a td (as PubTabNet writes its tables);
-// strong emphasis is <b>, emphasis <i>, code <code>, the rest plain text.
+// parseMarkdown reads the GFM pipe tables of a Markdown text (with
+// internal/mdread, in gomarkdown's reading; doc.go says where it
+// differs): the header row becomes a thead row, the body rows a tbody,
+// rows after a "|===|" footer line a tfoot, every cell a td (as PubTabNet
+// writes its tables), a run of pipes its colspan; strong emphasis is <b>,
+// emphasis <i>, strikethrough <strike>, code <code>, the rest plain text.
 func parseMarkdown(text string, maxNodes int) ([]*Node, error) {
-	p := parser.NewWithExtensions(parser.Tables | parser.NoIntraEmphasis | parser.Strikethrough)
-	doc := p.Parse([]byte(text))
 	var out []*Node
 	count := 0
-	var err error
-	ast.WalkFunc(doc, func(n ast.Node, entering bool) ast.WalkStatus {
-		t, ok := n.(*ast.Table)
-		if !ok || !entering {
-			return ast.GoToNext
-		}
+	for _, t := range mdread.ReadTables([]byte(normalizeNewlines(text))) {
 		table := elem("table")
-		for _, part := range t.Children {
-			tag := "tbody"
-			switch part.(type) {
-			case *ast.TableHeader:
-				tag = "thead"
-			case *ast.TableFooter:
-				tag = "tfoot"
+		if t.Header != nil {
+			table.Children = appendGroup(table.Children, "thead", []mdread.TableRow{*t.Header}, &count)
+		}
+		body := t.Rows
+		for k, r := range t.Rows {
+			if r.Footer > 0 {
+				body = t.Rows[:k]
+				break
 			}
-			group := elem(tag)
-			for _, row := range part.GetChildren() {
-				tr := elem("tr")
-				for _, c := range row.GetChildren() {
-					td := elem("td")
-					if tc, ok := c.(*ast.TableCell); ok && tc.ColSpan > 1 {
-						td.Attrs = append(td.Attrs, attr("colspan", strconv.Itoa(tc.ColSpan)))
-					}
-					td.Children = inlines(c.GetChildren(), td.Children, &count)
-					tr.Children = append(tr.Children, td)
-					count++
-				}
-				group.Children = append(group.Children, tr)
+		}
+		table.Children = appendGroup(table.Children, "tbody", body, &count)
+		rest := t.Rows[len(body):]
+		for f := 1; f <= t.Footers; f++ {
+			n := 0
+			for n < len(rest) && rest[n].Footer == f {
+				n++
 			}
-			if len(group.Children) > 0 {
-				table.Children = append(table.Children, group)
-			}
+			table.Children = appendGroup(table.Children, "tfoot", rest[:n], &count)
+			rest = rest[n:]
 		}
 		if count > maxNodes {
-			err = fmt.Errorf("more than %d table nodes (the work cap on a file)", maxNodes)
-			return ast.Terminate
+			return out, fmt.Errorf("more than %d table nodes (the work cap on a file)", maxNodes)
 		}
 		out = append(out, table)
-		return ast.SkipChildren
-	})
-	return out, err
+	}
+	return out, nil
 }
 
-// inlines appends the nodes of a Markdown cell's inline content.
-func inlines(ns []ast.Node, out []*Node, count *int) []*Node {
-	for _, n := range ns {
-		*count++
-		var tag string
-		switch x := n.(type) {
-		case *ast.Text:
-			out = appendText(out, string(x.Literal))
-			continue
-		case *ast.Code:
-			out = append(out, &Node{Tag: "code", Children: []*Node{{Text: string(x.Literal)}}})
-			continue
-		case *ast.HTMLSpan:
-			out = appendText(out, string(x.Literal))
-			continue
-		case *ast.Strong:
-			tag = "b"
-		case *ast.Emph:
-			tag = "i"
-		case *ast.Del:
-			tag = "strike"
-		case *ast.Hardbreak:
-			out = append(out, &Node{Tag: "br"})
-			continue
-		}
-		if tag == "" {
-			if leaf := n.AsLeaf(); leaf != nil {
-				out = appendText(out, string(leaf.Literal))
-			}
-			out = inlines(n.GetChildren(), out, count)
-			continue
-		}
-		out = append(out, &Node{Tag: tag, Children: inlines(n.GetChildren(), nil, count)})
+// normalizeNewlines returns text with LF newlines, which the reader
+// works on (gomarkdown's parser normalizes them itself).
+func normalizeNewlines(text string) string {
+	if strings.IndexByte(text, '\r') < 0 {
+		return text
 	}
-	return out
+	return strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
+}
+
+// appendGroup appends a row group (thead, tbody, tfoot) of rows, unless
+// it has none.
+func appendGroup(out []*Node, tag string, rows []mdread.TableRow, count *int) []*Node {
+	if len(rows) == 0 {
+		return out
+	}
+	group := elem(tag)
+	for _, row := range rows {
+		tr := elem("tr")
+		for _, c := range row.Cells {
+			td := elem("td")
+			if c.Span > 1 {
+				td.Attrs = append(td.Attrs, attr("colspan", strconv.Itoa(c.Span)))
+			}
+			td.Children = inlineNodes(mdread.ReadInline(c.Content, html.UnescapeString), count)
+			tr.Children = append(tr.Children, td)
+			*count++
+		}
+		group.Children = append(group.Children, tr)
+	}
+	return append(out, group)
+}
+
+// inlineNodes builds a cell's nodes from its inline markup.
+func inlineNodes(ms []mdread.Markup, count *int) []*Node {
+	var kids []*Node
+	var stack []*Node // open elements; kids is the innermost's children
+	var saved [][]*Node
+	for _, m := range ms {
+		switch {
+		case m.Tag == "":
+			*count++
+			kids = appendText(kids, m.Text)
+		case !m.Close:
+			*count++
+			stack = append(stack, &Node{Tag: m.Tag})
+			saved = append(saved, kids)
+			kids = nil
+		default:
+			n := stack[len(stack)-1]
+			n.Children = kids
+			stack = stack[:len(stack)-1]
+			kids = append(saved[len(saved)-1], n)
+			saved = saved[:len(saved)-1]
+		}
+	}
+	return kids
 }

@@ -174,10 +174,15 @@ func TestWorkerEndToEnd(t *testing.T) {
 		if status != 200 || !bytes.Equal(got, rec.Body.Bytes()) {
 			t.Fatalf("tables detail: status %d, differs from the native handler's:\n%.400s", status, got)
 		}
-		// The Worker build leaves gomarkdown out, and says so.
-		body, _ = json.Marshal(tablesapi.TablesRequest{GT: []core.File{{Name: "gt.md", Text: "| a |\n|---|\n| 1 |\n"}}, Pred: []core.File{read("model-a.html")}})
-		if status, _, got := wd.post(t, "/v1/score/tables", "application/json", body); status != 422 || !bytes.Contains(got, []byte("Markdown tables are not read by this build")) {
-			t.Fatalf("tables from Markdown: status %d: %.400s", status, got)
+		// Markdown tables are read as natively (the reader is the core's own).
+		body, _ = json.Marshal(tablesapi.TablesRequest{GT: []core.File{{Name: "gt.md", Text: "| a | b |\n|---|---|\n| **1** | 2 |\n"}}, Pred: []core.File{read("model-a.html")}})
+		status, _, got = wd.post(t, "/v1/score/tables", "application/json", body)
+		rec = httptest.NewRecorder()
+		nreq = httptest.NewRequest("POST", "/v1/score/tables", bytes.NewReader(body))
+		nreq.Header.Set("Content-Type", "application/json")
+		native.ServeHTTP(rec, nreq)
+		if status != 200 || rec.Code != 200 || !bytes.Equal(got, rec.Body.Bytes()) || !bytes.Contains(got, []byte(`"teds"`)) {
+			t.Fatalf("tables from Markdown: status %d (native %d), differs from the native handler's:\n%.400s", status, rec.Code, got)
 		}
 	})
 

@@ -2,13 +2,13 @@ package mdread
 
 import "bytes"
 
-// This file is the Markdown reader of rule files: a small hand-written
-// reader of the subset that decides which headings and pipe tables a rule
-// file has, and what their cells say. It follows the block rules of the
-// gomarkdown parser the package used before (CommonExtensions without
-// MathJax), which a differential fuzz test (FuzzMarkdownAgainstGomarkdown)
-// keeps it to; the library was 700 KB of the page core's code with the
-// regexp package it pulled in. See package rules' doc.go for where it
+// This file is the block reader: a small hand-written reader of the
+// subset that decides which headings and pipe tables a file has, and what
+// their cells hold. It follows the block rules of the gomarkdown parser
+// the project used before, in the rule files' dialect (CommonExtensions
+// without MathJax) or the tables family's (Tables, NoIntraEmphasis,
+// Strikethrough), which differential fuzz tests in rules and
+// scoring/tables keep it to. See package rules' doc.go for where it
 // deliberately differs.
 
 // Block is a heading or a table of a rule file, in document order.
@@ -36,6 +36,9 @@ type mdReader struct {
 	lines  []int
 	starts []int // offset of the first byte of each line of buf
 	out    *[]Block
+	// tables, when set, is where ReadTables puts the tables, and the
+	// reader follows the tables family's dialect (ReadTables).
+	tables *[]Table
 	depth  int
 	// padded counts the empty cells added to short rows, as the parser
 	// limits them.
@@ -46,19 +49,60 @@ type mdReader struct {
 // Read returns the headings and tables of src (LF newlines).
 func Read(src []byte) []Block {
 	var out []Block
+	readAll(src, &out, nil)
+	return out
+}
+
+// readAll reads src into out, or in the tables family's dialect into
+// tables.
+func readAll(src []byte, out *[]Block, tables *[]Table) {
 	n := bytes.Count(src, []byte("\n")) + 1
 	lines := make([]int, n)
 	for i := range lines {
 		lines[i] = i + 1
 	}
 	padded := 0
-	r := newMDReader(src, lines, &out, 0, &padded, max(len(src), 100*1024))
+	r := newMDReader(src, lines, out, tables, 0, &padded, max(len(src), 100*1024))
 	r.block(0, len(src))
+}
+
+// Table is a pipe table as ReadTables reads it.
+type Table struct {
+	Header  *TableRow // nil when the first line is the delimiter row
+	Rows    []TableRow
+	Footers int // footer lines ("|===|") among the rows
+}
+
+// TableRow is one row of a Table.
+type TableRow struct {
+	// Footer is 0 for a body row, n for a row after the table's n-th
+	// footer line (gomarkdown puts each in a new footer group).
+	Footer int
+	Cells  []TableCell
+}
+
+// TableCell is a cell as written: its content, inline markup unread
+// (ReadInline reads it), and the columns a run of pipes after it spans
+// (0 for one column).
+type TableCell struct {
+	Content []byte
+	Span    int
+}
+
+// ReadTables returns the pipe tables of src (LF newlines) in the dialect
+// of the tables family: gomarkdown's Tables, NoIntraEmphasis and
+// Strikethrough extensions only. Unlike rule files, a fence is not code
+// (a table a model wrapped in a ``` fence is read), "#x" is a heading
+// without the space, there are no definition lists or heading ids, and a
+// table without a header row is read too.
+func ReadTables(src []byte) []Table {
+	var out []Table
+	readAll(src, nil, &out)
 	return out
 }
 
-func newMDReader(buf []byte, lines []int, out *[]Block, depth int, padded *int, limit int) *mdReader {
-	r := &mdReader{buf: buf, lines: lines, out: out, depth: depth, padded: padded, limit: limit, starts: []int{0}}
+func newMDReader(buf []byte, lines []int, out *[]Block, tables *[]Table, depth int, padded *int, limit int) *mdReader {
+	r := &mdReader{buf: buf, lines: lines, out: out, tables: tables, depth: depth, padded: padded, limit: limit, starts: []int{0}}
 	for i, c := range buf {
 		if c == '\n' {
 			r.starts = append(r.starts, i+1)
@@ -97,7 +141,7 @@ func (r *mdReader) sub(content []byte, lines []int) {
 	for bytes.Count(content, []byte("\n"))+1 > len(lines) {
 		lines = append(lines, lines[len(lines)-1])
 	}
-	s := newMDReader(content, lines, r.out, r.depth+1, r.padded, r.limit)
+	s := newMDReader(content, lines, r.out, r.tables, r.depth+1, r.padded, r.limit)
 	s.block(0, len(content))
 }
 
@@ -117,7 +161,7 @@ func (r *mdReader) block(beg, end int) {
 }
 
 func (r *mdReader) parseBlock(off int, data []byte) int {
-	if isPrefixHeading(data) {
+	if r.isPrefixHeading(data) {
 		return r.prefixHeading(off, data)
 	}
 	if data[0] == '<' {
@@ -131,8 +175,10 @@ func (r *mdReader) parseBlock(off int, data []byte) int {
 	if codePrefix(data) > 0 {
 		return indentedCode(data)
 	}
-	if n := r.fencedCode(off, data); n > 0 {
-		return n
+	if r.tables == nil {
+		if n := r.fencedCode(off, data); n > 0 {
+			return n
+		}
 	}
 	if isHRule(data) {
 		return skipUntil(data, 0, '\n')
@@ -146,7 +192,7 @@ func (r *mdReader) parseBlock(off int, data []byte) int {
 	if uliPrefix(data) > 0 || oliPrefix(data) > 0 {
 		return r.list(off, data, data[skipN(data, 0, ' ', 3)] >= '0' && data[skipN(data, 0, ' ', 3)] <= '9', false)
 	}
-	if dliPrefix(data) > 0 {
+	if r.tables == nil && dliPrefix(data) > 0 {
 		if n := r.list(off, data, false, true); n > 0 {
 			return n
 		}
@@ -193,9 +239,15 @@ func mdIsEmpty(data []byte) int {
 // escapedAt reports whether data[i] follows an odd number of backslashes.
 func escapedAt(data []byte, i int) bool { return IsEscaped(data, i) }
 
-func isPrefixHeading(data []byte) bool {
+// isPrefixHeading reports whether data starts with an ATX heading: "#"
+// and, in rule files (gomarkdown's SpaceHeadings), a space after the
+// run of "#".
+func (r *mdReader) isPrefixHeading(data []byte) bool {
 	if len(data) > 0 && data[0] != '#' {
 		return false
+	}
+	if r.tables != nil {
+		return true
 	}
 	level := skipN(data, 0, '#', 6)
 	return level < len(data) && data[level] == ' '
@@ -206,6 +258,10 @@ func (r *mdReader) prefixHeading(off int, data []byte) int {
 	i := skipRun(data, level, ' ')
 	end := skipUntil(data, i, '\n')
 	skip := end
+	if r.tables != nil {
+		// The tables family reads no heading (nor gomarkdown's HeadingIDs).
+		return skip
+	}
 	// A trailing {#id} is the heading's id, not its text.
 	j := i
 	for j < end-1 && (data[j] != '{' || data[j+1] != '#') {
@@ -241,6 +297,9 @@ func (r *mdReader) prefixHeading(off int, data []byte) int {
 // located it by a plain text literal, so a heading of inline code or
 // entities only, or one read from a copy, is placed at line 1.
 func (r *mdReader) heading(level, off int, content []byte) {
+	if r.tables != nil {
+		return
+	}
 	text, plain := inlineText(content)
 	line := 0
 	if plain && r.depth == 0 {
@@ -406,7 +465,7 @@ func (r *mdReader) quote(data []byte, off int) int {
 		}
 		raw = append(raw, data[contentBeg:end]...)
 		lines = append(lines, r.lineAt(off+beg))
-		if _, m := fenceLine(data[contentBeg:end], fence); m != nil {
+		if _, m := fenceLine(data[contentBeg:end], fence); m != nil && r.tables == nil {
 			if fence != nil {
 				fence = nil
 			} else if r.quotedFenceCloses(data, end, m) {
@@ -537,28 +596,60 @@ func (r *mdReader) table(off int, data []byte) int {
 	if i == 0 {
 		return 0
 	}
+	if r.tables != nil {
+		return r.cellTable(data, i, cols, header)
+	}
 	t := Block{Table: true}
 	if header != nil {
 		t.Line = r.lineAt(off)
 		t.Header = r.row(header, cols)
 	}
+	i = bodyRows(data, i, func(at int, row []byte) {
+		if isTableFooter(row) {
+			t.Footer = true
+			return
+		}
+		t.Rows = append(t.Rows, Row{Line: r.lineAt(off + at), Cells: r.row(row, cols)})
+	})
+	if header != nil {
+		*r.out = append(*r.out, t)
+	}
+	return i
+}
+
+// bodyRows calls row with each body row of a table from data[i:] (the
+// lines that hold a pipe, with their newline, and their offsets) and
+// returns the offset after the last.
+func bodyRows(data []byte, i int, row func(at int, line []byte)) int {
 	for i < len(data) {
 		rowStart := i
 		i = skipUntil(data, i, '\n')
 		if bytes.IndexByte(data[rowStart:i], '|') < 0 {
-			i = rowStart
-			break
+			return rowStart
 		}
 		i = skipN(data, i, '\n', 1)
-		if isTableFooter(data[rowStart:i]) {
-			t.Footer = true
-			continue
-		}
-		t.Rows = append(t.Rows, Row{Line: r.lineAt(off + rowStart), Cells: r.row(data[rowStart:i], cols)})
+		row(rowStart, data[rowStart:i])
 	}
+	return i
+}
+
+// cellTable is table for ReadTables: the rows from data[i:], after the
+// header (nil when the table has none) and delimiter rows.
+func (r *mdReader) cellTable(data []byte, i, cols int, header []byte) int {
+	var t Table
 	if header != nil {
-		*r.out = append(*r.out, t)
+		t.Header = &TableRow{Cells: r.cells(header, cols)}
 	}
+	footer := 0
+	i = bodyRows(data, i, func(_ int, row []byte) {
+		if isTableFooter(row) {
+			footer++
+			t.Footers = footer
+			return
+		}
+		t.Rows = append(t.Rows, TableRow{Footer: footer, Cells: r.cells(row, cols)})
+	})
+	*r.tables = append(*r.tables, t)
 	return i
 }
 
@@ -580,6 +671,25 @@ func isTableFooter(data []byte) bool {
 // dropped; a short row is padded with empty cells.
 func (r *mdReader) row(data []byte, cols int) []string {
 	var cells []string
+	r.splitRow(data, cols, func(content []byte, _ int) {
+		text, _ := inlineText(content)
+		cells = append(cells, text)
+	})
+	return cells
+}
+
+// cells is row for ReadTables: each cell as written, with its span.
+func (r *mdReader) cells(data []byte, cols int) []TableCell {
+	var cells []TableCell
+	r.splitRow(data, cols, func(content []byte, span int) {
+		cells = append(cells, TableCell{Content: content, Span: span})
+	})
+	return cells
+}
+
+// splitRow calls cell with the content and column span (0 for one
+// column) of each cell of a row of a table of cols columns.
+func (r *mdReader) splitRow(data []byte, cols int, cell func(content []byte, span int)) {
 	i := skipRun(data, 0, '|')
 	n := len(data)
 	spans := 0
@@ -607,19 +717,17 @@ func (r *mdReader) row(data []byte, cols int) []string {
 		case start == end && spans > 0:
 			spans--
 		case padding && !r.pad():
-			return cells
+			return
 		default:
-			text, _ := inlineText(data[start:min(end, n)])
-			cells = append(cells, text)
+			cell(data[start:min(end, n)], span)
 		}
 		if span > 0 {
 			spans += span - 1
 		}
 	}
 	for ; col < cols && r.pad(); col++ {
-		cells = append(cells, "")
+		cell(nil, 0)
 	}
-	return cells
 }
 
 func (r *mdReader) pad() bool {
@@ -716,7 +824,7 @@ func (r *mdReader) listItem(off int, data []byte, flags *int) int {
 	if i == 0 {
 		i = oliPrefix(data)
 	}
-	if i == 0 {
+	if i == 0 && r.tables == nil {
 		i = dliPrefix(data)
 		if i > 0 {
 			*flags &^= listTerm
@@ -769,7 +877,7 @@ gather:
 		indent, indentBytes := listIndent(data[line:i], 4)
 		chunk := data[line+indentBytes : i]
 		chunkAt := line + indentBytes
-		if !isDefinition {
+		if !isDefinition && r.tables == nil {
 			verbatim, end := trackListFence(chunk, indent, &fence)
 			if end {
 				*flags |= listEnd
@@ -785,7 +893,7 @@ gather:
 				continue
 			}
 		}
-		definitionItem := dliPrefix(chunk) > 0
+		definitionItem := r.tables == nil && dliPrefix(chunk) > 0
 		switch {
 		case uliPrefix(chunk) > 0 && !isHRule(chunk) || oliPrefix(chunk) > 0 || definitionItem:
 			if indentBytes >= 4 && !definitionItem {
@@ -810,7 +918,7 @@ gather:
 					sublist = bytes.LastIndexByte(raw[:len(raw)-1], '\n') + 1
 				}
 			}
-		case isPrefixHeading(chunk):
+		case r.isPrefixHeading(chunk):
 			if blank && indent < 4 {
 				*flags |= listEnd
 				break gather
@@ -885,7 +993,7 @@ func (r *mdReader) paragraph(off int, data []byte) int {
 		current := data[i:]
 		line = i
 		if n := mdIsEmpty(current); n > 0 {
-			if i < len(data)-1 && data[i+1] == ':' {
+			if r.tables == nil && i < len(data)-1 && data[i+1] == ':' {
 				if n := r.list(off+prev, data[prev:], false, true); n > 0 {
 					return prev + n
 				}
@@ -908,7 +1016,7 @@ func (r *mdReader) paragraph(off int, data []byte) int {
 		if r.interrupts(off+i, current) {
 			return i
 		}
-		if dliPrefix(current) != 0 {
+		if r.tables == nil && dliPrefix(current) != 0 {
 			return prev + r.list(off+prev, data[prev:], false, true)
 		}
 		i = skipN(data, skipUntil(data, i, '\n'), '\n', 1)
@@ -933,10 +1041,10 @@ func underlineLevel(data []byte) int {
 }
 
 func (r *mdReader) interrupts(off int, data []byte) bool {
-	if isPrefixHeading(data) || isHRule(data) || prefixedBlock(data, '>') > 0 {
+	if r.isPrefixHeading(data) || isHRule(data) || prefixedBlock(data, '>') > 0 {
 		return true
 	}
-	if beg, _ := fenceLine(data, nil); beg > 0 && r.fencedCode(off, data) > 0 {
+	if beg, _ := fenceLine(data, nil); r.tables == nil && beg > 0 && r.fencedCode(off, data) > 0 {
 		return true
 	}
 	n, _, _ := tableHeader(data)

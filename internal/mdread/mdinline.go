@@ -15,14 +15,69 @@ import (
 // content as written (not inline code, not a resolved entity), which is
 // how the parser placed a heading on its line.
 func inlineText(content []byte) (text string, plain bool) {
-	in := inliner{}
+	in := inliner{named: ruleEntity}
 	in.run(content, 0)
 	return string(in.out), in.plain
 }
 
+// Markup is a piece of a table cell's inline content (ReadInline), in
+// order: text, or a tag ("b", "i", "strike", "code") opening or closing
+// around the pieces between.
+type Markup struct {
+	Tag   string // "" for text
+	Close bool
+	Text  string
+}
+
+// ReadInline reads a cell's inline content as gomarkdown does with the
+// tables family's extensions: strong emphasis is "b" (with "**" or
+// "__"), emphasis "i", "~~" strikethrough "strike", inline code "code"
+// (its text without the backticks), a link or image its text; backslash
+// escapes and numeric character references are resolved, and named ones
+// by named (html.UnescapeString, say), which returns a name it does not
+// know unchanged; HTML spans are text as written. See package rules'
+// doc.go for where this reader and gomarkdown read differently.
+func ReadInline(content []byte, named func(ent string) string) []Markup {
+	if len(content) == 0 {
+		return nil
+	}
+	if !bytes.ContainsAny(content, inlineStarts) {
+		return []Markup{{Text: string(content)}}
+	}
+	in := inliner{named: named, marks: true, out: make([]byte, 0, len(content))}
+	in.run(content, 0)
+	var out []Markup
+	at := 0
+	for _, t := range in.tags {
+		if t.at > at {
+			out = append(out, Markup{Text: string(in.out[at:t.at])})
+			at = t.at
+		}
+		out = append(out, Markup{Tag: t.tag, Close: !t.open})
+	}
+	if at < len(in.out) {
+		out = append(out, Markup{Text: string(in.out[at:])})
+	}
+	return out
+}
+
+// inlineStarts are the bytes that may start inline markup (inliner.node).
+const inlineStarts = "*_~`[<\\&!"
+
 type inliner struct {
 	out   []byte
 	plain bool
+	// marks: keep the tags, in tags, at their places in out.
+	marks bool
+	tags  []tagMark
+	named func(ent string) string
+}
+
+// tagMark is a tag opening or closing before out[at].
+type tagMark struct {
+	at   int
+	tag  string
+	open bool
 }
 
 func (in *inliner) text(b []byte) {
@@ -30,6 +85,25 @@ func (in *inliner) text(b []byte) {
 		in.out = append(in.out, b...)
 		in.plain = true
 	}
+}
+
+func (in *inliner) open(tag string) {
+	if in.marks {
+		in.tags = append(in.tags, tagMark{at: len(in.out), tag: tag, open: true})
+	}
+}
+
+func (in *inliner) close(tag string) {
+	if in.marks {
+		in.tags = append(in.tags, tagMark{at: len(in.out), tag: tag})
+	}
+}
+
+// wrap reads data as the content of an element tag.
+func (in *inliner) wrap(tag string, data []byte, depth int) {
+	in.open(tag)
+	in.run(data, depth+1)
+	in.close(tag)
 }
 
 func (in *inliner) run(data []byte, depth int) {
@@ -44,18 +118,23 @@ func (in *inliner) run(data []byte, depth int) {
 			end++
 			continue
 		}
-		mark, plain := len(in.out), in.plain
+		mark, tags, plain := len(in.out), len(in.tags), in.plain
 		n := in.node(data, end, depth)
 		if n == 0 {
-			in.out, in.plain = in.out[:mark], plain
+			in.out, in.tags, in.plain = in.out[:mark], in.tags[:tags], plain
 			end++
 			continue
 		}
 		// The text before the node goes before it.
-		node := append([]byte(nil), in.out[mark:]...)
-		in.out = in.out[:mark]
-		in.text(data[beg:end])
-		in.out = append(in.out, node...)
+		if beg < end {
+			node := append([]byte(nil), in.out[mark:]...)
+			in.out = in.out[:mark]
+			in.text(data[beg:end])
+			for k := tags; k < len(in.tags); k++ {
+				in.tags[k].at += end - beg
+			}
+			in.out = append(in.out, node...)
+		}
 		beg = end + n
 		end = beg
 	}
@@ -69,10 +148,10 @@ func (in *inliner) node(data []byte, i, depth int) int {
 	case '`':
 		return in.codeSpan(data, i)
 	case '[':
-		return in.link(data, i, depth)
+		return in.link(data, i, depth, false)
 	case '!':
 		if i+1 < len(data) && data[i+1] == '[' {
-			if n := in.link(data, i+1, depth); n > 0 {
+			if n := in.link(data, i+1, depth, true); n > 0 {
 				return n + 1
 			}
 		}
@@ -123,7 +202,9 @@ func (in *inliner) codeSpan(data []byte, i int) int {
 		e--
 	}
 	if b < e {
+		in.open("code")
 		in.out = append(in.out, d[b:e]...)
+		in.close("code")
 	}
 	return end
 }
@@ -297,7 +378,7 @@ func (in *inliner) emph1(data []byte, c byte, depth int) int {
 				}
 				continue
 			}
-			in.run(data[:i], depth+1)
+			in.wrap("i", data[:i], depth)
 			return i + 1
 		}
 		if length == 0 {
@@ -323,7 +404,11 @@ func (in *inliner) emph2(data []byte, c byte, depth int) int {
 					end = i + 1
 				}
 			}
-			in.run(data[:end], depth+1)
+			tag := "b"
+			if c == '~' {
+				tag = "strike"
+			}
+			in.wrap(tag, data[:end], depth)
 			return end + 2
 		}
 		i++
@@ -345,7 +430,9 @@ func (in *inliner) emph3(orig []byte, offset int, c byte, depth int) int {
 		}
 		switch {
 		case i+2 < len(data) && data[i+1] == c && data[i+2] == c:
-			in.run(data[:i], depth+1)
+			in.open("b")
+			in.wrap("i", data[:i], depth)
+			in.close("b")
 			return i + 3
 		case i+1 < len(data) && data[i+1] == c:
 			n := in.emph1(orig[offset-2:], c, depth)
@@ -365,8 +452,9 @@ func (in *inliner) emph3(orig []byte, offset int, c byte, depth int) int {
 }
 
 // link reads an inline link or image, "[text](destination)", keeping its
-// text. Reference links are not read (see doc.go).
-func (in *inliner) link(data []byte, i, depth int) int {
+// text: a link's read as inline content, an image's (its alt) as written.
+// Reference links are not read (see doc.go).
+func (in *inliner) link(data []byte, i, depth int, image bool) int {
 	closeAt := matchBracket(data, i)
 	if closeAt < 0 || closeAt+1 >= len(data) || data[closeAt+1] != '(' {
 		return 0
@@ -381,7 +469,11 @@ func (in *inliner) link(data []byte, i, depth int) int {
 		case ')':
 			level--
 			if level == 0 {
-				in.run(data[i+1:closeAt], depth+1)
+				if image {
+					in.text(data[i+1 : closeAt])
+				} else {
+					in.run(data[i+1:closeAt], depth+1)
+				}
 				return j + 1 - i
 			}
 		}
@@ -419,7 +511,7 @@ func (in *inliner) entity(data []byte, i int) int {
 	end++
 	ent := d[:end]
 	if ent[1] != '#' {
-		if s, ok := namedEntities[string(ent[1:end-1])]; ok {
+		if s := in.named(string(ent)); s != string(ent) {
 			in.out = append(in.out, s...)
 		} else {
 			in.text(ent)
@@ -447,9 +539,24 @@ func (in *inliner) entity(data []byte, i int) int {
 	return end
 }
 
-// namedEntities are the named character references the reader resolves.
-var namedEntities = map[string]string{
-	"amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u00a0",
+// ruleEntity resolves the named character references a rule file reads
+// (doc.go lists them): ent is "&name;"; another name is returned as is.
+func ruleEntity(ent string) string {
+	switch ent {
+	case "&amp;":
+		return "&"
+	case "&lt;":
+		return "<"
+	case "&gt;":
+		return ">"
+	case "&quot;":
+		return "\""
+	case "&apos;":
+		return "'"
+	case "&nbsp;":
+		return "\u00a0"
+	}
+	return ent
 }
 
 // IsEscaped reports whether data[i] follows an odd number of backslashes.
