@@ -10,6 +10,8 @@ require (
 	golang.org/x/net v0.60.0
 )
 
+require github.com/pelletier/go-toml/v2 v2.4.3
+
 require (
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/buger/jsonparser v1.1.2 // indirect
@@ -50,7 +52,6 @@ require (
 )
 
 require (
-	github.com/BurntSushi/toml v1.6.0
 	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0

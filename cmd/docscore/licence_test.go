@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 )
 
 // TestLicence checks that docscore is MIT-licensed, copyright "The
@@ -45,7 +45,7 @@ func TestLicence(t *testing.T) {
 	var py struct {
 		Project struct{ License string }
 	}
-	if _, err := toml.Decode(read("python/pyproject.toml"), &py); err != nil || py.Project.License != "MIT" {
+	if err := toml.Unmarshal([]byte(read("python/pyproject.toml")), &py); err != nil || py.Project.License != "MIT" {
 		t.Errorf("python/pyproject.toml: [project] license %q (%v), want MIT", py.Project.License, err)
 	}
 	if !strings.Contains(read("scripts/python-wheel.sh"), `cp LICENSE "$work/"`) {

@@ -2,8 +2,7 @@
 // input: it names the file, the line (and column or row where it helps) and
 // what was expected, so that the command line, the browser and the Worker
 // can all report it the same way. When the reader knows the text of the
-// line, the error shows it with a caret under the column, as
-// BurntSushi/toml's ParseError does:
+// line, the error shows it with a caret under the column:
 //
 //	runs.jsonl:3:9: invalid JSON: invalid character 'x' looking for beginning of value
 //	    3 | {"id": x}

@@ -1,7 +1,6 @@
 package pilot
 
 import (
-	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -9,14 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/BurntSushi/toml"
 	"github.com/docscore/docscore/cmd/docscore/internal/tomlkey"
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
@@ -96,15 +92,17 @@ type GPUConfig struct {
 
 // Duration is a time.Duration written as "120s", "2m" or a number of
 // seconds.
-type Duration struct{ time.Duration }
+type Duration struct {
+	time.Duration
+	// bad is why the value is not a duration: ParseConfig reports it on
+	// its key (the decoder passes a number's error on without a place).
+	bad error
+}
 
-// UnmarshalText reads "120s", "1m30s" or a number of seconds.
+// UnmarshalText reads "120s", "1m30s" or a number of seconds; a value
+// that is neither is kept for ParseConfig to report.
 func (d *Duration) UnmarshalText(b []byte) error {
-	v, err := ParseDuration(string(b))
-	if err != nil {
-		return err
-	}
-	d.Duration = v
+	d.Duration, d.bad = ParseDuration(string(b))
 	return nil
 }
 
@@ -123,20 +121,6 @@ func ParseDuration(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("duration %q: expected a duration such as 120s, 2m or 1m30s", s)
 	}
 	return d, nil
-}
-
-var (
-	tomlLine    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
-	tomlTypeErr = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^\(last key "([^"]+)"\): incompatible types: TOML value has type (\S+); destination has type (\S+)$`)
-	})
-)
-
-func article(s string) string {
-	if strings.ContainsAny(s[:1], "aeiou") {
-		return "an"
-	}
-	return "a"
 }
 
 // LoadConfig reads a TOML configuration file. Unknown keys are errors
@@ -174,50 +158,31 @@ func ParseConfig(name string, data []byte) (_ *Config, err error) {
 	}
 	// Every error shows its line, a secret's value hidden.
 	defer func() { tomlkey.Redact(src.AttachAll(err)) }()
-	data = src.Bytes()
 	cfg := &Config{}
-	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(cfg)
-	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, src.ErrorAtLine(pe.Position.Line, pe.Position.Col, "%s: expected a TOML configuration (see docscore pilot run --help)", pe.Message)
-		}
-		line := 0
-		if m := tomlLine().FindStringSubmatch(err.Error()); m != nil {
-			line, _ = strconv.Atoi(m[1])
-		}
-		msg := strings.TrimPrefix(err.Error(), "toml: ")
-		if m := tomlLine().FindStringIndex(msg); m != nil && m[0] == 0 {
-			msg = strings.TrimSpace(msg[m[1]:])
-		}
-		col := 0
-		if m := tomlTypeErr().FindStringSubmatch(msg); m != nil {
-			kind := m[3]
-			if kind == "slice" {
-				kind = "array"
-			}
-			have := strings.TrimSuffix(m[2], "64")
-			msg = fmt.Sprintf("key %q has %s %s value: expected %s %s", m[1], article(have), have, article(kind), kind)
-			if l, c := tomlkey.Find(&src.LineIndex, nil, strings.Split(m[1], ".")); l == line {
-				col = c // the key the decoder names, on its line
-			}
-		}
-		return nil, src.ErrorAtLine(line, col, "%s", msg)
-	}
-	if undecoded := md.Undecoded(); len(undecoded) > 0 {
-		key := undecoded[0].String()
+	if err := tomlkey.Decode(src, cfg, nil, "expected a TOML configuration (see docscore pilot run --help)", func(k tomlkey.Key) string {
+		key := k.String()
 		hint := ""
 		if strings.Contains(strings.ToLower(key), "api_key") && !strings.HasSuffix(key, "api_key_env") {
 			hint = " (the API key is read only from the environment: name the variable with model.api_key_env)"
 		}
-		line, col := tomlkey.Find(&src.LineIndex, nil, undecoded[0])
-		return nil, src.ErrorAtLine(line, col, "unknown key %q%s: expected out, engine, command, concurrency, deadline, grace, quiet and the tables [dataset], [prompt], [model], [model.extra], [gpu]", key, hint)
+		return fmt.Sprintf("unknown key %q%s: expected out, engine, command, concurrency, deadline, grace, quiet and the tables [dataset], [prompt], [model], [model.extra], [gpu]", key, hint)
+	}); err != nil {
+		return nil, err
+	}
+	for _, d := range []struct {
+		key tomlkey.Key
+		val *Duration
+	}{{tomlkey.Key{"deadline"}, cfg.Deadline}, {tomlkey.Key{"grace"}, cfg.Grace}, {tomlkey.Key{"gpu", "health_timeout"}, cfg.GPU.HealthTimeout}} {
+		if d.val != nil && d.val.bad != nil {
+			line, col := tomlkey.Find(&src.LineIndex, nil, d.key)
+			return nil, src.ErrorAtLine(line, col, "%s: %v", d.key, d.val.bad)
+		}
 	}
 	if t := cfg.Model.Temperature; t != nil {
 		if err := param.Float("[model] temperature", *t, param.Temperature); err != nil {
 			e, _ := inputerr.As(err)
 			e.File = name
-			e.Line, e.Column = tomlkey.Find(&src.LineIndex, nil, toml.Key{"model", "temperature"})
+			e.Line, e.Column = tomlkey.Find(&src.LineIndex, nil, tomlkey.Key{"model", "temperature"})
 			return nil, e
 		}
 	}

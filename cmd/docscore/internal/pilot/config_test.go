@@ -83,19 +83,21 @@ func TestLoadConfig(t *testing.T) {
 
 func TestParseConfigErrors(t *testing.T) {
 	cases := []struct{ in, want string }{
-		{"out = \"a\"\ndeadline = \"soon\"\n", `p.toml:2`},
+		{"out = \"a\"\ndeadline = \"soon\"\n", `p.toml:2:1: deadline: duration "soon": expected a duration such as 120s`},
 		{"[dataset]\npth = \"x\"\n", `p.toml:2:1: unknown key "dataset.pth"`},
 		{"[model]\napi_key = \"sk-123\"\n", "the API key is read only from the environment"},
 		{"[dataset]\nlimit = \"ten\"\n", `p.toml:2:1: key "dataset.limit" has a string value: expected an integer`},
 		{"out = \n", "p.toml:1:"},
 		{"[gpu]\nmin_free_mib = 1.5\n", "p.toml:2"},
-		{"concurrency = 4\n", `p.toml:1:1: key "concurrency" has an int value: expected an array`},
+		{"concurrency = 4\n", `p.toml:1:1: key "concurrency" has an integer value: expected an array`},
 		{"[model]\nname = \"m\"\ntemperature = nan\n", "p.toml:3:1: [model] temperature NaN: expected a number from 0 to 2"},
 		{"[model]\ntemperature = inf\n", "p.toml:2:1: [model] temperature +Inf: expected"},
 		{"[model]\ntemperature = -inf\n", "p.toml:2:1: [model] temperature -Inf: expected"},
 		{"[model]\ntemperature = 2.5\n", "p.toml:2:1: [model] temperature 2.5: expected"},
-		{"deadline = nan\n", "p.toml:1"},
-		{"grace = \"inf\"\n", "p.toml:1"},
+		{"deadline = nan\n", `p.toml:1:1: deadline: duration "nan": expected a positive number of seconds`},
+		{"[gpu]\nhealth_timeout = -5\n", `p.toml:2:1: gpu.health_timeout: duration "-5"`},
+		{"[gpu]\nhealth_timeout = true\n", `p.toml:2:1: gpu.health_timeout: duration "true"`},
+		{"grace = \"inf\"\n", `p.toml:1:1: grace: duration "inf"`},
 	}
 	for _, c := range cases {
 		_, err := ParseConfig("p.toml", []byte(c.in))
@@ -195,7 +197,7 @@ func TestPrepare(t *testing.T) {
 		{func(c *Config) { c.Concurrency = []int{1, 0} }, "--concurrency 0"},
 		{func(c *Config) { c.Concurrency = []int{4, 4} }, "lists 4 twice"},
 		{func(c *Config) { c.Concurrency = []int{} }, "at least one value"},
-		{func(c *Config) { c.Deadline = &Duration{0} }, "--deadline must be positive"},
+		{func(c *Config) { c.Deadline = &Duration{Duration: 0} }, "--deadline must be positive"},
 		{func(c *Config) { c.Prompt.Text = "x" }, "--prompt-file or --prompt, not both"},
 		{func(c *Config) { c.Prompt.File = "/nonexistent/p.txt" }, "cannot read the prompt"},
 		{func(c *Config) { c.Model.APIKeyEnv = "UNSET_VAR" }, "--api-key-env UNSET_VAR: the variable is not set"},

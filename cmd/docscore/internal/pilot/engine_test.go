@@ -202,7 +202,7 @@ func TestCommandEngineRun(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "run.jsonl")
 	cfg := &Config{Out: out, Dataset: DatasetConfig{Path: dir}, Concurrency: []int{2},
 		Command:  `case {sample_id} in slow) if [ -e "$0.warm" ]; then sleep 5; fi; touch "$0.warm";; esac; echo TOTAL {sample_id} # {image}`,
-		Deadline: &Duration{400 * time.Millisecond}}
+		Deadline: &Duration{Duration: 400 * time.Millisecond}}
 	// $0 is the shell's name; give it a file next to the run instead.
 	cfg.Command = strings.ReplaceAll(cfg.Command, "$0", filepath.Join(filepath.Dir(out), "marker"))
 	o := prepare(t, cfg)

@@ -25,7 +25,7 @@ func openaiConfig(dataset, out, baseURL string) *Config {
 		Out: out, Dataset: DatasetConfig{Path: dataset},
 		Model:    ModelConfig{BaseURL: baseURL, Name: "test-model"},
 		Prompt:   PromptConfig{Text: "Read the receipt."},
-		Deadline: &Duration{2 * time.Second},
+		Deadline: &Duration{Duration: 2 * time.Second},
 	}
 }
 
@@ -117,7 +117,7 @@ func TestOpenAIRecordsMatchEachAnswer(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "run.jsonl")
 	cfg := openaiConfig(dir, out, srv.baseURL())
 	cfg.Concurrency = []int{1}
-	cfg.Deadline = &Duration{300 * time.Millisecond}
+	cfg.Deadline = &Duration{Duration: 300 * time.Millisecond}
 	sum, err := Run(context.Background(), *prepare(t, cfg))
 	if err != nil || sum.Status != runfile.EndComplete {
 		t.Fatalf("Run: %v, %+v", err, sum)
@@ -360,7 +360,7 @@ func TestResume(t *testing.T) {
 			{"limit", func(c *Config) { c.Dataset.Limit = 3 }, "planned samples: file 6 (s00 … s05), now 3 (s00 … s02)"},
 			{"model", func(c *Config) { c.Model.Name = "other-model" }, "model settings"},
 			{"max tokens", func(c *Config) { n := 100; c.Model.MaxTokens = &n }, `"max_tokens":100`},
-			{"deadline", func(c *Config) { c.Deadline = &Duration{time.Minute} }, "deadline: file 2s, now 60s"},
+			{"deadline", func(c *Config) { c.Deadline = &Duration{Duration: time.Minute} }, "deadline: file 2s, now 60s"},
 			{"extra", func(c *Config) { c.Model.ExtraJSON = `{"top_p": 0.5}` }, `"extra":{"top_p":0.5}`},
 		}
 		for _, m := range mods {
@@ -413,7 +413,7 @@ func TestInterruptedRun(t *testing.T) {
 			dir := writeFakeImages(t, sampleNames(8)...)
 			out := filepath.Join(t.TempDir(), "run.jsonl")
 			cfg := openaiConfig(dir, out, srv.baseURL())
-			cfg.Grace = &Duration{tc.grace}
+			cfg.Grace = &Duration{Duration: tc.grace}
 			o := prepare(t, cfg)
 			ctx, cancel := context.WithCancel(context.Background())
 			abort, abortNow := context.WithCancel(context.Background())

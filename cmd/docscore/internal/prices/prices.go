@@ -6,7 +6,6 @@
 package prices
 
 import (
-	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -17,11 +16,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/BurntSushi/toml"
 	"github.com/docscore/docscore/cmd/docscore/internal/tomlkey"
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/judging"
+	"github.com/pelletier/go-toml/v2"
 )
 
 //go:embed prices.toml
@@ -171,8 +170,6 @@ type file struct {
 
 const expectedShape = "expected a price table: written = YYYY-MM-DD, note, and [[model]] entries with provider, model, input, cached_input, output, batch_discount"
 
-var lineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
-
 // Parse reads a price table; name is used in errors.
 func Parse(name string, data []byte) (_ *Table, err error) {
 	src, err := ingest.Open(name, data)
@@ -181,43 +178,36 @@ func Parse(name string, data []byte) (_ *Table, err error) {
 	}
 	// Every error shows its line, a secret's value hidden.
 	defer func() { tomlkey.Redact(src.AttachAll(err)) }()
-	data = src.Bytes()
 	x := &src.LineIndex
-	var f file
-	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&f)
-	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, src.ErrorAtLine(pe.Position.Line, pe.Position.Col, "%s: %s", pe.Message, expectedShape)
-		}
-		line := 0
-		if m := lineRE().FindStringSubmatch(err.Error()); m != nil {
-			fmt.Sscan(m[1], &line)
-		}
-		return nil, inputerr.New(name, line, "%s: %s", strings.TrimPrefix(err.Error(), "toml: "), expectedShape)
-	}
 	headers := tomlkey.ArrayHeaders(x, "model")
+	var f file
+	if err := tomlkey.Decode(src, &f, headers, expectedShape, func(k tomlkey.Key) string {
+		return fmt.Sprintf("unknown key %q: %s", k.String(), expectedShape)
+	}); err != nil {
+		return nil, err
+	}
 	// key places an error where the file sets key.
-	key := func(k toml.Key, format string, args ...any) error {
+	key := func(k tomlkey.Key, format string, args ...any) error {
 		line, col := tomlkey.Find(x, headers, k)
 		return src.ErrorAtLine(line, col, format, args...)
 	}
-	if u := md.Undecoded(); len(u) > 0 {
-		return nil, key(u[0], "unknown key %q: %s", u[0].String(), expectedShape)
-	}
 	t := &Table{Name: name, Note: f.Note}
 	switch w := f.Written.(type) {
+	case toml.LocalDate:
+		t.Written = w.String()
+	case toml.LocalDateTime:
+		t.Written = w.LocalDate.String()
 	case time.Time:
 		t.Written = w.Format("2006-01-02")
 	case string:
 		if _, err := time.Parse("2006-01-02", w); err != nil {
-			return nil, key(toml.Key{"written"}, "written = %q: expected the date the prices were read, YYYY-MM-DD", w)
+			return nil, key(tomlkey.Key{"written"}, "written = %q: expected the date the prices were read, YYYY-MM-DD", w)
 		}
 		t.Written = w
 	case nil:
 		return nil, src.ErrorAtLine(1, 1, "no written = YYYY-MM-DD: a price table says when its prices were read")
 	default:
-		return nil, key(toml.Key{"written"}, "written = %v: expected the date the prices were read, YYYY-MM-DD", w)
+		return nil, key(tomlkey.Key{"written"}, "written = %v: expected the date the prices were read, YYYY-MM-DD", w)
 	}
 	seen := map[string]int{}
 	for i, m := range f.Model {

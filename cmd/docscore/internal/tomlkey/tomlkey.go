@@ -1,19 +1,102 @@
-// Package tomlkey finds where a TOML file sets a key, for error messages:
-// BurntSushi/toml reports an unknown or ill-typed key by name, not by
-// position. It reads the lines of an ingest.LineIndex (the one way in for
-// every file), so the errors it places show the line with a caret.
+// Package tomlkey decodes the command's TOML files (Decode, with
+// pelletier/go-toml) and finds where a file sets a key, for error
+// messages that place a key's problem on the key. It reads the lines of
+// an ingest.LineIndex (the one way in for every file), so the errors it
+// places show the line with a caret.
 package tomlkey
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 )
+
+// Key is a TOML key as its dotted parts: {"model", "temperature"}.
+type Key []string
+
+// String writes the key dotted: "model.temperature".
+func (k Key) String() string { return strings.Join(k, ".") }
+
+// Decode decodes the TOML file src into v, whose fields name every key
+// the file may set, and places each error on its line:
+//   - a syntax error: the decoder's message, then ": " and expected;
+//   - a value of the wrong type: `key "dataset.limit" has a string value:
+//     expected an integer`, on the key;
+//   - a key v has no field for: unknown(key), on the key.
+//
+// headers are the lines of an array of tables' headers (ArrayHeaders),
+// where keys are looked for in its blocks.
+func Decode(src *ingest.Source, v any, headers []int, expected string, unknown func(key Key) string) *inputerr.Error {
+	err := toml.NewDecoder(bytes.NewReader(src.Bytes())).DisallowUnknownFields().Decode(v)
+	if err == nil {
+		return nil
+	}
+	x := &src.LineIndex
+	var missing *toml.StrictMissingError
+	if errors.As(err, &missing) && len(missing.Errors) > 0 {
+		key := Key(missing.Errors[0].Key())
+		line, col := Find(x, headers, key)
+		if line == 0 {
+			line, col = missing.Errors[0].Position()
+		}
+		return src.ErrorAtLine(line, col, "%s", unknown(key))
+	}
+	var de *toml.DecodeError
+	if !errors.As(err, &de) {
+		return src.ErrorAtLine(0, 0, "%s: %s", strings.TrimPrefix(err.Error(), "toml: "), expected)
+	}
+	line, col := de.Position()
+	msg := strings.TrimPrefix(de.Error(), "toml: ")
+	var have, field, want string
+	if n, _ := fmt.Sscanf(msg, "cannot decode TOML %s into %s", &have, &field); n == 2 {
+		if i := strings.LastIndex(msg, " of type "); i >= 0 {
+			want = msg[i+len(" of type "):]
+		}
+	}
+	if want == "" || len(de.Key()) == 0 {
+		return src.ErrorAtLine(line, col, "%s: %s", msg, expected)
+	}
+	key := Key(de.Key())
+	if l, c := Find(x, headers, key); l == line {
+		col = c // on the key the decoder names, on its line
+	}
+	if want = kindOf(want); have == want {
+		have = "other" // a table's key, say
+	}
+	return src.ErrorAtLine(line, col, "key %q has %s %s value: expected %s %s", key.String(), article(have), have, article(want), want)
+}
+
+// kindOf names the TOML kind a Go type takes.
+func kindOf(goType string) string {
+	t := strings.TrimLeft(goType, "*")
+	switch {
+	case strings.HasPrefix(t, "[]"):
+		return "array"
+	case strings.HasPrefix(t, "map[") || strings.HasPrefix(t, "struct") || strings.Contains(t, "."):
+		return "table"
+	case strings.HasPrefix(t, "int") || strings.HasPrefix(t, "uint"):
+		return "integer"
+	case strings.HasPrefix(t, "float"):
+		return "float"
+	case t == "bool":
+		return "boolean"
+	}
+	return t
+}
+
+func article(s string) string {
+	if s != "" && strings.ContainsAny(s[:1], "aeiou") {
+		return "an"
+	}
+	return "a"
+}
 
 // ArrayHeaders lists the lines of the [[name]] headers of an array of
 // tables, in order.
@@ -49,7 +132,7 @@ func InBlock(x *ingest.LineIndex, headers []int, i int, key string) (line, col i
 // array of tables key[0] (headers from ArrayHeaders, the first block that
 // sets it) for a dotted key, else the first line that sets its last part
 // or opens the table [key]. 0, 0 when none does.
-func Find(x *ingest.LineIndex, headers []int, key toml.Key) (line, col int) {
+func Find(x *ingest.LineIndex, headers []int, key Key) (line, col int) {
 	if len(key) == 0 {
 		return 0, 0
 	}
