@@ -54,4 +54,11 @@
 //     link's text and its destination, GFM (and GitHub's rendering of the
 //     file) does not. The check skips files that hold any of them
 //     (inlineOutsideSubset).
+//
+//   - Work: a cell or heading whose markup would cost more than a bound
+//     linear in its length to read (64 positions a byte, and a million
+//     more: a long run of "[" or "**" that nothing closes makes the
+//     searches quadratic) is taken as written. gomarkdown keeps caches
+//     of its own for such runs. The check skips such files
+//     (mdread.OverBudget).
 package rules

@@ -113,6 +113,11 @@ func tableLines(src []byte) []int {
 // deliberately reads differently (doc.go).
 func outsideSubset(src []byte) bool {
 	buf := normalize(src)
+	// A cell whose markup is over the reader's work budget is taken as
+	// written.
+	if mdread.OverBudget(buf) {
+		return true
+	}
 	for _, b := range mdread.Read(buf) {
 		// A footer line ("|===|", or a lone "|"): gomarkdown's reader
 		// counted the rows after it from the header, one line short.

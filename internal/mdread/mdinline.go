@@ -14,11 +14,22 @@ import (
 // HTML spans as written. plain reports whether any of it is a slice of
 // content as written (not inline code, not a resolved entity), which is
 // how the parser placed a heading on its line.
-func inlineText(content []byte) (text string, plain bool) {
-	in := inliner{named: ruleEntity}
+// read is false when the markup would cost more than inlineBudget and
+// the text is content as written.
+func inlineText(content []byte) (text string, plain, read bool) {
+	in := inliner{named: ruleEntity, budget: inlineBudget(len(content))}
 	in.run(content, 0)
-	return string(in.out), in.plain
+	if in.budget < 0 {
+		return string(content), len(content) > 0, false
+	}
+	return string(in.out), in.plain, true
 }
+
+// inlineBudget is the work a cell of n bytes may cost: the positions its
+// markup's searches look at. Some markup (a run of "[" that nothing
+// closes) makes the searches quadratic in n; a cell that would cost more
+// is read as plain text, as written.
+func inlineBudget(n int) int { return 64*n + 1<<20 }
 
 // Markup is a piece of a table cell's inline content (ReadInline), in
 // order: text, or a tag ("b", "i", "strike", "code") opening or closing
@@ -37,15 +48,22 @@ type Markup struct {
 // by named (html.UnescapeString, say), which returns a name it does not
 // know unchanged; HTML spans are text as written. See package rules'
 // doc.go for where this reader and gomarkdown read differently.
-func ReadInline(content []byte, named func(ent string) string) []Markup {
+//
+// read is false for a cell whose markup would cost more than a bound
+// linear in its length to read (a long run of "[" that nothing closes,
+// say): it is taken as written, one text.
+func ReadInline(content []byte, named func(ent string) string) (markup []Markup, read bool) {
 	if len(content) == 0 {
-		return nil
+		return nil, true
 	}
 	if !bytes.ContainsAny(content, inlineStarts) {
-		return []Markup{{Text: string(content)}}
+		return []Markup{{Text: string(content)}}, true
 	}
-	in := inliner{named: named, marks: true, out: make([]byte, 0, len(content))}
+	in := inliner{named: named, marks: true, out: make([]byte, 0, len(content)), budget: inlineBudget(len(content))}
 	in.run(content, 0)
+	if in.budget < 0 {
+		return []Markup{{Text: string(content)}}, false
+	}
 	var out []Markup
 	at := 0
 	for _, t := range in.tags {
@@ -58,7 +76,7 @@ func ReadInline(content []byte, named func(ent string) string) []Markup {
 	if at < len(in.out) {
 		out = append(out, Markup{Text: string(in.out[at:])})
 	}
-	return out
+	return out, true
 }
 
 // inlineStarts are the bytes that may start inline markup (inliner.node).
@@ -71,7 +89,13 @@ type inliner struct {
 	marks bool
 	tags  []tagMark
 	named func(ent string) string
+	// budget is the scanning left (inlineBudget); below 0, no markup
+	// is read any more and the content is taken as written.
+	budget int
 }
+
+// spend charges n positions looked at to the budget.
+func (in *inliner) spend(n int) { in.budget -= n }
 
 // tagMark is a tag opening or closing before out[at].
 type tagMark struct {
@@ -142,6 +166,9 @@ func (in *inliner) run(data []byte, depth int) {
 }
 
 func (in *inliner) node(data []byte, i, depth int) int {
+	if in.budget < 0 {
+		return 0
+	}
 	switch data[i] {
 	case '*', '_', '~':
 		return in.emphasis(data, i, depth)
@@ -189,8 +216,10 @@ func (in *inliner) codeSpan(data []byte, i int) int {
 		}
 	}
 	if closer == 0 {
+		in.spend(len(data) - i)
 		return 0
 	}
+	in.spend(closer - i)
 	d := data[i:]
 	end := closer - i
 	b := nb
@@ -259,8 +288,11 @@ func (in *inliner) emphasis(data []byte, off, depth int) int {
 
 // findEmphChar returns the index of the next c in data not in inline code
 // or a link, or 0.
-func findEmphChar(data []byte, c byte) int {
+func (in *inliner) findEmphChar(data []byte, c byte) (at int) {
 	i := 0
+	// Every search below looks at most at the positions up to the last
+	// i, or a bracket's search beyond it (charged by matchBracket).
+	defer func() { in.spend(max(i, at) + 1) }()
 	for i < len(data) {
 		for i < len(data) && data[i] != c && data[i] != '`' && data[i] != '[' {
 			i++
@@ -292,7 +324,7 @@ func findEmphChar(data []byte, c byte) int {
 		}
 		// A link: see doc.go; links are skipped to their closing bracket.
 		tmp := 0
-		closeAt := matchBracket(data, i)
+		closeAt := in.matchBracket(data, i)
 		end := len(data)
 		if closeAt >= 0 {
 			end = closeAt
@@ -334,9 +366,11 @@ func findEmphChar(data []byte, c byte) int {
 
 // matchBracket returns the index of the "]" that closes the "[" at
 // data[i], or -1.
-func matchBracket(data []byte, i int) int {
+func (in *inliner) matchBracket(data []byte, i int) (closeAt int) {
 	level := 0
-	for j := i; j < len(data); j++ {
+	j := i
+	defer func() { in.spend(j - i + 1) }()
+	for ; j < len(data); j++ {
 		switch {
 		case data[j] == '\\':
 			j++
@@ -358,7 +392,7 @@ func (in *inliner) emph1(data []byte, c byte, depth int) int {
 		i = 2
 	}
 	for i < len(data) {
-		length := findEmphChar(data[i:], c)
+		length := in.findEmphChar(data[i:], c)
 		i += length
 		if i >= len(data) {
 			return 0
@@ -391,7 +425,7 @@ func (in *inliner) emph1(data []byte, c byte, depth int) int {
 func (in *inliner) emph2(data []byte, c byte, depth int) int {
 	i := 0
 	for i < len(data) {
-		length := findEmphChar(data[i:], c)
+		length := in.findEmphChar(data[i:], c)
 		if length == 0 {
 			return 0
 		}
@@ -420,7 +454,7 @@ func (in *inliner) emph3(orig []byte, offset int, c byte, depth int) int {
 	data := orig[offset:]
 	i := 0
 	for i < len(data) {
-		length := findEmphChar(data[i:], c)
+		length := in.findEmphChar(data[i:], c)
 		if length == 0 {
 			return 0
 		}
@@ -455,12 +489,14 @@ func (in *inliner) emph3(orig []byte, offset int, c byte, depth int) int {
 // text: a link's read as inline content, an image's (its alt) as written.
 // Reference links are not read (see doc.go).
 func (in *inliner) link(data []byte, i, depth int, image bool) int {
-	closeAt := matchBracket(data, i)
+	closeAt := in.matchBracket(data, i)
 	if closeAt < 0 || closeAt+1 >= len(data) || data[closeAt+1] != '(' {
 		return 0
 	}
 	level := 0
-	for j := closeAt + 1; j < len(data); j++ {
+	j := closeAt + 1
+	defer func() { in.spend(j - closeAt) }()
+	for ; j < len(data); j++ {
 		switch data[j] {
 		case '\\':
 			j++
@@ -486,8 +522,10 @@ func (in *inliner) link(data []byte, i, depth int, image bool) int {
 func (in *inliner) angle(data []byte, i int) int {
 	end := bytes.IndexByte(data[i:], '>')
 	if end < 0 {
+		in.spend(len(data) - i)
 		return 0
 	}
+	in.spend(end)
 	tag := data[i : i+end+1]
 	if len(tag) < 3 {
 		return 0

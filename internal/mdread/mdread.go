@@ -43,19 +43,33 @@ type mdReader struct {
 	// padded counts the empty cells added to short rows, as the parser
 	// limits them.
 	padded *int
-	limit  int
+	// overBudget is set when a cell's or heading's markup was over its
+	// budget and taken as written (OverBudget).
+	overBudget *bool
+	limit      int
 }
 
 // Read returns the headings and tables of src (LF newlines).
 func Read(src []byte) []Block {
 	var out []Block
-	readAll(src, &out, nil)
+	readAll(src, &out, nil, nil)
 	return out
+}
+
+// OverBudget reports whether Read takes the text of some cell or heading
+// of src as written because its markup would cost more than a bound
+// linear in its length to read (a long run of "[" that nothing closes,
+// say); the differential tests skip such files.
+func OverBudget(src []byte) bool {
+	var out []Block
+	over := false
+	readAll(src, &out, nil, &over)
+	return over
 }
 
 // readAll reads src into out, or in the tables family's dialect into
 // tables.
-func readAll(src []byte, out *[]Block, tables *[]Table) {
+func readAll(src []byte, out *[]Block, tables *[]Table, overBudget *bool) {
 	n := bytes.Count(src, []byte("\n")) + 1
 	lines := make([]int, n)
 	for i := range lines {
@@ -63,6 +77,7 @@ func readAll(src []byte, out *[]Block, tables *[]Table) {
 	}
 	padded := 0
 	r := newMDReader(src, lines, out, tables, 0, &padded, max(len(src), 100*1024))
+	r.overBudget = overBudget
 	r.block(0, len(src))
 }
 
@@ -97,7 +112,7 @@ type TableCell struct {
 // table without a header row is read too.
 func ReadTables(src []byte) []Table {
 	var out []Table
-	readAll(src, nil, &out)
+	readAll(src, nil, &out, nil)
 	return out
 }
 
@@ -142,6 +157,7 @@ func (r *mdReader) sub(content []byte, lines []int) {
 		lines = append(lines, lines[len(lines)-1])
 	}
 	s := newMDReader(content, lines, r.out, r.tables, r.depth+1, r.padded, r.limit)
+	s.overBudget = r.overBudget
 	s.block(0, len(content))
 }
 
@@ -300,7 +316,8 @@ func (r *mdReader) heading(level, off int, content []byte) {
 	if r.tables != nil {
 		return
 	}
-	text, plain := inlineText(content)
+	text, plain, read := inlineText(content)
+	r.unread(read)
 	line := 0
 	if plain && r.depth == 0 {
 		line = r.lineAt(off)
@@ -672,7 +689,8 @@ func isTableFooter(data []byte) bool {
 func (r *mdReader) row(data []byte, cols int) []string {
 	var cells []string
 	r.splitRow(data, cols, func(content []byte, _ int) {
-		text, _ := inlineText(content)
+		text, _, read := inlineText(content)
+		r.unread(read)
 		cells = append(cells, text)
 	})
 	return cells
@@ -727,6 +745,13 @@ func (r *mdReader) splitRow(data []byte, cols int, cell func(content []byte, spa
 	}
 	for ; col < cols && r.pad(); col++ {
 		cell(nil, 0)
+	}
+}
+
+// unread notes a text taken as written (read false).
+func (r *mdReader) unread(read bool) {
+	if !read && r.overBudget != nil {
+		*r.overBudget = true
 	}
 }
 

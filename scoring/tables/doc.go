@@ -24,5 +24,6 @@
 // to. It reads apart from gomarkdown where rule files' reader does
 // (rules' doc.go): HTML blocks are read as text (a pipe table in a
 // <div> is a table), reference links and autolinks stay as written, "[a]
-// (b)" is not a link.
+// (b)" is not a link, and a cell whose markup would cost more than a
+// bound linear in its length to read is taken as written.
 package tables

@@ -71,7 +71,8 @@ func appendGroup(out []*Node, tag string, rows []mdread.TableRow, count *int) []
 			if c.Span > 1 {
 				td.Attrs = append(td.Attrs, attr("colspan", strconv.Itoa(c.Span)))
 			}
-			td.Children = inlineNodes(mdread.ReadInline(c.Content, html.UnescapeString), count)
+			markup, _ := mdread.ReadInline(c.Content, html.UnescapeString)
+			td.Children = inlineNodes(markup, count)
 			tr.Children = append(tr.Children, td)
 			*count++
 		}

@@ -1,9 +1,12 @@
 package tables
 
 import (
+	"html"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/docscore/docscore/internal/mdread"
 )
 
 // markdownSeeds are tables at the edges of what the two readers read:
@@ -54,6 +57,9 @@ func FuzzMarkdownAgainstGomarkdown(f *testing.F) {
 		if markdownOutsideSubset(s) {
 			t.Skip("outside the subset both readers read alike")
 		}
+		if overBudget(s) {
+			t.Skip("a cell's markup is over the reader's work budget, taken as written")
+		}
 		got, err := parseMarkdown(s, DefaultMaxNodes)
 		if err != nil {
 			t.Skip(err)
@@ -66,6 +72,49 @@ func FuzzMarkdownAgainstGomarkdown(f *testing.F) {
 			t.Errorf("%q:\n got %s\nwant %s", s, g, w)
 		}
 	})
+}
+
+// overBudget reports whether a cell of s is read as written because its
+// markup is over the reader's work budget.
+func overBudget(s string) bool {
+	for _, t := range mdread.ReadTables([]byte(normalizeNewlines(s))) {
+		rows := t.Rows
+		if t.Header != nil {
+			rows = append(rows, *t.Header)
+		}
+		for _, r := range rows {
+			for _, c := range r.Cells {
+				if _, read := mdread.ReadInline(c.Content, html.UnescapeString); !read {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// TestMarkdownWorkBound: markup that makes the reader's searches
+// quadratic (runs of "[" or "**" that nothing closes) costs a bounded
+// multiple of its length, and the cell is then taken as written.
+func TestMarkdownWorkBound(t *testing.T) {
+	for _, p := range []string{"[a", "**a ", "![a", "[a](("} {
+		cell := strings.TrimSpace(strings.Repeat(p, 100_000/len(p)))
+		got, err := parseMarkdown("| h |\n|---|\n| "+cell+" |\n", DefaultMaxNodes)
+		if err != nil || len(got) != 1 {
+			t.Fatalf("%q: %d tables, %v", p, len(got), err)
+		}
+		td := got[0].Children[1].Children[0].Children[0]
+		if len(td.Children) != 1 || td.Children[0].Text != cell {
+			t.Errorf("%q ×%d: the cell is not its text as written", p, len(cell)/len(p))
+		}
+		if _, read := mdread.ReadInline([]byte(cell), html.UnescapeString); read {
+			t.Errorf("%q: read within the budget", p)
+		}
+	}
+	// An ordinary cell is read.
+	if m, read := mdread.ReadInline([]byte("**a** [b](c) `d`"), html.UnescapeString); !read || len(m) != 7 {
+		t.Errorf("ordinary markup: %v, read %v", m, read)
+	}
 }
 
 func tablesHTML(ns []*Node) string {
