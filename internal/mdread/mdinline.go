@@ -14,6 +14,7 @@ import (
 // HTML spans as written. plain reports whether any of it is a slice of
 // content as written (not inline code, not a resolved entity), which is
 // how the parser placed a heading on its line.
+//
 // read is false when the markup would cost more than inlineBudget and
 // the text is content as written.
 func inlineText(content []byte) (text string, plain, read bool) {
@@ -203,17 +204,8 @@ func (in *inliner) codeSpan(data []byte, i int) int {
 	// The parser retries a run without a closer from each of its
 	// backticks; a shorter closer then matches.
 	closer := 0
-	run := 0
-	for j := i + nb; j < len(data); j++ {
-		if data[j] != '`' {
-			run = 0
-			continue
-		}
-		run++
-		if run == nb {
-			closer = j + 1
-			break
-		}
+	if j, _ := closingRun(data, i+nb, nb); j >= 0 {
+		closer = j + 1
 	}
 	if closer == 0 {
 		in.spend(len(data) - i)
@@ -614,23 +606,32 @@ func SkipCodeSpan(data []byte, i int) int {
 	if data[i] != '`' || IsEscaped(data, i) {
 		return i
 	}
-	k := 0
-	for i+k < len(data) && data[i+k] == '`' {
-		k++
+	k := skipRun(data, i, '`') - i
+	if j, longest := closingRun(data, i+k, k); j >= 0 {
+		return j
+	} else if longest >= 0 {
+		return longest
 	}
-	best, bestEnd, run := 0, i+k-1, 0
-	for j := i + k; j < len(data); j++ {
+	return i + k - 1
+}
+
+// closingRun looks in data[from:] for the first run of backticks that
+// reaches k: at, the index of its k-th backtick, or -1; and the index
+// where the longest run before it first reached its length, or -1.
+func closingRun(data []byte, from, k int) (at, longest int) {
+	best, longest, run := 0, -1, 0
+	for j := from; j < len(data); j++ {
 		if data[j] != '`' {
 			run = 0
 			continue
 		}
 		run++
 		if run == k {
-			return j
+			return j, longest
 		}
 		if run > best {
-			best, bestEnd = run, j
+			best, longest = run, j
 		}
 	}
-	return bestEnd
+	return -1, longest
 }
