@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"bytes"
 	"encoding/hex"
 	"fmt"
 	"sort"
@@ -150,9 +149,7 @@ func parseWith(name string, src []byte, read func(buf []byte) []mdread.Block) (*
 // normalize returns src with LF newlines and no byte-order mark: the reader
 // works on LF newlines, and line numbers count them.
 func normalize(src []byte) []byte {
-	buf := bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
-	buf = bytes.ReplaceAll(buf, []byte("\r"), []byte("\n"))
-	return ingest.StripBOM(buf)
+	return ingest.StripBOM(mdread.NormalizeNewlines(src))
 }
 
 // readBlocks reads the rule sections' tables among the headings and tables

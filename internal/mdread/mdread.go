@@ -49,6 +49,15 @@ type mdReader struct {
 	limit      int
 }
 
+// NormalizeNewlines returns src with LF newlines (CRLF and CR become
+// LF), which Read and ReadTables work on; src itself when it has none.
+func NormalizeNewlines(src []byte) []byte {
+	if bytes.IndexByte(src, '\r') < 0 {
+		return src
+	}
+	return bytes.ReplaceAll(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")), []byte("\r"), []byte("\n"))
+}
+
 // Read returns the headings and tables of src (LF newlines).
 func Read(src []byte) []Block {
 	var out []Block

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"html"
 	"strconv"
-	"strings"
 
 	"github.com/docscore/docscore/internal/mdread"
 )
@@ -18,7 +17,7 @@ import (
 func parseMarkdown(text string, maxNodes int) ([]*Node, error) {
 	var out []*Node
 	count := 0
-	for _, t := range mdread.ReadTables([]byte(normalizeNewlines(text))) {
+	for _, t := range mdread.ReadTables(mdread.NormalizeNewlines([]byte(text))) {
 		table := elem("table")
 		if t.Header != nil {
 			table.Children = appendGroup(table.Children, "thead", []mdread.TableRow{*t.Header}, &count)
@@ -46,15 +45,6 @@ func parseMarkdown(text string, maxNodes int) ([]*Node, error) {
 		out = append(out, table)
 	}
 	return out, nil
-}
-
-// normalizeNewlines returns text with LF newlines, which the reader
-// works on (gomarkdown's parser normalizes them itself).
-func normalizeNewlines(text string) string {
-	if strings.IndexByte(text, '\r') < 0 {
-		return text
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
 }
 
 // appendGroup appends a row group (thead, tbody, tfoot) of rows, unless
