@@ -213,7 +213,7 @@ WORKER_GCFLAGS ?= $$($(GO) run ./cmd/docscore/internal/sitebuild/run -gcflags)
 worker: ## build the Cloudflare Worker and the site into worker/build (then: cd worker && npx wrangler dev)
 	cd worker && $(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o build
 	$(GO) run ./cmd/docscore/internal/sitebuild/run -out $(WORKER_BUILD)/site
-	GOOS=js GOARCH=wasm $(GO) build -tags noexpr,nohocr -trimpath $(WORKER_GCFLAGS) -ldflags='-s -w -X main.version=$(VERSION) $(PROVENANCE_LDFLAG)' -o $(WORKER_BUILD)/app.wasm ./wasm/worker
+	GOOS=js GOARCH=wasm $(GO) build -tags noexpr -trimpath $(WORKER_GCFLAGS) -ldflags='-s -w -X main.version=$(VERSION) $(PROVENANCE_LDFLAG)' -o $(WORKER_BUILD)/app.wasm ./wasm/worker
 
 # Releases: GoReleaser (.goreleaser.yaml) and actionlint (.github/workflows),
 # pinned here and run with "go run": the Go module proxy is the only

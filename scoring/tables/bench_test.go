@@ -103,3 +103,24 @@ func benchmarkMarkdown(b *testing.B, parse func(string, int) ([]*Node, error)) {
 		}
 	}
 }
+
+// BenchmarkParseHTML reads PubTabNet's 20 sample pairs' HTML (both sides)
+// into trees once per iteration.
+func BenchmarkParseHTML(b *testing.B) {
+	samples := loadSamples(b)
+	var srcs []string
+	size := 0
+	for _, s := range samples {
+		srcs = append(srcs, s.pred, s.gt)
+		size += len(s.pred) + len(s.gt)
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for range b.N {
+		for _, s := range srcs {
+			if _, err := ParseHTML(s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

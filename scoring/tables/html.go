@@ -6,7 +6,8 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
+
+	"github.com/docscore/docscore/internal/htmltok"
 )
 
 // Node is an element or a text node of a parsed table. An element has a
@@ -28,13 +29,6 @@ func (n *Node) Attr(key string) (string, bool) {
 	return "", false
 }
 
-// voids are the elements that never hold children.
-var voids = map[string]bool{
-	"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true,
-	"img": true, "input": true, "link": true, "meta": true, "param": true,
-	"source": true, "track": true, "wbr": true,
-}
-
 // skipped are the document elements the builder leaves out: a table is
 // scored as if inside <html><body> whatever surrounds it.
 var skipped = map[string]bool{"html": true, "head": true, "body": true}
@@ -54,8 +48,7 @@ func parseHTML(src string, maxNodes int) (*Node, error) {
 	root := &Node{Tag: "#root"}
 	stack := []*Node{root}
 	count := 0
-	z := html.NewTokenizer(strings.NewReader(src))
-	z.SetMaxBuf(0)
+	z := htmltok.New(strings.NewReader(src))
 	add := func(n *Node) error {
 		count++
 		if maxNodes > 0 && count > maxNodes {
@@ -91,23 +84,19 @@ func parseHTML(src string, maxNodes int) (*Node, error) {
 		return false
 	}
 	for {
-		tt := z.Next()
-		switch tt {
+		tok := z.Next()
+		switch tok.Type {
 		case html.ErrorToken:
 			if z.Err() == io.EOF {
 				return root, nil
 			}
 			return nil, z.Err()
 		case html.TextToken:
-			if err := add(&Node{Text: string(z.Text())}); err != nil {
+			if err := add(&Node{Text: tok.Data}); err != nil {
 				return nil, err
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
-			tok := z.Token()
 			tag := tok.Data
-			if tok.DataAtom != 0 {
-				tag = tok.DataAtom.String()
-			}
 			if skipped[tag] {
 				continue
 			}
@@ -121,32 +110,21 @@ func parseHTML(src string, maxNodes int) (*Node, error) {
 			case "p", "li":
 				closeTo([]string{tag}, []string{"td", "th", "table", "ul", "ol", "div"}, true)
 			}
-			n := &Node{Tag: tag, Attrs: lowerKeys(tok.Attr)}
+			n := &Node{Tag: tag, Attrs: tok.Attrs}
 			if err := add(n); err != nil {
 				return nil, err
 			}
-			if tt == html.StartTagToken && !voids[tag] && len(stack) < maxDepth {
+			if tok.Type == html.StartTagToken && !htmltok.Void(tag) && len(stack) < maxDepth {
 				stack = append(stack, n)
 			}
 		case html.EndTagToken:
-			name, _ := z.TagName()
-			tag := string(name)
-			if a := atom.Lookup(name); a != 0 {
-				tag = a.String()
-			}
+			tag := tok.Data
 			if skipped[tag] {
 				continue
 			}
 			closeTo([]string{tag}, nil, true)
 		}
 	}
-}
-
-func lowerKeys(attrs []html.Attribute) []html.Attribute {
-	for i := range attrs {
-		attrs[i].Key = strings.ToLower(attrs[i].Key)
-	}
-	return attrs
 }
 
 func contains(list []string, s string) bool {

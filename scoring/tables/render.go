@@ -4,6 +4,8 @@ import (
 	"bytes"
 
 	"golang.org/x/net/html"
+
+	"github.com/docscore/docscore/internal/htmltok"
 )
 
 type htmlAttr = html.Attribute
@@ -23,7 +25,7 @@ func writeHTML(b *bytes.Buffer, n *Node) {
 		b.WriteByte('"')
 	}
 	b.WriteByte('>')
-	if voids[n.Tag] {
+	if htmltok.Void(n.Tag) {
 		return
 	}
 	for _, c := range n.Children {

@@ -283,10 +283,21 @@ func TestWorkerEndToEnd(t *testing.T) {
 		if status != 200 || w.Code != 200 || !bytes.Equal(got, w.Body.Bytes()) {
 			t.Fatalf("text page: status %d (native %d); the Worker's answer differs from the native handler's:\n%.400s", status, w.Code, got)
 		}
-		// hOCR is left out of the Worker (-tags nohocr): a 422 saying so.
-		hocr := textapi.TextRequest{GT: req.GT[:1], OCR: []core.File{{Name: "hartkopf.hocr", Text: `<html><body><div class="ocr_page"><span class="ocrx_word">Hartkopf</span></div></body></html>`}}}
-		if status, _, got := wd.post(t, "/v1/score/text", "application/json", mustJSON(t, hocr)); status != 422 || !bytes.Contains(got, []byte("hOCR is not read by this build")) {
-			t.Fatalf("hOCR: status %d: %.400s", status, got)
+		// An hOCR page (the Worker reads hOCR too), against its PAGE-XML
+		// ground truth, as the command line reads the two folders.
+		hocrPage := "<html><body><div class=\"ocr_page\"><span class=\"ocr_line\"><span class=\"ocrx_word\">Hartkopf,</span> <span class='ocrx_word'>der&#x20;Frau</span> <b class=ocrx_word>Amtm&auml;nnin</b></span></div></body></html>"
+		hocr := textapi.TextRequest{GT: []core.File{{Name: "gt1/hartkopf.gt.xml", Text: req.GT[0].Text}}, OCR: []core.File{{Name: "hocr/hartkopf.hocr", Text: hocrPage}}}
+		for _, f := range append(hocr.GT, hocr.OCR...) {
+			if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(f.Name)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, f.Name), []byte(f.Text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		status, _, got = wd.post(t, "/v1/score/text", "application/json", mustJSON(t, hocr))
+		if want := cli("--gt", "gt1", "--ocr", "hocr"); status != 200 || !bytes.Equal(got, want) || !bytes.Contains(got, []byte(`"bow_matched": 4,`)) {
+			t.Fatalf("hOCR: status %d; the Worker's %d bytes differ from docscore score text's %d: %s\n%.600s", status, len(got), len(want), firstDiff(got, want), got)
 		}
 	})
 
