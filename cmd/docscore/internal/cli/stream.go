@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/docscore/docscore/cmd/docscore/internal/atomicfile"
+	"github.com/docscore/docscore/cmd/docscore/internal/termline"
 	"github.com/docscore/docscore/scoring/api"
 	"github.com/docscore/docscore/scoring/tabular/tabularreport"
 	"github.com/docscore/docscore/scoring/tabular/tabularstream"
@@ -229,7 +229,7 @@ func (p *progress) update(images int) {
 	p.last = now
 	text := p.text(now)
 	if p.env.IsTerminal {
-		fmt.Fprintf(p.env.Stderr, "\r\033[K%s", text)
+		fmt.Fprintf(p.env.Stderr, termline.Erase+"%s", text)
 		p.drawn = true
 		return
 	}
@@ -248,9 +248,7 @@ func (p *progress) text(now time.Time) string {
 	if p.size > 0 {
 		frac := min(float64(p.read.n.Load())/float64(p.size), 1)
 		if p.env.IsTerminal {
-			const width = 24
-			n := int(frac * width)
-			s = "[" + string(bytes.Repeat([]byte("#"), n)) + string(bytes.Repeat([]byte("."), width-n)) + "] " + s
+			s = termline.Bar(frac, 24) + " " + s
 		}
 		s += fmt.Sprintf(", %.0f%% read", 100*frac)
 		if frac > 0.01 {
@@ -265,9 +263,9 @@ func (p *progress) text(now time.Time) string {
 func (p *progress) done(ok bool) {
 	if p.drawn {
 		if ok {
-			fmt.Fprintf(p.env.Stderr, "\r\033[K%s\n", p.text(time.Now()))
+			fmt.Fprintf(p.env.Stderr, termline.Erase+"%s\n", p.text(time.Now()))
 		} else {
-			fmt.Fprint(p.env.Stderr, "\r\033[K")
+			fmt.Fprint(p.env.Stderr, termline.Erase)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -260,11 +261,23 @@ func TestProgressOutput(t *testing.T) {
 	}
 	var bar bytes.Buffer
 	b := NewProgress(&bar, true, false)
-	b.PhaseStart("c4", 2, 0, 4)
+	b.PhaseStart("c4", 2, 1, 4)
 	b.Recorded(rec(runfile.StatusOK, "stop", false))
+	b.Note("server %s", "slow")
 	b.Recorded(rec(runfile.StatusHTTPError, "", false))
 	b.PhaseEnd("c4")
-	if s := bar.String(); !strings.Contains(s, "c4") || !strings.Contains(s, "2/2") || !strings.Contains(s, "1 failed") || !strings.Contains(s, "req/s") {
-		t.Errorf("progress bar output %q", s)
+	s := bar.String()
+	for _, want := range []string{
+		"pilot: phase c4: 1 already recorded, 2 to do\n",
+		"\r\033[Kc4      c=4 [..............................] 0/2 · 0 failed · ",
+		"\r\033[Kpilot: server slow\n\r\033[Kc4      c=4 [###############...............] 1/2 · 0 failed · ",
+		"\r\033[Kc4      c=4 [##############################] 2/2 · 1 failed · ",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("progress line lacks %q:\n%q", want, s)
+		}
+	}
+	if !strings.HasSuffix(s, "\n") || strings.Count(s, "\n") != 3 || !regexp.MustCompile(` req/s · [0-9.]+[µnm]?s\n$`).MatchString(s) {
+		t.Errorf("the phase's end does not leave its line drawn with the time it took:\n%q", s)
 	}
 }

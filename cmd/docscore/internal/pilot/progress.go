@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/docscore/docscore/cmd/docscore/internal/termline"
 	"github.com/docscore/docscore/scoring/runfile"
-	"github.com/schollz/progressbar/v3"
 )
 
 // Progress receives the run's events. Its methods may be called from
@@ -24,7 +24,7 @@ type Progress interface {
 	Note(format string, args ...any)
 }
 
-// NewProgress returns a progress bar per phase on a terminal, plain log
+// NewProgress returns a progress line per phase on a terminal, plain log
 // lines (one per recorded request) otherwise, and only notes when quiet.
 func NewProgress(w io.Writer, terminal, quiet bool) Progress {
 	switch {
@@ -138,17 +138,33 @@ func (p *lineProgress) Note(format string, args ...any) {
 	fmt.Fprintf(p.w, "pilot: "+format+"\n", args...)
 }
 
-// barProgress draws a progress bar per phase (schollz/progressbar): done
-// and total, failures, requests per second and the time left.
+// barProgress draws a progress line per phase on a terminal, redrawn at
+// most every barEvery: the phase and its concurrency, a bar, done and
+// total, failures, requests per second and the time left; the phase's
+// end leaves it drawn, with the time the phase took.
 type barProgress struct {
-	mu  sync.Mutex
-	w   io.Writer
-	c   *phaseCounts
-	bar *progressbar.ProgressBar
+	mu    sync.Mutex
+	w     io.Writer
+	c     *phaseCounts
+	drawn time.Time // when the line was last drawn
 }
 
-func (p *barProgress) describe() string {
-	return fmt.Sprintf("%-7s c=%d · %d failed", p.c.name, p.c.concurrency, p.c.failed)
+// barEvery is the least time between two draws of the line.
+const barEvery = 100 * time.Millisecond
+
+// line is the progress line of the phase.
+func (p *barProgress) line() string {
+	c := p.c
+	frac := 1.0
+	if c.total > 0 {
+		frac = min(float64(c.done)/float64(c.total), 1)
+	}
+	return fmt.Sprintf("%-7s c=%d %s %d/%d · %d failed · %.2f req/s", c.name, c.concurrency, termline.Bar(frac, 30), c.done, c.total, c.failed, c.rate())
+}
+
+func (p *barProgress) draw(now time.Time) {
+	p.drawn = now
+	fmt.Fprint(p.w, termline.Erase+p.line()+" · eta "+p.c.eta())
 }
 
 func (p *barProgress) PhaseStart(phase string, total, recorded, conc int) {
@@ -158,20 +174,7 @@ func (p *barProgress) PhaseStart(phase string, total, recorded, conc int) {
 	if recorded > 0 {
 		fmt.Fprintf(p.w, "pilot: phase %s: %d already recorded, %d to do\n", phase, recorded, total)
 	}
-	p.bar = progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(p.w),
-		progressbar.OptionSetDescription(p.describe()),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString("req"),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionSetRenderBlankState(true),
-		progressbar.OptionShowElapsedTimeOnFinish(),
-		progressbar.OptionOnCompletion(func() { fmt.Fprintln(p.w) }),
-	)
+	p.draw(p.c.started)
 }
 
 func (p *barProgress) Recorded(rec *runfile.Request) {
@@ -180,12 +183,10 @@ func (p *barProgress) Recorded(rec *runfile.Request) {
 	if p.c == nil {
 		return
 	}
-	failed := p.c.failed
 	p.c.add(rec)
-	if p.c.failed != failed {
-		p.bar.Describe(p.describe())
+	if now := time.Now(); now.Sub(p.drawn) >= barEvery {
+		p.draw(now)
 	}
-	_ = p.bar.Add(1)
 }
 
 func (p *barProgress) PhaseEnd(phase string) {
@@ -194,22 +195,19 @@ func (p *barProgress) PhaseEnd(phase string) {
 	if p.c == nil {
 		return
 	}
-	if !p.bar.IsFinished() {
-		_ = p.bar.Exit()
-		fmt.Fprintln(p.w)
-	}
-	p.c, p.bar = nil, nil
+	fmt.Fprint(p.w, termline.Erase+p.line()+" · "+time.Since(p.c.started).Round(time.Millisecond).String()+"\n")
+	p.c = nil
 }
 
 func (p *barProgress) Note(format string, args ...any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.bar != nil {
-		_ = p.bar.Clear()
+	if p.c != nil {
+		fmt.Fprint(p.w, termline.Erase)
 	}
 	fmt.Fprintf(p.w, "pilot: "+format+"\n", args...)
-	if p.bar != nil {
-		_ = p.bar.RenderBlank()
+	if p.c != nil {
+		p.draw(time.Now())
 	}
 }
 
