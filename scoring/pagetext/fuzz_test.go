@@ -21,6 +21,7 @@ func FuzzExtract(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	files, _ := filepath.Glob("testdata/dinglehopper/table-order/*.xml")
+	files = append(files, "testdata/tesseract-5.3.0.hocr")
 	for _, p := range files {
 		if data, err := os.ReadFile(p); err == nil {
 			f.Add(data)

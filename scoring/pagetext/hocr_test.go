@@ -1,6 +1,7 @@
 package pagetext
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -148,6 +149,27 @@ func FuzzHOCRAgainstXNet(f *testing.F) {
 		g := &hocrGen{data: data}
 		checkHOCR(t, g.document())
 	})
+}
+
+// TestTesseractHOCR reads Tesseract 5.3.0's hOCR of a rendered page
+// (testdata/tesseract-5.3.0.hocr: its words, its character references)
+// as a browser's reading does, line by line.
+func TestTesseractHOCR(t *testing.T) {
+	data, err := os.ReadFile("testdata/tesseract-5.3.0.hocr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkHOCR(t, string(data))
+	got, err := hocrText("p.hocr", data, NFC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Hartkopf, der Frau Amtmannin das ander\n" +
+		"Exemplar; — ,,Ja, ja, Herr Pfarrer,“ & Co.\n" +
+		"StraBe 12 - Café <GrdRe> 3% fl."
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
 }
 
 // TestHOCRReading pins the reading: on well-nested documents a browser's
