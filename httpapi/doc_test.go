@@ -21,7 +21,7 @@ func TestEveryRouteIsDocumented(t *testing.T) {
 			documented[f[0]+" "+f[1]] = true
 		}
 	}
-	for _, rt := range routes {
+	for _, rt := range routes() {
 		name := rt.method + " " + rt.path
 		if !documented[name] {
 			t.Errorf("route %s is not in doc.go's route list", name)
@@ -41,7 +41,7 @@ func TestRouteTables(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, rt := range routes {
+		for _, rt := range routes() {
 			if !strings.Contains(string(b), "| `"+rt.method+" "+rt.path+"` |") {
 				t.Errorf("%s: no row | `%s %s` | in its route table", doc, rt.method, rt.path)
 			}

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -92,18 +93,28 @@ func Operations() []core.Operation {
 	return ops
 }
 
-// routes is the route table: health and version, then one route per
-// operation.
-var routes = func() []route {
-	rs := []route{
-		{http.MethodGet, "/healthz", serveHealth},
-		{http.MethodGet, "/v1/version", serveVersion},
-	}
-	for _, o := range Operations() {
-		rs = append(rs, route{http.MethodPost, o.Route, operationRoute(o)})
-	}
-	return rs
-}()
+// routeTable is the route table: health and version, then one route per
+// operation, built on the first request or handler (routes), not at
+// every start of the command.
+var routeTable struct {
+	once sync.Once
+	rs   []route
+}
+
+// routes returns the route table.
+func routes() []route {
+	routeTable.once.Do(func() {
+		rs := []route{
+			{http.MethodGet, "/healthz", serveHealth},
+			{http.MethodGet, "/v1/version", serveVersion},
+		}
+		for _, o := range Operations() {
+			rs = append(rs, route{http.MethodPost, o.Route, operationRoute(o)})
+		}
+		routeTable.rs = rs
+	})
+	return routeTable.rs
+}
 
 // reply is a successful answer: its bytes and their content type.
 type reply struct {
@@ -138,7 +149,7 @@ func New(opts Options) http.Handler {
 // its reply or its error as JSON.
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var allowed []string
-	for _, rt := range routes {
+	for _, rt := range routes() {
 		if rt.path != r.URL.Path {
 			continue
 		}
@@ -197,8 +208,9 @@ func (h *handler) limits() tabular.Limits {
 }
 
 func routeNames() []string {
-	names := make([]string, len(routes))
-	for i, rt := range routes {
+	rs := routes()
+	names := make([]string, len(rs))
+	for i, rt := range rs {
 		names[i] = rt.method + " " + rt.path
 	}
 	return names

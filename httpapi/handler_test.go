@@ -276,7 +276,7 @@ func TestHealthAndVersion(t *testing.T) {
 	if err := json.Unmarshal(w.Body.Bytes(), &v); w.Code != 200 || err != nil {
 		t.Fatalf("version: %d %v", w.Code, err)
 	}
-	if v.Docscore != "1.2.3" || v.Commit != "3f9a61c2d4e5f60718293a4b5c6d7e8f90a1b2c3" || v.Date != "2026-05-01T10:00:00Z" || v.Go != runtime.Version() || v.API != "v1" || len(v.Routes) != len(routes) {
+	if v.Docscore != "1.2.3" || v.Commit != "3f9a61c2d4e5f60718293a4b5c6d7e8f90a1b2c3" || v.Date != "2026-05-01T10:00:00Z" || v.Go != runtime.Version() || v.API != "v1" || len(v.Routes) != len(routes()) {
 		t.Fatalf("version: %+v", v)
 	}
 	w = do(New(Options{}), "GET", "/v1/version", "", nil)
@@ -495,9 +495,9 @@ func TestTooLarge(t *testing.T) {
 }
 
 func TestPanicIsRecovered(t *testing.T) {
-	saved := routes
-	defer func() { routes = saved }()
-	routes = append(routes[:len(routes):len(routes)], route{"GET", "/boom", func(*handler, *http.Request) (*reply, error) { panic("boom") }})
+	saved := routes()
+	defer func() { routeTable.rs = saved }()
+	routeTable.rs = append(saved[:len(saved):len(saved)], route{"GET", "/boom", func(*handler, *http.Request) (*reply, error) { panic("boom") }})
 	w := do(New(Options{}), "GET", "/boom", "", nil)
 	checkError(t, w.Code, w.Header(), w.Body.Bytes(), errorCase{status: 500, code: "internal", msg: "internal error: boom"})
 }

@@ -169,7 +169,7 @@ func (req *TabularRequest) intervals() tabular.Intervals {
 // ScoreTabular scores a request and returns the report in its format:
 // exactly the bytes "docscore score tabular --format F" writes.
 func ScoreTabular(req TabularRequest) ([]byte, error) {
-	res, err := ScoreTabularOperation.Run(NoCancel, &req)
+	res, err := ScoreTabularOperation().Run(NoCancel, &req)
 	if err != nil {
 		return nil, err
 	}
@@ -186,12 +186,12 @@ func scoreTabular(ctx Cancel, req *TabularRequest) (*Result, error) {
 // it): the same checks, the same bytes. The page's core never calls it,
 // so the report's types are not kept for reflection in docscore.wasm.
 func ScoreTabularReport(ctx Cancel, req *TabularRequest) (*Result, *tabularreport.Report, error) {
-	if err := ScoreTabularOperation.Check(ctx, req); err != nil {
+	if err := ScoreTabularOperation().Check(ctx, req); err != nil {
 		return nil, nil, err
 	}
 	res, rep, err := scoreTabularReport(ctx, req)
 	if err == nil {
-		err = ScoreTabularOperation.Stamp(req, res)
+		err = ScoreTabularOperation().Stamp(req, res)
 	}
 	return res, rep, err
 }

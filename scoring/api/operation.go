@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/docscore/docscore/scoring/tabular"
 
@@ -151,6 +152,21 @@ func Define[P interface {
 		return res, err
 	}
 	return o
+}
+
+// Lazy is an operation defined on its first use: a program's start
+// builds no operation (docscore --version builds none), and a host
+// builds those it calls. Its Define is called once, by Get.
+type Lazy struct {
+	Define func() Operation
+	once   sync.Once
+	op     Operation
+}
+
+// Get returns the operation, defining it on the first call.
+func (l *Lazy) Get() Operation {
+	l.once.Do(func() { l.op = l.Define() })
+	return l.op
 }
 
 // Run checks a request — its format against the operation's formats, its

@@ -24,7 +24,7 @@ import (
 // streamRequest checks req as ScoreTabularOperation does and returns the
 // scoring request (its runs file's text is not read).
 func streamRequest(req *TabularRequest) (tabular.Request, error) {
-	if err := ScoreTabularOperation.Check(NoCancel, req); err != nil {
+	if err := ScoreTabularOperation().Check(NoCancel, req); err != nil {
 		return tabular.Request{}, err
 	}
 	return req.tabular()
@@ -204,7 +204,7 @@ func (sm *StreamMerger) Finish() ([]byte, error) {
 			mark = len(b)
 		}
 		after := b[mark:]
-		if f := streamFormat(&sm.req, false); f == "json" && ScoreTabularOperation.Provenance {
+		if f := streamFormat(&sm.req, false); f == "json" && ScoreTabularOperation().Provenance {
 			sm.req.leftOut = leftOut(rep)
 			if after, err = sm.stamp(after); err != nil {
 				return nil, err
@@ -226,7 +226,7 @@ func (sm *StreamMerger) stamp(last []byte) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("provenance: the streamed report does not end in an indented JSON object's close")
 	}
-	p, err := ScoreTabularOperation.StreamedProvenance(&sm.req, &sm.req.Runs, sm.runs.Input())
+	p, err := ScoreTabularOperation().StreamedProvenance(&sm.req, &sm.req.Runs, sm.runs.Input())
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 func TestSetParam(t *testing.T) {
-	o := api.ScoreTabularOperation
+	o := api.ScoreTabularOperation()
 	req := o.New().(*api.TabularRequest)
 	for _, c := range []struct {
 		name string
@@ -35,7 +35,7 @@ func TestSetParam(t *testing.T) {
 }
 
 func ExampleOperation_SetParam() {
-	o := api.ScoreTabularOperation
+	o := api.ScoreTabularOperation()
 	req := o.New().(*api.TabularRequest)
 	gate, _ := o.Param("gate")
 	fmt.Println(gate.FlagName(), gate.Kind, gate.DefaultText(), gate.Range)

@@ -179,7 +179,7 @@ func (s *TabularSession) scoreReport(ctx Cancel, req *TabularRequest) (l *loaded
 // the page's session the files are parsed once for both. A bad option
 // (gate, preview, format) is an error of the call itself.
 func DropTabular(req TabularRequest) ([]byte, error) {
-	res, err := DropTabularOperation.Run(NoCancel, &req)
+	res, err := DropTabularOperation().Run(NoCancel, &req)
 	if err != nil {
 		return nil, err
 	}

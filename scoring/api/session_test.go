@@ -91,43 +91,43 @@ func sessionCalls(t *testing.T) []sessionCall {
 	}
 	nRuns := strings.Count(base.Runs.Text, "\n")
 	return []sessionCall{
-		{"drop", DropTabularOperation, tab(nil)},
-		{"preview on", DropTabularOperation, tab(opts("open", "", 0))},
-		{"download json, preview", ScoreTabularOperation, tab(opts("open", "json", 0))},
-		{"download md, preview", ScoreTabularOperation, tab(opts("open", "md", 0))},
-		{"drill-down, preview", TabularDetailOperation, detail(3, "open", true, nil)},
-		{"preview off", DropTabularOperation, tab(nil)},
-		{"download csv", ScoreTabularOperation, tab(opts("", "csv", 0))},
-		{"download json", ScoreTabularOperation, tab(opts("", "", 0))},
-		{"drill-down, first line", TabularDetailOperation, detail(1, "", true, nil)},
-		{"drill-down, last line, whole runs", TabularDetailOperation, detail(nRuns, "", false, nil)},
-		{"drill-down, no such line", TabularDetailOperation, detail(nRuns+5, "", false, nil)},
-		{"one OPEN row", DropTabularOperation, tab(opts("32", "", 0))},
-		{"a line with no OPEN row", DropTabularOperation, tab(opts("7", "", 0))},
-		{"intervals off", DropTabularOperation, tab(func(r *TabularRequest) { zero := 0; r.Bootstrap = &zero })},
-		{"download json, intervals off", ScoreTabularOperation, tab(func(r *TabularRequest) { zero := 0; r.Bootstrap = &zero })},
-		{"download json, intervals back on", ScoreTabularOperation, tab(nil)},
-		{"download json, another level and seed", ScoreTabularOperation, tab(func(r *TabularRequest) {
+		{"drop", DropTabularOperation(), tab(nil)},
+		{"preview on", DropTabularOperation(), tab(opts("open", "", 0))},
+		{"download json, preview", ScoreTabularOperation(), tab(opts("open", "json", 0))},
+		{"download md, preview", ScoreTabularOperation(), tab(opts("open", "md", 0))},
+		{"drill-down, preview", TabularDetailOperation(), detail(3, "open", true, nil)},
+		{"preview off", DropTabularOperation(), tab(nil)},
+		{"download csv", ScoreTabularOperation(), tab(opts("", "csv", 0))},
+		{"download json", ScoreTabularOperation(), tab(opts("", "", 0))},
+		{"drill-down, first line", TabularDetailOperation(), detail(1, "", true, nil)},
+		{"drill-down, last line, whole runs", TabularDetailOperation(), detail(nRuns, "", false, nil)},
+		{"drill-down, no such line", TabularDetailOperation(), detail(nRuns+5, "", false, nil)},
+		{"one OPEN row", DropTabularOperation(), tab(opts("32", "", 0))},
+		{"a line with no OPEN row", DropTabularOperation(), tab(opts("7", "", 0))},
+		{"intervals off", DropTabularOperation(), tab(func(r *TabularRequest) { zero := 0; r.Bootstrap = &zero })},
+		{"download json, intervals off", ScoreTabularOperation(), tab(func(r *TabularRequest) { zero := 0; r.Bootstrap = &zero })},
+		{"download json, intervals back on", ScoreTabularOperation(), tab(nil)},
+		{"download json, another level and seed", ScoreTabularOperation(), tab(func(r *TabularRequest) {
 			level, seed := 0.9, uint64(7)
 			r.CILevel, r.Seed = &level, &seed
 		})},
-		{"preview, intervals off", DropTabularOperation, tab(func(r *TabularRequest) { zero := 0; r.Bootstrap, r.Preview = &zero, "open" })},
-		{"gate 0.5", DropTabularOperation, tab(opts("", "", 0.5))},
-		{"gate 0.5, preview", DropTabularOperation, tab(opts("open", "", 0.5))},
-		{"drill-down, gate 0.5", TabularDetailOperation, detail(2, "", true, opts("", "", 0.5))},
-		{"download md, gate 0.5", ScoreTabularOperation, tab(opts("open", "md", 0.5))},
-		{"a bad runs line skipped", DropTabularOperation, tab(badLine)},
-		{"the bad line's drill-down", TabularDetailOperation, detail(nRuns+1, "", false, badLine)},
-		{"a bad runs line", DropTabularOperation, tab(func(r *TabularRequest) { r.Runs.Text += "{not json\n" })},
-		{"a rule file that does not check", DropTabularOperation, tab(badRule)},
-		{"its download", ScoreTabularOperation, tab(badRule)},
-		{"its drill-down", TabularDetailOperation, detail(1, "", true, badRule)},
-		{"a rule file that does not parse", DropTabularOperation, tab(brokenRules)},
-		{"a bad ground-truth file", DropTabularOperation, tab(func(r *TabularRequest) { r.GT[0].Text = "\"oops\n" })},
-		{"no rule file", DropTabularOperation, tab(func(r *TabularRequest) { r.Rules = nil })},
-		{"no rule file, preview", DropTabularOperation, tab(func(r *TabularRequest) { r.Rules, r.Preview = nil, "open" })},
-		{"back to the drop", DropTabularOperation, tab(nil)},
-		{"and its drill-down", TabularDetailOperation, detail(5, "", true, nil)},
+		{"preview, intervals off", DropTabularOperation(), tab(func(r *TabularRequest) { zero := 0; r.Bootstrap, r.Preview = &zero, "open" })},
+		{"gate 0.5", DropTabularOperation(), tab(opts("", "", 0.5))},
+		{"gate 0.5, preview", DropTabularOperation(), tab(opts("open", "", 0.5))},
+		{"drill-down, gate 0.5", TabularDetailOperation(), detail(2, "", true, opts("", "", 0.5))},
+		{"download md, gate 0.5", ScoreTabularOperation(), tab(opts("open", "md", 0.5))},
+		{"a bad runs line skipped", DropTabularOperation(), tab(badLine)},
+		{"the bad line's drill-down", TabularDetailOperation(), detail(nRuns+1, "", false, badLine)},
+		{"a bad runs line", DropTabularOperation(), tab(func(r *TabularRequest) { r.Runs.Text += "{not json\n" })},
+		{"a rule file that does not check", DropTabularOperation(), tab(badRule)},
+		{"its download", ScoreTabularOperation(), tab(badRule)},
+		{"its drill-down", TabularDetailOperation(), detail(1, "", true, badRule)},
+		{"a rule file that does not parse", DropTabularOperation(), tab(brokenRules)},
+		{"a bad ground-truth file", DropTabularOperation(), tab(func(r *TabularRequest) { r.GT[0].Text = "\"oops\n" })},
+		{"no rule file", DropTabularOperation(), tab(func(r *TabularRequest) { r.Rules = nil })},
+		{"no rule file, preview", DropTabularOperation(), tab(func(r *TabularRequest) { r.Rules, r.Preview = nil, "open" })},
+		{"back to the drop", DropTabularOperation(), tab(nil)},
+		{"and its drill-down", TabularDetailOperation(), detail(5, "", true, nil)},
 	}
 }
 
@@ -169,13 +169,13 @@ func TestDropTabularAnswer(t *testing.T) {
 		var got struct {
 			Rules, Error, Summary json.RawMessage
 		}
-		out := answer(t, DropTabularOperation, NoCancel, req)
+		out := answer(t, DropTabularOperation(), NoCancel, req)
 		if err := json.Unmarshal([]byte(out), &got); err != nil {
 			t.Fatalf("%s: %v in %.300s", c.name, err, out)
 		}
 		wantRules := "null"
 		if req.Rules != nil {
-			wantRules = answer(t, CheckRulesOperation, NoCancel, &RulesCheckRequest{Rules: *req.Rules, GT: req.GT, Schema: req.Schema})
+			wantRules = answer(t, CheckRulesOperation(), NoCancel, &RulesCheckRequest{Rules: *req.Rules, GT: req.GT, Schema: req.Schema})
 			wantRules, _ = strings.CutPrefix(wantRules, "error ")
 			if strings.HasPrefix(wantRules, "{\n  \"code\"") {
 				wantRules = `{"error": ` + wantRules + "}"
@@ -229,7 +229,7 @@ func TestSessionKeepsAndReloads(t *testing.T) {
 		return r
 	}
 	s := &TabularSession{}
-	drop := func(r TabularRequest) string { return answer(t, DropTabularOperation, s, &r) }
+	drop := func(r TabularRequest) string { return answer(t, DropTabularOperation(), s, &r) }
 	drop(withSchema())
 	loaded, report := s.loaded, s.report
 	if loaded == nil || report == nil {
@@ -264,7 +264,7 @@ func TestSessionKeepsAndReloads(t *testing.T) {
 		r := withSchema()
 		e.edit(&r)
 		got := drop(r)
-		if want := answer(t, DropTabularOperation, NoCancel, &r); got != want {
+		if want := answer(t, DropTabularOperation(), NoCancel, &r); got != want {
 			t.Errorf("%s changed: answer\n%.300s\nwant\n%.300s", e.name, got, want)
 		}
 		if s.loaded == loaded || s.report == report {
@@ -291,7 +291,7 @@ func TestSessionKeepsAndReloads(t *testing.T) {
 		// A download with those options is the report just scored.
 		report = s.report
 		r.Format = "md"
-		answer(t, ScoreTabularOperation, s, &r)
+		answer(t, ScoreTabularOperation(), s, &r)
 		if s.report != report {
 			t.Errorf("preview %q gate %v: the download scored again", o.preview, o.gate)
 		}

@@ -16,7 +16,7 @@ import (
 // run the operation. A JSON report ends in its provenance (SPEC F.8),
 // the runs file described by the bytes read from runs.
 func StreamTabular(ctx Cancel, req *TabularRequest, runs io.Reader, out io.Writer, o tabularstream.StreamOptions) (*tabularreport.Report, error) {
-	if err := ScoreTabularOperation.Check(ctx, req); err != nil {
+	if err := ScoreTabularOperation().Check(ctx, req); err != nil {
 		return nil, err
 	}
 	treq, err := req.tabular()
@@ -24,7 +24,7 @@ func StreamTabular(ctx Cancel, req *TabularRequest, runs io.Reader, out io.Write
 		return nil, err
 	}
 	o.Format = req.Format
-	if !ScoreTabularOperation.Provenance || (o.Format != "" && o.Format != "json") {
+	if !ScoreTabularOperation().Provenance || (o.Format != "" && o.Format != "json") {
 		return tabularstream.Stream(ctx, treq, runs, out, o)
 	}
 	// A JSON report carries its provenance (SPEC F.8): the runs file is
@@ -41,7 +41,7 @@ func StreamTabular(ctx Cancel, req *TabularRequest, runs io.Reader, out io.Write
 		return nil, err
 	}
 	req.leftOut = leftOut(rep)
-	p, err := ScoreTabularOperation.StreamedProvenance(req, &req.Runs, h.Input())
+	p, err := ScoreTabularOperation().StreamedProvenance(req, &req.Runs, h.Input())
 	if err != nil {
 		return nil, err
 	}

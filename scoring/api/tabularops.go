@@ -9,64 +9,80 @@ import (
 // The tabular family's operations (SPEC A), served by docscore.wasm, the
 // HTTP API and the command line.
 var (
-	// ScoreTabularOperation scores a TabularRequest: the report, exactly
-	// the bytes of "docscore score tabular --format F".
-	ScoreTabularOperation = Define(Operation{
-		Name:       "scoreTabular",
-		Route:      "/v1/score/tabular",
-		Doc:        `exactly "docscore score tabular --format F"`,
-		Formats:    []string{"json", "csv", "md"},
-		Family:     "tabular",
-		Command:    "score tabular",
-		Inputs:     tabularInputs,
-		Params:     tabularParams,
-		Provenance: true,
-	}, scoreTabular)
+	scoreTabularOp = Lazy{Define: func() Operation {
+		return Define(Operation{
+			Name:       "scoreTabular",
+			Route:      "/v1/score/tabular",
+			Doc:        `exactly "docscore score tabular --format F"`,
+			Formats:    []string{"json", "csv", "md"},
+			Family:     "tabular",
+			Command:    "score tabular",
+			Inputs:     tabularInputs,
+			Params:     tabularParams,
+			Provenance: true,
+		}, scoreTabular)
+	}}
 
-	// DropTabularOperation is the page's call after a drop: the rule
-	// file's check and the report's summary in one answer (DropTabular).
-	DropTabularOperation = Define(Operation{
-		Name:    "dropTabular",
-		Doc:     "the rule file's check and the summary of a tabular report, or why it was not scored",
-		Formats: []string{"json"},
-		Family:  "tabular",
-		Inputs:  tabularInputs,
-		Params:  tabularParams,
-	}, dropTabular)
+	dropTabularOp = Lazy{Define: func() Operation {
+		return Define(Operation{
+			Name:    "dropTabular",
+			Doc:     "the rule file's check and the summary of a tabular report, or why it was not scored",
+			Formats: []string{"json"},
+			Family:  "tabular",
+			Inputs:  tabularInputs,
+			Params:  tabularParams,
+		}, dropTabular)
+	}}
 
-	// CheckRulesOperation checks a rule file: its rows, errors and
-	// warnings (RulesCheckResult).
-	CheckRulesOperation = Define(Operation{
-		Name:    "checkRules",
-		Route:   "/v1/rules/check",
-		Doc:     "the parsed rows, errors and warnings of a rule file",
-		Family:  "tabular",
-		Command: "rules check",
-		Inputs: []Input{
-			{Name: "rules", Required: true, Help: "the EQUIVALENCES.md rule file"},
-			{Name: "gt", Many: true, Help: "ground-truth CSV files, for the ignore check"},
-			{Name: "schema", Help: "a schema file for tables other than the default register"},
-		},
-	}, func(ctx Cancel, req *RulesCheckRequest) (*Result, error) {
-		res, err := CheckRules(*req)
-		if err != nil {
-			return nil, err
-		}
-		return &Result{Value: res}, nil
-	})
+	checkRulesOp = Lazy{Define: func() Operation {
+		return Define(Operation{
+			Name:    "checkRules",
+			Route:   "/v1/rules/check",
+			Doc:     "the parsed rows, errors and warnings of a rule file",
+			Family:  "tabular",
+			Command: "rules check",
+			Inputs: []Input{
+				{Name: "rules", Required: true, Help: "the EQUIVALENCES.md rule file"},
+				{Name: "gt", Many: true, Help: "ground-truth CSV files, for the ignore check"},
+				{Name: "schema", Help: "a schema file for tables other than the default register"},
+			},
+		}, func(ctx Cancel, req *RulesCheckRequest) (*Result, error) {
+			res, err := CheckRules(*req)
+			if err != nil {
+				return nil, err
+			}
+			return &Result{Value: res}, nil
+		})
+	}}
 
-	// TabularDetailOperation answers the drill-down of one image
-	// (tabular.ImageDetail).
-	TabularDetailOperation = Define(Operation{
-		Name:   "tabularDetail",
-		Route:  "/v1/tabular/detail",
-		Doc:    "the drill-down of one image: its pairs, field values and differences",
-		Family: "tabular",
-		Inputs: tabularInputs,
-		Params: append(append([]Param(nil), tabularParams...),
-			Param{Name: "line", Kind: Int, Required: true, Help: "the image's line in the runs file"}),
-	}, tabularDetail)
+	tabularDetailOp = Lazy{Define: func() Operation {
+		return Define(Operation{
+			Name:   "tabularDetail",
+			Route:  "/v1/tabular/detail",
+			Doc:    "the drill-down of one image: its pairs, field values and differences",
+			Family: "tabular",
+			Inputs: tabularInputs,
+			Params: append(append([]Param(nil), tabularParams...),
+				Param{Name: "line", Kind: Int, Required: true, Help: "the image's line in the runs file"}),
+		}, tabularDetail)
+	}}
 )
+
+// ScoreTabularOperation scores a TabularRequest: the report, exactly
+// the bytes of "docscore score tabular --format F".
+func ScoreTabularOperation() Operation { return scoreTabularOp.Get() }
+
+// DropTabularOperation is the page's call after a drop: the rule
+// file's check and the report's summary in one answer (DropTabular).
+func DropTabularOperation() Operation { return dropTabularOp.Get() }
+
+// CheckRulesOperation checks a rule file: its rows, errors and
+// warnings (RulesCheckResult).
+func CheckRulesOperation() Operation { return checkRulesOp.Get() }
+
+// TabularDetailOperation answers the drill-down of one image
+// (tabular.ImageDetail).
+func TabularDetailOperation() Operation { return tabularDetailOp.Get() }
 
 // tabularInputs are the files of a tabular scoring.
 var tabularInputs = []Input{
@@ -99,7 +115,7 @@ func tabularDetail(ctx Cancel, req *TabularDetailRequest) (*Result, error) {
 
 // TabularOperations lists the tabular family's operations.
 func TabularOperations() []Operation {
-	return []Operation{ScoreTabularOperation, DropTabularOperation, CheckRulesOperation, TabularDetailOperation}
+	return []Operation{ScoreTabularOperation(), DropTabularOperation(), CheckRulesOperation(), TabularDetailOperation()}
 }
 
 // InputFiles lists the rule file, the GT files and the schema.

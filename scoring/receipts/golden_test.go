@@ -86,7 +86,7 @@ func stamp(t testing.TB, report []byte, run string, bootstrap int) []byte {
 		req.Bootstrap = &bootstrap
 	}
 	// The operation's provenance, as it records it once scored.
-	res, err := receiptsapi.ScoreReceiptsOperation.Run(api.NoCancel, req)
+	res, err := receiptsapi.ScoreReceiptsOperation().Run(api.NoCancel, req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -132,7 +132,7 @@ func (c sampleCase) stamp(t testing.TB, report []byte) []byte {
 		zero := 0
 		req.Bootstrap = &zero
 	}
-	p, err := api.ScoreTabularOperation.ProvenanceOf(req)
+	p, err := api.ScoreTabularOperation().ProvenanceOf(req)
 	if err != nil {
 		t.Fatal(err)
 	}

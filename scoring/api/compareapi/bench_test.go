@@ -62,7 +62,7 @@ func BenchmarkCompareWithin450(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := CompareOperation.Run(api.NoCancel, req); err != nil {
+		if _, err := CompareOperation().Run(api.NoCancel, req); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -128,36 +128,40 @@ func (req *CompareRequest) Options() stats.Options {
 	return o
 }
 
+var compareOp = api.Lazy{Define: func() api.Operation {
+	return api.Define(api.Operation{
+		Name:    "compare",
+		Route:   "/v1/compare",
+		Doc:     `exactly "docscore compare --format F"`,
+		Formats: []string{"json", "csv", "md", "junit"},
+		Family:  "compare",
+		Command: "compare",
+		Inputs: []api.Input{
+			{Name: "base", Arg: "BASE.json", Required: true, Binary: true, Help: "the baseline report: the JSON of docscore score tabular, receipts, tables or text"},
+			{Name: "new", Arg: "NEW.json", Binary: true, Help: "the new report of the same family; left out with within"},
+		},
+		Params: []api.Param{
+			api.FormatParam,
+			{Name: "within", Kind: api.Bool, Help: "compare the cells of one report with each other"},
+			{Name: "preview", Kind: api.Bool, Help: "compare a settled tabular scoring (A) with its draft-rule preview (B)"},
+			{Name: "pairs", Kind: api.String, Help: `with --within, the comparisons to make: "A:B,…" (model/phase, or a receipts phase)`},
+			{Name: "permutations", Kind: api.Int, Default: stats.DefaultPermutations, Range: &drawsRange, Help: "randomization rounds for the p-values (0: no p-values)"},
+			{Name: "bootstrap", Kind: api.Int, Default: stats.DefaultReplicates, Range: &drawsRange, Help: "bootstrap replicates for the intervals (0: no intervals)"},
+			{Name: "alpha", Kind: api.Float, Default: stats.DefaultAlpha, Range: &levelRange, Help: "significance threshold on Holm-adjusted p-values, strictly between 0 and 1"},
+			{Name: "ci_level", Kind: api.Float, Default: stats.DefaultLevel, Range: &levelRange, Help: "confidence level of the intervals, strictly between 0 and 1"},
+			{Name: "seed", Kind: api.Uint, Default: uint64(0), Help: "seed of the random streams"},
+			{Name: "effect", Kind: api.Float, Default: 0.0, Range: &stats.EffectRange, Help: "the difference each statistic's units_needed is computed for, e.g. 0.01 (SPEC F.7)"},
+		},
+		Provenance: true,
+	}, compare)
+}}
+
 // CompareOperation answers a CompareRequest: the comparison report,
 // exactly the bytes of "docscore compare --format F".
-var CompareOperation = api.Define(api.Operation{
-	Name:    "compare",
-	Route:   "/v1/compare",
-	Doc:     `exactly "docscore compare --format F"`,
-	Formats: []string{"json", "csv", "md", "junit"},
-	Family:  "compare",
-	Command: "compare",
-	Inputs: []api.Input{
-		{Name: "base", Arg: "BASE.json", Required: true, Binary: true, Help: "the baseline report: the JSON of docscore score tabular, receipts, tables or text"},
-		{Name: "new", Arg: "NEW.json", Binary: true, Help: "the new report of the same family; left out with within"},
-	},
-	Params: []api.Param{
-		api.FormatParam,
-		{Name: "within", Kind: api.Bool, Help: "compare the cells of one report with each other"},
-		{Name: "preview", Kind: api.Bool, Help: "compare a settled tabular scoring (A) with its draft-rule preview (B)"},
-		{Name: "pairs", Kind: api.String, Help: `with --within, the comparisons to make: "A:B,…" (model/phase, or a receipts phase)`},
-		{Name: "permutations", Kind: api.Int, Default: stats.DefaultPermutations, Range: &drawsRange, Help: "randomization rounds for the p-values (0: no p-values)"},
-		{Name: "bootstrap", Kind: api.Int, Default: stats.DefaultReplicates, Range: &drawsRange, Help: "bootstrap replicates for the intervals (0: no intervals)"},
-		{Name: "alpha", Kind: api.Float, Default: stats.DefaultAlpha, Range: &levelRange, Help: "significance threshold on Holm-adjusted p-values, strictly between 0 and 1"},
-		{Name: "ci_level", Kind: api.Float, Default: stats.DefaultLevel, Range: &levelRange, Help: "confidence level of the intervals, strictly between 0 and 1"},
-		{Name: "seed", Kind: api.Uint, Default: uint64(0), Help: "seed of the random streams"},
-		{Name: "effect", Kind: api.Float, Default: 0.0, Range: &stats.EffectRange, Help: "the difference each statistic's units_needed is computed for, e.g. 0.01 (SPEC F.7)"},
-	},
-	Provenance: true,
-}, compare)
+func CompareOperation() api.Operation { return compareOp.Get() }
 
 // Operations lists the comparison operations: compare and plan.
-func Operations() []api.Operation { return []api.Operation{CompareOperation, PlanOperation} }
+func Operations() []api.Operation { return []api.Operation{CompareOperation(), PlanOperation()} }
 
 func compare(ctx api.Cancel, req *CompareRequest) (*api.Result, error) {
 	res, _, err := compareReport(ctx, req)
@@ -169,12 +173,12 @@ func compare(ctx api.Cancel, req *CompareRequest) (*api.Result, error) {
 // warns about the cells only one report has): the same checks, the same
 // bytes.
 func CompareReport(ctx api.Cancel, req *CompareRequest) (*api.Result, *Report, error) {
-	if err := CompareOperation.Check(ctx, req); err != nil {
+	if err := CompareOperation().Check(ctx, req); err != nil {
 		return nil, nil, err
 	}
 	res, rep, err := compareReport(ctx, req)
 	if err == nil {
-		err = CompareOperation.Stamp(req, res)
+		err = CompareOperation().Stamp(req, res)
 	}
 	return res, rep, err
 }

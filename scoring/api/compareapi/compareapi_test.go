@@ -42,7 +42,7 @@ func small(req *CompareRequest) *CompareRequest {
 
 func run(t *testing.T, req *CompareRequest) []byte {
 	t.Helper()
-	res, err := CompareOperation.Run(api.NoCancel, req)
+	res, err := CompareOperation().Run(api.NoCancel, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func TestBadInput(t *testing.T) {
 		{"format", CompareRequest{Base: tab, Within: true, Format: "xml"}, "format", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := CompareOperation.Run(api.NoCancel, &tc.req)
+			_, err := CompareOperation().Run(api.NoCancel, &tc.req)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -269,7 +269,7 @@ func FuzzCompareReports(f *testing.F) {
 			r.Bootstrap, r.Permutations = ints(20), ints(20)
 			return r
 		}
-		_, _ = CompareOperation.Run(api.NoCancel, o(&CompareRequest{Base: fa, Within: true}))
-		_, _ = CompareOperation.Run(api.NoCancel, o(&CompareRequest{Base: fa, New: fb, Format: "md"}))
+		_, _ = CompareOperation().Run(api.NoCancel, o(&CompareRequest{Base: fa, Within: true}))
+		_, _ = CompareOperation().Run(api.NoCancel, o(&CompareRequest{Base: fa, New: fb, Format: "md"}))
 	})
 }

@@ -62,26 +62,30 @@ func (req *PlanRequest) ProvenanceOptions() []provenance.Option {
 	return []provenance.Option{api.Option("pairs", req.Pairs), api.Option("alpha", alpha), api.Option("effect", effect)}
 }
 
+var planOp = api.Lazy{Define: func() api.Operation {
+	return api.Define(api.Operation{
+		Name:    "plan",
+		Route:   "/v1/plan",
+		Doc:     `exactly "docscore plan --format F"`,
+		Formats: []string{"json", "md"},
+		Family:  "compare",
+		Command: "plan",
+		Inputs: []api.Input{
+			{Name: "report", Arg: "REPORT.json", Required: true, Binary: true, Help: "a report: the JSON of docscore score tabular or score receipts"},
+		},
+		Params: []api.Param{
+			api.FormatParam,
+			{Name: "pairs", Kind: api.String, Help: `the cell pairs to plan: "A:B,…" (model/phase, or a receipts phase)`},
+			{Name: "effect", Kind: api.Float, Default: 0.0, Range: &stats.EffectRange, Help: "the difference to plan for, e.g. 0.01: the paired pages it needs"},
+			{Name: "alpha", Kind: api.Float, Default: stats.DefaultAlpha, Range: &stats.AlphaRange, Help: "significance threshold on Holm-adjusted p-values, strictly between 0 and 1"},
+		},
+		Provenance: true,
+	}, plan)
+}}
+
 // PlanOperation answers a PlanRequest: exactly the bytes of "docscore
 // plan REPORT.json --format F".
-var PlanOperation = api.Define(api.Operation{
-	Name:    "plan",
-	Route:   "/v1/plan",
-	Doc:     `exactly "docscore plan --format F"`,
-	Formats: []string{"json", "md"},
-	Family:  "compare",
-	Command: "plan",
-	Inputs: []api.Input{
-		{Name: "report", Arg: "REPORT.json", Required: true, Binary: true, Help: "a report: the JSON of docscore score tabular or score receipts"},
-	},
-	Params: []api.Param{
-		api.FormatParam,
-		{Name: "pairs", Kind: api.String, Help: `the cell pairs to plan: "A:B,…" (model/phase, or a receipts phase)`},
-		{Name: "effect", Kind: api.Float, Default: 0.0, Range: &stats.EffectRange, Help: "the difference to plan for, e.g. 0.01: the paired pages it needs"},
-		{Name: "alpha", Kind: api.Float, Default: stats.DefaultAlpha, Range: &stats.AlphaRange, Help: "significance threshold on Holm-adjusted p-values, strictly between 0 and 1"},
-	},
-	Provenance: true,
-}, plan)
+func PlanOperation() api.Operation { return planOp.Get() }
 
 func plan(ctx api.Cancel, req *PlanRequest) (*api.Result, error) {
 	o := stats.DefaultOptions()

@@ -20,7 +20,7 @@ func TestGoldenPlan(t *testing.T) {
 	} {
 		for _, format := range []string{"json", "md"} {
 			t.Run(tc.name+"."+format, func(t *testing.T) {
-				res, err := PlanOperation.Run(api.NoCancel, &PlanRequest{Report: file(t, tc.report), Effect: floatp(0.01), Format: format})
+				res, err := PlanOperation().Run(api.NoCancel, &PlanRequest{Report: file(t, tc.report), Effect: floatp(0.01), Format: format})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -45,7 +45,7 @@ func TestGoldenPlan(t *testing.T) {
 // TestPlanAgreesWithCompare: a plan's floor, MDE and units needed are
 // those of compare --within with the same effect, whatever the draws.
 func TestPlanAgreesWithCompare(t *testing.T) {
-	res, err := PlanOperation.Run(api.NoCancel, &PlanRequest{Report: file(t, tabularReport), Effect: floatp(0.01)})
+	res, err := PlanOperation().Run(api.NoCancel, &PlanRequest{Report: file(t, tabularReport), Effect: floatp(0.01)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestPlanAgreesWithCompare(t *testing.T) {
 }
 
 func TestPlanRefusesABadEffect(t *testing.T) {
-	_, err := PlanOperation.Run(api.NoCancel, &PlanRequest{Report: file(t, tabularReport), Effect: floatp(-1)})
+	_, err := PlanOperation().Run(api.NoCancel, &PlanRequest{Report: file(t, tabularReport), Effect: floatp(-1)})
 	var pe *api.ParamError
 	if !errors.As(err, &pe) || pe.Param != "effect" {
 		t.Fatalf("got %v, want a ParamError on effect", err)

@@ -16,7 +16,7 @@ func TestTextReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := api.File{Name: "base.json", Text: string(data)}
-	res, err := CompareOperation.Run(api.NoCancel, &CompareRequest{Base: base, New: api.File{Name: "new.json", Text: string(data)}})
+	res, err := CompareOperation().Run(api.NoCancel, &CompareRequest{Base: base, New: api.File{Name: "new.json", Text: string(data)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestTextReports(t *testing.T) {
 		if bad == string(data) {
 			t.Fatalf("%s not in the golden report", c.from)
 		}
-		_, err := CompareOperation.Run(api.NoCancel, &CompareRequest{Base: base, New: api.File{Name: "bad.json", Text: bad}})
+		_, err := CompareOperation().Run(api.NoCancel, &CompareRequest{Base: base, New: api.File{Name: "bad.json", Text: bad}})
 		if err == nil || !strings.HasPrefix(err.Error(), "bad.json: ") || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want one with %q", err, c.want)
 		}

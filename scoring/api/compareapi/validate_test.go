@@ -62,7 +62,7 @@ func TestReportsAreValidated(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := edited(t, tc.path, tc.edit)
 			for _, req := range []CompareRequest{{Base: f, Within: true}, {Base: file(t, tc.path), New: f}} {
-				_, err := CompareOperation.Run(api.NoCancel, small(&req))
+				_, err := CompareOperation().Run(api.NoCancel, small(&req))
 				if _, ok := inputerr.As(err); !ok || !strings.Contains(err.Error(), tc.want) {
 					t.Fatalf("error %v (%T), want an input error saying %q", err, err, tc.want)
 				}

@@ -145,56 +145,64 @@ func (req *ReportRequest) InputFiles() []*api.File { return []*api.File{&req.Rep
 // The harness family's operations (SPEC C), served by harness.wasm, the
 // HTTP API and the command line.
 var (
-	// EvaluateOperation runs the deterministic metrics of a cases file:
-	// the report of "docscore eval --judge none" (--output for json,
-	// --markdown for md).
-	EvaluateOperation = api.Define(api.Operation{
-		Name:    "evaluate",
-		Route:   "/v1/eval",
-		Doc:     `the report of "docscore eval --judge none" (deterministic metrics only)`,
-		Formats: reportFormats,
-		Family:  "eval",
-		Command: "eval",
-		Inputs: []api.Input{
-			{Name: "cases", Required: true, Help: "the cases file (JSON or JSONL)"},
-			{Name: "files", Flag: "-", Many: true, Binary: true, Help: "the files the cases file names, each named by the path it gives"},
-		},
-		// The command line writes both formats, to --output and
-		// --markdown.
-		Params:     []api.Param{{Name: "format", Flag: "-"}},
-		Provenance: true,
-	}, evaluate)
+	evaluateOp = api.Lazy{Define: func() api.Operation {
+		return api.Define(api.Operation{
+			Name:    "evaluate",
+			Route:   "/v1/eval",
+			Doc:     `the report of "docscore eval --judge none" (deterministic metrics only)`,
+			Formats: reportFormats,
+			Family:  "eval",
+			Command: "eval",
+			Inputs: []api.Input{
+				{Name: "cases", Required: true, Help: "the cases file (JSON or JSONL)"},
+				{Name: "files", Flag: "-", Many: true, Binary: true, Help: "the files the cases file names, each named by the path it gives"},
+			},
+			// The command line writes both formats, to --output and
+			// --markdown.
+			Params:     []api.Param{{Name: "format", Flag: "-"}},
+			Provenance: true,
+		}, evaluate)
+	}}
 
-	// ReportMarkdownOperation renders a harness report JSON as the
-	// Markdown "docscore eval --markdown" wrote beside it.
-	ReportMarkdownOperation = api.Define(api.Operation{
-		Name:    "reportMarkdown",
-		Route:   "/v1/eval/markdown",
-		Doc:     `the Markdown of a harness report, as "docscore eval --markdown" wrote it`,
-		Formats: []string{"md"},
-		Family:  "eval",
-		Inputs:  []api.Input{{Name: "report", Required: true, Help: "a harness report (the JSON of docscore eval --output)"}},
-	}, func(ctx api.Cancel, req *ReportRequest) (*api.Result, error) {
-		out, err := ReportMarkdown(req.Report)
-		if err != nil {
-			return nil, err
-		}
-		return &api.Result{Format: "md", Bytes: out}, nil
-	})
+	reportMarkdownOp = api.Lazy{Define: func() api.Operation {
+		return api.Define(api.Operation{
+			Name:    "reportMarkdown",
+			Route:   "/v1/eval/markdown",
+			Doc:     `the Markdown of a harness report, as "docscore eval --markdown" wrote it`,
+			Formats: []string{"md"},
+			Family:  "eval",
+			Inputs:  []api.Input{{Name: "report", Required: true, Help: "a harness report (the JSON of docscore eval --output)"}},
+		}, func(ctx api.Cancel, req *ReportRequest) (*api.Result, error) {
+			out, err := ReportMarkdown(req.Report)
+			if err != nil {
+				return nil, err
+			}
+			return &api.Result{Format: "md", Bytes: out}, nil
+		})
+	}}
 )
+
+// EvaluateOperation runs the deterministic metrics of a cases file:
+// the report of "docscore eval --judge none" (--output for json,
+// --markdown for md).
+func EvaluateOperation() api.Operation { return evaluateOp.Get() }
+
+// ReportMarkdownOperation renders a harness report JSON as the
+// Markdown "docscore eval --markdown" wrote beside it.
+func ReportMarkdownOperation() api.Operation { return reportMarkdownOp.Get() }
 
 // reportFormats are the formats of a harness report, the default first.
 var reportFormats = []string{"json", "md"}
 
 // Operations lists the harness family's operations.
 func Operations() []api.Operation {
-	return []api.Operation{EvaluateOperation, ReportMarkdownOperation}
+	return []api.Operation{EvaluateOperation(), ReportMarkdownOperation()}
 }
 
 // Evaluate runs the deterministic metrics of a cases file (no model
 // judges: those run natively) and returns the report in its format.
 func Evaluate(ctx context.Context, req EvalRequest) ([]byte, error) {
-	res, err := EvaluateOperation.Run(ctx, &req)
+	res, err := EvaluateOperation().Run(ctx, &req)
 	if err != nil {
 		return nil, err
 	}
@@ -213,12 +221,12 @@ func evaluate(ctx api.Cancel, req *EvalRequest) (*api.Result, error) {
 // A host that changes the report after (human verdicts) encodes it
 // again (EncodeReport) and adds the provenance again (Stamp).
 func EvaluateReport(ctx api.Cancel, req *EvalRequest) (*api.Result, *harness.Report, error) {
-	if err := EvaluateOperation.Check(ctx, req); err != nil {
+	if err := EvaluateOperation().Check(ctx, req); err != nil {
 		return nil, nil, err
 	}
 	res, rep, err := evaluateReport(ctx, req)
 	if err == nil {
-		err = EvaluateOperation.Stamp(req, res)
+		err = EvaluateOperation().Stamp(req, res)
 	}
 	return res, rep, err
 }

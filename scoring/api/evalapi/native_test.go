@@ -25,7 +25,7 @@ func TestEvaluateReportIsRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := EvaluateOperation.Run(context.Background(), &req)
+		want, err := EvaluateOperation().Run(context.Background(), &req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +37,7 @@ func TestEvaluateReportIsRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		req.Format = tc.other
-		want, err = EvaluateOperation.Run(context.Background(), &req)
+		want, err = EvaluateOperation().Run(context.Background(), &req)
 		if err != nil {
 			t.Fatal(err)
 		}

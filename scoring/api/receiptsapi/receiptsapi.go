@@ -83,9 +83,9 @@ func (req *ReceiptsRequest) DescribeInputs(inputs []provenance.Input) []provenan
 // when it was streamed (nil: its text).
 func (req *ReceiptsRequest) provenance(run *provenance.Input) (*provenance.Provenance, error) {
 	if run != nil {
-		return ScoreReceiptsOperation.StreamedProvenance(req, &req.Run, *run)
+		return ScoreReceiptsOperation().StreamedProvenance(req, &req.Run, *run)
 	}
-	return ScoreReceiptsOperation.ProvenanceOf(req)
+	return ScoreReceiptsOperation().ProvenanceOf(req)
 }
 
 // InputFiles lists the reference files, then the run.
@@ -104,28 +104,28 @@ func (req *ReceiptsRequest) ReportFormat() string { return req.Format }
 // (api.IntervalOptions.Validate).
 func (req *ReceiptsRequest) Validate() error { return req.IntervalOptions.Validate() }
 
-// ScoreReceiptsOperation scores a ReceiptsRequest: the report, exactly the
-// bytes of "docscore score receipts --format F".
-var ScoreReceiptsOperation = api.Define(api.Operation{
-	Name:    "scoreReceipts",
-	Route:   "/v1/score/receipts",
-	Doc:     `exactly "docscore score receipts --format F"`,
-	Formats: []string{"json", "csv", "md"},
-	Family:  "receipts",
-	Command: "score receipts",
-	Inputs:  receiptsInputs,
-	Params: append([]api.Param{
-		api.FormatParam,
-		{Name: "allow_incomplete", Kind: api.Bool, Help: "score an incomplete run and label the report incomplete"},
-		{Name: "reading_order", Kind: api.Bool, Help: "reference text in reading order instead of annotation order (a different protocol)"},
-		{Name: "skip_bad_lines", Kind: api.Bool, Help: "report and skip malformed run lines instead of failing"},
-	}, api.IntervalParams("phase")...),
-	Provenance: true,
-}, scoreReceipts)
+var scoreReceiptsOp = api.Lazy{Define: func() api.Operation {
+	return api.Define(api.Operation{
+		Name:    "scoreReceipts",
+		Route:   "/v1/score/receipts",
+		Doc:     `exactly "docscore score receipts --format F"`,
+		Formats: []string{"json", "csv", "md"},
+		Family:  "receipts",
+		Command: "score receipts",
+		Inputs:  receiptsInputs,
+		Params: append([]api.Param{
+			api.FormatParam,
+			{Name: "allow_incomplete", Kind: api.Bool, Help: "score an incomplete run and label the report incomplete"},
+			{Name: "reading_order", Kind: api.Bool, Help: "reference text in reading order instead of annotation order (a different protocol)"},
+			{Name: "skip_bad_lines", Kind: api.Bool, Help: "report and skip malformed run lines instead of failing"},
+		}, api.IntervalParams("phase")...),
+		Provenance: true,
+	}, scoreReceipts)
+}}
 
 // Operations lists the receipts family's operations.
 func Operations() []api.Operation {
-	return []api.Operation{ScoreReceiptsOperation, ReceiptPageOperation}
+	return []api.Operation{ScoreReceiptsOperation(), ReceiptPageOperation()}
 }
 
 // ReceiptPageRequest asks for the drill-down of one page of a receipts
@@ -149,23 +149,31 @@ func (req *ReceiptPageRequest) InputFiles() []*api.File {
 	return append(files, &req.Run)
 }
 
+var receiptPageOp = api.Lazy{Define: func() api.Operation {
+	return api.Define(api.Operation{
+		Name:   "receiptPage",
+		Route:  "/v1/receipts/page",
+		Family: "receipts",
+		Doc:    "the drill-down of one receipt page: its cleaned prediction against its reference, LCS tokens and missing numbers marked",
+		Inputs: receiptsInputs,
+		Params: []api.Param{
+			{Name: "reading_order", Kind: api.Bool, Help: "reference text in reading order instead of annotation order (a different protocol)"},
+			{Name: "skip_bad_lines", Kind: api.Bool, Help: "report and skip malformed run lines instead of failing"},
+			{Name: "phase", Kind: api.String, Required: true, Help: "the page's phase"},
+			{Name: "sample_id", Kind: api.String, Required: true, Help: "the page's sample"},
+		},
+	}, receiptPage)
+}}
+
+// ScoreReceiptsOperation scores a ReceiptsRequest: the report, exactly the
+// bytes of "docscore score receipts --format F".
+func ScoreReceiptsOperation() api.Operation { return scoreReceiptsOp.Get() }
+
 // ReceiptPageOperation answers the drill-down of one page
 // (receipts.PageDetail): its scores as the report gives them, its
 // cleaned prediction against its reference with the tokens of a longest
 // common subsequence and the missing numbers marked.
-var ReceiptPageOperation = api.Define(api.Operation{
-	Name:   "receiptPage",
-	Route:  "/v1/receipts/page",
-	Family: "receipts",
-	Doc:    "the drill-down of one receipt page: its cleaned prediction against its reference, LCS tokens and missing numbers marked",
-	Inputs: receiptsInputs,
-	Params: []api.Param{
-		{Name: "reading_order", Kind: api.Bool, Help: "reference text in reading order instead of annotation order (a different protocol)"},
-		{Name: "skip_bad_lines", Kind: api.Bool, Help: "report and skip malformed run lines instead of failing"},
-		{Name: "phase", Kind: api.String, Required: true, Help: "the page's phase"},
-		{Name: "sample_id", Kind: api.String, Required: true, Help: "the page's sample"},
-	},
-}, receiptPage)
+func ReceiptPageOperation() api.Operation { return receiptPageOp.Get() }
 
 // receiptsInputs are the files of a receipts scoring.
 var receiptsInputs = []api.Input{
@@ -237,7 +245,7 @@ func parseRefs(files []api.File, opts receiptsread.ParseOptions) (receiptsread.R
 // that is incomplete without AllowIncomplete is an *IncompleteError naming
 // the missing and duplicated pairs.
 func ScoreReceipts(req ReceiptsRequest) ([]byte, error) {
-	res, err := ScoreReceiptsOperation.Run(api.NoCancel, &req)
+	res, err := ScoreReceiptsOperation().Run(api.NoCancel, &req)
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +261,7 @@ func scoreReceipts(ctx api.Cancel, req *ReceiptsRequest) (*api.Result, error) {
 // want the typed report (the command line checks --fail-under floors and
 // warns about skipped lines): the same checks, the same bytes.
 func ScoreReceiptsReport(ctx api.Cancel, req *ReceiptsRequest) (*api.Result, *Report, error) {
-	if err := ScoreReceiptsOperation.Check(ctx, req); err != nil {
+	if err := ScoreReceiptsOperation().Check(ctx, req); err != nil {
 		return nil, nil, err
 	}
 	res, rep, err := scoreReceiptsReport(ctx, req)
@@ -300,7 +308,7 @@ func (req *ReceiptsRequest) options(ctx api.Cancel, order receiptsread.Order) re
 // an *IncompleteError. A JSON report ends in its provenance (SPEC F.8),
 // the run described by the bytes read from run.
 func StreamReceipts(ctx api.Cancel, req *ReceiptsRequest, run io.Reader, out io.Writer, o receipts.StreamOptions) (*Report, error) {
-	if err := ScoreReceiptsOperation.Check(ctx, req); err != nil {
+	if err := ScoreReceiptsOperation().Check(ctx, req); err != nil {
 		return nil, err
 	}
 	refs, opts, err := req.references()

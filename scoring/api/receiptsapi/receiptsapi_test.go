@@ -85,7 +85,7 @@ func TestReceiptPage(t *testing.T) {
 	}
 	pg := rep.Pages[5]
 	req := &ReceiptPageRequest{Refs: full.Refs, Run: full.Run, Phase: pg.Phase, SampleID: pg.SampleID}
-	got, err := ReceiptPageOperation.Run(api.NoCancel, req)
+	got, err := ReceiptPageOperation().Run(api.NoCancel, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestReceiptPage(t *testing.T) {
 		t.Fatalf("page %s/%s: %+v", pg.Phase, pg.SampleID, got.Value)
 	}
 	req.Phase = "nope"
-	if _, err := ReceiptPageOperation.Run(api.NoCancel, req); err == nil || !strings.Contains(err.Error(), "run.jsonl") {
+	if _, err := ReceiptPageOperation().Run(api.NoCancel, req); err == nil || !strings.Contains(err.Error(), "run.jsonl") {
 		t.Fatalf("unknown phase: %v", err)
 	}
 }

@@ -71,30 +71,30 @@ func (req *TablesRequest) Validate() error {
 	return req.IntervalOptions.Validate()
 }
 
-// ScoreTablesOperation scores a TablesRequest: exactly the bytes of
-// "docscore score tables --format F".
-var ScoreTablesOperation = api.Define(api.Operation{
-	Name:    "scoreTables",
-	Route:   "/v1/score/tables",
-	Doc:     `exactly "docscore score tables --format F"`,
-	Formats: []string{"json", "csv", "md"},
-	Family:  "tables",
-	Command: "score tables",
-	Inputs: []api.Input{
-		{Name: "gt", Many: true, Required: true, Help: "one or more ground-truth table files (.html, .md or .csv)"},
-		{Name: "pred", Many: true, Help: "predicted table files, paired with gt by id (the name up to the first dot)"},
-		{Name: "runs", Help: "or a runs JSONL of {model, phase, run, table, html | markdown | csv}"},
-	},
-	Params: append(append([]api.Param{
-		api.FormatParam,
-		{Name: "th_as_td", Kind: api.Bool, Help: "read th as a td cell in TEDS (docling-eval's reading)"},
-		{Name: "model", Kind: api.String, Help: "the model's name in the report (with --pred)"},
-		{Name: "phase", Kind: api.String, Help: "the phase's name in the report (with --pred)"},
-	}, api.IntervalParams("cell")...),
-		api.Param{Name: "by_id", Flag: "-", Kind: api.Bool, Help: "pair pred with gt by id even when one file of each is given"},
-	),
-	Provenance: true,
-}, scoreTables)
+var scoreTablesOp = api.Lazy{Define: func() api.Operation {
+	return api.Define(api.Operation{
+		Name:    "scoreTables",
+		Route:   "/v1/score/tables",
+		Doc:     `exactly "docscore score tables --format F"`,
+		Formats: []string{"json", "csv", "md"},
+		Family:  "tables",
+		Command: "score tables",
+		Inputs: []api.Input{
+			{Name: "gt", Many: true, Required: true, Help: "one or more ground-truth table files (.html, .md or .csv)"},
+			{Name: "pred", Many: true, Help: "predicted table files, paired with gt by id (the name up to the first dot)"},
+			{Name: "runs", Help: "or a runs JSONL of {model, phase, run, table, html | markdown | csv}"},
+		},
+		Params: append(append([]api.Param{
+			api.FormatParam,
+			{Name: "th_as_td", Kind: api.Bool, Help: "read th as a td cell in TEDS (docling-eval's reading)"},
+			{Name: "model", Kind: api.String, Help: "the model's name in the report (with --pred)"},
+			{Name: "phase", Kind: api.String, Help: "the phase's name in the report (with --pred)"},
+		}, api.IntervalParams("cell")...),
+			api.Param{Name: "by_id", Flag: "-", Kind: api.Bool, Help: "pair pred with gt by id even when one file of each is given"},
+		),
+		Provenance: true,
+	}, scoreTables)
+}}
 
 // Draws are the seed and bootstrap replicates the scoring uses, defaults
 // included, for the report's provenance (SPEC F.8); no permutations.
@@ -119,28 +119,36 @@ type DetailRequest struct {
 // InputFiles lists the ground truth, then the prediction.
 func (req *DetailRequest) InputFiles() []*api.File { return []*api.File{&req.GT, &req.Pred} }
 
+var detailOp = api.Lazy{Define: func() api.Operation {
+	return api.Define(api.Operation{
+		Name:   "tableDetail",
+		Route:  "/v1/tables/detail",
+		Family: "tables",
+		Doc:    "one table's ground truth and prediction as grids, differing cells marked, with its TEDS and GriTS",
+		Inputs: []api.Input{
+			{Name: "gt", Required: true, Help: "the ground-truth table file"},
+			{Name: "pred", Required: true, Help: "the predicted table file"},
+		},
+		Params: []api.Param{
+			{Name: "table", Kind: api.String, Default: "#1", Help: "the table of gt to show: its key in the report (#1 for a file's first table)"},
+			{Name: "pred_table", Kind: api.String, Help: "the table of pred to show, when its key differs from table's"},
+			{Name: "th_as_td", Kind: api.Bool, Help: "read th as a td cell in TEDS (docling-eval's reading)"},
+		},
+	}, detail)
+}}
+
+// ScoreTablesOperation scores a TablesRequest: exactly the bytes of
+// "docscore score tables --format F".
+func ScoreTablesOperation() api.Operation { return scoreTablesOp.Get() }
+
 // DetailOperation answers one table's drill-down (tables.Detail): its
 // scores and both tables laid out on their grids, the cells that differ
 // marked.
-var DetailOperation = api.Define(api.Operation{
-	Name:   "tableDetail",
-	Route:  "/v1/tables/detail",
-	Family: "tables",
-	Doc:    "one table's ground truth and prediction as grids, differing cells marked, with its TEDS and GriTS",
-	Inputs: []api.Input{
-		{Name: "gt", Required: true, Help: "the ground-truth table file"},
-		{Name: "pred", Required: true, Help: "the predicted table file"},
-	},
-	Params: []api.Param{
-		{Name: "table", Kind: api.String, Default: "#1", Help: "the table of gt to show: its key in the report (#1 for a file's first table)"},
-		{Name: "pred_table", Kind: api.String, Help: "the table of pred to show, when its key differs from table's"},
-		{Name: "th_as_td", Kind: api.Bool, Help: "read th as a td cell in TEDS (docling-eval's reading)"},
-	},
-}, detail)
+func DetailOperation() api.Operation { return detailOp.Get() }
 
 // Operations lists the tables family's operations.
 func Operations() []api.Operation {
-	return []api.Operation{ScoreTablesOperation, DetailOperation}
+	return []api.Operation{ScoreTablesOperation(), DetailOperation()}
 }
 
 func detail(ctx api.Cancel, req *DetailRequest) (*api.Result, error) {
@@ -215,7 +223,7 @@ func side(files []api.File, single bool) (tables.Side, error) {
 
 // ScoreTables scores a request and returns the report in its format.
 func ScoreTables(req TablesRequest) ([]byte, error) {
-	res, err := ScoreTablesOperation.Run(api.NoCancel, &req)
+	res, err := ScoreTablesOperation().Run(api.NoCancel, &req)
 	if err != nil {
 		return nil, err
 	}
@@ -225,12 +233,12 @@ func ScoreTables(req TablesRequest) ([]byte, error) {
 // ScoreTablesReport is ScoreTablesOperation for native hosts that also
 // want the typed report: the same checks, the same bytes.
 func ScoreTablesReport(ctx api.Cancel, req *TablesRequest) (*api.Result, *tables.Report, error) {
-	if err := ScoreTablesOperation.Check(ctx, req); err != nil {
+	if err := ScoreTablesOperation().Check(ctx, req); err != nil {
 		return nil, nil, err
 	}
 	res, rep, err := scoreTablesReport(ctx, req)
 	if err == nil {
-		err = ScoreTablesOperation.Stamp(req, res)
+		err = ScoreTablesOperation().Stamp(req, res)
 	}
 	return res, rep, err
 }

@@ -113,7 +113,7 @@ func TestCompareTwoModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	req := &compareapi.CompareRequest{Base: api.File{Name: "a.json", Text: string(base)}, New: api.File{Name: "b.json", Text: string(nw)}, Format: "json"}
-	res, err := compareapi.CompareOperation.Run(api.NoCancel, req)
+	res, err := compareapi.CompareOperation().Run(api.NoCancel, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestCompareTwoModels(t *testing.T) {
 }
 
 func TestDetail(t *testing.T) {
-	res, err := DetailOperation.Run(api.NoCancel, &DetailRequest{GT: sampleFile(t, "gt.html"), Pred: sampleFile(t, "model-b.html"), Table: "#2"})
+	res, err := DetailOperation().Run(api.NoCancel, &DetailRequest{GT: sampleFile(t, "gt.html"), Pred: sampleFile(t, "model-b.html"), Table: "#2"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestDetailPredTable(t *testing.T) {
 		predTable string
 		wantPred  bool
 	}{{"", false}, {"#1", true}} {
-		res, err := DetailOperation.Run(api.NoCancel, &DetailRequest{GT: gt, Pred: one, Table: "#2", PredTable: tc.predTable})
+		res, err := DetailOperation().Run(api.NoCancel, &DetailRequest{GT: gt, Pred: one, Table: "#2", PredTable: tc.predTable})
 		if err != nil {
 			t.Fatal(err)
 		}

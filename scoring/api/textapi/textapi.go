@@ -66,29 +66,29 @@ func (req *TextRequest) Validate() error {
 	return req.IntervalOptions.Validate()
 }
 
-// ScoreTextOperation scores a TextRequest: the report, exactly the bytes
-// of "docscore score text --format F".
-var ScoreTextOperation = api.Define(api.Operation{
-	Name:    "scoreText",
-	Route:   "/v1/score/text",
-	Doc:     `exactly "docscore score text --format F": CER, WER and bag-of-words scores of OCR text against ground truth`,
-	Formats: []string{"json", "csv", "md"},
-	Family:  "text",
-	Command: "score text",
-	Inputs: []api.Input{
-		{Name: "gt", Many: true, Required: true, Help: "one or more ground-truth pages (plain text, PAGE-XML, ALTO or hOCR)"},
-		{Name: "ocr", Many: true, Help: "OCR pages, paired with gt by id (the name up to the first dot)"},
-		{Name: "runs", Help: "or a runs JSONL of {model, phase, run, page, text}"},
-	},
-	Params: append([]api.Param{
-		api.FormatParam,
-		{Name: "level", Kind: api.String, Default: "region", Choices: []string{"region", "line"}, Help: "the PAGE level text is read at: region or line"},
-		{Name: "normalize", Kind: api.String, Default: "sbb", Choices: []string{"sbb", "nfc"}, Help: "normalization: sbb (dinglehopper's, the default) or nfc"},
-		{Name: "model", Kind: api.String, Default: "ocr", Help: "the model name of --ocr's cell"},
-		{Name: "phase", Kind: api.String, Default: "default", Help: "the phase name of --ocr's cell"},
-	}, api.IntervalParams("cell")...),
-	Provenance: true,
-}, scoreText)
+var scoreTextOp = api.Lazy{Define: func() api.Operation {
+	return api.Define(api.Operation{
+		Name:    "scoreText",
+		Route:   "/v1/score/text",
+		Doc:     `exactly "docscore score text --format F": CER, WER and bag-of-words scores of OCR text against ground truth`,
+		Formats: []string{"json", "csv", "md"},
+		Family:  "text",
+		Command: "score text",
+		Inputs: []api.Input{
+			{Name: "gt", Many: true, Required: true, Help: "one or more ground-truth pages (plain text, PAGE-XML, ALTO or hOCR)"},
+			{Name: "ocr", Many: true, Help: "OCR pages, paired with gt by id (the name up to the first dot)"},
+			{Name: "runs", Help: "or a runs JSONL of {model, phase, run, page, text}"},
+		},
+		Params: append([]api.Param{
+			api.FormatParam,
+			{Name: "level", Kind: api.String, Default: "region", Choices: []string{"region", "line"}, Help: "the PAGE level text is read at: region or line"},
+			{Name: "normalize", Kind: api.String, Default: "sbb", Choices: []string{"sbb", "nfc"}, Help: "normalization: sbb (dinglehopper's, the default) or nfc"},
+			{Name: "model", Kind: api.String, Default: "ocr", Help: "the model name of --ocr's cell"},
+			{Name: "phase", Kind: api.String, Default: "default", Help: "the phase name of --ocr's cell"},
+		}, api.IntervalParams("cell")...),
+		Provenance: true,
+	}, scoreText)
+}}
 
 // Draws are the intervals' seed and replicates as they take effect, for
 // the report's provenance (SPEC F.8).
@@ -99,7 +99,7 @@ func (req *TextRequest) Draws() (seed uint64, replicates, permutations int) {
 
 // Operations lists the text family's operations.
 func Operations() []api.Operation {
-	return []api.Operation{ScoreTextOperation, TextPageOperation}
+	return []api.Operation{ScoreTextOperation(), TextPageOperation()}
 }
 
 // WorkLimits bound one request's alignments when the caller bounds its
@@ -155,7 +155,7 @@ func inputs(files []api.File) ([]pagetext.Input, error) {
 // Report scores the request and returns the typed report; runs, when not
 // nil, is read instead of req.Runs's text (a native host's stream).
 func Report(ctx api.Cancel, req *TextRequest, runs io.Reader) (*pagetext.Report, error) {
-	if err := ScoreTextOperation.Check(ctx, req); err != nil {
+	if err := ScoreTextOperation().Check(ctx, req); err != nil {
 		return nil, err
 	}
 	return report(ctx, req, runs)
@@ -215,7 +215,7 @@ func report(ctx api.Cancel, req *TextRequest, runs io.Reader) (*pagetext.Report,
 // of Report and Write), in memory that does not grow with the lines. The
 // report returned has no pages. so's Format is req.Format's.
 func StreamText(ctx api.Cancel, req *TextRequest, runs io.Reader, out io.Writer, so pagetext.StreamOptions) (*pagetext.Report, error) {
-	if err := ScoreTextOperation.Check(ctx, req); err != nil {
+	if err := ScoreTextOperation().Check(ctx, req); err != nil {
 		return nil, err
 	}
 	if req.Runs == nil || len(req.OCR) > 0 {
@@ -295,26 +295,34 @@ func (req *TextPageRequest) Validate() error {
 	return nil
 }
 
+var textPageOp = api.Lazy{Define: func() api.Operation {
+	return api.Define(api.Operation{
+		Name:   "textPage",
+		Route:  "/v1/text/page",
+		Family: "text",
+		Doc:    "one page's two texts aligned cluster by cluster, substitutions, insertions and deletions marked, with its scores",
+		Inputs: []api.Input{
+			{Name: "gt", Required: true, Help: "the page's ground truth"},
+			{Name: "ocr", Help: "the page's OCR output"},
+		},
+		Params: []api.Param{
+			{Name: "ocr_text", Kind: api.String, Help: "instead of ocr, the text of a runs record, taken as score text --runs takes it"},
+			{Name: "level", Kind: api.String, Default: "region", Choices: []string{"region", "line"}, Help: "the PAGE level text is read at: region or line"},
+			{Name: "normalize", Kind: api.String, Default: "sbb", Choices: []string{"sbb", "nfc"}, Help: "normalization: sbb (dinglehopper's, the default) or nfc"},
+		},
+	}, textPage)
+}}
+
+// ScoreTextOperation scores a TextRequest: the report, exactly the bytes
+// of "docscore score text --format F".
+func ScoreTextOperation() api.Operation { return scoreTextOp.Get() }
+
 // TextPageOperation answers one page's alignment (pagetext.PageView):
 // its scores and its two texts aligned cluster by cluster, each step a
 // match, a substitution, a deletion or an insertion. Its scores are the
 // report's row of the page: for OCR files, the row of "docscore score text
 // --gt G --ocr O"; for ocr_text, of the runs record holding that text.
-var TextPageOperation = api.Define(api.Operation{
-	Name:   "textPage",
-	Route:  "/v1/text/page",
-	Family: "text",
-	Doc:    "one page's two texts aligned cluster by cluster, substitutions, insertions and deletions marked, with its scores",
-	Inputs: []api.Input{
-		{Name: "gt", Required: true, Help: "the page's ground truth"},
-		{Name: "ocr", Help: "the page's OCR output"},
-	},
-	Params: []api.Param{
-		{Name: "ocr_text", Kind: api.String, Help: "instead of ocr, the text of a runs record, taken as score text --runs takes it"},
-		{Name: "level", Kind: api.String, Default: "region", Choices: []string{"region", "line"}, Help: "the PAGE level text is read at: region or line"},
-		{Name: "normalize", Kind: api.String, Default: "sbb", Choices: []string{"sbb", "nfc"}, Help: "normalization: sbb (dinglehopper's, the default) or nfc"},
-	},
-}, textPage)
+func TextPageOperation() api.Operation { return textPageOp.Get() }
 
 func textPage(ctx api.Cancel, req *TextPageRequest) (*api.Result, error) {
 	level, _ := pagetext.ParseLevel(req.Level)

@@ -69,7 +69,7 @@ func TestGoldenReports(t *testing.T) {
 		req.Format = format
 		b := 200
 		req.Bootstrap = &b
-		res, err := ScoreTextOperation.Run(api.NoCancel, req)
+		res, err := ScoreTextOperation().Run(api.NoCancel, req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +165,7 @@ func TestBadInputs(t *testing.T) {
 		{&TextRequest{GT: []api.File{{Name: "g.txt", Text: "\xff"}}, OCR: []api.File{{Name: "o.txt"}}}, "g.txt:1:1: invalid UTF-8"},
 		{&TextRequest{GT: []api.File{{Name: "g.xml", Text: "<html/>"}}, OCR: []api.File{{Name: "o.txt"}}}, "g.xml:1:1: root element <html>"},
 	} {
-		_, err := ScoreTextOperation.Run(api.NoCancel, c.req)
+		_, err := ScoreTextOperation().Run(api.NoCancel, c.req)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want one containing %q", err, c.want)
 			continue
@@ -177,7 +177,7 @@ func TestBadInputs(t *testing.T) {
 	for _, req := range []*TextRequest{{Level: "word"}, {Normalize: "nfkc"}, {Format: "xml"}} {
 		req.GT = []api.File{{Name: "g.txt"}}
 		req.OCR = []api.File{{Name: "o.txt"}}
-		_, err := ScoreTextOperation.Run(api.NoCancel, req)
+		_, err := ScoreTextOperation().Run(api.NoCancel, req)
 		if _, ok := err.(*api.ParamError); !ok {
 			t.Errorf("%+v: %v, want a ParamError", req, err)
 		}
@@ -185,7 +185,7 @@ func TestBadInputs(t *testing.T) {
 }
 
 func TestTextPage(t *testing.T) {
-	res, err := TextPageOperation.Run(api.NoCancel, &TextPageRequest{GT: api.File{Name: "p.gt.txt", Text: "Dies ist eine Tst!"}, OCR: &api.File{Name: "p.ocr.txt", Text: "Dies ist ein Test."}})
+	res, err := TextPageOperation().Run(api.NoCancel, &TextPageRequest{GT: api.File{Name: "p.gt.txt", Text: "Dies ist eine Tst!"}, OCR: &api.File{Name: "p.ocr.txt", Text: "Dies ist ein Test."}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +223,7 @@ func TestTextPageOfARunsRecord(t *testing.T) {
 		if row.Page != "00000119" {
 			g = gt[1]
 		}
-		res, err := TextPageOperation.Run(api.NoCancel, &TextPageRequest{GT: g, OCRText: &rec.Text})
+		res, err := TextPageOperation().Run(api.NoCancel, &TextPageRequest{GT: g, OCRText: &rec.Text})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -233,7 +233,7 @@ func TestTextPageOfARunsRecord(t *testing.T) {
 				v.CharEdits, v.WordEdits, v.OCRChars, *v.CER, row.CharEdits, row.WordEdits, row.OCRChars, *row.CER)
 		}
 		// The same text as a file has its lines stripped: other counts.
-		res, err = TextPageOperation.Run(api.NoCancel, &TextPageRequest{GT: g, OCR: &api.File{Name: "o.txt", Text: rec.Text}})
+		res, err = TextPageOperation().Run(api.NoCancel, &TextPageRequest{GT: g, OCR: &api.File{Name: "o.txt", Text: rec.Text}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -243,7 +243,7 @@ func TestTextPageOfARunsRecord(t *testing.T) {
 	}
 	text := "x"
 	for _, req := range []*TextPageRequest{{GT: gt[1]}, {GT: gt[1], OCR: &api.File{Name: "o.txt"}, OCRText: &text}} {
-		if _, err := TextPageOperation.Run(api.NoCancel, req); err == nil {
+		if _, err := TextPageOperation().Run(api.NoCancel, req); err == nil {
 			t.Errorf("ocr %v, ocr_text %v: no error", req.OCR, req.OCRText)
 		} else if _, ok := err.(*api.ParamError); !ok {
 			t.Errorf("%v: not a ParamError", err)

@@ -77,7 +77,7 @@ significantly worse on the B side.`,
 			},
 		}
 		f := c.Flags()
-		optionFlags(f, compareapi.CompareOperation, map[string]any{"within": &o.within, "preview": &o.preview})
+		optionFlags(f, compareapi.CompareOperation(), map[string]any{"within": &o.within, "preview": &o.preview})
 		f.StringVar(&o.out, "out", "", "write the report to this file instead of standard output")
 		f.BoolVar(&o.failOnRegression, "fail-on-regression", false, "exit 3 when any statistic is significantly worse on the B (new) side")
 		return c
@@ -86,7 +86,7 @@ significantly worse on the B side.`,
 
 func runCompare(ctx context.Context, env *Env, c *cobra.Command, o compareOptions, args []string) error {
 	req := &compareapi.CompareRequest{}
-	if err := applyOptions(c.Flags(), compareapi.CompareOperation, req); err != nil {
+	if err := applyOptions(c.Flags(), compareapi.CompareOperation(), req); err != nil {
 		return err
 	}
 	names := []string{"BASE.json", "NEW.json"}

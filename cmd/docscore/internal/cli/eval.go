@@ -295,7 +295,7 @@ confusion matrix (judge verdict x human verdict).
 						return err
 					}
 					// The provenance (SPEC F.8) again, last.
-					if err := evalapi.EvaluateOperation.Stamp(&final, res); err != nil {
+					if err := evalapi.EvaluateOperation().Stamp(&final, res); err != nil {
 						return err
 					}
 				}

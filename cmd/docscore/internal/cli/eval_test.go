@@ -48,7 +48,7 @@ func TestEvalPipelineExample(t *testing.T) {
 	for format, want := range map[string][]byte{"json": data, "md": md} {
 		req := evalapi.EvalRequest{Cases: api.File{Name: cases, Text: string(src)}, Format: format,
 			Files: []api.File{{Name: "invoice.png", Base64: base64.StdEncoding.EncodeToString(png)}}}
-		res, err := evalapi.EvaluateOperation.Run(context.Background(), &req)
+		res, err := evalapi.EvaluateOperation().Run(context.Background(), &req)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -34,7 +34,7 @@ writes in each comparison; plan draws nothing, so it is instant.`,
 			},
 			RunE: func(c *cobra.Command, args []string) error {
 				req := &compareapi.PlanRequest{}
-				if err := applyOptions(c.Flags(), compareapi.PlanOperation, req); err != nil {
+				if err := applyOptions(c.Flags(), compareapi.PlanOperation(), req); err != nil {
 					return err
 				}
 				if err := oneStdin("REPORT.json", args[0]); err != nil {
@@ -45,7 +45,7 @@ writes in each comparison; plan draws nothing, so it is instant.`,
 					return err
 				}
 				req.Report = apiFile(f)
-				res, err := compareapi.PlanOperation.Run(env.Context, req)
+				res, err := compareapi.PlanOperation().Run(env.Context, req)
 				if err != nil {
 					return flagError(err)
 				}
@@ -53,7 +53,7 @@ writes in each comparison; plan draws nothing, so it is instant.`,
 			},
 		}
 		f := c.Flags()
-		optionFlags(f, compareapi.PlanOperation, nil)
+		optionFlags(f, compareapi.PlanOperation(), nil)
 		f.StringVar(&out, "out", "", "write the plan to this file instead of standard output")
 		return c
 	})

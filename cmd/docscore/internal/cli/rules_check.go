@@ -69,7 +69,7 @@ file's sha256 and the rows that parsed when there are errors.`,
 					req.GT = append(req.GT, api.File{Name: f.Name, Text: string(f.Data)})
 				}
 			}
-			out, err := runOperation(env.Context, api.CheckRulesOperation, &req)
+			out, err := runOperation(env.Context, api.CheckRulesOperation(), &req)
 			if err != nil {
 				return err
 			}

@@ -85,7 +85,7 @@ summaries are known.`,
 		f := c.Flags()
 		f.StringVar(&o.refs, "refs", "", "CORD references: a .json, .jsonl or .parquet file, or a directory of them (required)")
 		f.StringVar(&o.run, "run", "", "the pilot run file (JSONL), or - for standard input (required)")
-		bindOptions(f, receiptsapi.ScoreReceiptsOperation, map[string]any{
+		bindOptions(f, receiptsapi.ScoreReceiptsOperation(), map[string]any{
 			"allow_incomplete": &o.allowIncomplete, "reading_order": &o.readingOrder, "skip_bad_lines": &o.skipBadLines,
 			"format": &o.format, "bootstrap": &o.bootstrap, "ci_level": &o.ciLevel, "seed": &o.seed,
 		})
@@ -99,7 +99,7 @@ summaries are known.`,
 }
 
 func runScoreReceipts(ctx context.Context, env *Env, o scoreReceiptsOptions) error {
-	op := receiptsapi.ScoreReceiptsOperation
+	op := receiptsapi.ScoreReceiptsOperation()
 	if err := flagError(op.CheckFormat(o.format)); err != nil {
 		return err
 	}

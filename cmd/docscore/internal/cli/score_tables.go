@@ -60,7 +60,7 @@ docs/tables.md lists every deliberate deviation.`,
 		f.StringVar(&o.gt, "gt", "", "ground-truth tables: a file or a folder (required)")
 		f.StringVar(&o.pred, "pred", "", "predicted tables: a file or a folder, paired with --gt by id")
 		f.StringVar(&o.runs, "runs", "", "a runs JSONL of {model, phase, run, table, html|markdown|csv}")
-		bindOptions(f, tablesapi.ScoreTablesOperation, map[string]any{
+		bindOptions(f, tablesapi.ScoreTablesOperation(), map[string]any{
 			"model": &o.model, "phase": &o.phase, "th_as_td": &o.thAsTD, "format": &o.format,
 			"bootstrap": &o.bootstrap, "ci_level": &o.ciLevel, "seed": &o.seed,
 		})
@@ -108,7 +108,7 @@ func tableFiles(env *Env, flag, path string) ([]api.File, error) {
 }
 
 func runScoreTables(ctx context.Context, env *Env, o scoreTablesOptions) error {
-	op := tablesapi.ScoreTablesOperation
+	op := tablesapi.ScoreTablesOperation()
 	if err := flagError(op.CheckFormat(o.format)); err != nil {
 		return err
 	}

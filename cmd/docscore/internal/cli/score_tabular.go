@@ -98,7 +98,7 @@ file into memory.`,
   docscore score tabular --sample --preview 32,33 --permutations 20000 --alpha 0.01 --format md
   docscore score tabular --gt gt/ --runs runs.jsonl --fail-under f1=0.95 --out report.json`,
 		RunE: func(c *cobra.Command, args []string) error {
-			op := api.ScoreTabularOperation
+			op := api.ScoreTabularOperation()
 			if err := flagError(op.CheckFormat(format)); err != nil {
 				return err
 			}
@@ -192,7 +192,7 @@ file into memory.`,
 	f.StringVar(&runsPath, "runs", "", "model outputs, JSONL (- for standard input)")
 	f.StringVar(&rulesPath, "rules", "", "EQUIVALENCES.md rule file (- for standard input)")
 	f.StringVar(&schemaPath, "schema", "", "schema file for tables other than the default register (- for standard input)")
-	bindOptions(f, api.ScoreTabularOperation, map[string]any{
+	bindOptions(f, api.ScoreTabularOperation(), map[string]any{
 		"gate": &gate, "preview": &preview, "format": &format, "skip_bad_lines": &skipBadLines, "skip_bad_inputs": &skipInputs,
 		"bootstrap": &intervals.Bootstrap, "ci_level": &intervals.CILevel, "seed": &intervals.Seed,
 		"permutations": &intervals.Permutations, "alpha": &intervals.Alpha, "effect": &intervals.Effect,

@@ -69,7 +69,7 @@ unless its OCR is empty too; its edits still count in its cell.`,
 		f.StringVar(&o.gt, "gt", "", "ground truth: a page file or a folder of them (required)")
 		f.StringVar(&o.ocr, "ocr", "", "OCR output: a page file or a folder of them")
 		f.StringVar(&o.runs, "runs", "", `a JSONL file of {"model", "phase", "run", "page", "text"} records, or - for standard input`)
-		bindOptions(f, textapi.ScoreTextOperation, map[string]any{
+		bindOptions(f, textapi.ScoreTextOperation(), map[string]any{
 			"model": &o.model, "phase": &o.phase, "level": &o.level, "normalize": &o.normalize, "format": &o.format,
 			"bootstrap": &o.bootstrap, "ci_level": &o.ciLevel, "seed": &o.seed,
 		})
@@ -80,7 +80,7 @@ unless its OCR is empty too; its edits still count in its cell.`,
 }
 
 func runScoreText(ctx context.Context, env *Env, o scoreTextOptions) error {
-	op := textapi.ScoreTextOperation
+	op := textapi.ScoreTextOperation()
 	if err := flagError(op.CheckFormat(o.format)); err != nil {
 		return err
 	}
@@ -171,7 +171,7 @@ func streamScoreText(ctx context.Context, env *Env, o scoreTextOptions, req *tex
 		// file is described by what went through the scorer.
 		so.Tail = func(*pagetext.Report) ([]byte, error) {
 			req.Runs = nil
-			p, err := textapi.ScoreTextOperation.ProvenanceOf(req)
+			p, err := textapi.ScoreTextOperation().ProvenanceOf(req)
 			req.Runs = runsFile
 			if err != nil {
 				return nil, err

@@ -296,7 +296,7 @@ func TestScoreTextRunsStreamedIsTheAPIs(t *testing.T) {
 			t.Fatalf("%s: exit %d: %s", format, code, stderr)
 		}
 		b := 300
-		res, err := textapi.ScoreTextOperation.Run(context.Background(), &textapi.TextRequest{GT: files,
+		res, err := textapi.ScoreTextOperation().Run(context.Background(), &textapi.TextRequest{GT: files,
 			Runs: &api.File{Name: "runs.jsonl", Text: runs.String()}, Format: format, IntervalOptions: api.IntervalOptions{Bootstrap: &b}})
 		if err != nil {
 			t.Fatal(err)

@@ -73,7 +73,7 @@ func TestStreamedScoreEqualsTheOperation(t *testing.T) {
 			} else {
 				req.IntervalOptions = intervalOptions(50, 0.95, 0)
 			}
-			res, err := api.ScoreTabularOperation.Run(api.NoCancel, req)
+			res, err := api.ScoreTabularOperation().Run(api.NoCancel, req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,7 +94,7 @@ func TestStreamedScoreEqualsTheOperation(t *testing.T) {
 				args[5], args[len(args)-len(corpus.args)-1] = "-", "-"
 				stdreq := *req
 				stdreq.Runs.Name = stdinName
-				want, err := api.ScoreTabularOperation.Run(api.NoCancel, &stdreq)
+				want, err := api.ScoreTabularOperation().Run(api.NoCancel, &stdreq)
 				if err != nil {
 					t.Fatal(err)
 				}

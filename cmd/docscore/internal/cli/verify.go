@@ -142,7 +142,7 @@ func runVerify(env *Env, path, inputsDir, stdinPath string) error {
 // report judged by a model (its answers are not reproducible offline),
 // compared with human verdicts, or of one --prediction.
 func canRerun(p *provenance.Provenance) error {
-	if p.Operation != evalapi.EvaluateOperation.Name {
+	if p.Operation != evalapi.EvaluateOperation().Name {
 		return nil
 	}
 	for _, o := range p.Options {

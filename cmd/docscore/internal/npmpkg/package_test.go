@@ -152,7 +152,7 @@ func cliReports(t *testing.T, root, dir string) {
 	}
 	// A page's drill-down, an operation only the HTTP API and the page
 	// serve: the core's answer, as the HTTP API writes it.
-	res, err := textapi.TextPageOperation.Run(api.NoCancel, &textapi.TextPageRequest{
+	res, err := textapi.TextPageOperation().Run(api.NoCancel, &textapi.TextPageRequest{
 		GT:  api.File{Name: "0001.gt.txt", Text: "Zu Venedig, im Jahre 1769.\n"},
 		OCR: &api.File{Name: "0001.ocr.txt", Text: "Zu Venedlg, im Jahre 1769\n"},
 	})
