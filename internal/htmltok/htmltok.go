@@ -21,6 +21,8 @@ import (
 
 	xhtml "golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/docscore/docscore/internal/mdread"
 )
 
 // Token is one token: its type, a text's decoded text or a tag's lower-case
@@ -65,9 +67,9 @@ func (t *Tokenizer) Next() Token {
 		// right after its start tag (none when it is empty: the flags were
 		// cleared above).
 		special := raw || rcdata
-		text := convertNewlines(t.z.Raw())
-		if special && bytes.IndexByte(text, 0) >= 0 {
-			text = bytes.ReplaceAll(text, []byte{0}, []byte("\ufffd"))
+		text := mdread.NormalizeNewlines(t.z.Raw())
+		if special {
+			text = noNUL(text)
 		}
 		if special && raw {
 			return Token{Type: tt, Data: string(text)}
@@ -99,26 +101,6 @@ func Void(tag string) bool {
 		return true
 	}
 	return false
-}
-
-// convertNewlines returns s with "\r\n" and "\r" turned into "\n", in a
-// copy when it changes anything.
-func convertNewlines(s []byte) []byte {
-	if bytes.IndexByte(s, '\r') < 0 {
-		return s
-	}
-	out := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '\r' {
-			if i+1 < len(s) && s[i+1] == '\n' {
-				i++
-			}
-			c = '\n'
-		}
-		out = append(out, c)
-	}
-	return out
 }
 
 // isSpace reports whether c is HTML white space as the tokenizer skips it.
@@ -211,7 +193,7 @@ func attributes(raw []byte) []xhtml.Attribute {
 			keys = append(keys, key)
 			attrs = append(attrs, xhtml.Attribute{
 				Key: atomString(lower(noNUL(key))),
-				Val: unescape(string(convertNewlines(noNUL(val))), true),
+				Val: unescape(string(mdread.NormalizeNewlines(noNUL(val))), true),
 			})
 		}
 		skip()

@@ -50,7 +50,8 @@ type mdReader struct {
 }
 
 // NormalizeNewlines returns src with LF newlines (CRLF and CR become
-// LF), which Read and ReadTables work on; src itself when it has none.
+// LF), which Read and ReadTables work on, as HTML's tokenizer does its
+// text (package htmltok); src itself when it has none.
 func NormalizeNewlines(src []byte) []byte {
 	if bytes.IndexByte(src, '\r') < 0 {
 		return src
