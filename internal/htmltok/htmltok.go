@@ -66,12 +66,11 @@ func (t *Tokenizer) Next() Token {
 		// The library reads a raw text element's content as the one token
 		// right after its start tag (none when it is empty: the flags were
 		// cleared above).
-		special := raw || rcdata
 		text := mdread.NormalizeNewlines(t.z.Raw())
-		if special {
+		if raw || rcdata {
 			text = noNUL(text)
 		}
-		if special && raw {
+		if raw {
 			return Token{Type: tt, Data: string(text)}
 		}
 		return Token{Type: tt, Data: unescape(string(text), false)}
