@@ -250,7 +250,10 @@ type nameForm struct {
 	toks   []string
 	ids    []int32 // the distinct tokens, interned, sorted
 	bag    charBag
-	wild   bool // holds an illegible-glyph marker
+	// wilds counts the illegible-glyph markers (text.Wildcard) the name
+	// holds, and wildToks are its tokens that hold them (wildBound).
+	wilds    int
+	wildToks [][]rune
 }
 
 // text returns the name as a string, converting it once: a GT name is
@@ -266,10 +269,10 @@ func (f *nameForm) text() string {
 func (sc *scorer) nameForm(toks []string) nameForm {
 	r := []rune(strings.Join(toks, " "))
 	f := nameForm{runes: r, toks: toks, bag: newCharBag(r)}
-	for _, c := range r {
-		if c == text.Wildcard {
-			f.wild = true
-			break
+	for _, t := range toks {
+		if k := strings.Count(t, string(text.Wildcard)); k > 0 {
+			f.wilds += k
+			f.wildToks = append(f.wildToks, []rune(t))
 		}
 	}
 	f.ids = make([]int32, 0, len(toks))
@@ -323,19 +326,76 @@ const (
 // ratioBound returns an upper bound on the Ratcliff–Obershelp ratio of
 // two names from their bags: 2·Σ min(count) / (|a|+|b|), the byte-wise
 // minimum taken in SWAR fashion (counts stay under 128).
-func ratioBound(a, b *nameForm) float64 {
+func ratioBound(a, b *nameForm) float64 { return ratioBoundPlus(a, b, 0) }
+
+// ratioBoundPlus is ratioBound with extra more characters allowed to
+// match: a bound on the ratio of a's resolved form, whose extra
+// wildcards may each become a character of b.
+func ratioBoundPlus(a, b *nameForm, extra int) float64 {
 	la, lb := len(a.runes), len(b.runes)
 	if la+lb == 0 || la > maxBagName || lb > maxBagName {
 		return 1
 	}
-	m := uint64(0)
+	m := uint64(extra)
 	for w := range a.bag {
 		x, y := a.bag[w], b.bag[w]
 		ge := (((x | highBits) - y) & highBits) >> 7 * 0xFF // 0xFF where x ≥ y
 		mins := (y & ge) | (x &^ ge)
 		m += (mins * lowBits) >> 56
 	}
-	return 2.0 * float64(m) / float64(la+lb)
+	return min(1, 2.0*float64(m)/float64(la+lb))
+}
+
+// wildBound bounds from above the similarity of a GT name g that holds
+// wildcards with a reading r, without resolving g: the ratio and the
+// token overlap of g as written (ratioBound, idOverlap), the ratio of g
+// resolved (each wildcard one more character that may match), and its
+// token overlap. Resolving changes only g's wildcard tokens, so a token
+// of g resolved that equals one of r's is one of g's as written or a
+// piece of a wildcard token (pieceOf); the overlap is over at least r's
+// distinct tokens.
+func wildBound(g, r *nameForm) float64 {
+	b := max(ratioBound(g, r), idOverlap(g.ids, r.ids), ratioBoundPlus(g, r, g.wilds))
+	if len(r.ids) == 0 {
+		return b
+	}
+	common := idCommon(g.ids, r.ids)
+	for i, u := range r.toks {
+		if slices.Contains(r.toks[:i], u) {
+			continue
+		}
+		for _, t := range g.wildToks {
+			if pieceOf(t, u) {
+				common++
+				break
+			}
+		}
+	}
+	return max(b, float64(common)/float64(len(r.ids)))
+}
+
+// pieceOf reports whether u may be a token of t once t's wildcards are
+// resolved: t's characters from a start to an end, a wildcard standing
+// for any one character, where the start is t's or follows a wildcard
+// and the end is t's or a wildcard (one resolved to a space splits t).
+func pieceOf(t []rune, u string) bool {
+	for i := 0; i < len(t); i++ {
+		if i > 0 && t[i-1] != text.Wildcard {
+			continue
+		}
+		j := i
+		for _, c := range u {
+			if j == len(t) || (t[j] != c && t[j] != text.Wildcard) {
+				j = -1
+				break
+			}
+			j++
+		}
+		if j >= 0 && (j == len(t) || t[j] == text.Wildcard) {
+			return true
+		}
+	}
+	return false
 }
 
 // idOverlap is text.TokenSetOverlap over interned, sorted distinct tokens.
@@ -343,6 +403,11 @@ func idOverlap(a, b []int32) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
+	return float64(idCommon(a, b)) / float64(max(len(a), len(b)))
+}
+
+// idCommon counts the ids two sorted lists of distinct ids share.
+func idCommon(a, b []int32) int {
 	common, i, j := 0, 0, 0
 	for i < len(a) && j < len(b) {
 		switch {
@@ -356,7 +421,7 @@ func idOverlap(a, b []int32) float64 {
 			j++
 		}
 	}
-	return float64(common) / float64(max(len(a), len(b)))
+	return common
 }
 
 // preparedPage is a ground-truth page normalized under one rule set.
@@ -665,7 +730,7 @@ func (sc *scorer) similarity(g *nameForm, readings []nameForm) (candidate, bool)
 	best := candidate{sim: -1}
 	for ri := range readings {
 		r := &readings[ri]
-		if !g.wild {
+		if g.wilds == 0 {
 			overlap := idOverlap(g.ids, r.ids)
 			if overlap < sc.gate && (ratioBound(g, r) < sc.gate || sc.matcher.QuickRatio(g.runes, r.runes) < sc.gate) {
 				continue
@@ -676,18 +741,28 @@ func (sc *scorer) similarity(g *nameForm, readings []nameForm) (candidate, bool)
 			}
 			continue
 		}
-		resolved := sc.aligner.Resolve(g.runes, r.runes)
-		sR := max(sc.matcher.Ratio(resolved, r.runes), text.TokenSetOverlap(text.Fields(string(resolved)), r.toks))
-		sW := max(sc.matcher.Ratio(g.runes, r.runes), text.TokenSetOverlap(g.toks, r.toks))
-		s, written := sR, false
-		if sW > sR {
-			s, written = sW, true
+		if wildBound(g, r) < sc.gate {
+			continue
 		}
+		s, written := sc.wildSimilarity(g, r)
 		if s > best.sim {
 			best = candidate{sim: s, reading: ri, written: written}
 		}
 	}
 	return best, best.sim >= sc.gate
+}
+
+// wildSimilarity is the similarity of a GT name holding wildcards with a
+// reading: the larger of that of g resolved against r and that of g as
+// written (written), each the larger of the ratio and the token overlap.
+func (sc *scorer) wildSimilarity(g, r *nameForm) (s float64, written bool) {
+	resolved := sc.aligner.Resolve(g.runes, r.runes)
+	sR := max(sc.matcher.Ratio(resolved, r.runes), text.TokenSetOverlap(text.Fields(string(resolved)), r.toks))
+	sW := max(sc.matcher.Ratio(g.runes, r.runes), text.TokenSetOverlap(g.toks, r.toks))
+	if sW > sR {
+		return sW, true
+	}
+	return sR, false
 }
 
 // nameMatch is what a model's name gives on a page: its readings and the

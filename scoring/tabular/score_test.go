@@ -3,7 +3,9 @@ package tabular
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/docscore/docscore/rules"
@@ -384,5 +386,45 @@ func TestRatioBoundIsAnUpperBound(t *testing.T) {
 				t.Errorf("ratioBound(%q, %q) = %v < quick_ratio %v", x, y, bound, q)
 			}
 		}
+	}
+}
+
+// TestWildBoundIsAnUpperBound holds wildBound to the similarity it lets
+// similarity skip, on random GT names with wildcards (some resolved to a
+// space, splitting their token) against random readings, from a small
+// alphabet so that names share characters and tokens.
+func TestWildBoundIsAnUpperBound(t *testing.T) {
+	sc := newScorer(defaultSchema(), &rules.Compiled{}, DefaultGate, &PageIndex{}, newBudget(context.Background(), Limits{}))
+	rng := rand.New(rand.NewPCG(34, 1))
+	name := func(wild bool) string {
+		const letters = "abcab ?"
+		var b strings.Builder
+		for range 1 + rng.IntN(14) {
+			c := letters[rng.IntN(len(letters))]
+			if c == '?' && !wild {
+				c = 'c'
+			}
+			b.WriteByte(c)
+		}
+		return b.String()
+	}
+	tight := 0
+	for range 20000 {
+		g := sc.nameForm(text.Fields(name(true)))
+		if g.wilds == 0 {
+			continue
+		}
+		r := sc.nameForm(text.Fields(name(false)))
+		s, _ := sc.wildSimilarity(&g, &r)
+		bound := wildBound(&g, &r)
+		if bound < s {
+			t.Fatalf("wildBound(%q, %q) = %v < similarity %v", string(g.runes), string(r.runes), bound, s)
+		}
+		if bound < DefaultGate {
+			tight++
+		}
+	}
+	if tight == 0 {
+		t.Fatal("wildBound never fell under the gate: it skips nothing")
 	}
 }
