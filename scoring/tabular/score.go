@@ -455,6 +455,31 @@ type scorer struct {
 	// it. Zero keeps everything, as a scoring of a file in memory does.
 	maxMatches int
 	older      map[matchKey]*nameMatch // the previous generation (trim)
+	// Scratch of scoreImage: the records' readings, what is taken, the
+	// pairs accepted.
+	names               []modelName
+	modelTaken, gtTaken []bool
+	accepted            []candidate
+	// transient: an image's pairs and unmatched names live in pairs,
+	// which the next image reuses (ImageScorer.ScoreTransient).
+	transient bool
+	pairs     struct {
+		pairs                       []tabularreport.Pair
+		fields                      tabularreport.PairFields
+		scores                      []float64
+		ptrs                        []*tabularreport.Pair
+		unmatchedModel, unmatchedGT []string
+	}
+}
+
+// scratch returns (*buf)[:n] zeroed, growing *buf when it is short.
+func scratch[S ~[]T, T any](buf *S, n int) S {
+	if cap(*buf) < n {
+		*buf = make(S, n, n+n/4)
+	}
+	s := (*buf)[:n]
+	clear(s)
+	return s
 }
 
 // trim bounds the scorer's memos between images when they hold more than
@@ -547,7 +572,7 @@ func (sc *scorer) scoreImage(im *tabularread.Image) *tabularreport.ImageScore {
 	}
 	pp := sc.prepare(sc.pages.Find(im.Page))
 	// Candidates: every pair whose similarity clears the gate.
-	names := make([]modelName, len(im.Records))
+	names := scratch(&sc.names, len(im.Records))
 	sc.cands = sc.cands[:0]
 	for mi, rec := range im.Records {
 		if rec.Key.Blank() {
@@ -576,9 +601,10 @@ func (sc *scorer) scoreImage(im *tabularread.Image) *tabularreport.ImageScore {
 		}
 		return cmp.Compare(a.gt, b.gt)
 	})
-	modelTaken := make([]bool, len(im.Records))
-	gtTaken := make([]bool, len(pp.names))
-	var accepted []candidate
+	modelTaken := scratch(&sc.modelTaken, len(im.Records))
+	gtTaken := scratch(&sc.gtTaken, len(pp.names))
+	accepted := sc.accepted[:0]
+	defer func() { sc.accepted = accepted[:0] }()
 	for _, c := range sc.cands {
 		if modelTaken[c.model] || gtTaken[c.gt] {
 			continue
@@ -596,12 +622,22 @@ func (sc *scorer) scoreImage(im *tabularread.Image) *tabularreport.ImageScore {
 	// Pairs are reported in ground-truth row order.
 	slices.SortFunc(accepted, func(a, b candidate) int { return cmp.Compare(a.gt, b.gt) })
 	// One allocation each for the image's pairs, their fields and their
-	// scores, rather than three per pair.
+	// scores, rather than three per pair; none for a transient scorer's.
 	cols := len(sc.s.Columns)
-	pairs := make([]tabularreport.Pair, len(accepted))
-	fields := make(tabularreport.PairFields, len(accepted)*cols)
-	scores := make([]float64, len(accepted)*cols)
-	res.Pairs = make([]*tabularreport.Pair, len(accepted))
+	var pairs []tabularreport.Pair
+	var fields tabularreport.PairFields
+	var scores []float64
+	if sc.transient {
+		pairs = scratch(&sc.pairs.pairs, len(accepted))
+		fields = scratch(&sc.pairs.fields, len(accepted)*cols)
+		scores = scratch(&sc.pairs.scores, len(accepted)*cols)
+		res.Pairs = scratch(&sc.pairs.ptrs, len(accepted))
+	} else {
+		pairs = make([]tabularreport.Pair, len(accepted))
+		fields = make(tabularreport.PairFields, len(accepted)*cols)
+		scores = make([]float64, len(accepted)*cols)
+		res.Pairs = make([]*tabularreport.Pair, len(accepted))
+	}
 	for k, c := range accepted {
 		lo, hi := k*cols, (k+1)*cols
 		res.Pairs[k] = &pairs[k]
@@ -611,6 +647,13 @@ func (sc *scorer) scoreImage(im *tabularread.Image) *tabularreport.ImageScore {
 		sc.pair(&pairs[k], fields[lo:hi:hi], scores[lo:hi:hi], im, pp, names, c, res)
 	}
 	res.UnmatchedModel, res.UnmatchedGT = []string{}, []string{}
+	if sc.transient && sc.pairs.unmatchedModel != nil {
+		// Empty lists, not nil ones: the report writes [] for them.
+		res.UnmatchedModel, res.UnmatchedGT = sc.pairs.unmatchedModel[:0], sc.pairs.unmatchedGT[:0]
+	}
+	if sc.transient {
+		defer func() { sc.pairs.unmatchedModel, sc.pairs.unmatchedGT = res.UnmatchedModel, res.UnmatchedGT }()
+	}
 	for i, taken := range modelTaken {
 		if !taken {
 			res.UnmatchedModel = append(res.UnmatchedModel, im.Records[i].Key.Text)
@@ -850,6 +893,17 @@ func (x *ImageScorer) Score(im *tabularread.Image) (*tabularreport.ImageScore, e
 		return nil, sc.work.err
 	}
 	return res, nil
+}
+
+// ScoreTransient is Score for a caller that is done with the result's
+// pairs and unmatched names (Pairs, UnmatchedModel, UnmatchedGT) before
+// it scores the next image, writing them out at once: they live in
+// storage the next call reuses, rather than in new memory for every
+// image.
+func (x *ImageScorer) ScoreTransient(im *tabularread.Image) (*tabularreport.ImageScore, error) {
+	x.sc.transient = true
+	defer func() { x.sc.transient = false }()
+	return x.Score(im)
 }
 
 // WarningText is a rule file's warning as reports give it: one line,

@@ -491,7 +491,7 @@ func (bs *BatchScorer) score(n int, lines func(func(i int, l ingest.Line, bad *i
 			im.Records = nil
 			return
 		}
-		res, stopped := sc.Score(im)
+		res, stopped := sc.ScoreTransient(im)
 		if stopped != nil {
 			r.stopped = stopped
 			return
