@@ -1,15 +1,14 @@
 package ingest
 
 import (
-	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/docscore/docscore/scoring/inputerr"
 )
@@ -40,11 +39,27 @@ type Line struct {
 	// Unended is true for a last line the input ended inside: it has no
 	// line end (a writer killed mid-line leaves one).
 	Unended bool
+	// Owned is true when Text is in memory that Lines read the line into
+	// itself (NewReaderLines) and never writes again: strings made from
+	// it may share it rather than copy it. A []byte input's lines are
+	// the caller's memory.
+	Owned bool
 }
 
 // Source is the line's text as an error shows it: Text after Indent
 // spaces (the whitespace it had, as spaces, so that columns line up).
 func (l Line) Source() string { return strings.Repeat(" ", l.Indent) + string(l.Text) }
+
+// LineString returns l's Text as a string: sharing its memory when l is
+// Owned (never written again), else a copy. A string from it that is
+// kept past the line keeps the memory it was read into (a chunk of up
+// to a few MiB): clone what is kept.
+func LineString(l Line) string {
+	if l.Owned && len(l.Text) > 0 {
+		return unsafe.String(&l.Text[0], len(l.Text))
+	}
+	return string(l.Text)
+}
 
 // Lines reads JSON Lines: one item per line, "\n" or "\r\n" ends, a UTF-8
 // BOM before the first line, blank lines skipped and a last line with or
@@ -59,9 +74,17 @@ func (l Line) Source() string { return strings.Repeat(" ", l.Indent) + string(l.
 //	if err := ls.Err(); err != nil { … }
 type Lines struct {
 	name string
-	data []byte        // the rest of a []byte input
-	br   *bufio.Reader // or an io.Reader input
-	buf  []byte
+	data []byte    // the rest of a []byte input
+	r    io.Reader // or an io.Reader input, read into chunk
+	// chunk holds what was read of r: each line is handed out from where
+	// it was read, and the bytes below len(chunk) are never written
+	// again (a line begun at the end of a full chunk is carried over to
+	// the start of the next: its one more copy).
+	chunk []byte
+	pos   int   // where the bytes not yet handed out start
+	scan  int   // how far from pos no line end was found
+	rerr  error // why r stopped (io.EOF at its end)
+	empty int   // reads in a row that gave nothing
 
 	line Line
 	bad  *inputerr.Error
@@ -97,10 +120,14 @@ func NewLinesAt(name string, data []byte, first int) *Lines {
 	return ls
 }
 
-// NewReaderLines iterates the lines read from r.
+// NewReaderLines iterates the lines read from r, each read once into
+// memory of its own (Line.Owned) and handed out from there.
 func NewReaderLines(name string, r io.Reader) *Lines {
-	return &Lines{name: name, br: bufio.NewReaderSize(r, 64<<10)}
+	return &Lines{name: name, r: r}
 }
+
+// chunkSize is the memory a reader's lines are read into at a time.
+const chunkSize = 1 << 20
 
 // Name is the file name errors carry.
 func (ls *Lines) Name() string { return ls.name }
@@ -126,6 +153,7 @@ func (ls *Lines) Next() bool {
 			continue
 		}
 		ls.line.Text = text
+		ls.line.Owned = ls.r != nil
 		ls.bad = nil
 		if !utf8.Valid(text) {
 			ls.bad = &inputerr.Error{File: ls.name, Line: ls.line.No, Column: ls.line.Indent + firstInvalid(text) + 1, Msg: "expected UTF-8 text", Source: ls.line.Source()}
@@ -153,7 +181,7 @@ func firstInvalid(text []byte) int {
 // read returns the next raw line without its "\n", and whether it had
 // one.
 func (ls *Lines) read() (line []byte, ended, ok bool) {
-	if ls.br == nil {
+	if ls.r == nil {
 		if len(ls.data) == 0 {
 			return nil, false, false
 		}
@@ -163,47 +191,72 @@ func (ls *Lines) read() (line []byte, ended, ok bool) {
 			ls.data = nil
 			return line, false, true
 		}
-		line := ls.data[:i]
+		line := ls.data[:i:i]
 		ls.data = ls.data[i+1:]
 		return line, true, true
 	}
-	// A line within the reader's buffer is handed out from there (valid
-	// until the next call, as ls.buf is): no copy. A longer one is
-	// gathered in ls.buf.
-	chunk, err := ls.br.ReadSlice('\n')
-	switch {
-	case err == nil:
-		return chunk[:len(chunk)-1], true, true
-	case err == io.EOF:
-		return chunk, false, len(chunk) > 0
-	}
-	ls.buf = ls.buf[:0]
 	for {
-		ls.buf = append(ls.buf, chunk...)
-		switch {
-		case err == nil:
-			return ls.buf[:len(ls.buf)-1], true, true
-		case errors.Is(err, bufio.ErrBufferFull):
-			if limit := ls.limit(); len(ls.buf) > limit {
-				size := strconv.Itoa(limit>>20) + " MiB"
-				if limit < 1<<20 {
-					size = strconv.Itoa(limit) + " bytes"
-				}
-				ls.err = inputerr.New(ls.name, ls.line.No+1, "line longer than %s: expected one JSON value per line", size)
-				return nil, false, false
+		if i := bytes.IndexByte(ls.chunk[ls.scan:], '\n'); i >= 0 {
+			end := ls.scan + i
+			line := ls.chunk[ls.pos:end:end]
+			ls.pos, ls.scan = end+1, end+1
+			if len(line) > ls.limit() {
+				return nil, false, ls.tooLong()
 			}
-			chunk, err = ls.br.ReadSlice('\n')
-			continue
-		case err == io.EOF:
-			return ls.buf, false, len(ls.buf) > 0
-		default:
-			ls.err = fmt.Errorf("%s: %w", ls.name, err)
+			return line, true, true
+		}
+		ls.scan = len(ls.chunk)
+		if len(ls.chunk)-ls.pos > ls.limit() {
+			return nil, false, ls.tooLong()
+		}
+		switch {
+		case ls.rerr == io.EOF:
+			line := ls.chunk[ls.pos:len(ls.chunk):len(ls.chunk)]
+			ls.pos = len(ls.chunk)
+			return line, false, len(line) > 0
+		case ls.rerr != nil:
+			ls.err = fmt.Errorf("%s: %w", ls.name, ls.rerr)
 			return nil, false, false
+		}
+		ls.fill()
+	}
+}
+
+// fill reads more of the input after the bytes held, into a new chunk
+// when the one held is full.
+func (ls *Lines) fill() {
+	if len(ls.chunk) == cap(ls.chunk) {
+		part := ls.chunk[ls.pos:]
+		next := make([]byte, len(part), max(chunkSize, min(2*len(part), ls.limit()+chunkSize)))
+		copy(next, part)
+		ls.chunk, ls.scan, ls.pos = next, ls.scan-ls.pos, 0
+	}
+	n, err := ls.r.Read(ls.chunk[len(ls.chunk):cap(ls.chunk)])
+	ls.chunk = ls.chunk[:len(ls.chunk)+n]
+	switch {
+	case err != nil:
+		ls.rerr = err
+	case n > 0:
+		ls.empty = 0
+	default:
+		if ls.empty++; ls.empty == 100 {
+			ls.rerr = io.ErrNoProgress
 		}
 	}
 }
 
-// Line is the current line. Its Text is valid until the next call to Next.
+// tooLong stops the iteration at a line longer than the limit.
+func (ls *Lines) tooLong() bool {
+	limit := ls.limit()
+	size := strconv.Itoa(limit>>20) + " MiB"
+	if limit < 1<<20 {
+		size = strconv.Itoa(limit) + " bytes"
+	}
+	ls.err = inputerr.New(ls.name, ls.line.No+1, "line longer than %s: expected one JSON value per line", size)
+	return false
+}
+
+// Line is the current line. Lines never writes its Text again.
 func (ls *Lines) Line() Line { return ls.line }
 
 // BadLine is the current line's problem found by Lines itself (it is not

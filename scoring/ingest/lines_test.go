@@ -342,13 +342,15 @@ func head(err error) string {
 	return h
 }
 
-// TestReaderLinesAroundTheBuffer: lines shorter than the reader's 64 KiB
-// buffer are handed out from it, longer ones gathered; both give what
-// the in-memory reader gives, up to and past the buffer's size, with and
-// without a final newline.
-func TestReaderLinesAroundTheBuffer(t *testing.T) {
+// TestReaderLinesAroundTheChunk: a reader's lines are handed out from
+// the chunk they were read into, a line begun at a full chunk's end
+// carried over to the next; up to and past the chunk's size, with and
+// without a final newline, read whole or in halves, they are what the
+// in-memory reader gives. Every line stays as it was handed out (Owned:
+// its memory is never written again).
+func TestReaderLinesAroundTheChunk(t *testing.T) {
 	var parts []string
-	for i, n := range []int{1, 65534, 65535, 65536, 65537, 200_000, 3, 131_072} {
+	for i, n := range []int{1, chunkSize - 2, chunkSize - 1, chunkSize, chunkSize + 1, 3*chunkSize + 5, 3, 2 * chunkSize, 1000} {
 		parts = append(parts, strings.Repeat(string(rune('a'+i)), n))
 	}
 	for _, end := range []string{"\n", ""} {
@@ -358,14 +360,42 @@ func TestReaderLinesAroundTheBuffer(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, r := range []io.Reader{bytes.NewReader(data), iotest.HalfReader(bytes.NewReader(data))} {
-			got, err := collect(NewReaderLines("f", r))
-			if err != nil {
+			ls := NewReaderLines("f", r)
+			var got []gotLine
+			var texts [][]byte
+			for ls.Next() {
+				l := ls.Line()
+				if !l.Owned {
+					t.Fatalf("line %d not Owned", l.No)
+				}
+				got = append(got, gotLine{No: l.No, Text: string(l.Text), Indent: l.Indent})
+				texts = append(texts, l.Text)
+			}
+			if err := ls.Err(); err != nil {
 				t.Fatal(err)
 			}
 			if !equalLines(got, want) || len(got) != len(parts) {
 				t.Errorf("final %q: %d lines, want %d the same", end, len(got), len(want))
 			}
+			for i, text := range texts {
+				if string(text) != parts[i] {
+					t.Errorf("final %q: line %d changed after it was handed out", end, i+1)
+				}
+			}
 		}
+	}
+}
+
+// TestReaderLinesNoProgress: a reader that gives nothing, and no error,
+// a hundred times in a row stops the lines with io.ErrNoProgress rather
+// than spinning.
+func TestReaderLinesNoProgress(t *testing.T) {
+	ls := NewReaderLines("f", iotest.ErrReader(nil))
+	if ls.Next() || !errors.Is(ls.Err(), io.ErrNoProgress) {
+		t.Fatalf("error %v, want io.ErrNoProgress", ls.Err())
+	}
+	if !strings.HasPrefix(ls.Err().Error(), "f: ") {
+		t.Errorf("error %q does not name the file", ls.Err())
 	}
 }
 

@@ -33,7 +33,6 @@ type Canceler interface {
 // (Out).
 type Batch[T any] struct {
 	Seq     int
-	buf     []byte // the lines' text, one after the other
 	lines   []batchLine
 	Last    bool  // the input ends after this batch
 	ReadErr error // why the reading stopped, on the last batch
@@ -43,8 +42,9 @@ type Batch[T any] struct {
 type batchLine struct {
 	no, indent int
 	unended    bool
+	owned      bool
 	bad        *inputerr.Error
-	end        int // the line's text is buf[previous end:end]
+	text       []byte // where ingest.Lines read it: never written again
 }
 
 // Len is the number of lines in the batch (0 after Drop).
@@ -53,16 +53,13 @@ func (b *Batch[T]) Len() int { return len(b.lines) }
 // Lines calls f with each line of the batch and the problem ingest.Lines
 // found in it (not UTF-8), or nil. The line's text is valid until Drop.
 func (b *Batch[T]) Lines(f func(i int, l ingest.Line, bad *inputerr.Error)) {
-	start := 0
 	for i, bl := range b.lines {
-		text := b.buf[start:bl.end:bl.end]
-		start = bl.end
-		f(i, ingest.Line{No: bl.no, Text: text, Indent: bl.indent, Unended: bl.unended}, bl.bad)
+		f(i, ingest.Line{No: bl.no, Text: bl.text, Indent: bl.indent, Unended: bl.unended, Owned: bl.owned}, bl.bad)
 	}
 }
 
 // Drop lets the lines' text go, once the worker is done with it.
-func (b *Batch[T]) Drop() { b.buf, b.lines = nil, nil }
+func (b *Batch[T]) Drop() { b.lines = nil }
 
 // Options tune Run.
 type Options[T any] struct {
@@ -144,28 +141,29 @@ func Run[T any](ctx Canceler, ls *ingest.Lines, o Options[T]) error {
 	}
 }
 
-// read splits the input into batches.
+// read splits the input into batches. A line's text stays where
+// ingest.Lines read it (a reader's lines are never written again, a
+// []byte input's are the caller's): a batch holds no copy.
 func read[T any](ls *ingest.Lines, quit <-chan struct{}, tokens chan<- struct{}, work chan<- *Batch[T]) {
 	defer close(work)
-	seq, hint := 0, 0 // hint: the previous batch's bytes, to size the next once
+	seq := 0
 	for {
 		select {
 		case tokens <- struct{}{}:
 		case <-quit:
 			return
 		}
-		b := &Batch[T]{Seq: seq, buf: make([]byte, 0, hint+hint/8), lines: make([]batchLine, 0, linesPerBatch)}
+		b := &Batch[T]{Seq: seq, lines: make([]batchLine, 0, linesPerBatch)}
 		seq++
-		for len(b.lines) < linesPerBatch && len(b.buf) < bytesPerBatch {
+		for size := 0; len(b.lines) < linesPerBatch && size < bytesPerBatch; {
 			if !ls.Next() {
 				b.Last, b.ReadErr = true, ls.Err()
 				break
 			}
 			l := ls.Line()
-			b.buf = append(b.buf, l.Text...)
-			b.lines = append(b.lines, batchLine{no: l.No, indent: l.Indent, unended: l.Unended, bad: ls.BadLine(), end: len(b.buf)})
+			size += len(l.Text)
+			b.lines = append(b.lines, batchLine{no: l.No, indent: l.Indent, unended: l.Unended, owned: l.Owned, bad: ls.BadLine(), text: l.Text})
 		}
-		hint = len(b.buf)
 		select {
 		case work <- b:
 		case <-quit:

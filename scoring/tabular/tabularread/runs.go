@@ -126,8 +126,10 @@ const notObject = "a JSON object (one image per line)"
 // object, its records and each record's members.
 func ParseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nested) (*Image, *inputerr.Error) {
 	lineNo := l.No
-	// One copy of the line: every string read from it shares its memory.
-	text := string(l.Text)
+	// Every string read from the line shares its memory: the memory the
+	// line was read into, when it is never written again (l.Owned), or
+	// one copy of it. What outlives the line clones what it keeps.
+	text := ingest.LineString(l)
 	// badAt places the error at raw, a member's value: the column under
 	// which the caret goes; a missing member (raw empty) is placed at the
 	// object's opening brace.
