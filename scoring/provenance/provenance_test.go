@@ -138,6 +138,56 @@ func TestTailWriter(t *testing.T) {
 	}
 }
 
+// TestTailWriterReadFrom: a report whose middle comes through ReadFrom
+// (a spool file copied within the kernel) comes out as Append writes
+// it, to a destination with ReadFrom (bytes.Buffer) and without
+// (strings.Builder), for cuts around the first bytes ReadFrom writes
+// itself and around the close; when the close comes through ReadFrom,
+// the report is right or refused, never cut short.
+func TestTailWriterReadFrom(t *testing.T) {
+	report := []byte("{\n  \"kind\": \"comparison\",\n  \"pad\": \"" + strings.Repeat("x", 1500) + "\",\n  \"n\": 12345\n}\n")
+	want, err := Append(report, sample())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cuts []int
+	for _, base := range []int{0, 510, len(report) - 520, len(report) - 6} {
+		for d := range 8 {
+			cuts = append(cuts, min(base+d, len(report)))
+		}
+	}
+	for _, i := range cuts {
+		for _, j := range cuts {
+			if j < i {
+				continue
+			}
+			for _, dest := range []interface {
+				io.Writer
+				String() string
+			}{&bytes.Buffer{}, &strings.Builder{}} {
+				tw := NewTailWriter(dest)
+				tw.Write(report[:i])
+				// A reader without WriteTo, as a spool's chunks are: io.Copy
+				// hands it to tw.ReadFrom.
+				if _, err := io.Copy(tw, struct{ io.Reader }{bytes.NewReader(report[i:j])}); err != nil {
+					t.Fatal(err)
+				}
+				tw.Write(report[j:])
+				err := tw.Finish(sample())
+				if err != nil && j > len(report)-3 && j > i {
+					continue // the close came through ReadFrom: refused
+				}
+				if err != nil {
+					t.Fatalf("cut %d:%d to %T: %v", i, j, dest, err)
+				}
+				if dest.String() != string(want) {
+					t.Fatalf("cut %d:%d to %T: got a report of %d bytes, want %d", i, j, dest, len(dest.String()), len(want))
+				}
+			}
+		}
+	}
+}
+
 // TestHash: the streamed description is NewInput's.
 func TestHash(t *testing.T) {
 	data := []byte("line 1\nline 2\n")

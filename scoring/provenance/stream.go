@@ -81,6 +81,40 @@ func (t *TailWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// ReadFrom passes on what r gives through the destination's ReadFrom
+// where it has one (a report's rows copied from a spool file within the
+// kernel), after its first bytes and the held ones: the report's close
+// must come in a later Write (Finish refuses a report whose close came
+// through ReadFrom). A reader that gives nothing leaves the held bytes
+// held. Without a ReadFrom it writes as Write does.
+func (t *TailWriter) ReadFrom(r io.Reader) (int64, error) {
+	rf, ok := t.w.(io.ReaderFrom)
+	if !ok {
+		return io.Copy(struct{ io.Writer }{t}, r)
+	}
+	var first [512]byte
+	k, err := io.ReadFull(r, first[:])
+	if k > 0 {
+		if _, err := t.Write(first[:k]); err != nil {
+			return 0, err
+		}
+	}
+	switch {
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		return int64(k), nil
+	case err != nil:
+		return int64(k), err
+	}
+	if len(t.held) > 0 {
+		if _, err := t.w.Write(t.held); err != nil {
+			return int64(k), err
+		}
+		t.held = t.held[:0]
+	}
+	n, err := rf.ReadFrom(r)
+	return int64(k) + n, err
+}
+
 // Finish writes the provenance member and the report's reportClose in place of
 // the held "\n}\n"; a report that does not end so is an error.
 func (t *TailWriter) Finish(p *Provenance) error {

@@ -226,10 +226,27 @@ func (f *File) Write(p []byte) (int, error) {
 		return 0, f.err
 	}
 	n, err := f.f.Write(p)
-	if err != nil {
+	return n, f.failed(err)
+}
+
+// ReadFrom writes what r gives through the file's own ReadFrom, which
+// copies from another file within the kernel. An error names the
+// caller's path.
+func (f *File) ReadFrom(r io.Reader) (int64, error) {
+	if f.err != nil {
+		return 0, f.err
+	}
+	n, err := f.f.ReadFrom(r)
+	return n, f.failed(err)
+}
+
+// failed keeps a write's error, naming the caller's path, and returns
+// the first one kept.
+func (f *File) failed(err error) error {
+	if err != nil && f.err == nil {
 		f.err = &fs.PathError{Op: "write", Path: f.name, Err: unwrap(err)}
 	}
-	return n, f.err
+	return f.err
 }
 
 // Abort ends the write and removes the temporary file: name is as it

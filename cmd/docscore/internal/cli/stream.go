@@ -51,7 +51,7 @@ type streamParts struct {
 func streamReport(env *Env, runs io.Reader, size int64, outPath, unit string, score func(runs io.Reader, out io.Writer, s streamParts) error) error {
 	counted := &countingReader{r: runs}
 	out := &lazyOutput{env: env, path: outPath}
-	bw := bufio.NewWriterSize(out, 1<<20)
+	bw := flushingWriter{bufio.NewWriterSize(out, 1<<20)}
 	prog := newProgress(env, size, counted)
 	prog.unit = unit
 	spoolDir := os.TempDir()
@@ -75,6 +75,18 @@ func streamReport(env *Env, runs io.Reader, size int64, outPath, unit string, sc
 	return nil
 }
 
+// flushingWriter is the report's buffer, which empties itself before it
+// hands a reader on to the destination's ReadFrom (a bufio.Writer first
+// fills itself from the reader when it holds some bytes).
+type flushingWriter struct{ *bufio.Writer }
+
+func (f flushingWriter) ReadFrom(r io.Reader) (int64, error) {
+	if err := f.Flush(); err != nil {
+		return 0, err
+	}
+	return f.Writer.ReadFrom(r)
+}
+
 // lazyOutput is the report's destination, opened at its first byte, so
 // that an input error found before anything is written reports as the
 // in-memory path does: a file (atomicfile.Create), or standard output.
@@ -89,24 +101,51 @@ type lazyOutput struct {
 func (o *lazyOutput) toStdout() bool { return o.path == "" || o.path == "-" }
 
 func (o *lazyOutput) Write(p []byte) (int, error) {
+	w, err := o.dest()
+	if err != nil {
+		return 0, err
+	}
+	n, err := w.Write(p)
+	return n, o.failed(n, err)
+}
+
+// ReadFrom writes what r gives, handing r to the destination's ReadFrom
+// where it has one: a report's rows copied from the spool file within
+// the kernel.
+func (o *lazyOutput) ReadFrom(r io.Reader) (int64, error) {
+	w, err := o.dest()
+	if err != nil {
+		return 0, err
+	}
+	n, err := io.Copy(w, r)
+	return n, o.failed(0, err)
+}
+
+// dest is where the bytes go, the file created at the first call.
+func (o *lazyOutput) dest() (io.Writer, error) {
 	if o.err != nil {
-		return 0, o.err
+		return nil, o.err
 	}
 	o.used = true
 	if o.toStdout() {
-		return o.env.Stdout.Write(p)
+		return o.env.Stdout, nil
 	}
 	if o.f == nil {
 		if o.f, o.err = atomicfile.Create(o.path); o.err != nil {
 			o.err = outputError("--out", o.path, o.err)
-			return 0, o.err
+			return nil, o.err
 		}
 	}
-	n, err := o.f.Write(p)
-	if err != nil {
+	return o.f, nil
+}
+
+// failed keeps a write's error to the file, named after --out.
+func (o *lazyOutput) failed(n int, err error) error {
+	if err != nil && !o.toStdout() {
 		o.err = outputError("--out", o.path, err)
+		return o.err
 	}
-	return n, o.err
+	return err
 }
 
 // commit puts the file in place; a report of no bytes still creates it.
@@ -181,6 +220,29 @@ func (s *fileSpool) Contents() (io.Reader, error) {
 type closingReader struct {
 	ctx context.Context
 	f   *os.File
+}
+
+// spoolChunk is how much of the spool WriteTo hands on between two looks
+// at the context: tens of milliseconds of copying.
+var spoolChunk int64 = 64 << 20
+
+// WriteTo copies the rest of the file to w in chunks of spoolChunk, each
+// a LimitedReader of the file, so that a destination file's ReadFrom
+// copies within the kernel (copy_file_range), and stops between chunks
+// when the context ends.
+func (c *closingReader) WriteTo(w io.Writer) (int64, error) {
+	defer c.f.Close()
+	var total int64
+	for {
+		if err := c.ctx.Err(); err != nil {
+			return total, err
+		}
+		n, err := io.Copy(w, &io.LimitedReader{R: c.f, N: spoolChunk})
+		total += n
+		if err != nil || n < spoolChunk {
+			return total, err
+		}
+	}
 }
 
 func (c *closingReader) Read(p []byte) (int, error) {

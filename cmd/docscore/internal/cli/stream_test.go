@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -201,4 +203,56 @@ func TestInterruptedLeavesNoFile(t *testing.T) {
 			t.Errorf("%s --out: exit %d, %d files left (%v); want 130 and none", strings.Join(args, " "), code, len(entries), entries)
 		}
 	}
+}
+
+// TestFileSpoolCopies: a spool's contents reach a file whole, through the
+// file's ReadFrom (within the kernel), in chunks; a context ended during
+// the copy stops it at the end of the chunk, with the context's error.
+func TestFileSpoolCopies(t *testing.T) {
+	old := spoolChunk
+	spoolChunk = 1 << 20
+	defer func() { spoolChunk = old }()
+	data := bytes.Repeat([]byte("0123456789abcdef"), 3<<20/16+7) // 3 MiB and more
+	spool := func(ctx context.Context) io.Reader {
+		s, err := newFileSpool(ctx, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Write(data); err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.Contents()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	out, err := os.Create(filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	if n, err := io.Copy(out, spool(context.Background())); err != nil || n != int64(len(data)) {
+		t.Fatalf("copied %d bytes of %d, error %v", n, len(data), err)
+	}
+	if got, _ := os.ReadFile(out.Name()); !bytes.Equal(got, data) {
+		t.Fatalf("the file holds %d bytes, not the spool's %d", len(got), len(data))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var got bytes.Buffer
+	n, err := io.Copy(&cancelling{w: &got, cancel: cancel}, spool(ctx))
+	if !errors.Is(err, context.Canceled) || n != spoolChunk || got.Len() != int(spoolChunk) {
+		t.Fatalf("cancelled during the first chunk: %d bytes copied, error %v; want the chunk's %d and context.Canceled", n, err, spoolChunk)
+	}
+}
+
+// cancelling writes to w and cancels at its first write.
+type cancelling struct {
+	w      io.Writer
+	cancel func()
+}
+
+func (c *cancelling) Write(p []byte) (int, error) {
+	c.cancel()
+	return c.w.Write(p)
 }
