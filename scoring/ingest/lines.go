@@ -126,8 +126,13 @@ func NewReaderLines(name string, r io.Reader) *Lines {
 	return &Lines{name: name, r: r}
 }
 
-// chunkSize is the memory a reader's lines are read into at a time.
-const chunkSize = 1 << 20
+// chunkSize is the memory a reader's lines are read into at a time; the
+// first chunks are smaller (firstChunk, four times more each time), so
+// that the first lines come after a short read.
+const (
+	chunkSize  = 1 << 20
+	firstChunk = 64 << 10
+)
 
 // Name is the file name errors carry.
 func (ls *Lines) Name() string { return ls.name }
@@ -227,7 +232,11 @@ func (ls *Lines) read() (line []byte, ended, ok bool) {
 func (ls *Lines) fill() {
 	if len(ls.chunk) == cap(ls.chunk) {
 		part := ls.chunk[ls.pos:]
-		next := make([]byte, len(part), max(chunkSize, min(2*len(part), ls.limit()+chunkSize)))
+		size := chunkSize
+		if c := cap(ls.chunk); c < chunkSize {
+			size = max(firstChunk, 4*c)
+		}
+		next := make([]byte, len(part), max(size, min(2*len(part), ls.limit()+chunkSize)))
 		copy(next, part)
 		ls.chunk, ls.scan, ls.pos = next, ls.scan-ls.pos, 0
 	}

@@ -16,10 +16,13 @@ import (
 	"github.com/docscore/docscore/scoring/inputerr"
 )
 
-// linesPerBatch and bytesPerBatch bound a batch of lines.
+// linesPerBatch and bytesPerBatch bound a batch of lines. The first
+// batches are smaller (firstBatchLines, four times more each time), so
+// that the workers start as soon as a few lines are read.
 const (
-	linesPerBatch = 64
-	bytesPerBatch = 1 << 20
+	linesPerBatch   = 64
+	bytesPerBatch   = 1 << 20
+	firstBatchLines = 4
 )
 
 // Canceler is what the scorings take to stop early: a context.Context,
@@ -141,6 +144,15 @@ func Run[T any](ctx Canceler, ls *ingest.Lines, o Options[T]) error {
 	}
 }
 
+// batchLines is the most lines batch seq holds.
+func batchLines(seq int) int {
+	n := firstBatchLines
+	for ; seq > 0 && n < linesPerBatch; seq-- {
+		n *= 4
+	}
+	return min(n, linesPerBatch)
+}
+
 // read splits the input into batches. A line's text stays where
 // ingest.Lines read it (a reader's lines are never written again, a
 // []byte input's are the caller's): a batch holds no copy.
@@ -153,9 +165,10 @@ func read[T any](ls *ingest.Lines, quit <-chan struct{}, tokens chan<- struct{},
 		case <-quit:
 			return
 		}
-		b := &Batch[T]{Seq: seq, lines: make([]batchLine, 0, linesPerBatch)}
+		maxLines := batchLines(seq)
+		b := &Batch[T]{Seq: seq, lines: make([]batchLine, 0, maxLines)}
 		seq++
-		for size := 0; len(b.lines) < linesPerBatch && size < bytesPerBatch; {
+		for size := 0; len(b.lines) < maxLines && size < bytesPerBatch; {
 			if !ls.Next() {
 				b.Last, b.ReadErr = true, ls.Err()
 				break

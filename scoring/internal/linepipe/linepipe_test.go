@@ -132,7 +132,8 @@ func settled(t *testing.T, base int) {
 // TestRunOrderAndBatches: every line ingest.Lines reads is handed to Take
 // once, in input order, with its number, indent, end and bad-line error,
 // for 1, 2 and 8 workers; batches are numbered in order, hold at most
-// linesPerBatch lines and close once bytesPerBatch is reached; exactly the
+// batchLines lines (4, 16, then linesPerBatch) and close once
+// bytesPerBatch is reached; exactly the
 // last has Last; Progress follows each batch but the last; Worker is
 // called once per worker.
 func TestRunOrderAndBatches(t *testing.T) {
@@ -146,14 +147,14 @@ func TestRunOrderAndBatches(t *testing.T) {
 		{"empty", "", 1},
 		{"blank lines only", "\n  \n\r\n\t\n", 1},
 		{"one line, no final newline", `{"a": 1}`, 1},
-		{"no final newline", lines(3, "\n") + `{"a": 1}`, 1},
-		{"CRLF", lines(100, "\r\n"), 2},
-		{"CRLF, no final newline", lines(5, "\r\n") + "{}", 1},
+		{"no final newline", lines(3, "\n") + `{"a": 1}`, 2},
+		{"CRLF", lines(100, "\r\n"), 4},
+		{"CRLF, no final newline", lines(5, "\r\n") + "{}", 2},
 		{"BOM, indents, blank lines", "\ufeff  {\"a\": 1}\n\n\t{}\r\n   \n{}", 1},
 		{"not UTF-8", "{}\n{\"a\": \"\xff\"}\n{}\n", 1},
-		{"one batch exactly", lines(linesPerBatch, "\n"), 2},
-		{"one more than a batch", lines(linesPerBatch+1, "\n"), 2},
-		{"many batches", lines(10*linesPerBatch+7, "\n"), 11},
+		{"the first three batches exactly", lines(4+16+64, "\n"), 4},
+		{"one more than the first three", lines(4+16+64+1, "\n"), 4},
+		{"many batches", lines(10*linesPerBatch+7, "\n"), 12},
 		{"lines longer than a batch's bytes", long + "\n" + long + "\n{}\n", 3},
 		{"a long line closes a batch", "{}\n{}\n" + long + "\n{}\n", 2},
 		// The bound is looked at before each line: a batch that reaches
@@ -187,12 +188,12 @@ func TestRunOrderAndBatches(t *testing.T) {
 					}
 				}
 				for i, n := range rec.sizes {
-					if n > linesPerBatch {
-						t.Errorf("batch %d has %d lines, more than %d", i, n, linesPerBatch)
+					if n > batchLines(i) {
+						t.Errorf("batch %d has %d lines, more than %d", i, n, batchLines(i))
 					}
 					// A batch closes once its text reaches the bound: only
 					// the full ones and the last may be short of lines.
-					if n < linesPerBatch && i < len(rec.sizes)-1 && rec.batchLen[i] < bytesPerBatch {
+					if n < batchLines(i) && i < len(rec.sizes)-1 && rec.batchLen[i] < bytesPerBatch {
 						t.Errorf("batch %d: %d lines, %d bytes, closed before either bound", i, n, rec.batchLen[i])
 					}
 				}
@@ -255,7 +256,7 @@ func TestRunErrors(t *testing.T) {
 		{name: "worker error, first batch", failAt: 0, stopAt: -1, want: errWorker, taken: 1},
 		{name: "worker error, later batch", failAt: 7, stopAt: -1, want: errWorker, taken: 8},
 		{name: "read error", r: func() io.Reader { return &failAfter{strings.NewReader(lines(3*linesPerBatch+5, "\n")), errRead} },
-			failAt: -1, stopAt: -1, want: errRead, taken: 4, lines: 3*linesPerBatch + 5, prefix: "in.jsonl: "},
+			failAt: -1, stopAt: -1, want: errRead, taken: 5, lines: 3*linesPerBatch + 5, prefix: "in.jsonl: "},
 		{name: "read error at once", r: func() io.Reader { return &failAfter{strings.NewReader(""), errRead} },
 			failAt: -1, stopAt: -1, want: errRead, taken: 1, lines: 0, prefix: "in.jsonl: "},
 		{name: "read error in an unended line", r: func() io.Reader { return &failAfter{strings.NewReader("{}\n{\"a\": "), errRead} },
@@ -407,7 +408,7 @@ func TestRunBoundsBatchesOut(t *testing.T) {
 			maxSeq := -1
 			reached := make(chan struct{})
 			var overflow atomic.Int32
-			err := Run(never{}, ingest.NewReaderLines("in.jsonl", strings.NewReader(lines(total*linesPerBatch, "\n"))), Options[int]{
+			err := Run(never{}, ingest.NewReaderLines("in.jsonl", strings.NewReader(lines(linesOfBatches(total), "\n"))), Options[int]{
 				Jobs: jobs,
 				Worker: func() func(*Batch[int]) {
 					return func(b *Batch[int]) {
@@ -464,6 +465,15 @@ func TestRunBoundsBatchesOut(t *testing.T) {
 			}
 		})
 	}
+}
+
+// linesOfBatches is the lines that fill batches 0 to n-1.
+func linesOfBatches(n int) int {
+	total := 0
+	for seq := range n {
+		total += batchLines(seq)
+	}
+	return total
 }
 
 // TestSpool: NewSpool(nil) keeps what is written in memory and gives it
