@@ -1,7 +1,9 @@
 package tabular
 
 import (
+	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/docscore/docscore/rules"
 	"github.com/docscore/docscore/scoring/schema"
@@ -13,12 +15,13 @@ import (
 // rules (nil for none), plus place splitting for places and the day
 // zero-strip for dates. gtSide selects the ground-truth steps: the trailing
 // '?' strip, and only ignore rows whose side is "both". scratch, when not
-// nil, lends its slice for the tokens (the result keeps none of it).
-func normalizeField(v string, kind schema.Kind, fr *rules.FieldRules, gtSide bool, scratch *[]string) string {
+// nil, lends its memory for the tokens and the result: the result is
+// then valid until scratch's next use.
+func normalizeField(v string, kind schema.Kind, fr *rules.FieldRules, gtSide bool, scratch *normScratch) string {
 	var toks []string
 	if scratch != nil {
-		toks = text.AppendBaseTokens((*scratch)[:0], v, gtSide)
-		*scratch = toks
+		toks = text.AppendBaseTokensScratch(scratch.toks[:0], &scratch.lower, v, gtSide)
+		scratch.toks = toks
 	} else {
 		toks = text.BaseTokens(v, gtSide)
 	}
@@ -40,7 +43,26 @@ func normalizeField(v string, kind schema.Kind, fr *rules.FieldRules, gtSide boo
 	if kind == schema.Date {
 		text.StripDayZero(toks)
 	}
-	return strings.Join(toks, " ")
+	if scratch == nil || len(toks) < 2 {
+		return strings.Join(toks, " ")
+	}
+	b := scratch.joined[:0]
+	for i, t := range toks {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, t...)
+	}
+	scratch.joined = b
+	return unsafe.String(&b[0], len(b))
+}
+
+// normScratch is the memory normalizeField reuses for a value whose
+// normalized form is used at once (a model's field, compared and let go):
+// its tokens, its lowercased text, the tokens joined.
+type normScratch struct {
+	toks          []string
+	lower, joined []byte
 }
 
 // applySingle replaces every token that is a single-token form by its
@@ -125,6 +147,26 @@ func applyIgnore(toks []string, ig rules.IgnoreRule) []string {
 // maxReadings bounds the readings of one model name (SPEC A.2 step 2).
 const maxReadings = 64
 
+// joinEqual reports whether a and b join with spaces into the same text
+// (two readings are one): their tokens compared, without joining, when
+// none holds a space.
+func joinEqual(a, b []string) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return strings.Join(a, " ") == strings.Join(b, " ")
+	}
+	for _, t := range a {
+		if strings.IndexByte(t, ' ') >= 0 {
+			return strings.Join(a, " ") == strings.Join(b, " ")
+		}
+	}
+	for _, t := range b {
+		if strings.IndexByte(t, ' ') >= 0 {
+			return strings.Join(a, " ") == strings.Join(b, " ")
+		}
+	}
+	return slices.Equal(a, b)
+}
+
 // Readings returns the readings of a normalized model name under the key
 // column's ignore rules (SPEC A.6): reading 0 is the name itself; rules are
 // applied repeatedly, breadth first, rules in file order, forms in listed
@@ -139,16 +181,15 @@ func Readings(name []string, ignores []rules.IgnoreRule) [][]string {
 	if len(ignores) == 0 {
 		return out
 	}
-	seen := map[string]bool{strings.Join(name, " "): true}
 	add := func(r []string) bool {
 		if len(r) == 0 {
 			return true
 		}
-		key := strings.Join(r, " ")
-		if seen[key] {
-			return true
+		for _, o := range out {
+			if joinEqual(o, r) {
+				return true
+			}
 		}
-		seen[key] = true
 		out = append(out, r)
 		return len(out) < maxReadings
 	}

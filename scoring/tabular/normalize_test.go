@@ -1,6 +1,7 @@
 package tabular
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/docscore/docscore/rules"
@@ -74,9 +75,10 @@ func TestBaseNormalization(t *testing.T) {
 		{"departure_date", "febr 1 1769", true, "february 1 1769"},
 		{"arrival_date", "0 00 001", false, "0 0 001"},
 	}
-	// One scratch slice for every value, as the scorer lends it: a value
-	// must not see the tokens of the one before.
-	scratch := []string{"left", "over", "tokens"}
+	// One scratch for every value, as the scorer lends it: a value must
+	// not see the tokens or the text of the one before. A value's result
+	// is compared before the next one reuses the scratch.
+	scratch := normScratch{toks: []string{"left", "over", "tokens"}, lower: []byte("LEFT OVER"), joined: []byte("left over")}
 	for _, tt := range tests {
 		got := normalizeField(tt.in, kind(tt.field), c.Fields[tt.field], tt.gt, nil)
 		if got != tt.want {
@@ -130,5 +132,19 @@ func TestPreviewReport(t *testing.T) {
 	req.Preview = "4"
 	if _, err := ScoreRequest(req); err == nil {
 		t.Fatal("preview of a line with no OPEN row accepted")
+	}
+}
+
+// TestJoinEqual: two readings are one when they join into the same text,
+// tokens with spaces in them included.
+func TestJoinEqual(t *testing.T) {
+	cases := [][2][]string{
+		{{"a", "b"}, {"a", "b"}}, {{"a", "b"}, {"a", "c"}}, {{"a", "b"}, {"a b"}}, {{"a b", "c"}, {"a", "b c"}},
+		{{"a"}, {"a", ""}}, {{"", "a"}, {" a"}}, {{"ab"}, {"a", "b"}}, {{}, {""}},
+	}
+	for _, c := range cases {
+		if got, want := joinEqual(c[0], c[1]), strings.Join(c[0], " ") == strings.Join(c[1], " "); got != want {
+			t.Errorf("joinEqual(%q, %q) = %v, want %v", c[0], c[1], got, want)
+		}
 	}
 }

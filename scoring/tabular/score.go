@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/docscore/docscore/rules"
 	"github.com/docscore/docscore/scoring/inputerr"
@@ -267,7 +268,7 @@ func (f *nameForm) text() string {
 
 // nameForm prepares normalized name tokens for comparison.
 func (sc *scorer) nameForm(toks []string) nameForm {
-	r := []rune(strings.Join(toks, " "))
+	r := joinRunes(toks)
 	f := nameForm{runes: r, toks: toks, bag: newCharBag(r)}
 	for _, t := range toks {
 		if k := strings.Count(t, string(text.Wildcard)); k > 0 {
@@ -287,6 +288,24 @@ func (sc *scorer) nameForm(toks []string) nameForm {
 	slices.Sort(f.ids)
 	f.ids = slices.Compact(f.ids)
 	return f
+}
+
+// joinRunes is []rune(strings.Join(toks, " ")), in one allocation.
+func joinRunes(toks []string) []rune {
+	n := max(len(toks)-1, 0)
+	for _, t := range toks {
+		n += utf8.RuneCountInString(t)
+	}
+	r := make([]rune, 0, n)
+	for i, t := range toks {
+		if i > 0 {
+			r = append(r, ' ')
+		}
+		for _, c := range t {
+			r = append(r, c)
+		}
+	}
+	return r
 }
 
 // charBag counts a name's characters in 32 byte-sized buckets (letters a–z
@@ -448,7 +467,7 @@ type scorer struct {
 	aligner    text.WildcardAligner
 	cands      []candidate
 	tokenIDs   map[string]int32 // token interning for the overlap test
-	toks       []string         // scratch tokens of a model's field value
+	norm       normScratch      // scratch of a model's field value normalized
 	work       *budget          // the scoring's context, cap and count
 	// maxMatches bounds the memo of name matches (and with it the token
 	// ids and prepared pages) of a long scoring: trim empties them past
@@ -749,7 +768,7 @@ func (sc *scorer) fieldScore(j int, col schema.Column, gtRaw, gtNorm string, mod
 		}
 		m := ""
 		if !model.Blank() {
-			m = normalizeField(model.Text, col.Kind, sc.colRules[j], false, &sc.toks)
+			m = normalizeField(model.Text, col.Kind, sc.colRules[j], false, &sc.norm)
 		}
 		return text.CharAccuracy(gtNorm, m), true
 	}

@@ -428,3 +428,13 @@ func TestWildBoundIsAnUpperBound(t *testing.T) {
 		t.Fatal("wildBound never fell under the gate: it skips nothing")
 	}
 }
+
+// TestJoinRunes: joinRunes is the conversion of the joined string,
+// invalid UTF-8 read as U+FFFD alike.
+func TestJoinRunes(t *testing.T) {
+	for _, toks := range [][]string{nil, {}, {""}, {"a"}, {"anzolo", "q.m.", "nicolò"}, {"\xff\xfe", "é", ""}, {"", ""}} {
+		if got, want := string(joinRunes(toks)), string([]rune(strings.Join(toks, " "))); got != want {
+			t.Errorf("joinRunes(%q) = %q, want %q", toks, got, want)
+		}
+	}
+}
