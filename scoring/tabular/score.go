@@ -3,6 +3,7 @@ package tabular
 import (
 	"cmp"
 	"fmt"
+	"github.com/docscore/docscore/scoring/internal/scratch"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -491,16 +492,6 @@ type scorer struct {
 	}
 }
 
-// scratch returns (*buf)[:n] zeroed, growing *buf when it is short.
-func scratch[S ~[]T, T any](buf *S, n int) S {
-	if cap(*buf) < n {
-		*buf = make(S, n, n+n/4)
-	}
-	s := (*buf)[:n]
-	clear(s)
-	return s
-}
-
 // trim bounds the scorer's memos between images when they hold more than
 // maxMatches name matches: the matches move to a second generation, which
 // match still reads from (a hit moves back), and the token ids and the
@@ -591,7 +582,7 @@ func (sc *scorer) scoreImage(im *tabularread.Image) *tabularreport.ImageScore {
 	}
 	pp := sc.prepare(sc.pages.Find(im.Page))
 	// Candidates: every pair whose similarity clears the gate.
-	names := scratch(&sc.names, len(im.Records))
+	names := scratch.Slice(&sc.names, len(im.Records))
 	sc.cands = sc.cands[:0]
 	for mi, rec := range im.Records {
 		if rec.Key.Blank() {
@@ -620,8 +611,8 @@ func (sc *scorer) scoreImage(im *tabularread.Image) *tabularreport.ImageScore {
 		}
 		return cmp.Compare(a.gt, b.gt)
 	})
-	modelTaken := scratch(&sc.modelTaken, len(im.Records))
-	gtTaken := scratch(&sc.gtTaken, len(pp.names))
+	modelTaken := scratch.Slice(&sc.modelTaken, len(im.Records))
+	gtTaken := scratch.Slice(&sc.gtTaken, len(pp.names))
 	accepted := sc.accepted[:0]
 	defer func() { sc.accepted = accepted[:0] }()
 	for _, c := range sc.cands {
@@ -647,10 +638,10 @@ func (sc *scorer) scoreImage(im *tabularread.Image) *tabularreport.ImageScore {
 	var fields tabularreport.PairFields
 	var scores []float64
 	if sc.transient {
-		pairs = scratch(&sc.pairs.pairs, len(accepted))
-		fields = scratch(&sc.pairs.fields, len(accepted)*cols)
-		scores = scratch(&sc.pairs.scores, len(accepted)*cols)
-		res.Pairs = scratch(&sc.pairs.ptrs, len(accepted))
+		pairs = scratch.Slice(&sc.pairs.pairs, len(accepted))
+		fields = scratch.Slice(&sc.pairs.fields, len(accepted)*cols)
+		scores = scratch.Slice(&sc.pairs.scores, len(accepted)*cols)
+		res.Pairs = scratch.Slice(&sc.pairs.ptrs, len(accepted))
 	} else {
 		pairs = make([]tabularreport.Pair, len(accepted))
 		fields = make(tabularreport.PairFields, len(accepted)*cols)

@@ -11,6 +11,7 @@ import (
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/internal/jsonscan"
+	"github.com/docscore/docscore/scoring/internal/scratch"
 	"github.com/docscore/docscore/scoring/schema"
 )
 
@@ -125,6 +126,27 @@ const notObject = "a JSON object (one image per line)"
 // ParseLine reads one line (valid UTF-8) in one pass over its text: the
 // object, its records and each record's members.
 func ParseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nested) (*Image, *inputerr.Error) {
+	return parseLine(file, l, s, scan, nil)
+}
+
+// LineScratch is the memory ParseLineTransient reuses from line to line:
+// the scanner's and the records'.
+type LineScratch struct {
+	Scan    jsonscan.Nested
+	records []Record
+	values  []Value
+}
+
+// ParseLineTransient is ParseLine for a caller done with the image's
+// Records before its next call (a streamed scoring scores them at once):
+// they live in sc, reused from call to call, rather than in new memory
+// for every line.
+func ParseLineTransient(file string, l ingest.Line, s *schema.Schema, sc *LineScratch) (*Image, *inputerr.Error) {
+	return parseLine(file, l, s, &sc.Scan, sc)
+}
+
+// parseLine is ParseLine, the records in rs when it is not nil.
+func parseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nested, rs *LineScratch) (*Image, *inputerr.Error) {
 	lineNo := l.No
 	// Every string read from the line shares its memory: the memory the
 	// line was read into, when it is never written again (l.Owned), or
@@ -209,7 +231,7 @@ func ParseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nest
 			im.Failure = "records is not a list of objects"
 			return im, nil
 		}
-		im.Records = recordsFromMembers(scan.Items, scan.Ends, s)
+		im.Records = recordsFromMembers(scan.Items, scan.Ends, s, rs)
 	case hasResponse:
 		resp, ok := jsonscan.String(response)
 		if response == "null" {
@@ -230,7 +252,7 @@ func ParseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nest
 			items, _ = jsonscan.Object(items, r)
 			ends[i] = len(items)
 		}
-		im.Records = recordsFromMembers(items, ends, s)
+		im.Records = recordsFromMembers(items, ends, s, rs)
 	default:
 		im.Failure = "no records or response"
 	}
@@ -310,9 +332,14 @@ func recordList(raw string) ([]string, bool) {
 
 // recordsFromMembers turns the members of JSON objects (valid ones), the
 // members of object i ending at ends[i], into records for schema s.
-func recordsFromMembers(items []jsonscan.Member, ends []int, s *schema.Schema) []Record {
-	out := make([]Record, len(ends))
-	values := make([]Value, len(ends)*len(s.Columns))
+func recordsFromMembers(items []jsonscan.Member, ends []int, s *schema.Schema, rs *LineScratch) []Record {
+	var out []Record
+	var values []Value
+	if rs != nil {
+		out, values = scratch.Slice(&rs.records, len(ends)), scratch.Slice(&rs.values, len(ends)*len(s.Columns))
+	} else {
+		out, values = make([]Record, len(ends)), make([]Value, len(ends)*len(s.Columns))
+	}
 	// The records of a line mostly give the same keys in the same order:
 	// the column of the previous record's key at each place is kept, and
 	// a key written the same way there skips its lookup.

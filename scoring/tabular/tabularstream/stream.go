@@ -6,14 +6,12 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"sync"
 	"sync/atomic"
 
 	"github.com/docscore/docscore/rules"
 	"github.com/docscore/docscore/scoring/ingest"
 	"github.com/docscore/docscore/scoring/inputerr"
 	"github.com/docscore/docscore/scoring/internal/jsonout"
-	"github.com/docscore/docscore/scoring/internal/jsonscan"
 	"github.com/docscore/docscore/scoring/internal/linepipe"
 	"github.com/docscore/docscore/scoring/stats"
 	"github.com/docscore/docscore/scoring/tabular"
@@ -127,7 +125,16 @@ type streamConfig struct {
 	csvHeader    []string
 	ciCols       int
 	rowsRendered bool // workers render each image's row (JSON, CSV)
+	// rowBufs holds the buffers of batches' JSON rows that the Merger
+	// has written out, for the next batches: a few buffers go round
+	// (a batch's rows are about 1 MB, 64 images of the register),
+	// rather than new memory for every batch.
+	rowBufs chan []byte
 }
+
+// freeRowBufs is how many buffers of rows a stream keeps for reuse: the
+// batches out at once with two jobs, and a few more.
+const freeRowBufs = 12
 
 // newStreamConfig loads req's ground truth and makes the checks of the
 // in-memory path that need no runs line. format is json (also ""), csv,
@@ -143,7 +150,7 @@ func newStreamConfig(req tabular.Request, format string) (*streamConfig, error) 
 	if req.Preview != "" {
 		return nil, fmt.Errorf("tabular: a preview is not streamed")
 	}
-	cfg := &streamConfig{name: req.Runs.Name, format: format, skip: req.SkipBadLines || req.SkipBadInputs, leaveOut: req.SkipBadInputs, intervals: req.Intervals,
+	cfg := &streamConfig{rowBufs: make(chan []byte, freeRowBufs), name: req.Runs.Name, format: format, skip: req.SkipBadLines || req.SkipBadInputs, leaveOut: req.SkipBadInputs, intervals: req.Intervals,
 		rowsRendered: format == "json" || format == "csv"}
 	if err := tabular.LoadGT(req, &cfg.in); err != nil {
 		return nil, err
@@ -224,7 +231,7 @@ func NewMerger(req tabular.Request, out io.Writer, o StreamOptions) (*Merger, er
 	st := &streamer{
 		name: cfg.name, in: cfg.in, pages: cfg.pages, format: cfg.format, skip: cfg.skip, leaveOut: cfg.leaveOut,
 		pool: tabularreport.NewCellPool(cfg.in.Schema), csvHeader: cfg.csvHeader, ciCols: cfg.ciCols,
-		image: o.Image,
+		image: o.Image, rowBufs: cfg.rowBufs,
 	}
 	st.validateOnly.Store(cfg.early != nil || cfg.late != nil)
 	if req.Intervals.Bootstrap > 0 {
@@ -337,7 +344,7 @@ type BatchScorer struct {
 	cfg          *streamConfig
 	validateOnly *atomic.Bool         // shared with the Merger in Stream
 	sc           *tabular.ImageScorer // nil after an early error
-	scan         jsonscan.Nested
+	scan         tabularread.LineScratch
 	jw           *jsonout.Writer
 	rowsHint     int // the bytes of the previous batch's rows
 }
@@ -410,6 +417,7 @@ type lineResult struct {
 
 // streamer is a streamed scoring's state.
 type streamer struct {
+	rowBufs      chan []byte // streamConfig's
 	name         string
 	in           tabular.Input
 	pages        *tabular.PageIndex // nil after an early error
@@ -462,13 +470,17 @@ func (bs *BatchScorer) score(n int, lines func(func(i int, l ingest.Line, bad *i
 		// The batch's rows are written where they stay: the writer's
 		// buffer becomes the batch's (no copy into a growing one), drawn
 		// from those the Merger has finished with.
-		buf := *rowBuffers.Get().(*[]byte)
-		if cap(buf) < bs.rowsHint {
+		var buf []byte
+		select {
+		case buf = <-cfg.rowBufs:
+		default:
+		}
+		if cap(buf) < bs.rowsHint || buf == nil {
 			// Sized once from the previous batch's rows, rather than
 			// grown by doubling from 64 KB (1.1 MB on the benchmark
 			// corpus: five copies, and pages touched afresh); the
 			// smaller one is let go.
-			buf = make([]byte, 0, bs.rowsHint+bs.rowsHint/8)
+			buf = make([]byte, 0, bs.rowsHint+bs.rowsHint/2)
 		}
 		jw.Detach(buf)
 	}
@@ -478,7 +490,9 @@ func (bs *BatchScorer) score(n int, lines func(func(i int, l ingest.Line, bad *i
 			r.err = bad
 			return
 		}
-		im, err := tabularread.ParseLine(cfg.name, line, s, &bs.scan)
+		// The records live in bs.scan until the next line: they are
+		// scored, and let go, before it.
+		im, err := tabularread.ParseLineTransient(cfg.name, line, s, &bs.scan)
 		if err != nil {
 			r.err = err
 			return
@@ -493,6 +507,7 @@ func (bs *BatchScorer) score(n int, lines func(func(i int, l ingest.Line, bad *i
 		}
 		res, stopped := sc.ScoreTransient(im)
 		if stopped != nil {
+			im.Records = nil
 			r.stopped = stopped
 			return
 		}
@@ -529,23 +544,22 @@ func (bs *BatchScorer) score(n int, lines func(func(i int, l ingest.Line, bad *i
 	return b
 }
 
-// rowBuffers holds the buffers of batches' JSON rows that the Merger has
-// written out, for the next batches (a batch's rows are about 400 KB: 64
-// images of the register).
-var rowBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 1<<16); return &b }}
-
-// recycleRows hands a taken batch's row buffer back to rowBuffers.
-func recycleRows(b *Batch) {
+// recycleRows hands a taken batch's row buffer back to the stream's
+// free ones (let go when they are all there).
+func (st *streamer) recycleRows(b *Batch) {
 	buf := b.rows.Bytes()[:0]
 	b.rows = bytes.Buffer{}
-	rowBuffers.Put(&buf)
+	select {
+	case st.rowBufs <- buf:
+	default:
+	}
 }
 
 // take handles a batch's lines in input order; an error stops the
 // scoring.
 func (st *streamer) take(b *Batch) error {
 	if st.format == "json" {
-		defer recycleRows(b) // its rows are in the spool by then
+		defer st.recycleRows(b) // its rows are in the spool by then
 	}
 	rows := b.rows.Bytes()
 	for i := range b.results {
