@@ -346,7 +346,7 @@ type BatchScorer struct {
 	sc           *tabular.ImageScorer // nil after an early error
 	scan         tabularread.LineScratch
 	jw           *jsonout.Writer
-	rowsHint     int // the bytes of the previous batch's rows
+	rowsPerLine  int // the bytes of the previous batch's rows a line
 }
 
 // NewBatchScorer returns a scorer of batches of req's runs lines for a
@@ -475,12 +475,12 @@ func (bs *BatchScorer) score(n int, lines func(func(i int, l ingest.Line, bad *i
 		case buf = <-cfg.rowBufs:
 		default:
 		}
-		if cap(buf) < bs.rowsHint || buf == nil {
-			// Sized once from the previous batch's rows, rather than
-			// grown by doubling from 64 KB (1.1 MB on the benchmark
-			// corpus: five copies, and pages touched afresh); the
-			// smaller one is let go.
-			buf = make([]byte, 0, bs.rowsHint+bs.rowsHint/2)
+		// Sized once from the previous batch's rows a line (batches grow
+		// from 4 lines to 64), rather than grown by doubling (1.1 MB on
+		// the benchmark corpus: five copies, and pages touched afresh);
+		// a smaller one is let go. The room to spare is never touched.
+		if need := bs.rowsPerLine * n; cap(buf) < need || buf == nil {
+			buf = make([]byte, 0, need+need/2)
 		}
 		jw.Detach(buf)
 	}
@@ -528,7 +528,7 @@ func (bs *BatchScorer) score(n int, lines func(func(i int, l ingest.Line, bad *i
 	})
 	if jw != nil {
 		rows, err := jw.Detach(nil)
-		bs.rowsHint = len(rows)
+		bs.rowsPerLine = len(rows) / max(n, 1)
 		b.rows = *bytes.NewBuffer(rows)
 		if err != nil {
 			// The writer's first error stops the scoring at the batch's
