@@ -127,8 +127,8 @@ func NewReaderLines(name string, r io.Reader) *Lines {
 }
 
 // chunkSize is the memory a reader's lines are read into at a time; the
-// first chunks are smaller (firstChunk, four times more each time), so
-// that the first lines come after a short read.
+// first chunk is smaller (firstChunk), so that the first lines come
+// after a short read.
 const (
 	chunkSize  = 1 << 20
 	firstChunk = 64 << 10
@@ -233,8 +233,8 @@ func (ls *Lines) fill() {
 	if len(ls.chunk) == cap(ls.chunk) {
 		part := ls.chunk[ls.pos:]
 		size := chunkSize
-		if c := cap(ls.chunk); c < chunkSize {
-			size = max(firstChunk, 4*c)
+		if ls.chunk == nil {
+			size = firstChunk
 		}
 		next := make([]byte, len(part), max(size, min(2*len(part), ls.limit()+chunkSize)))
 		copy(next, part)
