@@ -88,32 +88,6 @@ func String(raw string) (s string, ok bool) {
 	return unquote(raw)
 }
 
-// Literal is String for a string literal the scanner accepted whole (a
-// Member's Value from Parse): its end is not looked for again, and a
-// literal of plain ASCII without escapes, the common one, is read in one
-// pass, eight bytes at a time. What it gives for a raw that is not one
-// literal is not String's.
-func Literal(raw string) (s string, ok bool) {
-	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
-		return String(raw)
-	}
-	body := raw[1 : len(raw)-1]
-	i := 0
-	for i+8 <= len(body) && (swar.StringStops(swar.Load64(body, i))|swar.Load64(body, i)&(swar.Ones*0x80)) == 0 {
-		i += 8
-	}
-	for i < len(body) && body[i] >= 0x20 && body[i] < utf8.RuneSelf && body[i] != '\\' && body[i] != '"' {
-		i++
-	}
-	if i == len(body) {
-		return body, true
-	}
-	if strings.IndexByte(body[i:], '\\') < 0 && strings.IndexByte(body[i:], '"') < 0 && utf8.ValidString(body[i:]) {
-		return body, true
-	}
-	return String(raw)
-}
-
 // unquote is String's slow path for a valid literal with escapes or
 // invalid UTF-8, ported from encoding/json's unquoteBytes: escapes
 // resolved, surrogate pairs joined, lone surrogates and invalid bytes

@@ -20,8 +20,7 @@ type Value struct {
 // missing, arrays and objects are blank).
 func (v Value) Blank() bool { return text.IsBlank(v.Text) }
 
-// valueFromJSON converts a JSON value of a record (as the scanner
-// accepted it): strings as they are,
+// valueFromJSON converts a JSON value of a record: strings as they are,
 // numbers by their literal, booleans to Y/N, and null, arrays and objects
 // to blank.
 func valueFromJSON(raw string) Value {
@@ -30,7 +29,7 @@ func valueFromJSON(raw string) Value {
 	}
 	switch raw[0] {
 	case '"':
-		if s, ok := jsonscan.Literal(raw); ok {
+		if s, ok := jsonscan.String(raw); ok {
 			return Value{Text: s}
 		}
 	case 't':
