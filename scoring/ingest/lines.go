@@ -8,7 +8,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/docscore/docscore/scoring/inputerr"
 )
@@ -39,27 +38,11 @@ type Line struct {
 	// Unended is true for a last line the input ended inside: it has no
 	// line end (a writer killed mid-line leaves one).
 	Unended bool
-	// Owned is true when Text is in memory that Lines read the line into
-	// itself (NewReaderLines) and never writes again: strings made from
-	// it may share it rather than copy it. A []byte input's lines are
-	// the caller's memory.
-	Owned bool
 }
 
 // Source is the line's text as an error shows it: Text after Indent
 // spaces (the whitespace it had, as spaces, so that columns line up).
 func (l Line) Source() string { return strings.Repeat(" ", l.Indent) + string(l.Text) }
-
-// LineString returns l's Text as a string: sharing its memory when l is
-// Owned (never written again), else a copy. A string from it that is
-// kept past the line keeps the memory it was read into (a chunk of up
-// to a few MiB): clone what is kept.
-func LineString(l Line) string {
-	if l.Owned && len(l.Text) > 0 {
-		return unsafe.String(&l.Text[0], len(l.Text))
-	}
-	return string(l.Text)
-}
 
 // Lines reads JSON Lines: one item per line, "\n" or "\r\n" ends, a UTF-8
 // BOM before the first line, blank lines skipped and a last line with or
@@ -121,7 +104,7 @@ func NewLinesAt(name string, data []byte, first int) *Lines {
 }
 
 // NewReaderLines iterates the lines read from r, each read once into
-// memory of its own (Line.Owned) and handed out from there.
+// memory of its own and handed out from there, never written again.
 func NewReaderLines(name string, r io.Reader) *Lines {
 	return &Lines{name: name, r: r}
 }
@@ -158,7 +141,6 @@ func (ls *Lines) Next() bool {
 			continue
 		}
 		ls.line.Text = text
-		ls.line.Owned = ls.r != nil
 		ls.bad = nil
 		if !utf8.Valid(text) {
 			ls.bad = &inputerr.Error{File: ls.name, Line: ls.line.No, Column: ls.line.Indent + firstInvalid(text) + 1, Msg: "expected UTF-8 text", Source: ls.line.Source()}

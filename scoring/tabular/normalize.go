@@ -3,7 +3,6 @@ package tabular
 import (
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/docscore/docscore/rules"
 	"github.com/docscore/docscore/scoring/schema"
@@ -15,12 +14,11 @@ import (
 // rules (nil for none), plus place splitting for places and the day
 // zero-strip for dates. gtSide selects the ground-truth steps: the trailing
 // '?' strip, and only ignore rows whose side is "both". scratch, when not
-// nil, lends its memory for the tokens and the result: the result is
-// then valid until scratch's next use.
+// nil, lends its memory for the tokens (the result keeps none of it).
 func normalizeField(v string, kind schema.Kind, fr *rules.FieldRules, gtSide bool, scratch *normScratch) string {
 	var toks []string
 	if scratch != nil {
-		toks = text.AppendBaseTokensScratch(scratch.toks[:0], &scratch.lower, v, gtSide)
+		toks = text.AppendBaseTokens(scratch.toks[:0], v, gtSide)
 		scratch.toks = toks
 	} else {
 		toks = text.BaseTokens(v, gtSide)
@@ -43,26 +41,14 @@ func normalizeField(v string, kind schema.Kind, fr *rules.FieldRules, gtSide boo
 	if kind == schema.Date {
 		text.StripDayZero(toks)
 	}
-	if scratch == nil || len(toks) < 2 {
-		return strings.Join(toks, " ")
-	}
-	b := scratch.joined[:0]
-	for i, t := range toks {
-		if i > 0 {
-			b = append(b, ' ')
-		}
-		b = append(b, t...)
-	}
-	scratch.joined = b
-	return unsafe.String(&b[0], len(b))
+	return strings.Join(toks, " ")
 }
 
 // normScratch is the memory normalizeField reuses for a value whose
 // normalized form is used at once (a model's field, compared and let go):
-// its tokens, its lowercased text, the tokens joined.
+// its tokens.
 type normScratch struct {
-	toks          []string
-	lower, joined []byte
+	toks []string
 }
 
 // applySingle replaces every token that is a single-token form by its

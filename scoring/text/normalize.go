@@ -3,8 +3,6 @@ package text
 import (
 	"strings"
 	"unicode"
-	"unicode/utf8"
-	"unsafe"
 )
 
 // StraightenApostrophes replaces the typographic apostrophe U+2019 by the
@@ -113,41 +111,6 @@ func BaseTokens(s string, gtSide bool) []string {
 // one slice for their tokens.
 func AppendBaseTokens(dst []string, s string, gtSide bool) []string {
 	return appendBaseTokens(dst, Lower(StraightenApostrophes(s)), gtSide)
-}
-
-// AppendBaseTokensScratch is AppendBaseTokens for a caller done with the
-// tokens before its next call: an ASCII s is lowercased into *buf,
-// reused from call to call, which the tokens then share (no string is
-// made for it).
-func AppendBaseTokensScratch(dst []string, buf *[]byte, s string, gtSide bool) []string {
-	return appendBaseTokens(dst, lowerInto(buf, s), gtSide)
-}
-
-// lowerInto returns Lower(StraightenApostrophes(s)): s itself when it is
-// ASCII without capitals, an ASCII s lowercased in *buf (the string
-// shares it), else a new string.
-func lowerInto(buf *[]byte, s string) string {
-	upper := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			return Lower(StraightenApostrophes(s))
-		}
-		upper = upper || ('A' <= c && c <= 'Z')
-	}
-	if !upper || len(s) == 0 {
-		return s
-	}
-	b := (*buf)[:0]
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		b = append(b, c)
-	}
-	*buf = b
-	return unsafe.String(&b[0], len(b))
 }
 
 // appendBaseTokens appends the base tokens of s, already straightened

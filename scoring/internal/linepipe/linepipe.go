@@ -45,7 +45,6 @@ type Batch[T any] struct {
 type batchLine struct {
 	no, indent int
 	unended    bool
-	owned      bool
 	bad        *inputerr.Error
 	text       []byte // where ingest.Lines read it: never written again
 }
@@ -57,7 +56,7 @@ func (b *Batch[T]) Len() int { return len(b.lines) }
 // found in it (not UTF-8), or nil. The line's text is valid until Drop.
 func (b *Batch[T]) Lines(f func(i int, l ingest.Line, bad *inputerr.Error)) {
 	for i, bl := range b.lines {
-		f(i, ingest.Line{No: bl.no, Text: bl.text, Indent: bl.indent, Unended: bl.unended, Owned: bl.owned}, bl.bad)
+		f(i, ingest.Line{No: bl.no, Text: bl.text, Indent: bl.indent, Unended: bl.unended}, bl.bad)
 	}
 }
 
@@ -175,7 +174,7 @@ func read[T any](ls *ingest.Lines, quit <-chan struct{}, tokens chan<- struct{},
 			}
 			l := ls.Line()
 			size += len(l.Text)
-			b.lines = append(b.lines, batchLine{no: l.No, indent: l.Indent, unended: l.Unended, owned: l.Owned, bad: ls.BadLine(), text: l.Text})
+			b.lines = append(b.lines, batchLine{no: l.No, indent: l.Indent, unended: l.Unended, bad: ls.BadLine(), text: l.Text})
 		}
 		select {
 		case work <- b:

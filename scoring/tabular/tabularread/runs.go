@@ -148,10 +148,8 @@ func ParseLineTransient(file string, l ingest.Line, s *schema.Schema, sc *LineSc
 // parseLine is ParseLine, the records in rs when it is not nil.
 func parseLine(file string, l ingest.Line, s *schema.Schema, scan *jsonscan.Nested, rs *LineScratch) (*Image, *inputerr.Error) {
 	lineNo := l.No
-	// Every string read from the line shares its memory: the memory the
-	// line was read into, when it is never written again (l.Owned), or
-	// one copy of it. What outlives the line clones what it keeps.
-	text := ingest.LineString(l)
+	// One copy of the line: every string read from it shares its memory.
+	text := string(l.Text)
 	// badAt places the error at raw, a member's value: the column under
 	// which the caret goes; a missing member (raw empty) is placed at the
 	// object's opening brace.
