@@ -4,9 +4,11 @@
 package scratch
 
 // Slice returns (*buf)[:n], zeroed, growing *buf (by a quarter more than
-// asked) when it is short: the same memory on every call that fits.
+// asked) when it is short: the same memory on every call that fits. As
+// with make, the slice is never nil, even empty (a report writes a nil
+// list as null).
 func Slice[S ~[]T, T any](buf *S, n int) S {
-	if cap(*buf) < n {
+	if *buf == nil || cap(*buf) < n {
 		*buf = make(S, n, n+n/4)
 	}
 	s := (*buf)[:n]

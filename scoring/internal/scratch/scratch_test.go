@@ -6,8 +6,12 @@ import (
 )
 
 // TestSlice: a call that fits reuses the memory and zeroes what it
-// hands out; one that does not grows it.
+// hands out; one that does not grows it; an empty one is not nil.
 func TestSlice(t *testing.T) {
+	var none []int
+	if Slice(&none, 0) == nil {
+		t.Error("an empty slice from nil memory is nil, where make's is not")
+	}
 	var buf []int
 	a := Slice(&buf, 3)
 	if len(a) != 3 || cap(buf) < 3 {
