@@ -14,12 +14,12 @@ import (
 // rules (nil for none), plus place splitting for places and the day
 // zero-strip for dates. gtSide selects the ground-truth steps: the trailing
 // '?' strip, and only ignore rows whose side is "both". scratch, when not
-// nil, lends its memory for the tokens (the result keeps none of it).
-func normalizeField(v string, kind schema.Kind, fr *rules.FieldRules, gtSide bool, scratch *normScratch) string {
+// nil, lends its slice for the tokens (the result keeps none of it).
+func normalizeField(v string, kind schema.Kind, fr *rules.FieldRules, gtSide bool, scratch *[]string) string {
 	var toks []string
 	if scratch != nil {
-		toks = text.AppendBaseTokens(scratch.toks[:0], v, gtSide)
-		scratch.toks = toks
+		toks = text.AppendBaseTokens((*scratch)[:0], v, gtSide)
+		*scratch = toks
 	} else {
 		toks = text.BaseTokens(v, gtSide)
 	}
@@ -42,13 +42,6 @@ func normalizeField(v string, kind schema.Kind, fr *rules.FieldRules, gtSide boo
 		text.StripDayZero(toks)
 	}
 	return strings.Join(toks, " ")
-}
-
-// normScratch is the memory normalizeField reuses for a value whose
-// normalized form is used at once (a model's field, compared and let go):
-// its tokens.
-type normScratch struct {
-	toks []string
 }
 
 // applySingle replaces every token that is a single-token form by its
@@ -137,21 +130,13 @@ const maxReadings = 64
 // (two readings are one): their tokens compared, without joining, when
 // none holds a space.
 func joinEqual(a, b []string) bool {
-	if len(a) == 0 || len(b) == 0 {
+	if len(a) == 0 || len(b) == 0 || slices.ContainsFunc(a, hasSpace) || slices.ContainsFunc(b, hasSpace) {
 		return strings.Join(a, " ") == strings.Join(b, " ")
-	}
-	for _, t := range a {
-		if strings.IndexByte(t, ' ') >= 0 {
-			return strings.Join(a, " ") == strings.Join(b, " ")
-		}
-	}
-	for _, t := range b {
-		if strings.IndexByte(t, ' ') >= 0 {
-			return strings.Join(a, " ") == strings.Join(b, " ")
-		}
 	}
 	return slices.Equal(a, b)
 }
+
+func hasSpace(t string) bool { return strings.IndexByte(t, ' ') >= 0 }
 
 // Readings returns the readings of a normalized model name under the key
 // column's ignore rules (SPEC A.6): reading 0 is the name itself; rules are

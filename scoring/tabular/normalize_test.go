@@ -75,9 +75,9 @@ func TestBaseNormalization(t *testing.T) {
 		{"departure_date", "febr 1 1769", true, "february 1 1769"},
 		{"arrival_date", "0 00 001", false, "0 0 001"},
 	}
-	// One scratch for every value, as the scorer lends it: a value must
-	// not see the tokens of the one before.
-	scratch := normScratch{toks: []string{"left", "over", "tokens"}}
+	// One scratch slice for every value, as the scorer lends it: a value
+	// must not see the tokens of the one before.
+	scratch := []string{"left", "over", "tokens"}
 	for _, tt := range tests {
 		got := normalizeField(tt.in, kind(tt.field), c.Fields[tt.field], tt.gt, nil)
 		if got != tt.want {

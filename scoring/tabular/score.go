@@ -3,13 +3,13 @@ package tabular
 import (
 	"cmp"
 	"fmt"
-	"github.com/docscore/docscore/scoring/internal/scratch"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/docscore/docscore/rules"
 	"github.com/docscore/docscore/scoring/inputerr"
+	"github.com/docscore/docscore/scoring/internal/scratch"
 	"github.com/docscore/docscore/scoring/param"
 	"github.com/docscore/docscore/scoring/schema"
 	"github.com/docscore/docscore/scoring/tabular/tabularread"
@@ -468,7 +468,7 @@ type scorer struct {
 	aligner    text.WildcardAligner
 	cands      []candidate
 	tokenIDs   map[string]int32 // token interning for the overlap test
-	norm       normScratch      // scratch of a model's field value normalized
+	toks       []string         // scratch tokens of a model's field value
 	work       *budget          // the scoring's context, cap and count
 	// maxMatches bounds the memo of name matches (and with it the token
 	// ids and prepared pages) of a long scoring: trim empties them past
@@ -656,13 +656,10 @@ func (sc *scorer) scoreImage(im *tabularread.Image) *tabularreport.ImageScore {
 		}
 		sc.pair(&pairs[k], fields[lo:hi:hi], scores[lo:hi:hi], im, pp, names, c, res)
 	}
+	// Empty lists, not nil ones: the report writes [] for them.
 	res.UnmatchedModel, res.UnmatchedGT = []string{}, []string{}
-	if sc.transient && sc.pairs.unmatchedModel != nil {
-		// Empty lists, not nil ones: the report writes [] for them.
-		res.UnmatchedModel, res.UnmatchedGT = sc.pairs.unmatchedModel[:0], sc.pairs.unmatchedGT[:0]
-	}
 	if sc.transient {
-		defer func() { sc.pairs.unmatchedModel, sc.pairs.unmatchedGT = res.UnmatchedModel, res.UnmatchedGT }()
+		res.UnmatchedModel, res.UnmatchedGT = scratch.Slice(&sc.pairs.unmatchedModel, 0), scratch.Slice(&sc.pairs.unmatchedGT, 0)
 	}
 	for i, taken := range modelTaken {
 		if !taken {
@@ -673,6 +670,9 @@ func (sc *scorer) scoreImage(im *tabularread.Image) *tabularreport.ImageScore {
 		if !taken {
 			res.UnmatchedGT = append(res.UnmatchedGT, pp.page.Rows[i].Key)
 		}
+	}
+	if sc.transient {
+		sc.pairs.unmatchedModel, sc.pairs.unmatchedGT = res.UnmatchedModel, res.UnmatchedGT
 	}
 	return res
 }
@@ -759,7 +759,7 @@ func (sc *scorer) fieldScore(j int, col schema.Column, gtRaw, gtNorm string, mod
 		}
 		m := ""
 		if !model.Blank() {
-			m = normalizeField(model.Text, col.Kind, sc.colRules[j], false, &sc.norm)
+			m = normalizeField(model.Text, col.Kind, sc.colRules[j], false, &sc.toks)
 		}
 		return text.CharAccuracy(gtNorm, m), true
 	}
